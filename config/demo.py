@@ -1,0 +1,54 @@
+"""The demo: users for each role, then each track's demo data. Every step is idempotent.
+
+Issues that add a track add their step to STEPS; `python manage.py load_demo` runs them in order.
+"""
+from importlib import import_module
+
+from django.contrib.auth.models import Group, User
+
+from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, ROLES
+
+# Demo passwords are printed by load_demo; they exist only in the demo database.
+DEMO_USERS = [
+    ("organizer", ORGANIZER, "organizer-demo-pw", None),
+    ("assessor", ASSESSOR, "assessor-demo-pw", None),
+    ("assessor2", ASSESSOR, "assessor2-demo-pw", None),
+    ("assessor3", ASSESSOR, "assessor3-demo-pw", None),
+    ("participant", PARTICIPANT, "participant-demo-pw", "Team Alpha"),
+    ("participant2", PARTICIPANT, "participant2-demo-pw", "Team Beta"),
+]
+
+
+def ensure_user(username, role, password, team_name=None):
+    from pooling.models import Team
+
+    for name in ROLES:
+        Group.objects.get_or_create(name=name)
+    user, created = User.objects.get_or_create(username=username)
+    if created:
+        user.set_password(password)
+        user.save()
+    user.groups.add(Group.objects.get(name=role))
+    if team_name:
+        team, _ = Team.objects.get_or_create(name=team_name)
+        team.members.add(user)
+    return user
+
+
+def create_users(out):
+    for username, role, password, team in DEMO_USERS:
+        ensure_user(username, role, password, team)
+    out("Demo users (username / password / role):")
+    for username, role, password, team in DEMO_USERS:
+        out(f"  {username:<13} {password:<22} {role}{' of ' + team if team else ''}")
+
+
+STEPS = [
+    "config.demo.create_users",
+]
+
+
+def run_all(out=print):
+    for dotted in STEPS:
+        module_name, func_name = dotted.rsplit(".", 1)
+        getattr(import_module(module_name), func_name)(out)

@@ -1,0 +1,31 @@
+from django.contrib import admin
+
+from pooling.models import Evaluation, Run, Team, Topic
+
+
+@admin.register(Evaluation)
+class EvaluationAdmin(admin.ModelAdmin):
+    list_display = ["slug", "title", "track", "state"]
+    list_filter = ["track", "state"]
+    search_fields = ["slug", "title"]
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name"]
+    filter_horizontal = ["members"]
+    search_fields = ["name"]
+
+
+@admin.register(Topic)
+class TopicAdmin(admin.ModelAdmin):
+    list_display = ["ident", "kind", "evaluation", "position"]
+    list_filter = ["evaluation", "kind"]
+    search_fields = ["ident", "text"]
+
+
+@admin.register(Run)
+class RunAdmin(admin.ModelAdmin):
+    list_display = ["tag", "team", "evaluation", "priority", "is_manual"]
+    list_filter = ["evaluation", "team"]
+    search_fields = ["tag"]

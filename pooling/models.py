@@ -1,0 +1,97 @@
+from django.conf import settings
+from django.db import models
+
+from pooling.tracks import get_track, track_choices
+
+
+class Evaluation(models.Model):
+    """One evaluation of one track: its collections, questions, runs, pools and, in the end, scores."""
+
+    OPEN = "open"
+    JUDGING = "judging"
+    RELEASED = "released"
+    STATES = [(OPEN, "Open for runs"), (JUDGING, "Judging"), (RELEASED, "Scores released")]
+
+    slug = models.SlugField(max_length=100, unique=True)
+    title = models.CharField(max_length=200)
+    track = models.CharField(max_length=40, choices=track_choices())
+    collections = models.ManyToManyField("corpus.Collection", blank=True, related_name="evaluations")
+    state = models.CharField(max_length=20, choices=STATES, default=OPEN)
+    # Track-specific settings (judged priorities, answer-length limits, series weights...), seeded from the
+    # track's defaults and editable by the organizer.
+    settings = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "slug"]
+
+    def __str__(self):
+        return self.slug
+
+    @property
+    def track_spec(self):
+        return get_track(self.track)
+
+    def setting(self, name, default=None):
+        """An evaluation setting, falling back to the track's default."""
+        if name in self.settings:
+            return self.settings[name]
+        return self.track_spec.default_settings.get(name, default)
+
+    def save(self, *args, **kwargs):
+        if not self.settings:
+            self.settings = dict(get_track(self.track).default_settings)
+        super().save(*args, **kwargs)
+
+
+class Team(models.Model):
+    """A participating group; its members (participant users) see its runs and released reports."""
+
+    name = models.CharField(max_length=100, unique=True)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="teams")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Topic(models.Model):
+    """A topic, target/series, question or reading test. Series hold questions through `parent`."""
+
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="topics")
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="children")
+    ident = models.CharField(max_length=50)  # "216" for a series, "216.3" for its third question
+    kind = models.CharField(max_length=30)  # series, FACTOID, LIST, OTHER, RIGIDLIST, SQUISHYLIST, ...
+    text = models.TextField(blank=True)
+    position = models.PositiveIntegerField(default=0)  # order in the file, kept for display and checks
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["evaluation", "position"]
+        constraints = [models.UniqueConstraint(fields=["evaluation", "ident"], name="unique_topic_ident")]
+
+    def __str__(self):
+        return f"{self.evaluation.slug}:{self.ident}"
+
+
+class Run(models.Model):
+    """One submitted run file of one team."""
+
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="runs")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="runs")
+    tag = models.CharField(max_length=100)
+    priority = models.PositiveSmallIntegerField(default=1)
+    is_manual = models.BooleanField(default=False)
+    whole_collection = models.BooleanField(default=True)
+    source_name = models.CharField(max_length=255, blank=True)
+    loaded_at = models.DateTimeField(auto_now=True)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["evaluation", "team__name", "priority", "tag"]
+        constraints = [models.UniqueConstraint(fields=["evaluation", "tag"], name="unique_run_tag")]
+
+    def __str__(self):
+        return f"{self.evaluation.slug}:{self.tag}"

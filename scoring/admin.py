@@ -1,0 +1,10 @@
+from django.contrib import admin
+
+from scoring.models import Score
+
+
+@admin.register(Score)
+class ScoreAdmin(admin.ModelAdmin):
+    list_display = ["run", "scope", "topic", "measure", "value", "computed_at"]
+    list_filter = ["scope", "measure", "run__evaluation"]
+    readonly_fields = ["computed_at"]

@@ -1,0 +1,157 @@
+"""Shared fixtures: users per role, a real Celery worker process on Redis, and Chromium through Playwright."""
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM would refuse to run beside it.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# Flags that keep Chromium from calling out on this closed network (and from needing a sandbox as root).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PASSWORD = "test-pass-123"
+
+
+@pytest.fixture(autouse=True)
+def _tasks_in_process(request, settings):
+    """Unless a test asks for the real worker, tasks run in-process so unit tests need no broker."""
+    from config.celery import app
+
+    eager = "celery_worker" not in request.fixturenames
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = eager
+    yield
+    app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def make_user(db):
+    from config.demo import ensure_user
+
+    def make(username, role, team=None):
+        return ensure_user(username, role, PASSWORD, team)
+
+    return make
+
+
+@pytest.fixture
+def organizer(make_user):
+    return make_user("org", "organizer")
+
+
+@pytest.fixture
+def assessor(make_user):
+    return make_user("ass", "assessor")
+
+
+@pytest.fixture
+def participant(make_user):
+    return make_user("par", "participant", team="Team Alpha")
+
+
+def _database_url_for(settings_dict):
+    if "postgresql" not in settings_dict["ENGINE"]:
+        return None
+    user = settings_dict.get("USER") or ""
+    password = f":{settings_dict['PASSWORD']}" if settings_dict.get("PASSWORD") else ""
+    auth = f"{user}{password}@" if user else ""
+    host = settings_dict.get("HOST") or "localhost"
+    port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
+    return f"postgresql://{auth}{host}{port}/{settings_dict['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup, django_db_blocker):
+    """A real `celery worker` process on Redis, reading and writing the test database.
+
+    Tests that use it must also use `transactional_db` (or `live_server`) so their data is committed where the
+    worker can see it. Each test session gets its own queue so concurrent runs cannot steal each other's tasks.
+    """
+    from django.conf import settings as django_settings
+    from django.db import connection
+
+    from config.celery import app
+
+    if not django_settings.CELERY_BROKER_URL:
+        pytest.skip("CELERY_BROKER_URL is not set: the worker tests need Redis (run scripts/test)")
+    database_url = _database_url_for(connection.settings_dict)
+    if database_url is None:
+        pytest.skip("the worker tests need PostgreSQL (an in-memory SQLite test database is per process)")
+
+    queue = f"assay-test-{uuid.uuid4().hex[:8]}"
+    node = f"{queue}@localhost"
+    env = dict(os.environ, DATABASE_URL=database_url, CELERY_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER="0")
+    env.pop("TEST_DATABASE_NAME", None)
+    log = open(ROOT / f".pytest_cache/{queue}.log", "w") if (ROOT / ".pytest_cache").is_dir() else subprocess.DEVNULL
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO",
+         "-Q", queue, "-n", node, "--without-gossip", "--without-mingle"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    old_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
+    try:
+        deadline = time.monotonic() + 60
+        while not app.control.ping(destination=[node], timeout=0.5):
+            if proc.poll() is not None:
+                raise RuntimeError(f"the Celery worker exited with status {proc.returncode}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("the Celery worker did not answer within 60 s")
+        yield {"node": node, "queue": queue, "process": proc}
+    finally:
+        app.conf.task_default_queue = old_queue
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (scripts/test installs Debian's chromium package)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def login(live_server):
+    """Log a page in through the real login form; returns the page for chaining."""
+
+    def do_login(page, username, password=PASSWORD):
+        page.goto(f"{live_server.url}/login/")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password]", password)
+        page.click("button[type=submit]")
+        page.wait_for_load_state()
+        return page
+
+    return do_login

@@ -1,0 +1,47 @@
+"""/healthz reports the database, Redis and workers; tasks really run in a separate Celery worker process."""
+import os
+
+import pytest
+from django.urls import reverse
+
+from config.celery import app, ping
+
+
+def test_healthz_reports_each_service(client, db, settings):
+    response = client.get(reverse("healthz"))
+    body = response.json()
+    assert body["database"] == "ok"
+    if settings.CELERY_BROKER_URL:
+        assert body["redis"] == "ok"
+    else:
+        assert body["redis"] == "not configured"
+    assert response.status_code == 200 and body["status"] == "ok"
+
+
+def test_healthz_says_degraded_when_redis_is_unreachable(client, db, settings):
+    # A port nobody listens on stands in for a stopped Redis.
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 503
+    assert response.json()["redis"].startswith("down")
+
+
+@pytest.mark.worker
+def test_task_runs_in_the_worker_process(celery_worker, transactional_db):
+    result = ping.delay("hello")
+    value = result.get(timeout=30)
+    assert value["value"] == "hello"
+    assert value["pid"] == celery_worker["process"].pid
+    assert value["pid"] != os.getpid()
+
+
+@pytest.mark.worker
+def test_healthz_counts_the_running_worker(celery_worker, client, transactional_db):
+    body = client.get(reverse("healthz")).json()
+    assert body["workers"]["state"] == "ok"
+    assert body["workers"]["count"] >= 1
+
+
+def test_tasks_run_in_process_without_a_broker():
+    assert app.conf.task_always_eager
+    assert ping.delay("x").get()["pid"] == os.getpid()
