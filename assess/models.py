@@ -24,3 +24,96 @@ class Assignment(models.Model):
 
     def __str__(self):
         return f"{self.topic} → {self.assessor} ({self.role})"
+
+
+class AnswerClass(models.Model):
+    """An equivalence class of correct answers to a list question: one distinct answer, however many instances."""
+
+    topic = models.ForeignKey("pooling.Topic", on_delete=models.CASCADE, related_name="answer_classes")
+    label = models.CharField(max_length=500)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["topic", "id"]
+
+    def __str__(self):
+        return self.label
+
+
+class Nugget(models.Model):
+    """An information nugget of a squishy-list, Other or ciQA question."""
+
+    topic = models.ForeignKey("pooling.Topic", on_delete=models.CASCADE, related_name="nuggets")
+    text = models.TextField()
+    position = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["topic", "position", "id"]
+
+    def __str__(self):
+        return self.text[:60]
+
+
+class Judgment(models.Model):
+    """What one assessor decided about one thing; the same table serves every track and judgment kind.
+
+    kind names a judgment kind of the track declaration (instance, nugget_match, nugget_vote, citation, ...);
+    the subject is a pool item or a nugget; `value` holds the track's fields (a label and answer class, the set
+    of matched nuggets, vital/okay, rel/trans/relspans...). `role` says whose judgment it is: the primary
+    assessor's, the second assessor's in double judging, or the adjudicator's decision, which then counts.
+    Every save bumps `version` (two tabs cannot overwrite each other) and appends a JudgmentChange.
+    """
+
+    PRIMARY = "primary"
+    SECONDARY = "secondary"
+    ADJUDICATED = "adjudicated"
+    ROLES = [(PRIMARY, "Primary"), (SECONDARY, "Second"), (ADJUDICATED, "Adjudicated")]
+
+    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="judgments")
+    topic = models.ForeignKey("pooling.Topic", on_delete=models.CASCADE, related_name="judgments")
+    kind = models.CharField(max_length=30)
+    item = models.ForeignKey("pooling.PoolItem", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="judgments")
+    nugget = models.ForeignKey(Nugget, null=True, blank=True, on_delete=models.CASCADE, related_name="judgments")
+    assessor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="judgments")
+    role = models.CharField(max_length=12, choices=ROLES, default=PRIMARY)
+    value = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "item", "assessor"], condition=models.Q(item__isnull=False),
+                                    name="one_item_judgment_per_assessor"),
+            models.UniqueConstraint(fields=["kind", "nugget", "assessor"], condition=models.Q(nugget__isnull=False),
+                                    name="one_nugget_judgment_per_assessor"),
+        ]
+        indexes = [models.Index(fields=["topic", "kind"])]
+
+    def __str__(self):
+        return f"{self.kind} {self.item_id or self.nugget_id} by {self.assessor_id}: {self.value}"
+
+
+class JudgmentChange(models.Model):
+    """Append-only history: who changed a judgment, when, from what to what. Never updated or deleted."""
+
+    judgment = models.ForeignKey(Judgment, on_delete=models.CASCADE, related_name="changes")
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField()
+    before = models.JSONField(null=True)
+    after = models.JSONField()
+
+    class Meta:
+        ordering = ["judgment", "version"]
+
+
+class TopicClosure(models.Model):
+    """A question the organizer has closed: its judgments can no longer be changed by assessors."""
+
+    topic = models.OneToOneField("pooling.Topic", on_delete=models.CASCADE, related_name="closure")
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    closed_at = models.DateTimeField(auto_now_add=True)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from pooling.models import Evaluation, Run, Team, Topic
+from pooling.models import Evaluation, PoolItem, Run, Team, Topic
 
 
 @admin.register(Evaluation)
@@ -29,3 +29,11 @@ class RunAdmin(admin.ModelAdmin):
     list_display = ["tag", "team", "evaluation", "priority", "is_manual"]
     list_filter = ["evaluation", "team"]
     search_fields = ["tag"]
+
+
+@admin.register(PoolItem)
+class PoolItemAdmin(admin.ModelAdmin):
+    list_display = ["pool_id", "topic", "docid", "origin"]
+    list_filter = ["evaluation", "origin"]
+    search_fields = ["docid", "text", "pool_id"]
+    raw_id_fields = ["sources"]

@@ -95,3 +95,53 @@ class Run(models.Model):
 
     def __str__(self):
         return f"{self.evaluation.slug}:{self.tag}"
+
+
+class RunEntry(models.Model):
+    """One line (or record) of a run: for QA a [docid, answer-string] instance; other tracks keep their extra
+    fields (citation offsets, scores, chosen answers) in `data`."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="entries")
+    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="run_entries")
+    line_no = models.PositiveIntegerField()  # line (or record number) in the submitted file, for messages
+    docid = models.CharField(max_length=200, blank=True)
+    text = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["run", "line_no"]
+        indexes = [models.Index(fields=["topic", "run"])]
+
+    def __str__(self):
+        return f"{self.run.tag}:{self.line_no}"
+
+
+class PoolItem(models.Model):
+    """A distinct thing to judge for one topic: the same instance returned by many runs is one item.
+
+    `key` is the track's normalised identity of the item (for QA: docid + answer string with white space
+    collapsed), so rebuilding a pool finds the items, and with them the judgments, it had before. Items the
+    assessors add themselves (answers or citations found while developing the topic) have origin "assessor".
+    """
+
+    RUNS = "runs"
+    ASSESSOR = "assessor"
+
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="pool_items")
+    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="pool_items")
+    key = models.TextField()
+    pool_id = models.CharField(max_length=50, blank=True)  # stable public id, e.g. for NIST-style exports
+    docid = models.CharField(max_length=200, blank=True)
+    text = models.TextField(blank=True)
+    origin = models.CharField(max_length=10, choices=[(RUNS, "runs"), (ASSESSOR, "assessor")], default=RUNS)
+    position = models.PositiveIntegerField(default=0)  # order shown to assessors
+    data = models.JSONField(default=dict, blank=True)
+    sources = models.ManyToManyField(RunEntry, blank=True, related_name="pool_items")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["topic", "position", "id"]
+        constraints = [models.UniqueConstraint(fields=["topic", "key"], name="unique_pool_item_key")]
+
+    def __str__(self):
+        return f"{self.topic.ident}#{self.pool_id or self.pk}"

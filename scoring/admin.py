@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scoring.models import Score
+from scoring.models import Score, StaleTopic
 
 
 @admin.register(Score)
@@ -8,3 +8,8 @@ class ScoreAdmin(admin.ModelAdmin):
     list_display = ["run", "scope", "topic", "measure", "value", "computed_at"]
     list_filter = ["scope", "measure", "run__evaluation"]
     readonly_fields = ["computed_at"]
+
+
+@admin.register(StaleTopic)
+class StaleTopicAdmin(admin.ModelAdmin):
+    list_display = ["topic", "evaluation", "since", "changed_at"]

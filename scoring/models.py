@@ -34,3 +34,13 @@ class Score(models.Model):
 
     def __str__(self):
         return f"{self.run} {self.scope} {self.topic_id or ''} {self.measure}={self.value}"
+
+
+class StaleTopic(models.Model):
+    """A question whose scores are out of date. Written in the same transaction as the judgment that made it
+    stale, so a stopped Redis or a crashed worker delays the score but never loses the need to recompute it."""
+
+    topic = models.OneToOneField("pooling.Topic", on_delete=models.CASCADE, related_name="stale_mark")
+    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="stale_topics")
+    since = models.DateTimeField()  # first change not yet reflected in the scores
+    changed_at = models.DateTimeField()  # latest change
