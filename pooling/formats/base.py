@@ -1,0 +1,62 @@
+"""The interface every track's file formats implement. Plain data, no Django import.
+
+A topic format is a module `pooling.formats.<name>` (named by the track's `topic_format`) with
+    parse_topics(data: bytes, filename: str) -> (list[Problem], list[ParsedTopic])
+A run format is a module `pooling.formats.<name>` (named by the track's `run_format`) with
+    check_run(data: bytes, filename: str, context: CheckContext) -> (list[Problem], ParsedRun | None)
+Both report every problem they find (not just the first); a caller loads nothing when any problem is returned.
+"""
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Callable, Optional
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: Optional[int]  # 1-based line in the file; None for a problem of the whole file
+    message: str
+
+    def format(self, filename):
+        """NIST checker style: FILE:LINE: message."""
+        return f"{filename}:{self.line if self.line is not None else 0}: {self.message}"
+
+
+@dataclass
+class ParsedTopic:
+    ident: str
+    kind: str  # "series", "FACTOID", "LIST", "OTHER", "RIGIDLIST", "SQUISHYLIST", "reading-test", ...
+    text: str
+    parent: Optional[str] = None  # ident of the enclosing series/topic
+    line: Optional[int] = None
+    data: dict = field(default_factory=dict)
+
+
+@dataclass
+class ParsedEntry:
+    topic: str  # ident of the question/topic the entry answers
+    line: int
+    docid: str = ""
+    text: str = ""
+    data: dict = field(default_factory=dict)
+
+
+@dataclass
+class ParsedRun:
+    tag: str
+    entries: list
+    data: dict = field(default_factory=dict)  # run-level fields (team id, resource type, header attributes...)
+
+
+@dataclass
+class CheckContext:
+    """What a run checker may know about the evaluation, without touching the database itself."""
+
+    topics: dict  # ident -> kind, for every question/topic a run must answer, in file order
+    settings: dict  # the evaluation's settings (limits, NIL allowed, ...)
+    known_docids: Callable[[set], set] = lambda docids: set(docids)  # returns the subset that exist
+    extra: dict = field(default_factory=dict)  # anything else a format needs (e.g. post texts for BOLT)
+
+
+def load_format(name):
+    """The module of a topic or run format named in a track declaration."""
+    return import_module(f"pooling.formats.{name}")
