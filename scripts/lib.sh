@@ -18,6 +18,11 @@ find_python() {
   return 1
 }
 
+# pip warns about every configured local index it cannot read; only real messages are worth showing.
+pip_install() {
+  .venv/bin/python -m pip install --quiet "$@" 2>&1 | { grep -v "is ignored: it is neither a file nor a directory" || true; }
+}
+
 ensure_venv() {
   local extras="$1" stamp
   if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)'; then
@@ -27,8 +32,8 @@ ensure_venv() {
   # Reinstall only when pyproject.toml changed since the last install.
   stamp=".venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)-${extras:-base}"
   if [ ! -f "$stamp" ]; then
-    .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet ".${extras:+[$extras]}"
+    pip_install --upgrade pip
+    pip_install ".${extras:+[$extras]}"
     rm -f .venv/.installed-*
     touch "$stamp"
   fi
