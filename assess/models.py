@@ -117,3 +117,47 @@ class TopicClosure(models.Model):
     topic = models.OneToOneField("pooling.Topic", on_delete=models.CASCADE, related_name="closure")
     closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     closed_at = models.DateTimeField(auto_now_add=True)
+
+
+class Invitation(models.Model):
+    """The organizer's invitation to someone beyond the assigned assessors: a further vital/okay voter on a
+    series' nuggets (pyramid votes), or an adjudicator of an evaluation's double-judging disagreements."""
+
+    VOTER = "voter"
+    ADJUDICATOR = "adjudicator"
+    KINDS = [(VOTER, "Nugget voter"), (ADJUDICATOR, "Adjudicator")]
+
+    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="invitations")
+    topic = models.ForeignKey("pooling.Topic", null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="invitations")  # the series, for voters; empty for adjudicators
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assess_invitations")
+    kind = models.CharField(max_length=20, choices=KINDS)
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["evaluation", "kind", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "topic", "user"], condition=models.Q(topic__isnull=False),
+                                    name="one_invitation_per_topic"),
+            models.UniqueConstraint(fields=["kind", "evaluation", "user"], condition=models.Q(topic__isnull=True),
+                                    name="one_invitation_per_evaluation"),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} {self.user} on {self.topic or self.evaluation}"
+
+
+class StructureChange(models.Model):
+    """Append-only log of the changes that are not judgments: answer classes and nuggets created, renamed,
+    edited, merged, split, reordered or deleted, and questions closed or reopened. Never updated or deleted."""
+
+    topic = models.ForeignKey("pooling.Topic", on_delete=models.CASCADE, related_name="structure_changes")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=40)  # e.g. "class.merge", "nugget.delete", "question.close"
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+
+    class Meta:
+        ordering = ["topic", "at", "id"]

@@ -1,11 +1,251 @@
-from django.shortcuts import render
+"""The assessor's pages: their assignments, a series, and instance judging one pool item at a time.
 
-from assess.models import Assignment
-from config.roles import assessor_required
+Pages are server-rendered; after the first load everything is htmx partials: the item panel (question, answer,
+document frame, judgment bar) is swapped as a whole when moving on, and only the judgment bar after a save.
+All writes go through assess.services.
+"""
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from assess import documents, progress, questions, services
+from assess.models import AnswerClass, Assignment, Invitation, Judgment, JudgmentChange, StructureChange
+from config.roles import ASSESSOR, ORGANIZER, assessor_required, has_role, role_required
+from pooling.models import PoolItem, Topic
+
+LABEL_KEYS = "123456789"
+CLASS_KEYS = "abcdefgilmoqrstvwxyz"  # letters not used for moving (n, p, u) or history (h)
 
 
 @assessor_required
 def my_assignments(request):
     """Who: assessors. Their home page: the series assigned to them, and nothing of anyone else's."""
-    assignments = Assignment.objects.filter(assessor=request.user).select_related("evaluation", "topic")
-    return render(request, "assess/my_assignments.html", {"assignments": assignments})
+    assignments = list(Assignment.objects.filter(assessor=request.user).select_related("evaluation", "topic"))
+    done = progress.assignment_progress(assignments)
+    for a in assignments:
+        a.judged, a.total = done[a.pk]
+    invitations = Invitation.objects.filter(user=request.user).select_related("evaluation", "topic")
+    return render(request, "assess/my_assignments.html", {"assignments": assignments, "invitations": invitations})
+
+
+def my_assignment(request, pk):
+    """The request user's own assignment, or 404: another assessor's assignment does not exist for them."""
+    return get_object_or_404(Assignment.objects.select_related("evaluation", "topic"), pk=pk, assessor=request.user)
+
+
+def series_questions(assignment):
+    series = assignment.topic
+    children = list(Topic.objects.filter(parent=series).order_by("position"))
+    return children or [series]
+
+
+def question_of(assignment, qid):
+    for question in series_questions(assignment):
+        if question.pk == qid:
+            question.evaluation = assignment.evaluation
+            return question
+    raise Http404("no such question in this assignment")
+
+
+def visible_questions(assignment):
+    """A second assessor judges instances only; nugget questions are the primary's."""
+    qs = series_questions(assignment)
+    for q in qs:
+        q.is_nugget = questions.is_nugget_question(q)
+    if assignment.role == Assignment.SECONDARY:
+        qs = [q for q in qs if questions.is_instance_question(q)]
+    return qs
+
+
+@assessor_required
+def assignment_detail(request, pk):
+    """Who: the assessor of this assignment only. The series' questions with progress."""
+    assignment = my_assignment(request, pk)
+    qs = visible_questions(assignment)
+    kinds = {q.pk: q.kind for q in qs}
+    done = progress.question_progress(request.user, [q.pk for q in qs], kinds, assignment.role)
+    for q in qs:
+        q.judged, q.total = done[q.pk]
+        q.is_nugget = questions.is_nugget_question(q)
+    return render(request, "assess/assignment.html", {"assignment": assignment, "questions": qs,
+                                                      "closed": services.is_closed(assignment.topic)})
+
+
+@assessor_required
+def question_page(request, pk, qid):
+    """Who: the assessor of this assignment only. Instance judging or, for nugget questions, the nugget
+    workspace (primary only)."""
+    assignment = my_assignment(request, pk)
+    question = question_of(assignment, qid)
+    if questions.is_nugget_question(question):
+        if assignment.role != Assignment.PRIMARY:
+            raise Http404("nugget questions are judged by the primary assessor")
+        from assess.nugget_views import workspace_context
+
+        return render(request, "assess/nuggets.html", workspace_context(request, assignment, question))
+    item_id = request.GET.get("item")
+    context = item_panel_context(request, assignment, question, int(item_id) if item_id else None)
+    return render(request, "assess/judge.html", context)
+
+
+@assessor_required
+def item_panel(request, pk, qid, item_id):
+    """Who: the assessor of this assignment only. The item panel partial (htmx) for one pool item."""
+    assignment = my_assignment(request, pk)
+    question = question_of(assignment, qid)
+    if item_id == 0:
+        item_id = None
+    return render(request, "assess/_item_panel.html",
+                  item_panel_context(request, assignment, question, item_id, want=request.GET.get("want")))
+
+
+def _next_instance_question(assignment, question):
+    qs = visible_questions(assignment)
+    after = [q for q in qs if (q.position, q.pk) > (question.position, question.pk)]
+    return after[0] if after else None
+
+
+def item_panel_context(request, assignment, question, item_id=None, want=None):
+    """Everything the item panel shows. `want` = "unjudged" picks the first unjudged item at or after item_id."""
+    evaluation = assignment.evaluation
+    order = list(PoolItem.objects.filter(topic=question).values_list("pk", flat=True))
+    mine = dict(Judgment.objects.filter(topic=question, kind="instance", assessor=request.user)
+                .values_list("item_id", "version"))
+    if item_id is None or item_id not in order:
+        unjudged = [i for i in order if i not in mine]
+        item_id = unjudged[0] if unjudged else (order[0] if order else None)
+    if want == "unjudged" and item_id is not None:
+        start = order.index(item_id)
+        rest = [i for i in order[start:] + order[:start] if i not in mine]
+        item_id = rest[0] if rest else item_id
+    context = {"assignment": assignment, "question": question, "evaluation": evaluation, "total": len(order),
+               "judged": len(mine), "next_question": _next_instance_question(assignment, question)}
+    if assignment.role == Assignment.PRIMARY:
+        from assess.class_views import classes_context
+
+        context["classes_panel"] = classes_context(assignment, question)
+    if item_id is None or want == "end":
+        return context | {"item": None}
+    index = order.index(item_id)
+    item = PoolItem.objects.select_related("topic").get(pk=item_id)
+    item.evaluation = evaluation
+    item.topic = question
+    judgment = Judgment.objects.filter(kind="instance", item=item, assessor=request.user).first()
+    base = reverse("assess:item_panel", args=[assignment.pk, question.pk, 0])[:-2]
+    context |= {
+        "item": item, "index": index + 1,
+        "prev_url": f"{base}{order[index - 1]}/" if index > 0 else None,
+        "next_url": f"{base}{order[index + 1]}/" if index + 1 < len(order) else None,
+        "unjudged_url": f"{base}{item_id}/?want=unjudged",
+        "frame_url": documents.frame_url(evaluation, item.docid, marks=(item.text,)),
+        "is_nil": questions.is_nil(item),
+        # how many runs returned it, not which: run identities could bias the judgment
+        "run_count": item.sources.values("run_id").distinct().count(),
+    }
+    return context | bar_context(item, assignment.role, judgment)
+
+
+def bar_context(item, role, judgment, message=None, error=None):
+    """The judgment bar: label buttons with their keys, the current value, and the class picker."""
+    question, evaluation = item.topic, item.evaluation
+    value = judgment.value if judgment is not None else {}
+    labels = [{"name": name, "key": LABEL_KEYS[i] if i < len(LABEL_KEYS) else "",
+               "current": value.get("label") == name}
+              for i, name in enumerate(questions.labels_for(item, evaluation))]
+    context = {"item": item, "judgment": judgment, "version": judgment.version if judgment else 0, "labels": labels,
+               "message": message, "error": error, "role": role, "classes": None}
+    classed = questions.is_list_question(question) and role == Assignment.PRIMARY
+    if classed and value.get("label") == questions.class_label(evaluation):
+        classes = list(AnswerClass.objects.filter(topic=question))
+        for i, c in enumerate(classes):
+            c.key = CLASS_KEYS[i] if i < len(CLASS_KEYS) else ""
+            c.current = c.pk == value.get("answer_class")
+        context["classes"] = classes
+        context["needs_class"] = value.get("answer_class") is None
+    return context
+
+
+@assessor_required
+@require_POST
+def judge(request, item_id):
+    """Who: the assessor assigned to the item's series (primary or second). Save a label, or put the item into
+    an answer class (existing or new); answers with the judgment bar partial."""
+    try:
+        item = services.load_item(request.user, item_id)
+    except PoolItem.DoesNotExist:
+        raise Http404("no such pool item") from None
+    if item.my_role is None:
+        raise Http404("no such pool item among your assignments")
+    post = request.POST
+    try:
+        version = int(post.get("version", ""))
+    except ValueError:
+        return _bar(request, item, error="the form did not say which version you saw; reload the item", status=400)
+    try:
+        if post.get("new_class"):
+            services.create_class(request.user, item.topic, post.get("class_label", ""), item=item,
+                                  expected_version=version)
+            saved = None
+        elif post.get("answer_class"):
+            saved = services.assign_class(request.user, item, post["answer_class"], version)
+        else:
+            saved = services.judge_instance(request.user, item, post.get("label", ""), version)
+    except services.StaleJudgment as stale:
+        return _bar(request, item, judgment=stale.current, error=str(stale), status=409)
+    except services.JudgingError as refused:
+        return _bar(request, item, error=str(refused), status=refused.status)
+    if saved is None:
+        response = _bar(request, item, message="saved")
+    else:
+        response = _bar(request, item, judgment=saved.judgment, message="saved" if saved.changed else "unchanged")
+    if item.my_role == Assignment.PRIMARY and questions.is_list_question(item.topic):
+        response["HX-Trigger"] = "classes-changed"  # the classes panel refreshes itself
+    return response
+
+
+_UNSET = object()
+
+
+def _bar(request, item, judgment=_UNSET, message=None, error=None, status=200):
+    if judgment is _UNSET:
+        judgment = Judgment.objects.filter(kind="instance", item=item, assessor=request.user).first()
+    return render(request, "assess/_judge_bar.html", bar_context(item, item.my_role, judgment, message, error),
+                  status=status)
+
+
+@role_required(ASSESSOR, ORGANIZER)
+def item_history(request, item_id):
+    """Who: the assessor who judged the item sees the history of their own judgments; organizers see all."""
+    item = get_object_or_404(PoolItem.objects.select_related("topic"), pk=item_id)
+    changes = JudgmentChange.objects.filter(judgment__item=item).select_related("judgment", "changed_by")
+    if not has_role(request.user, ORGANIZER):
+        if services.assignment_role(request.user, item.topic) is None:
+            raise Http404("no such pool item among your assignments")
+        changes = changes.filter(judgment__assessor=request.user)
+    return render(request, "assess/_history.html", {"item": item, "changes": changes.order_by("-changed_at", "-id")})
+
+
+@role_required(ASSESSOR, ORGANIZER)
+def question_history(request, qid):
+    """Who: the question's assessors (their own judgments) and organizers (everything, structure changes too)."""
+    question = get_object_or_404(Topic.objects.select_related("evaluation", "parent"), pk=qid)
+    changes = (JudgmentChange.objects.filter(judgment__topic=question)
+               .select_related("judgment", "judgment__item", "judgment__nugget", "changed_by"))
+    structure = StructureChange.objects.filter(topic=question).select_related("actor")
+    if not has_role(request.user, ORGANIZER):
+        role = services.assignment_role(request.user, question)
+        if role is None:
+            raise Http404("no such question among your assignments")
+        changes = changes.filter(judgment__assessor=request.user)
+        if role != Assignment.PRIMARY:
+            structure = structure.none()
+    return render(request, "assess/history.html", {
+        "question": question, "changes": changes.order_by("-changed_at", "-id")[:500],
+        "structure": structure.order_by("-at", "-id")[:500]})
+
+
+def htmx_redirect(url):
+    response = HttpResponse(status=204)
+    response["HX-Redirect"] = url
+    return response

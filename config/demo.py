@@ -45,6 +45,12 @@ def create_users(out):
 
 STEPS = [
     "config.demo.create_users",
+    "corpus.demo.load_demo_collections",
+    "pooling.demo.load_tac_demo",
+    "assess.demo.judge_demo",
+    "pooling.qa4mre_demo.load_qa4mre_demo",
+    "scoring.demo.score_demo",
+    "pooling.bolt_demo.load_bolt_demo",
 ]
 
 

@@ -14,4 +14,6 @@ urlpatterns = [
     path("", include("pooling.urls")),
     path("assess/", include("assess.urls")),
     path("scores/", include("scoring.urls")),
+    path("qa4mre/", include("pooling.qa4mre_urls")),
+    path("bolt/", include("assess.bolt_urls")),
 ]

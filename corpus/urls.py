@@ -5,4 +5,7 @@ from corpus import views
 app_name = "corpus"
 urlpatterns = [
     path("", views.collection_list, name="collection_list"),
+    path("<slug:name>/", views.collection_detail, name="collection_detail"),
+    path("<slug:name>/doc/<path:docno>/", views.document_view, name="document"),
+    path("<slug:name>/frame/<path:docno>/", views.frame, name="frame"),
 ]

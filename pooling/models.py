@@ -145,3 +145,39 @@ class PoolItem(models.Model):
 
     def __str__(self):
         return f"{self.topic.ident}#{self.pool_id or self.pk}"
+
+
+class PoolBuild(models.Model):
+    """One run of the pool-building task: its progress (series done of total), shown to the organizer."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    STATUSES = [(QUEUED, "Queued"), (RUNNING, "Running"), (DONE, "Done"), (FAILED, "Failed")]
+
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="pool_builds")
+    status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True)
+    counts = models.JSONField(default=dict, blank=True)  # items created, kept, removed, sources linked
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.evaluation.slug} pool build {self.pk} ({self.status})"
+
+    @property
+    def percent(self):
+        return int(100 * self.done / self.total) if self.total else (100 if self.status == self.DONE else 0)
+
+    @property
+    def active(self):
+        return self.status in (self.QUEUED, self.RUNNING)

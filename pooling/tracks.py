@@ -41,6 +41,7 @@ TRACKS = {
                 "max_answer_chars": 7000,
                 "series_weights": {"RIGIDLIST": 0.5, "SQUISHYLIST": 0.5},
                 "allow_nil": False,
+                "permalink_only": True,  # answers must be supported by Blog06 permalink documents
             },
         ),
         Track(
@@ -88,7 +89,18 @@ TRACKS = {
             run_format="bolt_citations",
             judgment_kinds=("citation", "relspan", "grouping"),
             judgments={"citation": ("yes", "maybe", "no")},
-            measures=("char_precision", "char_recall", "char_f", "char_map", "view_precision", "group_precision"),
+            measures=("char_precision", "char_recall", "char_f", "char_map", "view_precision", "group_precision",
+                      "group_skew"),
+            default_settings={
+                "judged_priorities": list(range(1, 10)),  # the seed: "all returned passages will be pooled"
+                "eval_id": "BOLT-IR-P2",
+                "max_citations": 100,
+                "max_passage_chars": 250,
+                "near_dup_percent": 95,
+                "max_views": 3,
+                "max_groups": 10,
+                "max_label_chars": 250,
+            },
         ),
         Track(
             slug="qa4mre-2012",
@@ -100,6 +112,10 @@ TRACKS = {
             judgment_kinds=(),
             measures=("c_at_1", "accuracy_answered", "self_validation"),
             human_judging=False,
+            default_settings={
+                "max_runs_per_team": 10,
+                "languages": ["ar", "bg", "de", "en", "es", "it", "ro"],  # run_id language pairs accepted
+            },
         ),
         Track(
             slug="biogen-2024",

@@ -5,6 +5,16 @@ from pooling import views
 app_name = "pooling"
 urlpatterns = [
     path("evaluations/", views.evaluation_list, name="evaluation_list"),
+    path("evaluations/new/", views.evaluation_create, name="evaluation_create"),
     path("evaluations/<slug:slug>/", views.evaluation_detail, name="evaluation_detail"),
+    path("evaluations/<slug:slug>/state/", views.evaluation_state, name="evaluation_state"),
+    path("evaluations/<slug:slug>/settings/", views.evaluation_settings, name="evaluation_settings"),
+    path("evaluations/<slug:slug>/topics/", views.topics, name="topics"),
+    path("evaluations/<slug:slug>/runs/upload/", views.runs_upload, name="runs_upload"),
+    path("evaluations/<slug:slug>/pools/", views.pools, name="pools"),
+    path("evaluations/<slug:slug>/pools/progress/", views.pool_progress, name="pool_progress"),
+    path("evaluations/<slug:slug>/pools/<str:ident>/", views.pool_question, name="pool_question"),
+    path("evaluations/<slug:slug>/assignments/", views.assignments, name="assignments"),
+    path("check/", views.run_check, name="run_check"),
     path("my/runs/", views.my_runs, name="my_runs"),
 ]

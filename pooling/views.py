@@ -1,21 +1,245 @@
-from django.shortcuts import get_object_or_404, render
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.db.models import Count
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
-from config.roles import organizer_required, participant_required
-from pooling.models import Evaluation, Run
+from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, organizer_required, participant_required, role_required
+from pooling import forms
+from pooling.loading import (LoadError, RunFile, assign, check_run_file, create_evaluation, effective_settings,
+                             load_run_files, load_top_docs, load_topics, parse_manifest, set_state, unassign,
+                             update_settings)
+from pooling.models import Evaluation, PoolBuild, PoolItem, Run, Topic
+from pooling.pools import pools_out_of_date, start_pool_build
 
 
 @organizer_required
 def evaluation_list(request):
     """Who: organizers. Their home page: every evaluation with its track and state."""
-    evaluations = Evaluation.objects.all()
+    evaluations = Evaluation.objects.annotate(run_count=Count("runs"))
     return render(request, "pooling/evaluation_list.html", {"evaluations": evaluations})
 
 
 @organizer_required
+def evaluation_create(request):
+    """Who: organizers. Create an evaluation of a track over collections (settings from the track's defaults)."""
+    form = forms.EvaluationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            evaluation = create_evaluation(data["slug"], data["track"], [c.name for c in data["collections"]],
+                                           data["title"])
+        except LoadError as exc:
+            for problem in exc.problems:
+                form.add_error(None, problem)
+        else:
+            messages.success(request, f"Evaluation {evaluation.slug} created.")
+            return redirect("pooling:evaluation_detail", evaluation.slug)
+    return render(request, "pooling/evaluation_form.html", {"form": form})
+
+
+def _detail_context(evaluation):
+    settings = effective_settings(evaluation)
+    return {
+        "evaluation": evaluation,
+        "settings": settings,
+        "state_form": forms.StateForm(initial={"state": evaluation.state}),
+        "settings_form": forms.SettingsForm(initial={
+            "judged_priorities": ",".join(str(p) for p in settings.get("judged_priorities") or []),
+            "max_answer_chars": settings.get("max_answer_chars"),
+            "allow_nil": settings.get("allow_nil", False)}),
+        "series_count": evaluation.topics.filter(parent__isnull=True).count(),
+        "question_count": evaluation.topics.filter(parent__isnull=False).count(),
+        "runs": evaluation.runs.select_related("team").annotate(lines=Count("entries")),
+        "build": evaluation.pool_builds.first(),
+        "pool_size": evaluation.pool_items.count(),
+        "out_of_date": pools_out_of_date(evaluation),
+    }
+
+
+@organizer_required
 def evaluation_detail(request, slug):
-    """Who: organizers."""
+    """Who: organizers. One evaluation: state, settings, questions, runs, pools and assignments."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    return render(request, "pooling/evaluation_detail.html", {"evaluation": evaluation})
+    return render(request, "pooling/evaluation_detail.html", _detail_context(evaluation))
+
+
+@organizer_required
+@require_POST
+def evaluation_state(request, slug):
+    """Who: organizers. Move the evaluation between open for runs, judging and scores released."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    form = forms.StateForm(request.POST)
+    if form.is_valid():
+        set_state(evaluation, form.cleaned_data["state"])
+        messages.success(request, f"State: {evaluation.get_state_display()}.")
+    else:
+        messages.error(request, "Unknown state.")
+    return redirect("pooling:evaluation_detail", slug)
+
+
+@organizer_required
+def evaluation_settings(request, slug):
+    """Who: organizers. Change judged priorities, the answer-length limit and whether NIL is allowed."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    form = forms.SettingsForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        update_settings(evaluation, {"judged_priorities": data["judged_priorities"],
+                                     "max_answer_chars": data["max_answer_chars"] or None,
+                                     "allow_nil": data["allow_nil"]})
+        messages.success(request, "Settings saved.")
+        return redirect("pooling:evaluation_detail", slug)
+    context = _detail_context(evaluation) | {"settings_form": form}
+    return render(request, "pooling/evaluation_detail.html", context, status=400)
+
+
+@organizer_required
+def topics(request, slug):
+    """Who: organizers. Upload the question file or the top-documents lists; see the series and questions."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    form = forms.TopicFileForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        loader = load_top_docs if form.cleaned_data["kind"] == "top_docs" else load_topics
+        try:
+            n = loader(evaluation, upload.read(), upload.name)
+        except LoadError as exc:
+            problems = exc.problems
+        else:
+            what = "ranked documents" if loader is load_top_docs else "series and questions"
+            messages.success(request, f"{upload.name}: {n} {what} loaded.")
+            return redirect("pooling:topics", slug)
+    series = (Topic.objects.filter(evaluation=evaluation, parent__isnull=True)
+              .prefetch_related("children").order_by("position"))
+    return render(request, "pooling/topics.html", {"evaluation": evaluation, "form": form, "problems": problems,
+                                                   "series": series}, status=400 if problems else 200)
+
+
+@organizer_required
+def runs_upload(request, slug):
+    """Who: organizers. Upload many run files at once; each is checked, and loaded only when it passes."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    form = forms.RunUploadForm(request.POST or None, request.FILES or None)
+    results, problems = [], []
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        uploads = request.FILES.getlist("files")
+        rows = {}
+        if not uploads:
+            problems.append("choose one or more run files")
+        if data["manifest"]:
+            try:
+                rows = parse_manifest(data["manifest"].read(), data["manifest"].name)
+            except LoadError as exc:
+                problems += exc.problems
+            problems += [f"{u.name} is not in the manifest" for u in uploads if u.name not in rows]
+        team = (data["new_team"] or "").strip() or (data["team"].name if data["team"] else "")
+        if not rows and not problems and not team:
+            problems.append("choose a team (or give a manifest)")
+        if not problems:
+            default = {"team": team, "priority": data["priority"], "manual": data["manual"],
+                       "whole_collection": not data["partial_collection"]}
+            files = [RunFile(filename=u.name, data=u.read(), **rows.get(u.name, default)) for u in uploads]
+            results = load_run_files(evaluation, files)
+    return render(request, "pooling/runs_upload.html",
+                  {"evaluation": evaluation, "form": form, "results": results, "problems": problems,
+                   "failed": any(r.problems for r in results)},
+                  status=400 if problems or any(r.problems for r in results) else 200)
+
+
+@role_required(PARTICIPANT, ORGANIZER)
+def run_check(request):
+    """Who: participants and organizers. Check a run file before sending it; nothing is stored."""
+    evaluations = Evaluation.objects.exclude(state=Evaluation.RELEASED).order_by("title")
+    chosen, problems, parsed, filename = None, [], None, ""
+    if request.method == "POST":
+        chosen = evaluations.filter(slug=request.POST.get("evaluation", "")).first()
+        upload = request.FILES.get("file")
+        if chosen is None:
+            problems = ["choose an evaluation"]
+        elif upload is None:
+            problems = ["choose a run file"]
+        else:
+            filename = upload.name
+            problems, parsed = check_run_file(chosen, upload.read(), filename)
+    return render(request, "pooling/run_check.html",
+                  {"evaluations": evaluations, "chosen": chosen, "problems": problems, "parsed": parsed,
+                   "checked": request.method == "POST", "filename": filename})
+
+
+@organizer_required
+def pools(request, slug):
+    """Who: organizers. Pool sizes per question and the build progress; POST starts a (re)build."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    if request.method == "POST":
+        build = start_pool_build(evaluation, request.user)
+        if request.headers.get("HX-Request"):
+            return render(request, "pooling/_pool_progress.html", {"evaluation": evaluation, "build": build})
+        messages.success(request, "Pool build queued.")
+        return redirect("pooling:pools", slug)
+    questions = (Topic.objects.filter(evaluation=evaluation, parent__isnull=False)
+                 .annotate(items=Count("pool_items")).order_by("position"))
+    return render(request, "pooling/pools.html", {
+        "evaluation": evaluation, "questions": questions, "build": evaluation.pool_builds.first(),
+        "out_of_date": pools_out_of_date(evaluation)})
+
+
+@organizer_required
+def pool_progress(request, slug):
+    """Who: organizers. The progress partial of the latest pool build (polled by htmx while it runs)."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    return render(request, "pooling/_pool_progress.html",
+                  {"evaluation": evaluation, "build": evaluation.pool_builds.first()})
+
+
+@organizer_required
+def pool_question(request, slug, ident):
+    """Who: organizers. The pool of one question: each item with the runs and lines that returned it."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    question = get_object_or_404(Topic, evaluation=evaluation, ident=ident)
+    items = (PoolItem.objects.filter(topic=question).order_by("position")
+             .prefetch_related("sources__run"))
+    return render(request, "pooling/pool_question.html",
+                  {"evaluation": evaluation, "question": question, "items": items})
+
+
+@organizer_required
+def assignments(request, slug):
+    """Who: organizers. Assign each series a primary assessor and, for double judging, a second one."""
+    from assess.models import Assignment
+
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    problems = []
+    if request.method == "POST":
+        form = forms.AssignForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                if data["assessor"]:
+                    assign(evaluation, data["series"], data["assessor"], data["second"])
+                else:
+                    unassign(evaluation, data["series"], data["second"])
+            except LoadError as exc:
+                problems = exc.problems
+            else:
+                messages.success(request, f"Series {data['series']} updated.")
+                return redirect("pooling:assignments", slug)
+    current = {}
+    for a in Assignment.objects.filter(evaluation=evaluation).select_related("assessor"):
+        current.setdefault(a.topic_id, {})[a.role] = a.assessor.username
+    series = list(Topic.objects.filter(evaluation=evaluation, parent__isnull=True).order_by("position"))
+    for s in series:
+        s.primary = current.get(s.pk, {}).get(Assignment.PRIMARY, "")
+        s.second = current.get(s.pk, {}).get(Assignment.SECONDARY, "")
+    assessors = get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
+    return render(request, "pooling/assignments.html",
+                  {"evaluation": evaluation, "series": series, "assessors": assessors, "problems": problems},
+                  status=400 if problems else 200)
 
 
 @participant_required

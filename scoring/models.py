@@ -17,6 +17,9 @@ class Score(models.Model):
     topic = models.ForeignKey("pooling.Topic", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     measure = models.CharField(max_length=50)
     value = models.FloatField(null=True)  # None where a measure is undefined (shown as "–")
+    # The numbers behind the value (D, N, S of a list question; matched nuggets, length; components and flags of
+    # a series), so reports and exports never recompute.
+    detail = models.JSONField(default=dict, blank=True)
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -44,3 +47,17 @@ class StaleTopic(models.Model):
     evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="stale_topics")
     since = models.DateTimeField()  # first change not yet reflected in the scores
     changed_at = models.DateTimeField()  # latest change
+
+
+class ScoringState(models.Model):
+    """Per evaluation: how fresh its stored scores are. Its row is also the lock that keeps at most one
+    recomputation of an evaluation in flight (select_for_update), so bursts of judgments coalesce."""
+
+    evaluation = models.OneToOneField("pooling.Evaluation", on_delete=models.CASCADE, related_name="scoring_state")
+    fresh_as_of = models.DateTimeField(null=True, blank=True)  # last committed recomputation
+    full_rescore_at = models.DateTimeField(null=True, blank=True)
+    last_seconds = models.FloatField(null=True, blank=True)  # how long the last recomputation took
+    questions_last = models.PositiveIntegerField(default=0)  # questions it recomputed
+
+    def __str__(self):
+        return f"{self.evaluation_id} fresh as of {self.fresh_as_of}"

@@ -1,4 +1,6 @@
 """Marking questions stale when judgments change. Judging code calls `mark_stale` inside its transaction."""
+import logging
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -9,24 +11,59 @@ def mark_stale(topic):
     """Record that `topic`'s scores need recomputing and, once the transaction commits, ask a worker to do it.
 
     The record is the guarantee: if the broker is unreachable the enqueue is skipped and the stale mark waits
-    for the next sweep (`scoring.tasks.rescore_stale`), so no judgment is ever lost or blocked by Redis.
+    for the next sweep (`scoring.tasks.sweep_stale`, `manage.py rescore --stale`), so no judgment is ever lost
+    or blocked by Redis.
     """
+    mark_stale_many([topic])
+
+
+def mark_stale_many(topics):
+    """mark_stale for many topics of one or more evaluations: one upsert, one task per evaluation."""
     now = timezone.now()
-    mark, created = StaleTopic.objects.get_or_create(
-        topic_id=topic.pk, defaults={"evaluation_id": topic.evaluation_id, "since": now, "changed_at": now}
+    topics = list(topics)
+    if not topics:
+        return
+    # One atomic upsert (INSERT ... ON CONFLICT DO UPDATE): a separate read-then-update could update nothing
+    # when a rescoring deletes the mark in between, and the judgment would never be scored.
+    StaleTopic.objects.bulk_create(
+        [StaleTopic(topic_id=t.pk, evaluation_id=t.evaluation_id, since=now, changed_at=now) for t in topics],
+        update_conflicts=True, unique_fields=["topic"], update_fields=["changed_at"],
     )
-    if not created:
-        StaleTopic.objects.filter(pk=mark.pk).update(changed_at=now)
-    transaction.on_commit(lambda: _enqueue(topic.evaluation_id))
+    for evaluation_id in {t.evaluation_id for t in topics}:
+        transaction.on_commit(lambda e=evaluation_id: _enqueue_soon(e))
+
+
+def _enqueue_soon(evaluation_id):
+    """Publish from a short-lived thread: with Redis down the client retries its connection for seconds, and
+    the assessor's request must not wait for that. In-process (eager) mode has no broker, so run it here."""
+    import threading
+
+    from config.celery import app
+
+    if app.conf.task_always_eager:
+        from scoring.tasks import rescore_stale
+
+        try:
+            rescore_stale.delay(evaluation_id)
+        except Exception:  # the judgment is committed; a failed rescoring leaves its mark for the next one
+            logging.getLogger(__name__).exception("rescoring of evaluation %s failed", evaluation_id)
+    else:
+        threading.Thread(target=_enqueue, args=(evaluation_id,), daemon=True, name="assay-enqueue").start()
 
 
 def _enqueue(evaluation_id):
-    import logging
-
+    from scoring import pending
     from scoring.tasks import rescore_stale
 
     try:
-        rescore_stale.delay(evaluation_id)
+        if not pending.claim(evaluation_id):
+            return  # a task for this evaluation is already waiting and will read this mark
+        try:
+            # No publish retries: with Redis down the judgment's request must not hang; the mark is enough.
+            rescore_stale.apply_async((evaluation_id,), retry=False)
+        except Exception:
+            pending.release(evaluation_id)
+            raise
     except Exception:  # broker down: the StaleTopic row stays and is picked up later
         logging.getLogger(__name__).warning("could not enqueue rescoring of evaluation %s", evaluation_id,
                                             exc_info=True)

@@ -5,4 +5,12 @@ from scoring import views
 app_name = "scoring"
 urlpatterns = [
     path("<slug:slug>/", views.scoreboard, name="scoreboard"),
+    path("<slug:slug>/board/", views.board, name="board"),
+    path("<slug:slug>/significance/", views.significance, name="significance"),
+    path("<slug:slug>/release/", views.release_view, name="release"),
+    path("<slug:slug>/rescore/", views.rescore_view, name="rescore"),
+    path("<slug:slug>/export/<str:kind>/", views.export_view, name="export"),
+    path("<slug:slug>/runs/<str:tag>/", views.run_report, name="run_report"),
+    path("<slug:slug>/runs/<str:tag>/report.csv", views.run_report_csv, name="run_report_csv"),
+    path("<slug:slug>/runs/<str:tag>/report.json", views.run_report_json, name="run_report_json"),
 ]

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from assess import bolt_views
+
+app_name = "bolt"
+urlpatterns = [
+    path("a/<int:pk>/", bolt_views.topic_page, name="topic"),
+    path("a/<int:pk>/item/<int:item_id>/", bolt_views.item_page, name="item"),
+    path("a/<int:pk>/find/", bolt_views.find_page, name="find"),
+    path("a/<int:pk>/find/add", bolt_views.add_found, name="add_found"),
+    path("a/<int:pk>/view/<int:item_id>/", bolt_views.view_page, name="view"),
+    path("item/<int:item_id>/judge", bolt_views.judge, name="judge"),
+    path("agreement/<slug:slug>/", bolt_views.agreement_page, name="agreement"),
+    path("topics/<slug:slug>/", bolt_views.team_topics_page, name="team_topics"),
+]

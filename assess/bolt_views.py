@@ -1,0 +1,234 @@
+"""BOLT IR judging pages: citations (yes/maybe/no, translation, source checked, relspans), citations the assessor
+finds in a thread, grouping views, and the organizer's agreement page. Thin: the work is in pooling.bolt.
+
+Saves are JSON posts answered with JSON (static/js/bolt.js); every write goes through assess.services via
+pooling.bolt, with the version the page last saw.
+"""
+import html
+import json
+
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from assess import services
+from assess.models import Assignment, Judgment
+from config.roles import ORGANIZER, PARTICIPANT, assessor_required, role_required
+from corpus import viewer
+from corpus.formats import bolt_forum
+from corpus.models import Document
+from pooling import bolt
+from pooling.formats.bolt_topics import team_view
+from pooling.models import Evaluation, PoolItem
+
+REL_KEYS = (("yes", "y"), ("maybe", "m"), ("no", "n"))
+TRANS_KEYS = (("accept", "1", "acceptable"), ("problematic", "2", "problematic"),
+              ("notaccept", "3", "not acceptable"))
+
+
+def _assignment(request, pk):
+    """The request user's own assignment on a BOLT topic, or 404 (another assessor's does not exist for them)."""
+    return get_object_or_404(Assignment.objects.select_related("evaluation", "topic"), pk=pk, assessor=request.user,
+                             evaluation__track=bolt.TRACK)
+
+
+def _topic_context(assignment):
+    topic = assignment.topic
+    return {"assignment": assignment, "topic": topic, "assessor_fields": topic.data.get("assessor") or {},
+            "language_target": topic.data.get("language_target", "none")}
+
+
+@assessor_required
+def topic_page(request, pk):
+    """Who: the assessor the topic is assigned to. The topic (query, description, rules) and its citations."""
+    assignment = _assignment(request, pk)
+    items = bolt.citation_items(assignment.topic)
+    mine = bolt.my_judgments(request.user, items)
+    rows = [{"item": i, "judgment": mine.get(i.pk)} for i in items]
+    views = bolt.grouping_views(assignment.topic)
+    return render(request, "bolt/topic.html", _topic_context(assignment) | {
+        "rows": rows, "judged": sum(1 for r in rows if r["judgment"]), "views": views})
+
+
+def _neighbours(items, item, mine):
+    ids = [i.pk for i in items]
+    at = ids.index(item.pk)
+    prev_id = ids[at - 1] if at > 0 else None
+    next_id = ids[at + 1] if at + 1 < len(ids) else None
+    later = ids[at + 1:] + ids[:at]
+    unjudged = next((i for i in later if i not in mine), None)
+    return prev_id, next_id, unjudged, at + 1
+
+
+@assessor_required
+def item_page(request, pk, item_id):
+    """Who: the assessor the topic is assigned to. One citation: passage, its span in the thread, the judgment."""
+    assignment = _assignment(request, pk)
+    items = bolt.citation_items(assignment.topic)
+    item = next((i for i in items if i.pk == item_id), None)
+    if item is None:
+        raise Http404("no such citation in this topic")
+    mine = bolt.my_judgments(request.user, items)
+    judgment = mine.get(item.pk)
+    prev_id, next_id, unjudged, number = _neighbours(items, item, mine)
+    collection = bolt.collection_of(assignment.evaluation)
+    frame = None
+    if collection is not None:
+        frame = viewer.frame_url(collection.name, item.docid,
+                                 spans=[(item.data["post"], item.data["offset"], item.data["length"])])
+    state = {"item": item.pk, "passage": item.text, "version": judgment.version if judgment else 0,
+             "value": judgment.value if judgment else None,
+             "judge_url": reverse("bolt:judge", args=[item.pk]),
+             "next_url": reverse("bolt:item", args=[pk, next_id]) if next_id else "",
+             "prev_url": reverse("bolt:item", args=[pk, prev_id]) if prev_id else "",
+             "unjudged_url": reverse("bolt:item", args=[pk, unjudged]) if unjudged else ""}
+    return render(request, "bolt/item.html", _topic_context(assignment) | {
+        "item": item, "frame_url": frame, "state": state, "number": number, "count": len(items),
+        "rel_keys": REL_KEYS, "trans_keys": TRANS_KEYS})
+
+
+def _json_body(request):
+    try:
+        return json.loads(request.body or b"{}")
+    except ValueError:
+        raise services.JudgingError("the request body is not JSON") from None
+
+
+def _judgment_json(judgment):
+    return {"version": judgment.version, "value": judgment.value} if judgment else {"version": 0, "value": None}
+
+
+@require_POST
+@assessor_required
+def judge(request, item_id):
+    """Who: the assessor the item's topic is assigned to. Save a citation judgment (JSON in, JSON out)."""
+    item = get_object_or_404(PoolItem.objects.select_related("topic", "evaluation"), pk=item_id,
+                             evaluation__track=bolt.TRACK)
+    try:
+        body = _json_body(request)
+        saved = bolt.judge_citation(request.user, item, body.get("value") or {}, body.get("version"))
+    except services.StaleJudgment as exc:
+        return JsonResponse({"error": str(exc), **_judgment_json(exc.current)}, status=409)
+    except services.JudgingError as exc:
+        return JsonResponse({"error": str(exc)}, status=exc.status)
+    return JsonResponse({"ok": True, **_judgment_json(saved.judgment)})
+
+
+# --- citations the assessor finds -------------------------------------------------------------------------------
+
+def post_segments(raw_post):
+    """A post's raw XML text as display segments carrying raw offsets, so a selection maps back exactly:
+    [(kind, text shown, raw offset, raw length)], kind "text", "entity" or "tag" (tags shown as markers)."""
+    out, pos = [], 0
+    for token in bolt_forum.TOKEN.findall(raw_post):
+        if token.startswith("<") and len(token) > 1:
+            if token.startswith("<quote"):
+                author = bolt_forum.attributes(token[6:-1]).get("orig_author", "")
+                out.append(("tag", f"[quote{' from ' + author if author else ''}] ", pos, len(token)))
+            elif token.startswith("</quote"):
+                out.append(("tag", " [end of quote] ", pos, len(token)))
+            else:
+                out.append(("tag", "", pos, len(token)))
+        elif token.startswith("&") and len(token) > 1:
+            out.append(("entity", html.unescape(token), pos, len(token)))
+        else:
+            out.append(("text", token, pos, len(token)))
+        pos += len(token)
+    return out
+
+
+@assessor_required
+def find_page(request, pk):
+    """Who: the assessor the topic is assigned to. A thread to select a citation from (the threads the pool
+    cites are listed; any thread of the collection can be opened by its id)."""
+    assignment = _assignment(request, pk)
+    citations = bolt.citation_items(assignment.topic)
+    threads = sorted({i.docid for i in citations})
+    thread = request.GET.get("thread") or (threads[0] if threads else "")
+    doc = None
+    if thread:
+        doc = Document.objects.filter(collection__in=assignment.evaluation.collections.all(), docno=thread).first()
+    posts = []
+    if doc is not None:
+        raw = bytes(doc.raw)
+        for p in doc.meta.get("posts", ()):
+            posts.append({"id": p["id"], "author": p["author"], "datetime": p["datetime"],
+                          "segments": post_segments(bolt_forum.post_raw_text(raw, doc.meta, p["id"]) or "")})
+    found = [i for i in citations if i.origin == PoolItem.ASSESSOR]
+    return render(request, "bolt/find.html", _topic_context(assignment) | {
+        "threads": threads, "thread": thread, "doc": doc, "posts": posts, "found": found,
+        "add_url": reverse("bolt:add_found", args=[pk])})
+
+
+@require_POST
+@assessor_required
+def add_found(request, pk):
+    """Who: the assessor the topic is assigned to. Add the selected span of a post as a citation they found."""
+    assignment = _assignment(request, pk)
+    try:
+        body = _json_body(request)
+        item, saved = bolt.add_found_citation(request.user, assignment.topic, body.get("thread", ""),
+                                              body.get("post", ""), body.get("offset", -1), body.get("length", 0),
+                                              body.get("passage", ""), body.get("rel", "yes"))
+    except (TypeError, ValueError):
+        return JsonResponse({"error": "offset and length must be numbers"}, status=400)
+    except services.JudgingError as exc:
+        return JsonResponse({"error": str(exc)}, status=exc.status)
+    return JsonResponse({"ok": True, "pool_id": item.pool_id, "passage": item.text,
+                         "url": reverse("bolt:item", args=[pk, item.pk])})
+
+
+# --- grouping -------------------------------------------------------------------------------------------------
+
+@assessor_required
+def view_page(request, pk, item_id):
+    """Who: the assessor the topic is assigned to. Judge one grouping view: the view, each group, each member."""
+    assignment = _assignment(request, pk)
+    item = get_object_or_404(PoolItem, pk=item_id, topic=assignment.topic, data__bolt="view")
+    judgment = Judgment.objects.filter(item=item, assessor=request.user, kind="grouping").first()
+    error = None
+    if request.method == "POST":
+        value = {"relevant": request.POST.get("view-relevant"), "useful": request.POST.get("view-useful"),
+                 "groups": {}}
+        for g in bolt.view_structure(item):
+            n = g["number"]
+            value["groups"][n] = {name: request.POST.get(f"g{n}-{name}") for name in ("relevant", "cohesive",
+                                                                                      "scope")}
+            value["groups"][n]["members"] = {c["key"]: request.POST.get(f"g{n}-m{i}")
+                                             for i, c in enumerate(g["citations"])}
+        try:
+            bolt.judge_view(request.user, item, value, int(request.POST.get("version", 0)))
+            return redirect(reverse("bolt:view", args=[pk, item.pk]) + "?saved=1")
+        except services.JudgingError as exc:
+            error = str(exc)
+            judgment = Judgment.objects.filter(item=item, assessor=request.user, kind="grouping").first()
+    value = judgment.value if judgment else {}
+    groups = []
+    for g in bolt.view_structure(item):
+        judged = (value.get("groups") or {}).get(g["number"], {})
+        members = judged.get("members") or {}
+        for c in g["citations"]:
+            c["belongs"] = members.get(c["key"])
+        groups.append(g | {"judged": judged})
+    return render(request, "bolt/view.html", _topic_context(assignment) | {
+        "item": item, "groups": groups, "value": value, "version": judgment.version if judgment else 0,
+        "saved": request.GET.get("saved") and not error, "error": error})
+
+
+# --- organizer ------------------------------------------------------------------------------------------------
+
+@role_required(ORGANIZER)
+def agreement_page(request, slug):
+    """Who: organizers. Agreement of the two assessors on double-judged BOLT topics."""
+    evaluation = get_object_or_404(Evaluation, slug=slug, track=bolt.TRACK)
+    return render(request, "bolt/agreement.html", {"evaluation": evaluation, "result": bolt.agreement(evaluation)})
+
+
+@role_required(ORGANIZER, PARTICIPANT)
+def team_topics_page(request, slug):
+    """Who: participants and organizers. The topics as teams receive them: number, query and language target
+    (description, properties, rules and LDC citations are the assessors' until the judgments are released)."""
+    evaluation = get_object_or_404(Evaluation, slug=slug, track=bolt.TRACK)
+    topics = [{"ident": t.ident, "query": t.text, **team_view(t.data)} for t in bolt.bolt_topics(evaluation)]
+    return render(request, "bolt/team_topics.html", {"evaluation": evaluation, "topics": topics})

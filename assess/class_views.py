@@ -1,0 +1,89 @@
+"""Answer classes of a list question (rename, merge, split) and answers the assessor found: the primary's panel
+beside instance judging. Every write goes through assess.services."""
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_POST
+
+from assess import questions, services
+from assess.models import AnswerClass, Assignment, Judgment
+from assess.views import my_assignment, question_of
+from config.roles import assessor_required
+
+
+def _primary_question(request, pk, qid):
+    assignment = my_assignment(request, pk)
+    if assignment.role != Assignment.PRIMARY:
+        raise Http404("answer classes are the primary assessor's")
+    question = question_of(assignment, qid)
+    if not questions.is_instance_question(question):
+        raise Http404("this question has no answer classes")
+    return assignment, question
+
+
+def classes_context(assignment, question, message=None, error=None):
+    """The classes panel: each class with the pool items the primary put into it, and the found-answer form."""
+    classes = list(AnswerClass.objects.filter(topic=question))
+    members = {}
+    for j in (Judgment.objects.filter(topic=question, kind="instance", role=Judgment.PRIMARY)
+              .select_related("item").order_by("item__position", "item_id")):
+        class_id = j.value.get("answer_class")
+        if class_id is not None:
+            members.setdefault(class_id, []).append(j.item)
+    for c in classes:
+        c.members = members.get(c.pk, [])
+    return {"assignment": assignment, "question": question, "classes": classes, "message": message, "error": error,
+            "is_list": questions.is_list_question(question)}
+
+
+def _render(request, assignment, question, message=None, error=None, status=200):
+    return render(request, "assess/_classes.html", classes_context(assignment, question, message, error),
+                  status=status)
+
+
+@assessor_required
+def classes(request, pk, qid):
+    """Who: the primary assessor of this assignment. The question's answer classes with their instances."""
+    assignment, question = _primary_question(request, pk, qid)
+    return _render(request, assignment, question)
+
+
+@assessor_required
+@require_POST
+def class_action(request, pk, qid, class_id, action):
+    """Who: the primary assessor of this assignment. Rename, merge into, or split an answer class."""
+    assignment, question = _primary_question(request, pk, qid)
+    answer_class = get_object_or_404(AnswerClass, pk=class_id, topic=question)
+    answer_class.topic = question
+    try:
+        if action == "rename":
+            services.rename_class(request.user, answer_class, request.POST.get("label", ""))
+            message = "renamed"
+        elif action == "merge":
+            ids = [int(i) for i in request.POST.getlist("sources")]
+            sources = list(AnswerClass.objects.filter(topic=question, pk__in=ids))
+            if not sources:
+                raise services.JudgingError("choose the classes to merge into this one")
+            services.merge_classes(request.user, answer_class, sources)
+            message = f"merged {len(sources)} class(es) into “{answer_class.label}”"
+        elif action == "split":
+            new = services.split_class(request.user, answer_class, request.POST.getlist("items"),
+                                       request.POST.get("label", ""))
+            message = f"split off “{new.label}”"
+        else:
+            raise Http404("unknown class action")
+    except services.JudgingError as refused:
+        return _render(request, assignment, question, error=str(refused), status=refused.status)
+    return _render(request, assignment, question, message=message)
+
+
+@assessor_required
+@require_POST
+def found_answer(request, pk, qid):
+    """Who: the primary assessor of this assignment. Add an answer found while developing the question."""
+    assignment, question = _primary_question(request, pk, qid)
+    try:
+        item = services.add_found_answer(request.user, question, request.POST.get("docid", ""),
+                                         request.POST.get("text", ""), request.POST.get("answer_class") or None)
+    except services.JudgingError as refused:
+        return _render(request, assignment, question, error=str(refused), status=refused.status)
+    return _render(request, assignment, question, message=f"added [{item.docid}, “{item.text}”] as correct")

@@ -1,0 +1,19 @@
+"""The document beside a pool item: the corpus viewer's sandboxed frame with the answer string highlighted."""
+from corpus.models import Document
+
+
+def frame_url(evaluation, docid, marks=()):
+    """URL of the viewer frame for `docid` in the evaluation's collections, or None (no viewer yet, NIL, or a
+    docid that is not loaded — the page then says so instead of showing a frame)."""
+    try:
+        from corpus import viewer
+    except ImportError:  # the corpus viewer is delivered by another issue
+        return None
+    if not docid:
+        return None
+    name = (Document.objects.filter(docno=docid, collection__evaluations=evaluation)
+            .values_list("collection__name", flat=True).first())
+    if name is None:
+        return None
+    return viewer.frame_url(name, docid, marks=tuple(m for m in marks if m),
+                            allow_images=bool(evaluation.setting("allow_images", False)))

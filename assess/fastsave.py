@@ -1,0 +1,96 @@
+"""The judgment save path on PostgreSQL in as few round trips as it takes: one query to read the item with its
+question, evaluation, closure and the user's assignment; one statement to write the judgment and its history row
+together (data-modifying CTE, row-locked by the UPDATE itself). assess.services uses these when the database is
+PostgreSQL and falls back to the ORM elsewhere (the SQLite demo); both paths keep the same rules and are tested.
+"""
+import json
+
+from django.db import connection
+
+from assess.models import Judgment, JudgmentChange
+
+ITEM_FIELDS = ("id", "evaluation_id", "topic_id", "key", "pool_id", "docid", "text", "origin", "position")
+TOPIC_FIELDS = ("id", "evaluation_id", "parent_id", "ident", "kind", "text", "position")
+EVALUATION_FIELDS = ("id", "slug", "title", "track", "state", "settings")
+
+
+def available():
+    return connection.vendor == "postgresql"
+
+
+def _build(model, names, values):
+    fields = [model._meta.get_field(n) for n in names]  # attnames (topic_id) are known to get_field too
+    converted = [f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") and v is not None else v
+                 for f, v in zip(fields, values)]
+    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
+def load_item(user_id, item_id):
+    """(PoolItem with .topic, .evaluation, .closed, .my_role) or None."""
+    from pooling.models import Evaluation, PoolItem, Topic
+
+    columns = ([f"i.{c}" for c in ITEM_FIELDS] + [f"t.{c}" for c in TOPIC_FIELDS]
+               + [f"e.{c}" for c in EVALUATION_FIELDS])
+    sql = (f"SELECT {', '.join(columns)}, "
+           "EXISTS (SELECT 1 FROM assess_topicclosure c WHERE c.topic_id = t.id OR c.topic_id = t.parent_id), "
+           "(SELECT a.role FROM assess_assignment a WHERE a.assessor_id = %s "
+           " AND (a.topic_id = t.id OR a.topic_id = t.parent_id) LIMIT 1) "
+           "FROM pooling_poolitem i JOIN pooling_topic t ON t.id = i.topic_id "
+           "JOIN pooling_evaluation e ON e.id = i.evaluation_id WHERE i.id = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id, item_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    a, b = len(ITEM_FIELDS), len(ITEM_FIELDS) + len(TOPIC_FIELDS)
+    item = _build(PoolItem, ITEM_FIELDS, row[:a])
+    item.topic = _build(Topic, TOPIC_FIELDS, row[a:b])
+    item.evaluation = item.topic.evaluation = _build(Evaluation, EVALUATION_FIELDS, row[b:b + len(EVALUATION_FIELDS)])
+    item.closed, item.my_role = row[-2], row[-1]
+    return item
+
+
+_J, _C = Judgment._meta.db_table, JudgmentChange._meta.db_table
+
+_INSERT = f"""
+WITH ins AS (
+  INSERT INTO {_J} (evaluation_id, topic_id, kind, item_id, nugget_id, assessor_id, role, value, version, updated_at)
+  VALUES (%(evaluation)s, %(topic)s, %(kind)s, %(item)s, %(nugget)s, %(user)s, %(role)s, %(value)s::jsonb, 1, now())
+  ON CONFLICT DO NOTHING RETURNING id, version, updated_at),
+chg AS (
+  INSERT INTO {_C} (judgment_id, changed_by_id, changed_at, version, before, after)
+  SELECT id, %(user)s, now(), version, NULL, %(value)s::jsonb FROM ins)
+SELECT id, version, updated_at FROM ins"""
+
+_UPDATE = f"""
+WITH upd AS (
+  UPDATE {_J} j SET value = %(value)s::jsonb, role = %(role)s, version = j.version + 1, updated_at = now()
+  FROM (SELECT id, value FROM {_J} WHERE kind = %(kind)s AND assessor_id = %(user)s AND {{subject}} = %(subject)s
+        FOR UPDATE) old
+  WHERE j.id = old.id AND j.version = %(expected)s AND (j.value <> %(value)s::jsonb OR j.role <> %(role)s)
+  RETURNING j.id, j.version, j.updated_at, old.value AS before),
+chg AS (
+  INSERT INTO {_C} (judgment_id, changed_by_id, changed_at, version, before, after)
+  SELECT id, %(user)s, now(), version, before, %(value)s::jsonb FROM upd)
+SELECT id, version, updated_at FROM upd"""
+
+
+def write(user, *, topic, kind, role, value, expected_version, item=None, nugget=None):
+    """Insert (expected_version 0) or update (expected_version N) the judgment and its history row in one
+    statement. Returns the saved Judgment, or None when nothing was written (stale, or the same value): the
+    caller then reads the current row to tell which. Must run inside the caller's transaction."""
+    params = {"evaluation": topic.evaluation_id, "topic": topic.pk, "kind": kind, "user": user.pk, "role": role,
+              "value": json.dumps(value), "item": item.pk if item is not None else None,
+              "nugget": nugget.pk if nugget is not None else None, "expected": expected_version,
+              "subject": item.pk if item is not None else nugget.pk}
+    sql = _INSERT if not expected_version else _UPDATE.format(subject="item_id" if item is not None else "nugget_id")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    judgment = Judgment(id=row[0], evaluation_id=topic.evaluation_id, topic=topic, kind=kind, assessor=user,
+                        role=role, value=value, version=row[1], item=item, nugget=nugget)
+    judgment.updated_at = row[2]
+    judgment._state.adding = False
+    return judgment

@@ -1,0 +1,148 @@
+"""The organizer's judging pages — progress, time per item, agreement, invitations, double judging, closing
+questions — and the adjudication queue, which organizers and invited adjudicators work through."""
+from django.contrib.auth import get_user_model
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from assess import progress, questions, services
+from assess.models import AnswerClass, Assignment, Invitation, Judgment, TopicClosure
+from config.roles import ASSESSOR, ORGANIZER, organizer_required, role_required
+from pooling.models import Evaluation, PoolItem, Topic
+
+
+@role_required(ORGANIZER, ASSESSOR)
+def adjudication(request, slug):
+    """Who: organizers and the adjudicators they invited, for series they did not judge themselves. Each
+    disagreement with both labels side by side, and the decision."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    if not services.may_adjudicate(request.user, evaluation):
+        raise Http404("you are not an adjudicator of this evaluation")
+    rows = progress.adjudication_queue(evaluation, user=request.user)
+    labels = questions.instance_labels(evaluation)
+    classes = {}
+    for item, *_ in rows:
+        if questions.is_list_question(item.topic) and item.topic_id not in classes:
+            classes[item.topic_id] = list(AnswerClass.objects.filter(topic_id=item.topic_id))
+    entries = [_entry(evaluation, item, first, second, decided, classes.get(item.topic_id))
+               for item, first, second, decided in rows]
+    return render(request, "assess/adjudication.html", {
+        "evaluation": evaluation, "entries": entries, "labels": labels,
+        "open": sum(1 for e in entries if e["decided"] is None)})
+
+
+def _entry(evaluation, item, first, second, decided, classes, error=None):
+    item.evaluation = evaluation
+    return {"item": item, "primary": first, "secondary": second, "decided": decided, "classes": classes,
+            "labels": questions.labels_for(item, evaluation), "version": decided.version if decided else 0,
+            "error": error}
+
+
+@role_required(ORGANIZER, ASSESSOR)
+@require_POST
+def adjudicate(request, item_id):
+    """Who: organizers and invited adjudicators who did not judge the item's series. Decide one disagreement."""
+    item = get_object_or_404(PoolItem.objects.select_related("topic", "evaluation"), pk=item_id)
+    if not services.may_adjudicate(request.user, item.evaluation):
+        raise Http404("you are not an adjudicator of this evaluation")
+    status, error = 200, None
+    answer_class = request.POST.get("answer_class") or services.KEEP
+    try:
+        version = int(request.POST.get("version", ""))
+        services.adjudicate(request.user, item, request.POST.get("label", ""), version, answer_class=answer_class)
+    except ValueError:
+        status, error = 400, "the form did not say which version you saw; reload"
+    except services.JudgingError as refused:
+        status, error = refused.status, str(refused)
+    judgments = {j.role: j for j in Judgment.objects.filter(kind="instance", item=item).select_related("assessor")}
+    classes = list(AnswerClass.objects.filter(topic=item.topic)) if questions.is_list_question(item.topic) else None
+    entry = _entry(item.evaluation, item, judgments.get(Judgment.PRIMARY), judgments.get(Judgment.SECONDARY),
+                   judgments.get(Judgment.ADJUDICATED), classes, error)
+    return render(request, "assess/_adjudication_row.html", {"e": entry}, status=status)
+
+
+@organizer_required
+def organize_index(request):
+    """Who: organizers. The evaluations that have judging, each linked to its judging overview."""
+    evaluations = [e for e in Evaluation.objects.all() if e.track_spec.human_judging]
+    return render(request, "assess/organize_index.html", {"evaluations": evaluations})
+
+
+@organizer_required
+def overview(request, slug):
+    """Who: organizers. Judging progress per assessor and series, time per item, agreement of double judging,
+    the adjudication queue's size, invitations and closed questions."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    assignments = list(Assignment.objects.filter(evaluation=evaluation).select_related("assessor", "topic")
+                       .order_by("topic__position", "role"))
+    done = progress.assignment_progress(assignments)
+    times = progress.time_per_assessor(evaluation)
+    for a in assignments:
+        a.judged, a.total = done[a.pk]
+    per_assessor = {}
+    for a in assignments:
+        row = per_assessor.setdefault(a.assessor_id, {"user": a.assessor, "judged": 0, "total": 0})
+        row["judged"] += a.judged
+        row["total"] += a.total
+        row["time"] = times.get(a.assessor_id)
+    series = list(Topic.objects.filter(evaluation=evaluation, parent__isnull=True).order_by("position"))
+    all_questions = list(Topic.objects.filter(evaluation=evaluation).select_related("parent").order_by("position"))
+    closed = set(TopicClosure.objects.filter(topic__evaluation=evaluation).values_list("topic_id", flat=True))
+    for q in all_questions:
+        q.is_closed = q.pk in closed or q.parent_id in closed
+    queue = progress.adjudication_queue(evaluation)
+    users = get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
+    return render(request, "assess/organize.html", {
+        "evaluation": evaluation, "assignments": assignments, "per_assessor": per_assessor.values(),
+        "agreement": progress.agreement_tables(evaluation), "queue_open": sum(1 for r in queue if r[3] is None),
+        "queue_total": len(queue), "series": series, "questions": all_questions, "assessors": users,
+        "invitations": Invitation.objects.filter(evaluation=evaluation).select_related("user", "topic"),
+        "idle_cap": int(progress.IDLE_CAP)})
+
+
+def _user(pk):
+    return get_object_or_404(get_user_model(), pk=pk, groups__name=ASSESSOR)
+
+
+@organizer_required
+@require_POST
+def invite(request, slug):
+    """Who: organizers. Invite an assessor as nugget voter on a series or as adjudicator."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    kind = request.POST.get("kind")
+    if kind not in (Invitation.VOTER, Invitation.ADJUDICATOR):
+        raise Http404("unknown invitation kind")
+    series = None
+    if kind == Invitation.VOTER:
+        series = get_object_or_404(Topic, pk=request.POST.get("series"), evaluation=evaluation)
+    services.invite(request.user, evaluation, _user(request.POST.get("user")), kind, series)
+    return redirect("assess:organize", slug=slug)
+
+
+@organizer_required
+@require_POST
+def second_assessor(request, slug):
+    """Who: organizers. Ask for double judging of a series by a second assessor."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    series = get_object_or_404(Topic, pk=request.POST.get("series"), evaluation=evaluation)
+    try:
+        services.assign_secondary(request.user, series, _user(request.POST.get("user")))
+    except services.JudgingError as refused:
+        from django.contrib import messages
+
+        messages.error(request, str(refused))
+    return redirect("assess:organize", slug=slug)
+
+
+@organizer_required
+@require_POST
+def closure(request, topic_id, action):
+    """Who: organizers. Close a question or series (judgments can no longer change), or reopen it."""
+    topic = get_object_or_404(Topic.objects.select_related("evaluation"), pk=topic_id)
+    if action == "close":
+        services.close_question(request.user, topic)
+    elif action == "reopen":
+        services.reopen_question(request.user, topic)
+    else:
+        raise Http404("unknown action")
+    return redirect("assess:organize", slug=topic.evaluation.slug)

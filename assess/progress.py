@@ -1,0 +1,129 @@
+"""Organizer views of the judging: progress per assessor and series, time per item, agreement, disagreements.
+
+Time spent is derived from the history, not from extra writes: for each assessor, the gap between two consecutive
+saves is the time spent on the item of the later save; gaps longer than IDLE_CAP (a break, a night) count as
+IDLE_CAP. An item's time is the sum over its saves, and the average per item divides by the items judged.
+"""
+from collections import defaultdict
+
+from django.db.models import Count
+
+from assess import agreement, questions
+from assess.models import Assignment, Judgment, JudgmentChange
+from pooling.models import PoolItem, Topic
+
+IDLE_CAP = 300.0  # seconds
+
+
+def done_kind(question_type, role):
+    """The judgment kind that marks an item of this question type done for this assignment role (a second
+    assessor judges instances only; nugget questions are the primary's)."""
+    question_type = (question_type or "").upper()
+    if question_type == "TOPIC":  # a BOLT topic: its citations (grouping views are judged on their own page)
+        return "citation"
+    if question_type in questions.INSTANCE_TYPES:
+        return "instance"
+    if question_type in questions.NUGGET_TYPES and role == Assignment.PRIMARY:
+        return "nugget_match"
+    return None
+
+
+def assignment_progress(assignments):
+    """{assignment id: (judged, total)} — pool items of the series' questions and how many this assessor judged."""
+    assignments = list(assignments)
+    series_ids = {a.topic_id for a in assignments}
+    question_rows = list(Topic.objects.filter(parent_id__in=series_ids).values("id", "parent_id", "kind"))
+    question_rows += list(Topic.objects.filter(id__in=series_ids, parent__isnull=True)
+                          .exclude(kind="series").values("id", "parent_id", "kind"))
+    totals = dict(PoolItem.objects.filter(topic_id__in=[q["id"] for q in question_rows])
+                  .values_list("topic_id").annotate(n=Count("id")))
+    done = defaultdict(int)
+    for topic_id, assessor_id, kind, n in (
+            Judgment.objects.filter(topic_id__in=[q["id"] for q in question_rows], item__isnull=False)
+            .values_list("topic_id", "assessor_id", "kind").annotate(n=Count("id"))):
+        done[(topic_id, assessor_id, kind)] = n
+    out = {}
+    for a in assignments:
+        judged = total = 0
+        for q in question_rows:
+            if (q["parent_id"] or q["id"]) != a.topic_id:
+                continue
+            kind = done_kind(q["kind"], a.role)
+            if kind is None:
+                continue
+            total += totals.get(q["id"], 0)
+            judged += done.get((q["id"], a.assessor_id, kind), 0)
+        out[a.pk] = (judged, total)
+    return out
+
+
+def question_progress(user, question_ids, kind_by_question, role):
+    """{question id: (judged, total)} for one assessor's view of a series."""
+    totals = dict(PoolItem.objects.filter(topic_id__in=question_ids).values_list("topic_id").annotate(n=Count("id")))
+    done = {}
+    rows = (Judgment.objects.filter(topic_id__in=question_ids, assessor=user, item__isnull=False)
+            .values_list("topic_id", "kind").annotate(n=Count("id")))
+    for topic_id, kind, n in rows:
+        if kind == done_kind(kind_by_question[topic_id], role):
+            done[topic_id] = n
+    return {qid: (done.get(qid, 0), totals.get(qid, 0)) for qid in question_ids}
+
+
+def time_per_assessor(evaluation):
+    """{assessor id: {"seconds": total, "items": distinct items judged, "per_item": seconds}} from saves."""
+    rows = (JudgmentChange.objects.filter(judgment__evaluation=evaluation, judgment__item__isnull=False)
+            .order_by("changed_by_id", "changed_at").values_list("changed_by_id", "changed_at", "judgment__item_id"))
+    out, last = {}, {}
+    for assessor_id, at, item_id in rows:
+        entry = out.setdefault(assessor_id, {"seconds": 0.0, "items": set()})
+        if assessor_id in last:
+            entry["seconds"] += min((at - last[assessor_id]).total_seconds(), IDLE_CAP)
+        last[assessor_id] = at
+        entry["items"].add(item_id)
+    return {a: {"seconds": e["seconds"], "items": len(e["items"]),
+                "per_item": e["seconds"] / len(e["items"]) if e["items"] else None} for a, e in out.items()}
+
+
+def paired_instance_labels(evaluation):
+    """[(question, primary judgment, secondary judgment)] for every item judged by both assessors."""
+    by_item = defaultdict(dict)
+    for j in (Judgment.objects.filter(evaluation=evaluation, kind="instance")
+              .select_related("assessor", "item", "topic")):
+        j.item.topic = j.topic
+        by_item[j.item_id][j.role] = j
+    return [(roles[Judgment.PRIMARY].topic, roles[Judgment.PRIMARY], roles[Judgment.SECONDARY], roles)
+            for roles in by_item.values() if Judgment.PRIMARY in roles and Judgment.SECONDARY in roles]
+
+
+def agreement_tables(evaluation):
+    """Agreement per assessor pair and per question: {"pairs": [...], "questions": [...]} rows with n, percent
+    agreement and Cohen's kappa over the instance labels both assessors gave."""
+    by_pair, by_question = defaultdict(list), defaultdict(list)
+    for question, first, second, _ in paired_instance_labels(evaluation):
+        pair = (first.assessor.username, second.assessor.username)
+        by_pair[pair].append((first.value.get("label"), second.value.get("label")))
+        by_question[question].append((first.value.get("label"), second.value.get("label")))
+
+    def row(key, pairs):
+        return {"key": key, "n": len(pairs), "percent": agreement.percent_agreement(pairs),
+                "kappa": agreement.cohens_kappa(pairs)}
+
+    return {"pairs": [row(k, v) for k, v in sorted(by_pair.items())],
+            "questions": [row(q, v) for q, v in sorted(by_question.items(), key=lambda kv: kv[0].position)]}
+
+
+def adjudication_queue(evaluation, user=None):
+    """Items the two assessors labelled differently: [(item, primary, secondary, adjudicated or None)].
+
+    With `user`, series the user judged are left out (a third person adjudicates)."""
+    mine = set()
+    if user is not None:
+        mine = set(Assignment.objects.filter(evaluation=evaluation, assessor=user).values_list("topic_id", flat=True))
+    out = []
+    for question, first, second, roles in paired_instance_labels(evaluation):
+        if questions.series_id(question) in mine or question.id in mine:
+            continue
+        if first.value.get("label") != second.value.get("label"):
+            out.append((first.item, first, second, roles.get(Judgment.ADJUDICATED)))
+    out.sort(key=lambda row: (row[0].topic.position, row[0].position, row[0].pk))
+    return out

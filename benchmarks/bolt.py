@@ -1,0 +1,160 @@
+"""BOLT IR pooling: check + near-duplicate detection of citation runs, then the pool build in PostgreSQL.
+
+Default size as issue 7 asks: 100 topics x 30 runs x 100 citations (300,000 citations). Each topic has a
+candidate set of citations that runs sample from (so pools overlap as real ones do), a tenth of them quotes or
+light edits of others (near-duplicates). Phases:
+  1. pure: every run file checked with the real checker (XML parse, limits, sources, ranking) and its
+     near-duplicate classes found, then the pool keys grouped (what the pool build does in memory);
+  2. db: the checked runs stored, then pooling.pools.build_pools over them (PoolItem rows and run links).
+Goal: near-duplicate detection + DB pool build <= 10 s. Checking the files (which computes the near-duplicate
+classes at load time) is reported beside it with lxml parsing alone of the same files, the floor any checker
+pays, as a baseline ratio.
+"""
+import random
+import time
+
+from benchmarks.harness import Result, Timer, peak_rss_mb, setup_django
+
+VOCAB = [f"{a}{b}" for a in ("ka", "lo", "mi", "nu", "pe", "ra", "si", "tu", "va", "zo", "be", "do", "fi", "gu")
+         for b in ("n", "m", "r", "s", "t", "la", "ro", "ki", "de", "po", "ne", "sa", "ti", "mo", "ru", "ve")]
+
+
+def add_arguments(parser):
+    parser.add_argument("--topics", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--citations", type=int, default=100)
+    parser.add_argument("--no-db", action="store_true", help="skip the database phase")
+
+
+def _passage(rng):
+    words = []
+    while True:
+        word = rng.choice(VOCAB)
+        if len(" ".join(words + [word])) > 240 or (len(words) > 20 and rng.random() < 0.08):
+            return " ".join(words)
+        words.append(word)
+
+
+def generate(topics, runs, per_run, seed=7):
+    """({run tag: xml bytes}, {thread: {post: length}}, [topic idents])."""
+    rng = random.Random(seed)
+    idents = [f"1.{i:03d}" for i in range(1, topics + 1)]
+    lengths = {}
+    candidates = {}
+    for ident in idents:
+        cands = []
+        for c in range(per_run * 4):
+            thread = f"thread-{ident}-{c // 8}"
+            post = f"p{c % 8}"
+            lengths.setdefault(thread, {})[post] = 2000
+            if cands and rng.random() < 0.1:  # a quote or light edit of an earlier candidate
+                text = rng.choice(cands)[4]
+                if rng.random() < 0.5:
+                    text = text + " " + rng.choice(VOCAB)
+            else:
+                text = _passage(rng)
+            cands.append((thread, post, rng.randrange(0, 1500), min(len(text), 250), text[:250]))
+        candidates[ident] = cands
+    files = {}
+    for r in range(runs):
+        out = [f'<bolt-ir-submission team="team{r // 3}" date="2013-09-19" eval="BOLT-IR-P2" subtask="citations" '
+               f'contact="bench">']
+        for ident in idents:
+            out.append(f'<response number="{ident}">')
+            chosen = rng.sample(candidates[ident], per_run)
+            for rank, (thread, post, offset, length, text) in enumerate(chosen):
+                score = 1 - rank / (per_run + 1)
+                out.append(f'<cite score="{score:.4f}" thread="{thread}" post="{post}" offset="{offset}" '
+                           f'length="{length}">{text}</cite>')
+            out.append("</response>")
+        out.append("</bolt-ir-submission>")
+        files[f"bench{r:02d}"] = "\n".join(out).encode()
+    return files, lengths, idents
+
+
+def run(args):
+    from lxml import etree
+
+    from pooling.bolt_neardup import leaders
+    from pooling.formats import bolt_citations
+    from pooling.formats.base import CheckContext, ParsedEntry
+
+    files, lengths, idents = generate(args.topics, args.runs, args.citations)
+    total = args.topics * args.runs * args.citations
+    ctx = CheckContext(topics={i: "topic" for i in idents}, settings={},
+                       extra={"post_lengths": lambda threads: {t: lengths[t] for t in threads if t in lengths}})
+
+    with Timer() as parse_only:
+        for data in files.values():
+            etree.fromstring(data)
+    parsed = {}
+    with Timer() as check:
+        for tag, data in files.items():
+            problems, run = bolt_citations.check_run(data, f"{tag}.xml", ctx)
+            assert not problems, problems[:3]
+            parsed[tag] = run
+    lists = {}
+    for tag, run in parsed.items():
+        for e in sorted(run.entries, key=lambda e: e.data["rank"]):
+            lists.setdefault((tag, e.topic), []).append(e.text)
+    cpu = time.process_time()
+    with Timer() as neardup:  # the same work check_run did, timed on its own
+        classes = sum(len(set(leaders(passages))) for passages in lists.values())
+    neardup_cpu = time.process_time() - cpu
+    with Timer() as keying:
+        pool = {}
+        for run in parsed.values():
+            for e in run.entries:
+                key = bolt_citations.pool_key(ParsedEntry(e.topic, e.line, e.docid, e.text, e.data))
+                if key is not None:
+                    pool.setdefault((e.topic, key), []).append(e)
+    near_dups = sum(1 for run in parsed.values() for e in run.entries if e.data["near_dup"])
+    assert near_dups == total - classes
+    results = [
+        Result("citations", total, "count"),
+        Result("near-duplicates found", near_dups, "count"),
+        Result("pool items", len(pool), "count"),
+        Result("lxml parse only (baseline)", parse_only.seconds, "s"),
+        Result("check_run, all runs (load time)", check.seconds, "s",
+               notes="XML, limits, sources, ranking and near-duplicate classes"),
+        Result("check_run / lxml parse", check.seconds / max(parse_only.seconds, 1e-9), "x"),
+        Result("near-duplicate detection", neardup.seconds, "s", notes=f"{len(lists)} ranked lists"),
+        Result("near-duplicate detection, CPU", neardup_cpu, "s",
+               notes="this process's CPU time: what the wall time is on an idle machine"),
+        Result("pool keying (pure)", keying.seconds, "s"),
+    ]
+    pooling = neardup.seconds + keying.seconds
+    if not args.no_db:
+        db = _db_phase(parsed, idents)
+        results += db
+        pooling = neardup.seconds + next(r.value for r in db if r.name == "pool build (db)")
+        note = "near-duplicate detection + DB pool build"
+    else:
+        note = "near-duplicate detection + pure pool keying"
+    results.append(Result("pooling + near-dup", pooling, "s", goal="<= 10", notes=note))
+    results.append(Result("peak memory", peak_rss_mb(), "MB"))
+    return results
+
+
+def _db_phase(parsed, idents):
+    setup_django("assay_bench_bolt")
+    from pooling.loading import create_evaluation, store_run
+    from pooling.models import PoolItem, Team, Topic
+    from pooling.pools import build_pools
+
+    evaluation = create_evaluation("bench-bolt", "bolt-ir-p2")
+    evaluation.settings = dict(evaluation.settings) | {"judged_priorities": [1, 2, 3]}
+    evaluation.save()
+    Topic.objects.bulk_create([Topic(evaluation=evaluation, ident=i, kind="topic", text=f"query {i}", position=n)
+                               for n, i in enumerate(idents)])
+    with Timer() as load:
+        for n, (tag, run) in enumerate(sorted(parsed.items())):
+            team, _ = Team.objects.get_or_create(name=run.data["team"])
+            store_run(evaluation, run, team, priority=n % 3 + 1, source_name=f"{tag}.xml")
+    with Timer() as build:
+        totals = build_pools(evaluation)
+    items = PoolItem.objects.filter(evaluation=evaluation).count()
+    return [
+        Result("store runs (db, not pooling)", load.seconds, "s"),
+        Result("pool build (db)", build.seconds, "s", notes=f"{items} items, {totals['links']} links"),
+    ]

@@ -1,0 +1,304 @@
+"""Judgment saves over HTTP: gunicorn + PostgreSQL, the same POST the judging page's htmx sends.
+
+Three runs: one client alone (latency p50/p99); 50 simulated assessors each saving as soon as the last save
+answered (saves/s at saturation); saves arriving at a fixed 200/s from 50 assessors (p50/p99, measured from the
+scheduled send time so a slow server cannot hide its queue). Each assessor judges the items of its own series,
+cycling through the labels so every save is a change. Errors are non-200 answers and failed connections; lost
+saves are found afterwards by comparing the database with what each client was told (the label and version of
+the last save answered 200 for each item, and one history row per such save).
+
+Goals (issue 5): one client p99 <= 10 ms; saturation >= 400 saves/s; at 200/s p99 <= 50 ms; 0 errors, 0 lost.
+Baseline: GET of the login page on the same server (a template render without the database), so `ratio` shows
+what a save costs beyond Django's request handling. Rescoring is enqueued on Redis (a queue of this run's own,
+deleted at the end) but no worker consumes it: the benchmark measures the save, not the scoring.
+"""
+import http.client
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+from benchmarks.harness import Result, percentile, setup_django
+
+ROOT = Path(__file__).resolve().parent.parent
+VERSION = re.compile(rb'name="version" value="(\d+)"')
+LABELS = ("incorrect", "unsupported", "non-exact", "locally-correct", "globally-correct")
+
+
+def add_arguments(parser):
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--items", type=int, default=40, help="pool items per assessor")
+    parser.add_argument("--single", type=int, default=500, help="saves in the one-client run")
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each multi-client run")
+    parser.add_argument("--rate", type=float, default=200.0, help="saves per second in the fixed-rate run")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def build_data(n_clients, n_items):
+    """One TREC 2007 evaluation; each assessor has a series with one factoid question of n_items pool items.
+    Returns [(session key, [item ids])] per client."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import Group, User
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from assess.models import Assignment
+    from pooling.models import Evaluation, PoolItem, Topic
+
+    evaluation = Evaluation.objects.create(slug="bench-judging", title="Judging benchmark", track="trec2007-qa")
+    group, _ = Group.objects.get_or_create(name="assessor")
+    clients = []
+    for c in range(n_clients):
+        user = User.objects.create(username=f"bench{c:03d}")
+        user.set_unusable_password()
+        user.save()
+        user.groups.add(group)
+        series = Topic.objects.create(evaluation=evaluation, ident=str(c + 1), kind="series", position=2 * c)
+        question = Topic.objects.create(evaluation=evaluation, parent=series, ident=f"{c + 1}.1", kind="FACTOID",
+                                        text="Who?", position=2 * c + 1)
+        Assignment.objects.create(evaluation=evaluation, topic=series, assessor=user)
+        items = PoolItem.objects.bulk_create(
+            PoolItem(evaluation=evaluation, topic=question, key=f"D{c}-{i}\tanswer {i}", docid=f"D{c}-{i}",
+                     text=f"answer {i}", position=i) for i in range(n_items))
+        # a session as the login view would leave it, without paying for password hashing 50 times (the
+        # server is started with this process's SECRET_KEY so it can read it)
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        clients.append((session.session_key, [it.pk for it in items]))
+    return evaluation, clients
+
+
+class Client:
+    """One simulated assessor: its own session, its items, and what the server told it about each."""
+
+    def __init__(self, port, session_key, items):
+        self.port, self.items = port, items
+        self.csrf = secrets.token_hex(16)  # 32 characters: a valid CSRF secret for cookie and header alike
+        self.cookie = f"sessionid={session_key}; csrftoken={self.csrf}"
+        self.told = {}  # item id -> (label, version) of the last save answered 200
+        self.saves = 0  # saves answered 200 (each one a change)
+        self.errors = []
+        self.latencies = []
+        self.turn = 0
+        self.conn = None
+
+    def _connection(self):
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        return self.conn
+
+    def save(self, started=None):
+        """POST one judgment; `started` (perf_counter) is when it was due, for fixed-rate latency."""
+        item = self.items[self.turn % len(self.items)]
+        self.turn += 1
+        label, version = self.told.get(item, (None, 0))
+        new = LABELS[(LABELS.index(label) + 1) % len(LABELS)] if label else LABELS[0]
+        body = f"label={new}&version={version}"
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": self.cookie,
+                   "X-CSRFToken": self.csrf, "HX-Request": "true", "Referer": f"http://127.0.0.1:{self.port}/"}
+        t0 = time.perf_counter() if started is None else started
+        try:
+            conn = self._connection()
+            conn.request("POST", f"/assess/item/{item}/judge", body=body, headers=headers)
+            response = conn.getresponse()
+            content = response.read()
+            if response.getheader("Connection", "").lower() == "close":
+                conn.close()
+                self.conn = None
+        except (OSError, http.client.HTTPException) as exc:
+            self.errors.append(repr(exc))
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = None
+            return
+        self.latencies.append(time.perf_counter() - t0)
+        m = VERSION.search(content)
+        if response.status != 200 or not m:
+            self.errors.append(f"HTTP {response.status}: {content[:200]!r}")
+            return
+        self.told[item] = (new, int(m.group(1)))
+        self.saves += 1
+
+
+def get_baseline(port, n):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        conn.request("GET", "/login/")
+        response = conn.getresponse()
+        response.read()
+        times.append(time.perf_counter() - t0)
+        if response.getheader("Connection", "").lower() == "close":
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.close()
+    return times
+
+
+def closed_loop(clients, seconds):
+    stop = time.perf_counter() + seconds
+
+    def work(client):
+        while time.perf_counter() < stop:
+            client.save()
+
+    threads = [threading.Thread(target=work, args=(c,)) for c in clients]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - t0
+
+
+def fixed_rate(clients, seconds, rate):
+    """Each client sends every len(clients)/rate seconds, clients staggered evenly: `rate` saves/s in all."""
+    period = len(clients) / rate
+    start = time.perf_counter() + 0.2
+    n_each = int(seconds / period)
+
+    def work(index, client):
+        for k in range(n_each):
+            due = start + k * period + index * period / len(clients)
+            delay = due - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            client.save(started=due)
+
+    threads = [threading.Thread(target=work, args=(i, c)) for i, c in enumerate(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - start
+
+
+def lost_saves(clients):
+    """Saves a client was told succeeded but the database does not hold (label, version, history rows)."""
+    from assess.models import Judgment, JudgmentChange
+
+    lost = 0
+    for client in clients:
+        stored = {j.item_id: (j.value.get("label"), j.version)
+                  for j in Judgment.objects.filter(item_id__in=client.items)}
+        lost += sum(1 for item, told in client.told.items() if stored.get(item) != told)
+    history = JudgmentChange.objects.filter(judgment__evaluation__slug="bench-judging").count()
+    told_total = sum(c.saves for c in clients)
+    return lost + max(0, told_total - history), history, told_total
+
+
+def run(args):
+    setup_django("assay_bench_assess")
+    from django.conf import settings
+    from django.db import connection
+
+    evaluation, sessions = build_data(args.clients, args.items)
+    connection.close()
+    port = _free_port()
+    queue = f"assay-bench-assess-{uuid.uuid4().hex[:8]}"
+    broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/0")
+    env = dict(os.environ, DEBUG="0", SECRET_KEY=settings.SECRET_KEY, ALLOWED_HOSTS="127.0.0.1",
+               SECURE_SSL_REDIRECT="0", SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0", LOG_LEVEL="WARNING",
+               CELERY_BROKER_URL=broker, CELERY_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER="0")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(args.workers),
+         "--threads", str(args.threads), "--log-level", "warning"], cwd=ROOT, env=env)
+    try:
+        _wait_for(port, server)
+        get_baseline(port, 50)  # warm every worker
+        warm = [Client(port, key, items) for key, items in sessions]
+        for c in warm:  # first save of every client: connections opened, code paths warm
+            c.save()
+        baseline = get_baseline(port, args.single)
+        single = Client(port, sessions[0][0], sessions[0][1])
+        single.told = dict(warm[0].told)
+        for _ in range(args.single):
+            single.save()
+        clients = [Client(port, key, items) for key, items in sessions]
+        for c, w in zip(clients, warm):
+            c.told = dict(w.told) if c.items != single.items else dict(single.told)
+        elapsed = closed_loop(clients, args.seconds)
+        saturation = sum(len(c.latencies) for c in clients) / elapsed
+        sat_latencies = [x for c in clients for x in c.latencies]
+        rated = [Client(port, key, items) for key, items in sessions]
+        for r, c in zip(rated, clients):
+            r.told = dict(c.told)
+        rate_elapsed = fixed_rate(rated, args.seconds, args.rate)
+        rate_latencies = [x for c in rated for x in c.latencies]
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        _drop_queue(broker, queue)
+
+    # every client object for an item: the latest word on it is the fixed-rate run's, then closed loop, then single
+    final = []
+    for w, c, r in zip(warm, clients, rated):
+        merged = Client(port, "", w.items)
+        merged.told = dict(r.told)
+        merged.saves = w.saves + c.saves + r.saves + (single.saves if w.items == single.items else 0)
+        final.append(merged)
+    lost, history, told_total = lost_saves(final)
+    errors = sum(len(c.errors) for c in warm + [single] + clients + rated)
+    first_errors = [e for c in warm + [single] + clients + rated for e in c.errors][:3]
+    ms = 1000
+    base_p50 = percentile(baseline, 50) * ms
+    one_p50, one_p99 = percentile(single.latencies, 50) * ms, percentile(single.latencies, 99) * ms
+    setup = f"gunicorn {args.workers} worker(s) x {args.threads} thread(s), {args.clients} assessors"
+    return [
+        Result("baseline GET /login/ p50", base_p50, "ms", notes="same server, one client"),
+        Result("one client save p50", one_p50, "ms", extra={"ratio_to_baseline": one_p50 / base_p50}),
+        Result("one client save p99", one_p99, "ms", goal="<= 10", notes=setup),
+        Result("closed loop saves/s", saturation, "saves/s", goal=">= 400",
+               extra={"p50_ms": percentile(sat_latencies, 50) * ms, "p99_ms": percentile(sat_latencies, 99) * ms,
+                      "saves": len(sat_latencies), "seconds": elapsed}),
+        Result("closed loop p99", percentile(sat_latencies, 99) * ms, "ms"),
+        Result(f"fixed {args.rate:g}/s p50", percentile(rate_latencies, 50) * ms, "ms",
+               extra={"achieved_per_s": len(rate_latencies) / rate_elapsed}),
+        Result(f"fixed {args.rate:g}/s p99", percentile(rate_latencies, 99) * ms, "ms", goal="<= 50"),
+        Result("errors", errors, "count", goal="<= 0", extra={"first": first_errors}),
+        Result("lost saves", lost, "count", goal="<= 0",
+               extra={"saves_answered_200": told_total, "history_rows": history}),
+    ]
+
+
+def _wait_for(port, server, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with status {server.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("gunicorn did not start listening")
+
+
+def _drop_queue(broker, queue):
+    try:
+        import redis
+
+        redis.Redis.from_url(broker).delete(queue)
+    except Exception as exc:  # a leftover queue of unconsumed rescoring messages is harmless
+        print(f"could not delete the benchmark's Redis queue {queue}: {exc}", file=sys.stderr)

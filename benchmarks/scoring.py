@@ -1,0 +1,162 @@
+"""Scoring: full rescoring of a TREC 2007-sized evaluation (70 series, 515 questions, 51 runs, all judged), and
+score freshness under load (from a judgment's commit until a committed recomputation covers it, p50/p95) while
+50 simulated assessors save 100 judgments per second in total through a real Celery worker.
+
+Baseline (same run): reading every run entry of the evaluation once, the floor any full rescoring pays.
+"""
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+from benchmarks.harness import Result, Timer, peak_rss_mb, percentile, setup_django
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def add_arguments(parser):
+    parser.add_argument("--series", type=int, default=70)
+    parser.add_argument("--questions", type=int, default=515)
+    parser.add_argument("--runs", type=int, default=51)
+    parser.add_argument("--repeat", type=int, default=3, help="full rescorings timed (best and median reported)")
+    parser.add_argument("--assessors", type=int, default=50)
+    parser.add_argument("--rate", type=float, default=100, help="judgments per second, all assessors together")
+    parser.add_argument("--seconds", type=float, default=10, help="length of the load phase")
+    parser.add_argument("--skip-load", action="store_true")
+    parser.add_argument("--reuse", action="store_true", help="keep the scratch database and its data if present")
+
+
+def run(args):
+    os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
+    os.environ["CELERY_QUEUE"] = f"assay-bench-{uuid.uuid4().hex[:8]}"
+    setup_django("assay_bench_scoring", fresh=not args.reuse)
+    from pooling.models import Evaluation, RunEntry
+    from scoring.rescore import rescore_evaluation
+    from scoring.synthetic import trec2007_sized
+
+    with Timer() as build:
+        ev = Evaluation.objects.filter(slug="bench-trec2007").first() if args.reuse else None
+        if ev is None:
+            ev = trec2007_sized(series=args.series, questions=args.questions, runs=args.runs)
+    entries = RunEntry.objects.filter(run__evaluation=ev).count()
+    with Timer() as base:
+        list(RunEntry.objects.filter(run__evaluation=ev).values_list("id", "run_id", "topic_id", "docid", "text"))
+    times = []
+    for _ in range(args.repeat):
+        with Timer() as t:
+            rescore_evaluation(ev.id)
+        times.append(t.seconds)
+    from scoring.models import Score
+
+    results = [
+        Result("data generated", build.seconds, "s", notes=f"{entries} run entries"),
+        Result("baseline: read all run entries", base.seconds, "s"),
+        Result("full rescoring (best)", min(times), "s", goal="<= 2"),
+        Result("full rescoring (median)", sorted(times)[len(times) // 2], "s", goal="<= 2",
+               extra={"all": times, "scores_stored": Score.objects.filter(run__evaluation=ev).count()}),
+        Result("full rescoring / baseline", min(times) / base.seconds, "ratio"),
+    ]
+    if not args.skip_load:
+        results += _freshness(ev, args)
+    results.append(Result("peak memory", peak_rss_mb(), "MB"))
+    return results
+
+
+def _start_worker():
+    from django.conf import settings
+
+    from config.celery import app
+
+    queue = os.environ["CELERY_QUEUE"]
+    node = f"{queue}@localhost"
+    env = dict(os.environ, CELERY_TASK_ALWAYS_EAGER="0")
+    proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+                             "--loglevel=WARNING", "-Q", queue, "-n", node, "--without-gossip", "--without-mingle"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    app.conf.task_default_queue = queue
+    deadline = time.monotonic() + 60
+    while not app.control.ping(destination=[node], timeout=0.5):
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            raise RuntimeError(f"benchmark worker did not start (broker {settings.CELERY_BROKER_URL})")
+    return proc
+
+
+def _freshness(ev, args):
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from assess.models import Judgment
+    from scoring.models import ScoringState
+    from scoring.staleness import mark_stale
+
+    judgments = list(Judgment.objects.filter(evaluation=ev, kind="instance").select_related("topic")
+                     .only("id", "value", "topic__id", "topic__evaluation_id"))
+    worker = _start_worker()
+    commits, stop, polls = [], threading.Event(), []
+    stop_polling = threading.Event()
+    lock = threading.Lock()
+
+    def assessor(seed):
+        rng = random.Random(seed)
+        interval = args.assessors / args.rate
+        next_at = time.monotonic() + rng.random() * interval
+        while not stop.is_set():
+            time.sleep(max(0.0, next_at - time.monotonic()))
+            next_at += interval
+            j = rng.choice(judgments)
+            label = rng.choice(["globally-correct", "incorrect", "non-exact"])
+            with transaction.atomic():
+                Judgment.objects.filter(pk=j.id).update(value={"label": label, "answer_class": None})
+                mark_stale(j.topic)
+            committed = timezone.now()
+            with lock:
+                commits.append(committed)
+        connection.close()
+
+    def poller():
+        while not stop_polling.is_set():
+            fresh = ScoringState.objects.filter(evaluation=ev).values_list("fresh_as_of", flat=True).first()
+            polls.append((timezone.now(), fresh))
+            time.sleep(0.01)
+        connection.close()
+
+    threads = [threading.Thread(target=assessor, args=(i,)) for i in range(args.assessors)]
+    poll_thread = threading.Thread(target=poller)
+    poll_thread.start()
+    for t in threads:
+        t.start()
+    time.sleep(args.seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    # let the last judgments be scored before the poller stops
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if polls and polls[-1][1] and commits and polls[-1][1] >= max(commits):
+            break
+        time.sleep(0.05)
+    stop_polling.set()
+    poll_thread.join()
+    worker.terminate()
+    worker.wait(timeout=15)
+
+    latencies, missed = [], 0
+    for c in commits:
+        seen = next((p for p, fresh in polls if fresh and fresh >= c), None)
+        if seen is None:
+            missed += 1
+        else:
+            latencies.append(max(0.0, (seen - c).total_seconds()))
+    rate = len(commits) / args.seconds
+    return [
+        Result("judgments saved per second", rate, "1/s", notes=f"{args.assessors} assessors"),
+        Result("freshness p50", percentile(latencies, 50), "s"),
+        Result("freshness p95", percentile(latencies, 95), "s", goal="<= 1"),
+        Result("judgments never covered", missed, "count", goal="<= 0"),
+    ]

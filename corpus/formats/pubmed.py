@@ -1,0 +1,44 @@
+"""PubMed abstracts as JSON Lines: {"pmid": ..., "title": ..., "abstract": ...} per line (BioGen)."""
+import json
+
+from corpus.formats.base import CHUNK, FormatError, ParsedDocument, Record
+
+
+def records(stream, filename=""):
+    """One Record per non-blank line; number is the line number, offset the line's first byte."""
+    offset, number, rest = 0, 0, b""
+    while True:
+        data = stream.read(CHUNK)
+        lines = (rest + data).split(b"\n")
+        rest = lines.pop() if data else b""
+        for line in lines:
+            number += 1
+            if line.strip():
+                yield Record(number, offset, line.rstrip(b"\r"))
+            offset += len(line) + 1
+        if not data:
+            return
+
+
+def docno_of(raw):
+    try:
+        pmid = json.loads(raw).get("pmid")
+    except (ValueError, AttributeError):
+        return None
+    return str(pmid).strip() if pmid not in (None, "") else None
+
+
+def parse_record(raw):
+    try:
+        obj = json.loads(raw)
+    except ValueError as e:
+        raise FormatError(f"not JSON: {e}") from None
+    if not isinstance(obj, dict):
+        raise FormatError("a line must hold one JSON object")
+    pmid = str(obj.get("pmid") or "").strip()
+    if not pmid:
+        raise FormatError("no pmid")
+    title = str(obj.get("title") or "")
+    abstract = str(obj.get("abstract") or "")
+    text = "\n\n".join(t for t in (title, abstract) if t).replace("\x00", "")
+    return ParsedDocument(docno=pmid, raw=raw, charset="utf-8", meta={"title": title.replace("\x00", "")}, text=text)

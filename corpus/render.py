@@ -1,0 +1,121 @@
+"""Raw document -> the HTML the viewer serves. Pure functions, no Django.
+
+Web pages go through nh3 (ammonia on html5ever, a spec-conformant HTML5 parser, so the tree it cleans is the tree a
+browser would build; see docs/architecture.md for the benchmark behind the choice). What stays is layout: tables,
+fonts, colours, inline styles and style elements (their CSS with every fetch removed, corpus/css.py). What goes is
+everything that can run code or leave the machine: scripts, handlers, frames, objects, forms, meta, base, links'
+targets, SVG and MathML, and images unless the evaluation allows them.
+"""
+import html
+import re
+
+import nh3
+
+from corpus.css import clean_css
+
+# Layout and text elements that cannot run code or fetch anything (img is handled apart). <mark> is left out:
+# marks are ours, and a page must not plant one to steer where the frame scrolls.
+TAGS = {
+    "a", "abbr", "acronym", "address", "article", "aside", "b", "bdi", "bdo", "big", "blink", "blockquote", "br",
+    "caption", "center", "cite", "code", "col", "colgroup", "dd", "del", "dfn", "dir", "div", "dl", "dt", "em",
+    "fieldset", "figcaption", "figure", "font", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup",
+    "hr", "i", "ins", "kbd", "label", "legend", "li", "listing", "main", "menu", "nav", "nobr", "ol", "p",
+    "pre", "q", "rp", "rt", "ruby", "s", "samp", "section", "small", "span", "strike", "strong", "style",
+    "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "tt", "u", "ul", "var",
+    "wbr",
+}
+# Removed together with everything inside them (a reader never saw their content, or it is code).
+DROP_WITH_CONTENT = {
+    "script", "noscript", "iframe", "frame", "frameset", "object", "embed", "applet", "template", "noembed",
+    "noframes", "xmp", "select", "textarea", "button", "title", "svg", "math", "head", "audio", "video", "canvas",
+    "map", "datalist", "dialog", "portal",
+}
+_COMMON = {"align", "bgcolor", "border", "cellpadding", "cellspacing", "class", "clear", "color", "cols", "colspan",
+           "compact", "dir", "face", "headers", "height", "hspace", "id", "lang", "noshade", "nowrap", "rowspan",
+           "rules", "scope", "size", "span", "start", "style", "summary", "title", "type", "valign", "value",
+           "vspace", "width", "abbr", "axis", "char", "charoff", "frame", "datetime", "reversed"}
+IMG_ATTRS = {"alt", "width", "height", "border", "align", "hspace", "vspace", "title"}
+ID_PREFIX = "doc-"  # so a page cannot plant its own "mark-1" and steer where the frame scrolls
+
+
+def _attribute_filter(element, attribute, value):
+    if attribute == "style":
+        return _escape_attr_css(value)
+    return value
+
+
+def _escape_attr_css(value):
+    cleaned = clean_css(value)
+    return cleaned if cleaned is value else cleaned.replace("<", " ")
+
+
+def _cleaner(allow_images, base_url=None):
+    attributes = {"*": _COMMON, "img": IMG_ATTRS | ({"src"} if allow_images else set())}
+    relative = "deny"
+    if allow_images and base_url and base_url.startswith(("http://", "https://")):
+        relative = ("rewrite_with_base", base_url)
+    return dict(tags=TAGS | ({"img"} if allow_images else {"img"}), clean_content_tags=DROP_WITH_CONTENT,
+                attributes=attributes, attribute_filter=_attribute_filter, strip_comments=True, link_rel=None,
+                url_schemes={"http", "https"}, url_relative=relative, id_prefix=ID_PREFIX)
+
+
+_NO_IMAGES = nh3.Cleaner(**_cleaner(False))
+_STYLE_ELEMENT = re.compile(r"(<style(?:\s[^>]*)?>)(.*?)(</style>)", re.S | re.I)
+_BODY = re.compile(r"<body\b([^>]*)>", re.I)
+_BODY_ATTR = re.compile(r"""\b(bgcolor|text|style)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+_COLOR = re.compile(r"^#?[0-9a-zA-Z]{1,20}$")
+
+
+def _style_element(m):
+    css = clean_css(m.group(2))
+    # An unescaped CSS escape must not close the element and open markup: no "<" at all inside style.
+    return m.group(1) + css.replace("<", "\\3c ") + m.group(3)
+
+
+def body_style(page):
+    """The page's <body bgcolor/text/style> as a safe inline style for the frame's own body."""
+    m = _BODY.search(page)
+    if not m:
+        return ""
+    parts = []
+    for am in _BODY_ATTR.finditer(m.group(1)):
+        name, value = am.group(1).lower(), html.unescape(am.group(2) or am.group(3) or am.group(4) or "").strip()
+        if name in ("bgcolor", "text") and _COLOR.match(value):
+            parts.append(("background-color: " if name == "bgcolor" else "color: ") + value)
+        elif name == "style":
+            parts.append(clean_css(value).replace("<", " ").replace('"', "'"))
+    return "; ".join(parts)
+
+
+def sanitize_html(page, allow_images=False, base_url=None):
+    """A decoded web page -> safe HTML fragment (the body's content, head styles kept)."""
+    if allow_images:
+        out = nh3.clean(page, **_cleaner(True, base_url))
+    else:
+        out = _NO_IMAGES.clean(page)
+    if "<style" in out:
+        out = _STYLE_ELEMENT.sub(_style_element, out)
+    return out
+
+
+def _p(text):
+    return html.escape(text, quote=False)
+
+
+def render_newswire(s):
+    """AQUAINT-2 structure (corpus.formats.aquaint2.structure) -> headline, dateline, paragraphs."""
+    parts = ['<article class="newswire">']
+    if s.get("headline"):
+        parts.append(f'<h1 class="headline">{_p(s["headline"])}</h1>')
+    if s.get("dateline"):
+        parts.append(f'<p class="dateline">{_p(s["dateline"])}</p>')
+    parts.extend(f"<p>{_p(p)}</p>" for p in s.get("paragraphs", ()))
+    parts.append("</article>")
+    return "\n".join(parts)
+
+
+def render_abstract(meta, text):
+    title = meta.get("title", "")
+    body = text[len(title):].strip() if title and text.startswith(title) else text
+    return (f'<article class="abstract"><h1 class="headline">{_p(title)}</h1>'
+            + "".join(f"<p>{_p(p)}</p>" for p in body.split("\n\n") if p.strip()) + "</article>")

@@ -1,0 +1,62 @@
+"""Near-duplicate citations (seed 004; SPEC-NOTES, BOLT). Pure: no Django import.
+
+Two passages are near-duplicates when at least 95 % of the distinct word bigrams of the shorter (the one with
+fewer bigrams) are among the other's. Words are runs of letters and digits, compared case-insensitively. A
+passage of fewer than two words has no bigram; it is a near-duplicate only of a passage with the same words.
+
+Classes within one ranked list (one run's citations for one topic) are built by walking the list from the top:
+a citation joins the class of the first, highest-ranked, class leader it is a near-duplicate of, or else leads
+a class of its own. Comparing with leaders only (not chaining through members) keeps every member within 95 %
+of the citation whose judgment it takes, which a transitive closure would not.
+"""
+import re
+
+WORD = re.compile(r"\w+")
+THRESHOLD_PERCENT = 95
+
+
+def features(passage):
+    """The distinct word bigrams of a passage, or for a passage of under two words its word tuple (so that it
+    matches only the same words)."""
+    words = WORD.findall(passage.lower())
+    if len(words) < 2:
+        return frozenset({("\x00",) + tuple(words)})
+    return frozenset(zip(words, words[1:]))
+
+
+def near_duplicates(a, b, threshold=THRESHOLD_PERCENT):
+    """Whether two passages (or their `features`) are near-duplicates."""
+    fa = a if isinstance(a, frozenset) else features(a)
+    fb = b if isinstance(b, frozenset) else features(b)
+    shorter, other = (fa, fb) if len(fa) <= len(fb) else (fb, fa)
+    return 100 * len(shorter & other) >= threshold * len(shorter)
+
+
+def leaders(passages, threshold=THRESHOLD_PERCENT):
+    """For passages in rank order, the index of each one's class leader (itself for a leader).
+
+    The bigrams of all leaders so far are kept in one set: a passage sharing too few bigrams with that union to
+    reach the threshold against even the smallest leader cannot match any, and becomes a leader after one C-level
+    set intersection. Otherwise the leaders are tried in rank order."""
+    result = []
+    found_leaders = []  # (index, features) in rank order
+    union = set()
+    smallest = None
+    for i, passage in enumerate(passages):
+        f = features(passage)
+        found = None
+        if found_leaders:
+            need = -(-threshold * min(len(f), smallest) // 100)  # ceil without floats
+            if len(f & union) >= need:
+                for leader, lf in found_leaders:
+                    if 100 * len(f & lf) >= threshold * min(len(f), len(lf)):
+                        found = leader
+                        break
+        if found is None:
+            found_leaders.append((i, f))
+            union |= f
+            smallest = len(f) if smallest is None else min(smallest, len(f))
+            result.append(i)
+        else:
+            result.append(found)
+    return result

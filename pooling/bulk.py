@@ -1,0 +1,56 @@
+"""Fast inserts of many rows on PostgreSQL: COPY, or one `INSERT ... SELECT FROM unnest(arrays)` per batch when
+the new ids are wanted.
+
+Django's bulk_create builds a placeholder per value, which dominates the time of loading 100,000 run lines or
+pool links; streaming rows with COPY is several times faster. Other databases (the SQLite demo) use bulk_create.
+"""
+import json
+
+from django.db import connection
+
+BATCH = 20000
+
+
+def _column_type(field):
+    db_type = field.db_type(connection)
+    return "jsonb" if db_type == "jsonb" else db_type
+
+
+def insert_rows(model, fields, rows, returning=()):
+    """Insert `rows` (tuples of values for `fields`, attribute names); returns tuples of `returning` columns."""
+    rows = list(rows)
+    if not rows:
+        return []
+    meta = model._meta
+    model_fields = [meta.get_field(name) for name in fields]
+    if connection.vendor != "postgresql":
+        objs = model.objects.bulk_create([model(**dict(zip(fields, row))) for row in rows], batch_size=2000)
+        return [tuple(getattr(o, name) for name in returning) for o in objs] if returning else []
+
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in model_fields)
+    is_json = [_column_type(f) == "jsonb" for f in model_fields]
+    if not returning:
+        # COPY streams the rows without building a statement at all.
+        table = connection.ops.quote_name(meta.db_table)
+        with connection.cursor() as cursor:
+            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row([json.dumps(v) if j else v for v, j in zip(row, is_json)]
+                                   if any(is_json) else row)
+        return []
+    arrays = ", ".join(f"%s::{_column_type(f)}[]" for f in model_fields)
+    sql = f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({columns}) SELECT * FROM unnest({arrays})"
+    if returning:
+        sql += " RETURNING " + ", ".join(connection.ops.quote_name(meta.get_field(n).column) for n in returning)
+    out = []
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), BATCH):
+            batch = rows[start:start + BATCH]
+            params = []
+            for i, json_column in enumerate(is_json):
+                values = [row[i] for row in batch]
+                params.append([json.dumps(v) for v in values] if json_column else values)
+            cursor.execute(sql, params)
+            if returning:
+                out.extend(cursor.fetchall())
+    return out

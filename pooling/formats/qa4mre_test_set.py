@@ -1,0 +1,181 @@
+"""QA4MRE 2012 test set (seed 003): topics > reading tests (one document each) > questions with five answers.
+
+Plain data, no Django import. Every problem is reported with its line (lxml's sourceline).
+
+Idents are built from the file's ids so that they stay unique even where an id is only unique inside its
+parent: topic "1", reading test "1.2" (t_id.r_id), question "1.2.7" (t_id.r_id.q_id).
+Kinds: "topic", "reading-test", "question".
+
+The gold standard has the same shape with correct="Yes" on the right answer; it is read by the same walker
+(`walk(..., gold=True)`, see qa4mre_gold) so the two files can never be parsed differently.
+"""
+from lxml import etree
+
+from pooling.formats.base import ParsedTopic, Problem
+
+TOPIC, READING_TEST, QUESTION = "topic", "reading-test", "question"
+# Django-side hook run by pooling.loading.load_topics after storing (keeps the documents for the viewer).
+AFTER_LOAD = "pooling.qa4mre.after_topics_loaded"
+ANSWER_IDS = ("1", "2", "3", "4", "5")
+
+
+def parse_xml(data, problems):
+    """The root element of `data`, or None after adding the syntax error to `problems`.
+
+    Entities are not resolved and nothing is fetched: the file is untrusted."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True,
+                             remove_pis=True, huge_tree=True)
+    try:
+        return etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        problems.append(Problem(exc.lineno or None, f"not well-formed XML: {exc.msg}"))
+        return None
+
+
+def element_children(element):
+    """Child elements only (comments and processing instructions are removed by the parser anyway)."""
+    return [child for child in element if isinstance(child.tag, str)]
+
+
+def require_id(element, name, problems, label):
+    """The stripped value of id attribute `name`, or None after reporting it missing or empty."""
+    value = (element.get(name) or "").strip()
+    if not value:
+        problems.append(Problem(element.sourceline, f"<{label}> without its {name} attribute"))
+        return None
+    return value
+
+
+def text_of(element):
+    return "".join(element.itertext()).strip()
+
+
+def walk(root, problems, gold=False):
+    """ParsedTopics for a <test-set> tree, appending every problem found. With gold=True each question's data
+    gets "correct": the a_id marked correct="Yes" (None when no answer is marked)."""
+    topics = []
+    if root.tag != "test-set":
+        problems.append(Problem(root.sourceline, f"the root element must be <test-set>, not <{root.tag}>"))
+        return topics
+    seen = {}
+    for topic_el in element_children(root):
+        if topic_el.tag != TOPIC:
+            problems.append(Problem(topic_el.sourceline, f"unexpected <{topic_el.tag}> in <test-set>"))
+            continue
+        t_id = require_id(topic_el, "t_id", problems, TOPIC)
+        if t_id is None:
+            continue
+        if _duplicate(t_id, topic_el, seen, problems, f"topic t_id={t_id}"):
+            continue
+        t_name = (topic_el.get("t_name") or "").strip()
+        topics.append(ParsedTopic(ident=t_id, kind=TOPIC, text=t_name, line=topic_el.sourceline,
+                                  data={"t_id": t_id, "t_name": t_name}))
+        tests = [el for el in element_children(topic_el) if el.tag == READING_TEST]
+        for other in element_children(topic_el):
+            if other.tag != READING_TEST:
+                problems.append(Problem(other.sourceline, f"unexpected <{other.tag}> in <topic t_id={t_id}>"))
+        if not tests:
+            problems.append(Problem(topic_el.sourceline, f"topic t_id={t_id} has no <reading-test>"))
+        for test_el in tests:
+            _walk_reading_test(test_el, t_id, seen, topics, problems, gold)
+    if not topics and not problems:
+        problems.append(Problem(root.sourceline, "the test set holds no <topic>"))
+    return topics
+
+
+def _duplicate(ident, element, seen, problems, label):
+    if ident in seen:
+        problems.append(Problem(element.sourceline, f"{label} appears twice (first on line {seen[ident]})"))
+        return True
+    seen[ident] = element.sourceline
+    return False
+
+
+def _walk_reading_test(test_el, t_id, seen, topics, problems, gold):
+    r_id = require_id(test_el, "r_id", problems, READING_TEST)
+    if r_id is None:
+        return
+    ident = f"{t_id}.{r_id}"
+    if _duplicate(ident, test_el, seen, problems, f"reading test r_id={r_id} of topic {t_id}"):
+        return
+    docs = [el for el in element_children(test_el) if el.tag == "doc"]
+    questions = [el for el in element_children(test_el) if el.tag == QUESTION]
+    for other in element_children(test_el):
+        if other.tag not in ("doc", QUESTION):
+            problems.append(Problem(other.sourceline, f"unexpected <{other.tag}> in reading test {ident}"))
+    d_id, doc_text = "", ""
+    if len(docs) != 1:
+        problems.append(Problem(test_el.sourceline,
+                                f"reading test {ident} must hold exactly one <doc>, found {len(docs)}"))
+    if docs:
+        d_id = (docs[0].get("d_id") or "").strip()
+        if not d_id:
+            problems.append(Problem(docs[0].sourceline, f"<doc> of reading test {ident} without its d_id"))
+        doc_text = text_of(docs[0])
+        if not gold and not doc_text:
+            problems.append(Problem(docs[0].sourceline, f"the <doc> of reading test {ident} is empty"))
+    if not questions:
+        problems.append(Problem(test_el.sourceline, f"reading test {ident} has no <question>"))
+    topics.append(ParsedTopic(ident=ident, kind=READING_TEST, text=f"Reading test {r_id}", parent=t_id,
+                              line=test_el.sourceline,
+                              data={"t_id": t_id, "r_id": r_id, "d_id": d_id, "doc": doc_text}))
+    for q_el in questions:
+        _walk_question(q_el, t_id, r_id, ident, seen, topics, problems, gold)
+
+
+def _walk_question(q_el, t_id, r_id, test_ident, seen, topics, problems, gold):
+    q_id = require_id(q_el, "q_id", problems, QUESTION)
+    if q_id is None:
+        return
+    ident = f"{test_ident}.{q_id}"
+    if _duplicate(ident, q_el, seen, problems, f"question q_id={q_id} of reading test {test_ident}"):
+        return
+    q_strs = [el for el in element_children(q_el) if el.tag == "q_str"]
+    answer_els = [el for el in element_children(q_el) if el.tag == "answer"]
+    for other in element_children(q_el):
+        if other.tag not in ("q_str", "answer"):
+            problems.append(Problem(other.sourceline, f"unexpected <{other.tag}> in question {ident}"))
+    if len(q_strs) != 1:
+        problems.append(Problem(q_el.sourceline, f"question {ident} must hold exactly one <q_str>, "
+                                                 f"found {len(q_strs)}"))
+    answers, correct = [], []
+    for a_el in answer_els:
+        a_id = require_id(a_el, "a_id", problems, "answer")
+        if a_id is None:
+            continue
+        if a_id not in ANSWER_IDS:
+            problems.append(Problem(a_el.sourceline, f"a_id={a_id!r} of question {ident} is not within 1-5"))
+            continue
+        if any(a["a_id"] == int(a_id) for a in answers):
+            problems.append(Problem(a_el.sourceline, f"a_id={a_id} appears twice in question {ident}"))
+            continue
+        answers.append({"a_id": int(a_id), "text": text_of(a_el)})
+        if gold:
+            mark = a_el.get("correct")
+            if mark is not None:
+                if mark.strip().lower() not in ("yes", "no"):
+                    problems.append(Problem(a_el.sourceline, f'correct="{mark}" on question {ident} answer '
+                                                             f'{a_id}: must be "Yes" or "No"'))
+                elif mark.strip().lower() == "yes":
+                    correct.append((int(a_id), a_el.sourceline))
+    if len(answers) != len(ANSWER_IDS) and len(answers) == len(answer_els):
+        problems.append(Problem(q_el.sourceline, f"question {ident} must offer five answers (a_id 1-5), "
+                                                 f"found {len(answers)}"))
+    if len(correct) > 1:
+        problems.append(Problem(correct[1][1], f"question {ident} has {len(correct)} answers marked "
+                                               f'correct="Yes" (at most one)'))
+    data = {"t_id": t_id, "r_id": r_id, "q_id": q_id, "answers": sorted(answers, key=lambda a: a["a_id"])}
+    if gold:
+        data["correct"] = correct[0][0] if len(correct) == 1 else None
+    topics.append(ParsedTopic(ident=ident, kind=QUESTION, text=text_of(q_strs[0]) if q_strs else "",
+                              parent=test_ident, line=q_el.sourceline, data=data))
+
+
+def parse_topics(data, filename):
+    """(problems, topics) for a test-set file: topics, then each reading test followed by its questions."""
+    problems = []
+    root = parse_xml(data, problems)
+    if root is None:
+        return problems, []
+    topics = walk(root, problems)
+    return problems, topics

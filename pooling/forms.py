@@ -1,0 +1,57 @@
+from django import forms
+
+from corpus.models import Collection
+from pooling.models import Evaluation, Team
+from pooling.tracks import track_choices
+
+
+class EvaluationForm(forms.Form):
+    slug = forms.SlugField(max_length=100)
+    title = forms.CharField(max_length=200, required=False, help_text="defaults to the track's title")
+    track = forms.ChoiceField(choices=track_choices)
+    collections = forms.ModelMultipleChoiceField(queryset=Collection.objects.all(), required=False,
+                                                 to_field_name="name")
+
+
+class StateForm(forms.Form):
+    state = forms.ChoiceField(choices=Evaluation.STATES)
+
+
+class SettingsForm(forms.Form):
+    judged_priorities = forms.CharField(max_length=40, help_text="comma-separated, e.g. 1,2")
+    max_answer_chars = forms.IntegerField(min_value=0, required=False,
+                                          help_text="non-white-space characters per question; empty: no limit")
+    allow_nil = forms.BooleanField(required=False, label="NIL allowed")
+
+    def clean_judged_priorities(self):
+        raw = self.cleaned_data["judged_priorities"]
+        try:
+            values = sorted({int(p) for p in raw.replace(" ", "").split(",") if p})
+        except ValueError:
+            raise forms.ValidationError("give run priorities as numbers separated by commas")
+        if not values or min(values) < 1:
+            raise forms.ValidationError("give at least one priority, 1 or more")
+        return values
+
+
+class TopicFileForm(forms.Form):
+    KINDS = [("questions", "Questions (series XML)"), ("top_docs", "Top-documents lists (qnum rank docid rsv)")]
+    kind = forms.ChoiceField(choices=KINDS, initial="questions")
+    file = forms.FileField()
+
+
+class RunUploadForm(forms.Form):
+    team = forms.ModelChoiceField(queryset=Team.objects.all(), required=False, to_field_name="name",
+                                  help_text="or type a new team name below")
+    new_team = forms.CharField(max_length=100, required=False)
+    priority = forms.IntegerField(min_value=1, required=False, help_text="empty: the run tag's last digit")
+    manual = forms.BooleanField(required=False, label="Manual runs")
+    partial_collection = forms.BooleanField(required=False, label="Searched only part of the collection")
+    manifest = forms.FileField(required=False, help_text="optional: lines 'FILE TEAM PRIORITY [automatic|manual] "
+                                                         "[whole|partial]' (replaces the fields above)")
+
+
+class AssignForm(forms.Form):
+    series = forms.CharField(max_length=50)
+    assessor = forms.CharField(max_length=150, required=False)
+    second = forms.BooleanField(required=False)

@@ -1,0 +1,354 @@
+"""Creating evaluations and loading their questions and runs: the functions behind the pages and commands.
+
+Every loader checks the whole input first with the track's pure format module (pooling.formats.<name>) and
+stores nothing when there is any problem; what passes is stored in one transaction. Problems come back as
+`FILE:LINE: message` strings.
+"""
+from dataclasses import dataclass, field
+from importlib import import_module
+
+from django.db import connection, transaction
+from django.db.models import Count, Q
+
+from corpus.models import Collection, Document
+from pooling.bulk import insert_rows
+from pooling.formats.base import CheckContext, Problem, load_format
+from pooling.models import Evaluation, Run, RunEntry, Team, Topic
+from pooling.tracks import TRACKS, get_track
+
+DOCID_BATCH = 5000
+
+
+class LoadError(Exception):
+    """Input that cannot be loaded; `problems` holds every `FILE:LINE: message`."""
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@dataclass
+class RunFile:
+    """One run file to load with what the submission form says about it."""
+
+    filename: str
+    data: bytes
+    team: str
+    priority: int | None = None  # None: taken from the run tag's last digit (TAC: tag = team id + priority)
+    manual: bool = False
+    whole_collection: bool = True
+
+
+@dataclass
+class RunLoadResult:
+    filename: str
+    run: Run | None = None
+    replaced: bool = False
+    problems: list = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- evaluations
+
+def create_evaluation(slug, track, collections=(), title="", settings=None):
+    """A new evaluation of `track` over the named collections, its settings seeded from the track's defaults."""
+    problems = []
+    if track not in TRACKS:
+        problems.append(f"unknown track {track!r}; known tracks: {', '.join(sorted(TRACKS))}")
+    if Evaluation.objects.filter(slug=slug).exists():
+        problems.append(f"an evaluation with slug {slug!r} already exists")
+    found = {c.name: c for c in Collection.objects.filter(name__in=list(collections))}
+    problems += [f"no collection named {name!r}" for name in collections if name not in found]
+    if problems:
+        raise LoadError(problems)
+    spec = get_track(track)
+    merged = dict(spec.default_settings) | dict(settings or {})
+    with transaction.atomic():
+        evaluation = Evaluation.objects.create(slug=slug, track=track, title=title or spec.title, settings=merged)
+        evaluation.collections.set(found.values())
+    return evaluation
+
+
+def effective_settings(evaluation):
+    return dict(evaluation.track_spec.default_settings) | dict(evaluation.settings or {})
+
+
+def update_settings(evaluation, changes):
+    """Change some settings (judged priorities, limits, NIL allowed); other settings are kept."""
+    evaluation.settings = effective_settings(evaluation) | changes
+    evaluation.save(update_fields=["settings"])
+    return evaluation
+
+
+def set_state(evaluation, state):
+    valid = [s for s, _ in Evaluation.STATES]
+    if state not in valid:
+        raise LoadError([f"unknown state {state!r}; states are {', '.join(valid)}"])
+    evaluation.state = state
+    evaluation.save(update_fields=["state"])
+    return evaluation
+
+
+# ---------------------------------------------------------------- topics
+
+def answerable_topics(evaluation):
+    """{ident: kind} of the topics a run answers (those with no children: questions), in file order."""
+    rows = (Topic.objects.filter(evaluation=evaluation).annotate(n=Count("children")).filter(n=0)
+            .order_by("position").values_list("ident", "kind"))
+    return dict(rows)
+
+
+def load_topics(evaluation, data, filename):
+    """Parse a question file with the track's topic format and store it; returns the number of topics.
+
+    Topics are matched by ident, so loading a corrected file updates them in place (runs, pools and judgments
+    that reference them survive). A topic missing from the new file is removed only when nothing refers to it.
+    """
+    spec = evaluation.track_spec
+    parsed_problems, parsed = load_format(spec.topic_format).parse_topics(data, filename)
+    problems = [p.format(filename) for p in parsed_problems]
+    allowed = set(spec.question_types)
+    idents = {t.ident for t in parsed}
+    lines_with_problems = {p.line for p in parsed_problems}
+    for t in parsed:
+        if t.parent is not None and t.parent not in idents:
+            problems.append(Problem(t.line, f"{t.ident}: parent {t.parent!r} is not in the file").format(filename))
+        if t.parent is not None and allowed and t.kind not in allowed and t.line not in lines_with_problems:
+            problems.append(Problem(t.line, f"question {t.ident} has type {t.kind}, not one of this track's "
+                                            f"types ({', '.join(spec.question_types)})").format(filename))
+    if not parsed and not problems:
+        problems.append(Problem(None, "no topics in the file").format(filename))
+    if problems:
+        raise LoadError(problems)
+
+    with transaction.atomic():
+        existing = {t.ident: t for t in Topic.objects.select_for_update().filter(evaluation=evaluation)}
+        gone = [t for ident, t in existing.items() if ident not in idents]
+        in_use = (Topic.objects.filter(pk__in=[t.pk for t in gone])
+                  .filter(Q(run_entries__isnull=False) | Q(pool_items__isnull=False) | Q(assignments__isnull=False))
+                  .distinct().values_list("ident", flat=True))
+        if in_use:
+            raise LoadError([Problem(None, f"topic {ident} is not in the file but runs, pools or assignments use it"
+                                     ).format(filename) for ident in sorted(in_use)])
+        # Remove unused leftovers first so a renumbered file cannot collide with them.
+        Topic.objects.filter(pk__in=[t.pk for t in gone]).delete()
+        saved = {}
+        for position, t in enumerate(parsed):
+            topic = existing.get(t.ident) or Topic(evaluation=evaluation, ident=t.ident)
+            topic.kind, topic.text, topic.position = t.kind, t.text, position
+            topic.parent = saved.get(t.parent) if t.parent else None
+            topic.data = (topic.data or {}) | t.data
+            topic.save()
+            saved[t.ident] = topic
+        # A topic format may name, in AFTER_LOAD, a Django-side f(evaluation) run inside this transaction.
+        after_load = getattr(load_format(spec.topic_format), "AFTER_LOAD", None)
+        if after_load:
+            module_name, func_name = after_load.rsplit(".", 1)
+            getattr(import_module(module_name), func_name)(evaluation)
+    return len(parsed)
+
+
+def load_top_docs(evaluation, data, filename):
+    """Store NIST's per-target top-documents lists in each series' data["top_docs"] as [rank, docid, rsv]."""
+    from pooling.formats.top_docs import parse_top_docs
+
+    parsed_problems, lists = parse_top_docs(data, filename)
+    problems = [p.format(filename) for p in parsed_problems]
+    series = {t.ident: t for t in Topic.objects.filter(evaluation=evaluation, parent__isnull=True)}
+    problems += [Problem(None, f"target {qnum} is not a series of {evaluation.slug}").format(filename)
+                 for qnum in lists if qnum not in series]
+    if problems:
+        raise LoadError(problems)
+    with transaction.atomic():
+        for qnum, ranking in lists.items():
+            topic = series[qnum]
+            topic.data = (topic.data or {}) | {"top_docs": ranking, "top_docs_source": filename}
+            topic.save(update_fields=["data"])
+    return sum(len(r) for r in lists.values())
+
+
+# ---------------------------------------------------------------- runs
+
+def known_docids_for(evaluation):
+    """A bulk lookup: which of a set of docids are documents of the evaluation's collection(s)."""
+    collection_ids = list(evaluation.collections.values_list("pk", flat=True))
+
+    def known(docids):
+        docids = list(docids)
+        found = set()
+        for start in range(0, len(docids), DOCID_BATCH):
+            batch = docids[start:start + DOCID_BATCH]
+            if connection.vendor == "postgresql":  # one array parameter instead of thousands of placeholders
+                with connection.cursor() as cursor:
+                    cursor.execute(f"SELECT docno FROM {Document._meta.db_table} "
+                                   f"WHERE collection_id = ANY(%s) AND docno = ANY(%s)", [collection_ids, batch])
+                    found.update(docno for (docno,) in cursor.fetchall())
+            else:
+                found.update(Document.objects.filter(collection_id__in=collection_ids, docno__in=batch)
+                             .values_list("docno", flat=True))
+        return found
+
+    return known
+
+
+def check_context(evaluation):
+    """What the track's run checker may know: questions, settings and the collection's docids.
+
+    A run format may name, in its module attribute CONTEXT_EXTRA, a dotted Django-side function
+    f(evaluation) -> dict whose entries go to CheckContext.extra (a "known_docids" entry replaces the default
+    document lookup), for formats that need more than questions and documents.
+    """
+    module = load_format(evaluation.track_spec.run_format)
+    context = CheckContext(topics=answerable_topics(evaluation), settings=effective_settings(evaluation),
+                           known_docids=known_docids_for(evaluation),
+                           extra={"evaluation": evaluation.slug, "track": evaluation.track})
+    provider = getattr(module, "CONTEXT_EXTRA", None)
+    if provider:
+        module_name, func_name = provider.rsplit(".", 1)
+        extra = getattr(import_module(module_name), func_name)(evaluation)
+        if "known_docids" in extra:
+            context.known_docids = extra.pop("known_docids")
+        context.extra.update(extra)
+    return context
+
+
+def check_run_file(evaluation, data, filename, context=None):
+    """(problems as `FILE:LINE: message` strings, ParsedRun or None) using the track's run format."""
+    module = load_format(evaluation.track_spec.run_format)
+    problems, parsed = module.check_run(data, filename, context or check_context(evaluation))
+    return [p.format(filename) for p in problems], (None if problems else parsed)
+
+
+def priority_from_tag(tag):
+    """TAC/TREC convention: the run tag is the team id followed by the run's priority (e.g. NISTAssessor1)."""
+    return int(tag[-1]) if tag and tag[-1].isdigit() and tag[-1] != "0" else None
+
+
+def store_run(evaluation, parsed, team, priority, manual=False, whole_collection=True, source_name=""):
+    """Store a checked run in one transaction; a run with the same tag is replaced (its entries too)."""
+    topic_ids = dict(Topic.objects.filter(evaluation=evaluation).values_list("ident", "pk"))
+    with transaction.atomic():
+        run = Run.objects.select_for_update().filter(evaluation=evaluation, tag=parsed.tag).first()
+        replaced = run is not None
+        if replaced and run.team_id != team.pk:
+            raise LoadError([f"{source_name}:0: run tag {parsed.tag!r} already belongs to team {run.team.name!r}"])
+        if run is None:
+            run = Run(evaluation=evaluation, tag=parsed.tag)
+        else:
+            run.entries.all().delete()
+        run.team, run.priority, run.is_manual, run.whole_collection = team, priority, manual, whole_collection
+        run.source_name = source_name
+        run.data = (run.data or {}) | parsed.data | {"lines": len(parsed.entries)}
+        run.save()
+        insert_rows(RunEntry, ["run_id", "topic_id", "line_no", "docid", "text", "data"],
+                    [(run.pk, topic_ids[e.topic], e.line, e.docid, e.text, e.data) for e in parsed.entries])
+        # A run format may name, in AFTER_STORE, a Django-side f(run) run inside this transaction (QA4MRE scores
+        # the run there); raising LoadError from it refuses the run.
+        after_store = getattr(load_format(evaluation.track_spec.run_format), "AFTER_STORE", None)
+        if after_store:
+            module_name, func_name = after_store.rsplit(".", 1)
+            getattr(import_module(module_name), func_name)(run)
+    return run, replaced
+
+
+def load_run_files(evaluation, files, context=None):
+    """Check every file, then store each one that passed (each in its own transaction).
+
+    A file with problems is not stored and leaves any earlier run of the same tag untouched. Returns one
+    RunLoadResult per file, in order.
+    """
+    context = context or check_context(evaluation)
+    results, tags_seen = [], {}
+    teams = {}
+    for f in files:
+        result = RunLoadResult(filename=f.filename)
+        results.append(result)
+        problems, parsed = check_run_file(evaluation, f.data, f.filename, context)
+        priority = f.priority
+        if parsed is not None:
+            if parsed.tag in tags_seen:
+                problems.append(f"{f.filename}:0: run tag {parsed.tag!r} is also the tag of {tags_seen[parsed.tag]}")
+            tags_seen.setdefault(parsed.tag, f.filename)
+            if priority is None:
+                priority = parsed.data.get("priority") or priority_from_tag(parsed.tag)
+                if priority is None:
+                    problems.append(f"{f.filename}:0: no priority given and run tag {parsed.tag!r} does not end "
+                                    f"in one")
+        if not (f.team or "").strip():
+            problems.append(f"{f.filename}:0: no team given")
+        if problems:
+            result.problems = problems
+            continue
+        team = teams.get(f.team)
+        if team is None:
+            team, _ = Team.objects.get_or_create(name=f.team.strip())
+            teams[f.team] = team
+        try:
+            result.run, result.replaced = store_run(evaluation, parsed, team, priority, f.manual,
+                                                    f.whole_collection, f.filename)
+        except LoadError as exc:
+            result.problems = exc.problems
+    return results
+
+
+def parse_manifest(data, filename):
+    """A manifest naming each run file's team and priority, one file per line (tabs or spaces):
+
+        FILE  TEAM  PRIORITY  [automatic|manual]  [whole|partial]
+
+    TEAM may not contain white space unless the line uses tabs. Lines starting with # are comments.
+    Returns {file name: dict(team, priority, manual, whole_collection)}.
+    """
+    problems, rows = [], {}
+    for number, raw in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        cols = [c.strip() for c in line.split("\t")] if "\t" in line else line.split()
+        if len(cols) < 3:
+            problems.append(f"{filename}:{number}: expected 'FILE TEAM PRIORITY [automatic|manual] [whole|partial]'")
+            continue
+        name, team, priority, *flags = cols
+        if not priority.isdigit():
+            problems.append(f"{filename}:{number}: priority {priority!r} is not a number")
+            continue
+        unknown = [x for x in flags if x not in ("automatic", "manual", "whole", "partial")]
+        if unknown:
+            problems.append(f"{filename}:{number}: unknown flag {unknown[0]!r}")
+            continue
+        rows[name] = {"team": team, "priority": int(priority), "manual": "manual" in flags,
+                      "whole_collection": "partial" not in flags}
+    if problems:
+        raise LoadError(problems)
+    return rows
+
+
+# ---------------------------------------------------------------- assignments
+
+def assign(evaluation, series_ident, username, second=False):
+    """Make `username` the primary (or second) assessor of a series; replaces whoever held that role."""
+    from django.contrib.auth import get_user_model
+
+    from assess.models import Assignment
+    from config.roles import ASSESSOR, has_role
+
+    role = Assignment.SECONDARY if second else Assignment.PRIMARY
+    topic = Topic.objects.filter(evaluation=evaluation, ident=series_ident, parent__isnull=True).first()
+    if topic is None:
+        raise LoadError([f"{evaluation.slug} has no series {series_ident!r}"])
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None or not has_role(user, ASSESSOR):
+        raise LoadError([f"{username!r} is not an assessor"])
+    with transaction.atomic():
+        other = Assignment.objects.filter(topic=topic, assessor=user).exclude(role=role).first()
+        if other is not None:
+            raise LoadError([f"{username} is already the {other.role} assessor of series {series_ident}"])
+        assignment, _ = Assignment.objects.update_or_create(
+            topic=topic, role=role, defaults={"evaluation": evaluation, "assessor": user})
+    return assignment
+
+
+def unassign(evaluation, series_ident, second=False):
+    from assess.models import Assignment
+
+    role = Assignment.SECONDARY if second else Assignment.PRIMARY
+    return Assignment.objects.filter(evaluation=evaluation, topic__ident=series_ident, role=role).delete()[0]

@@ -1,0 +1,53 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from pooling.loading import LoadError, set_state, update_settings
+from pooling.management.commands._common import fail_with, get_evaluation
+from pooling.models import Evaluation
+
+
+def add_settings_arguments(parser):
+    parser.add_argument("--judged-priorities", help="comma-separated run priorities whose runs are pooled, e.g. 1,2")
+    parser.add_argument("--max-answer-chars", type=int,
+                        help="limit on non-white-space characters of a question's answer strings (0: none)")
+    nil = parser.add_mutually_exclusive_group()
+    nil.add_argument("--allow-nil", dest="allow_nil", action="store_true", default=None)
+    nil.add_argument("--no-nil", dest="allow_nil", action="store_false")
+
+
+def settings_from_options(options):
+    changes = {}
+    if options.get("judged_priorities"):
+        try:
+            changes["judged_priorities"] = sorted({int(p) for p in options["judged_priorities"].split(",") if p})
+        except ValueError:
+            raise CommandError(f"--judged-priorities: {options['judged_priorities']!r} is not a list of numbers")
+    if options.get("max_answer_chars") is not None:
+        changes["max_answer_chars"] = options["max_answer_chars"] or None
+    if options.get("allow_nil") is not None:
+        changes["allow_nil"] = options["allow_nil"]
+    return changes
+
+
+class Command(BaseCommand):
+    help = "Change an evaluation's state (open, judging, released) or settings."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--state", choices=[s for s, _ in Evaluation.STATES])
+        parser.add_argument("--title")
+        add_settings_arguments(parser)
+
+    def handle(self, slug, state, title, **options):
+        evaluation = get_evaluation(slug)
+        try:
+            if state:
+                set_state(evaluation, state)
+            changes = settings_from_options(options)
+            if changes:
+                update_settings(evaluation, changes)
+        except LoadError as exc:
+            raise fail_with(exc.problems)
+        if title:
+            evaluation.title = title
+            evaluation.save(update_fields=["title"])
+        self.stdout.write(f"{evaluation.slug}: {evaluation.state}; settings {evaluation.settings}")

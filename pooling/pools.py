@@ -1,0 +1,209 @@
+"""Pools: per question, the distinct items of the runs of judged priority, each remembering every run line.
+
+The identity of an item comes from the track's run format (`pool_key(entry)`, and optionally
+`pool_item(entry)` for the fields of a new item), so other tracks pool their own way. Building is done a few
+series at a time, each batch in its own transaction, and is safe to repeat: items are found again by key, keep their
+pool_id and position, and an item that has judgments is never deleted (it is flagged "unreturned" instead
+when no judged run returns it any more).
+"""
+from collections import namedtuple
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from pooling.bulk import insert_rows
+from pooling.formats.base import ParsedEntry, load_format
+from pooling.loading import effective_settings
+from pooling.models import PoolBuild, PoolItem, RunEntry, Topic
+
+Existing = namedtuple("Existing", "pk topic_id key pool_id position origin data")
+SERIES_PER_TRANSACTION = 5  # fewer round trips, still fine-grained progress and short locks
+
+
+def pool_units(evaluation):
+    """[(series or topic, [question ids])]: a series with its questions, or a childless top-level topic alone."""
+    topics = list(Topic.objects.filter(evaluation=evaluation).order_by("position").values_list("pk", "parent_id"))
+    children = {}
+    for pk, parent in topics:
+        if parent is not None:
+            children.setdefault(parent, []).append(pk)
+    return [(pk, children.get(pk, [pk])) for pk, parent in topics if parent is None]
+
+
+def _relaxed_commit():
+    """A pool build can always be repeated, so its commits need not wait for the disk (PostgreSQL only)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
+def _progress(build, **fields):
+    with transaction.atomic():
+        _relaxed_commit()
+        PoolBuild.objects.filter(pk=build.pk).update(**fields)
+
+
+def _links(item_ids):
+    """(link id, item id, entry id) of the items' sources."""
+    through = PoolItem.sources.through
+    if not item_ids:
+        return []
+    if connection.vendor != "postgresql":
+        return through.objects.filter(poolitem_id__in=item_ids).values_list("pk", "poolitem_id", "runentry_id")
+    with connection.cursor() as cursor:  # one array parameter, however many items
+        cursor.execute(f"SELECT id, poolitem_id, runentry_id FROM {through._meta.db_table} "
+                       f"WHERE poolitem_id = ANY(%s)", [item_ids])
+        return cursor.fetchall()
+
+
+def _default_item(entry):
+    return {"docid": entry.docid, "text": entry.text}
+
+
+def _next_number(pool_ids):
+    numbers = [int(p.rsplit("-", 1)[1]) for p in pool_ids if "-" in p and p.rsplit("-", 1)[1].isdigit()]
+    return max(numbers, default=0) + 1
+
+
+def build_unit(evaluation, question_ids, judged_priorities, module):
+    """(Re)build the pool of some questions in one transaction; returns counts."""
+    from assess.models import Judgment
+
+    key_of = module.pool_key
+    # A format whose keys ignore RunEntry.data says so (POOL_USES_DATA = False): the JSON need not be decoded.
+    uses_data = getattr(module, "POOL_USES_DATA", True)
+    item_of = getattr(module, "pool_item", _default_item)
+    counts = {"created": 0, "kept": 0, "removed": 0, "unreturned": 0, "links": 0}
+    with transaction.atomic():
+        _relaxed_commit()
+        idents = dict(Topic.objects.filter(pk__in=question_ids).values_list("pk", "ident"))
+        rows = (RunEntry.objects.filter(topic_id__in=question_ids, run__evaluation=evaluation,
+                                        run__priority__in=judged_priorities)
+                .order_by("run_id", "line_no")
+                .values_list("id", "topic_id", "line_no", "docid", "text", *(["data"] if uses_data else [])))
+        groups = {}  # (topic id, key) -> [first ParsedEntry, [entry ids]]
+        for entry_id, topic_id, line_no, docid, text, *data in rows.iterator(chunk_size=5000):
+            entry = ParsedEntry(topic=idents[topic_id], line=line_no, docid=docid, text=text,
+                                data=data[0] if data else {})
+            key = key_of(entry)
+            if key is None:
+                continue
+            group = groups.get((topic_id, key))
+            if group is None:
+                groups[(topic_id, key)] = [entry, [entry_id]]
+            else:
+                group[1].append(entry_id)
+
+        items = [Existing(*row) for row in PoolItem.objects.select_for_update().filter(topic_id__in=question_ids)
+                 .values_list("id", "topic_id", "key", "pool_id", "position", "origin", "data")]
+        judged = set(Judgment.objects.filter(topic_id__in=question_ids, item__isnull=False)
+                     .values_list("item_id", flat=True))
+        item_ids = {(i.topic_id, i.key): i.pk for i in items}
+        items_of, fresh_of = {}, {}
+        for item in items:
+            items_of.setdefault(item.topic_id, []).append(item)
+        for (topic_id, key), group in groups.items():
+            if (topic_id, key) not in item_ids:
+                fresh_of.setdefault(topic_id, []).append((key, group[0]))
+
+        # New items go after the existing ones, sorted so a document's instances sit together.
+        now = timezone.now()
+        new = []
+        for topic_id, fresh in fresh_of.items():
+            mine = items_of.get(topic_id, [])
+            number = _next_number([i.pool_id for i in mine])
+            position = max((i.position for i in mine), default=-1) + 1
+            for key, first in sorted(fresh, key=lambda kf: (kf[1].docid, kf[1].text, kf[0])):
+                fields = item_of(first)
+                new.append((evaluation.pk, topic_id, key, f"{idents[topic_id]}-{number}", position,
+                            fields.get("docid", ""), fields.get("text", ""), fields.get("data", {}),
+                            PoolItem.RUNS, now))
+                number += 1
+                position += 1
+        insert_rows(PoolItem, ["evaluation_id", "topic_id", "key", "pool_id", "position", "docid", "text", "data",
+                               "origin", "created_at"], new)
+        if new:  # the new rows' ids, read back by their (topic, key)
+            item_ids.update(((topic_id, key), pk) for pk, topic_id, key in PoolItem.objects.filter(
+                topic_id__in=question_ids).values_list("id", "topic_id", "key"))
+        counts["created"] = len(new)
+
+        stale, changed = [], []
+        for item in items:
+            if (item.topic_id, item.key) in groups:
+                counts["kept"] += 1
+                if item.data.get("unreturned"):
+                    changed.append((item.pk, {k: v for k, v in item.data.items() if k != "unreturned"}))
+            elif item.origin == PoolItem.RUNS and item.pk not in judged:
+                stale.append(item.pk)
+            elif item.origin == PoolItem.RUNS:
+                counts["unreturned"] += 1
+                if not item.data.get("unreturned"):
+                    changed.append((item.pk, item.data | {"unreturned": True}))
+        for pk, data in changed:
+            PoolItem.objects.filter(pk=pk).update(data=data)
+        if stale:
+            PoolItem.objects.filter(pk__in=stale).delete()
+        counts["removed"] = len(stale)
+
+        # Sources: add the missing links, drop the ones whose run line is gone from the judged runs.
+        through = PoolItem.sources.through
+        wanted = {(item_ids[tk], entry_id) for tk, (_, entry_ids) in groups.items() for entry_id in entry_ids}
+        have = {(item_id, entry_id): pk for pk, item_id, entry_id in _links([i.pk for i in items])}
+        extra = [pk for link, pk in have.items() if link not in wanted]
+        if extra:
+            through.objects.filter(pk__in=extra).delete()
+        insert_rows(through, ["poolitem_id", "runentry_id"], [link for link in wanted if link not in have])
+        counts["links"] = len(wanted)
+    return counts
+
+
+def build_pools(evaluation, build=None):
+    """Build or rebuild every pool of the evaluation, recording progress on `build` (a new PoolBuild if none)."""
+    settings = effective_settings(evaluation)
+    judged = list(settings.get("judged_priorities") or [1, 2])
+    module = load_format(evaluation.track_spec.run_format)
+    units = pool_units(evaluation)
+    totals = {"created": 0, "kept": 0, "removed": 0, "unreturned": 0, "links": 0}
+    if build is None:
+        build = PoolBuild.objects.create(evaluation=evaluation)
+    _progress(build, status=PoolBuild.RUNNING, total=len(units), done=0, started_at=timezone.now())
+    done = 0
+    for start in range(0, len(units), SERIES_PER_TRANSACTION):
+        chunk = units[start:start + SERIES_PER_TRANSACTION]
+        counts = build_unit(evaluation, [q for _, questions in chunk for q in questions], judged, module)
+        for name, value in counts.items():
+            totals[name] += value
+        done += len(chunk)
+        _progress(build, done=done, counts=totals)
+    PoolBuild.objects.filter(pk=build.pk).update(status=PoolBuild.DONE, finished_at=timezone.now(),
+                                                 counts=totals, message=_summary(totals))
+    return totals
+
+
+def _summary(totals):
+    return (f"{totals['created']} new items, {totals['kept']} kept, {totals['removed']} removed, "
+            f"{totals['unreturned']} judged items no longer returned; {totals['links']} run lines linked")
+
+
+def start_pool_build(evaluation, user=None):
+    """Queue a pool build (a Celery task) unless one is already queued or running; returns the PoolBuild."""
+    from pooling.tasks import build_pools_task
+
+    with transaction.atomic():
+        active = (PoolBuild.objects.select_for_update()
+                  .filter(evaluation=evaluation, status__in=[PoolBuild.QUEUED, PoolBuild.RUNNING]).first())
+        if active is not None:
+            return active
+        build = PoolBuild.objects.create(evaluation=evaluation, requested_by=user)
+        transaction.on_commit(lambda: build_pools_task.delay(build.pk))
+    build.refresh_from_db()
+    return build
+
+
+def pools_out_of_date(evaluation):
+    """True when a run was loaded after the last finished pool build (or no build has finished yet)."""
+    last = evaluation.pool_builds.filter(status=PoolBuild.DONE).order_by("-finished_at").first()
+    newest = evaluation.runs.order_by("-loaded_at").values_list("loaded_at", flat=True).first()
+    if newest is None:
+        return False
+    return last is None or newest > last.finished_at

@@ -1,0 +1,46 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from pooling.models import Evaluation
+from scoring.rescore import freshness, rescore_evaluation
+from scoring.results import score_tree
+
+
+def _fmt(value):
+    return "–" if value is None else f"{value:.4f}"
+
+
+class Command(BaseCommand):
+    help = "Print an evaluation's stored scores per run, per series and per question (--json: keyed by run tag, " \
+           "series id and question id). --rescore recomputes everything first."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--json", action="store_true")
+        parser.add_argument("--rescore", action="store_true", help="recompute all scores first (in this process)")
+
+    def handle(self, slug, rescore=False, **options):
+        as_json = options["json"]
+        evaluation = Evaluation.objects.filter(slug=slug).first()
+        if evaluation is None:
+            raise CommandError(f"no evaluation with slug {slug!r}")
+        if rescore:
+            rescore_evaluation(evaluation.id)
+        tree = score_tree(evaluation)
+        fresh = freshness(evaluation)
+        if as_json:
+            out = {"evaluation": slug, "track": evaluation.track,
+                   "fresh_as_of": fresh["fresh_as_of"].isoformat() if fresh["fresh_as_of"] else None,
+                   "stale_questions": fresh["stale_questions"], "runs": tree}
+            self.stdout.write(json.dumps(out, indent=1, sort_keys=True))
+            return
+        self.stdout.write(f"{evaluation.slug} ({evaluation.track}); fresh as of {fresh['fresh_as_of'] or 'never'}; "
+                          f"{fresh['stale_questions']} questions stale")
+        for tag, node in tree.items():
+            measures = "  ".join(f"{m}={_fmt(v)}" for m, v in sorted(node["run"].items()))
+            self.stdout.write(f"\n{tag} ({node['team']}): {measures or 'not scored'}")
+            for sid, s in node["series"].items():
+                self.stdout.write(f"  series {sid}: {_fmt(s.get('score'))}")
+            for qid, s in node["questions"].items():
+                self.stdout.write(f"    {qid}: {_fmt(s.get('score'))}")

@@ -1,0 +1,95 @@
+"""c@1 and the QA4MRE diagnostics (SPEC-NOTES "QA4MRE 2012"). Plain data, no Django import.
+
+c@1 = (n_R + n_U * n_R / n) / n over n questions, n_R of them answered correctly and n_U unanswered.
+A question with answered="NO" is unanswered whether or not it carries a candidate answer; the candidates are
+scored apart, as the self-validation diagnostic: of the unanswered questions that carry a candidate, the share
+whose candidate is right. A question whose gold standard marks no answer as correct cannot be answered right.
+Undefined values (no question, nothing answered, no candidate) are None, shown as "–".
+"""
+from dataclasses import dataclass
+from statistics import median
+
+MEASURES = ("c_at_1", "accuracy_answered", "self_validation")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One question of one run against the gold standard."""
+
+    answered: bool
+    right: bool  # answered and the chosen answer is the gold one
+    candidate: bool = False  # unanswered but carrying a candidate answer
+    candidate_right: bool = False
+
+
+def outcome(answered, a_id, gold):
+    """The outcome of a response (answered flag and chosen a_id or None) given the gold a_id (or None)."""
+    hit = a_id is not None and gold is not None and a_id == gold
+    if answered:
+        return Outcome(answered=True, right=hit)
+    return Outcome(answered=False, right=False, candidate=a_id is not None, candidate_right=hit)
+
+
+@dataclass(frozen=True)
+class Counts:
+    n: int
+    right: int
+    wrong: int
+    unanswered: int
+    candidates: int
+    candidates_right: int
+
+
+def count(outcomes):
+    outcomes = list(outcomes)
+    return Counts(
+        n=len(outcomes),
+        right=sum(o.right for o in outcomes),
+        wrong=sum(o.answered and not o.right for o in outcomes),
+        unanswered=sum(not o.answered for o in outcomes),
+        candidates=sum(o.candidate for o in outcomes),
+        candidates_right=sum(o.candidate_right for o in outcomes),
+    )
+
+
+def c_at_1(counts):
+    if counts.n == 0:
+        return None
+    return (counts.right + counts.unanswered * counts.right / counts.n) / counts.n
+
+
+def accuracy_answered(counts):
+    answered = counts.n - counts.unanswered
+    return counts.right / answered if answered else None
+
+
+def self_validation(counts):
+    return counts.candidates_right / counts.candidates if counts.candidates else None
+
+
+def measures(outcomes):
+    """{measure name: value} for a set of questions (a whole run, a reading test or a topic)."""
+    counts = count(outcomes)
+    return {
+        "c_at_1": c_at_1(counts),
+        "accuracy_answered": accuracy_answered(counts),
+        "self_validation": self_validation(counts),
+    }
+
+
+def grouped(outcomes_by_question, groups):
+    """{group: measures} where `groups` maps a group (reading test, topic) to its question idents. A question
+    the run lacks counts as unanswered without a candidate."""
+    missing = Outcome(answered=False, right=False)
+    return {
+        group: measures(outcomes_by_question.get(q, missing) for q in questions)
+        for group, questions in groups.items()
+    }
+
+
+def best_median_worst(values):
+    """(best, median, worst) of the defined values, or (None, None, None) when none is defined."""
+    defined = sorted(v for v in values if v is not None)
+    if not defined:
+        return None, None, None
+    return defined[-1], median(defined), defined[0]

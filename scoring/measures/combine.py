@@ -1,0 +1,82 @@
+"""Per-series combined scores and run scores (TREC 2007: 1/3 each; TAC 2008: 1/2 rigid + 1/2 squishy).
+
+Pure functions. A series that lacks a question type averages the types it has, with their weights renormalised,
+and is flagged; questions whose value is None (a list question with an empty final answer set) are left out.
+"""
+from dataclasses import dataclass
+import math
+from statistics import median
+
+
+
+def mean(values):
+    """Arithmetic mean (statistics.mean is exact but far slower, and thousands are taken per rescoring)."""
+    values = list(values)
+    return math.fsum(values) / len(values)
+
+
+TREC2007_WEIGHTS = {"FACTOID": 1 / 3, "LIST": 1 / 3, "OTHER": 1 / 3}
+TREC2004_WEIGHTS = {"FACTOID": 0.5, "LIST": 0.25, "OTHER": 0.25}  # TREC 2004-2005; a setting, not a default
+TAC2008_WEIGHTS = {"RIGIDLIST": 0.5, "SQUISHYLIST": 0.5}
+
+
+@dataclass(frozen=True)
+class SeriesScore:
+    value: float | None
+    components: dict  # question type -> mean value over the series' questions of that type
+    counts: dict  # question type -> questions counted
+    missing: tuple = ()  # weighted types the series lacks (flag)
+    left_out: int = 0  # questions left out (value None)
+
+
+def series_score(question_values, weights):
+    """`question_values` is [(question type, value or None), ...] for one run and one series."""
+    by_type, left_out = {}, 0
+    for qtype, value in question_values:
+        if value is None:
+            left_out += 1
+            continue
+        by_type.setdefault(qtype, []).append(value)
+    components = {t: mean(v) for t, v in by_type.items()}
+    present = {t: w for t, w in weights.items() if t in components}
+    missing = tuple(t for t in weights if t not in components)
+    if present and sum(present.values()) > 0:
+        total = sum(present.values())
+        value = sum(w * components[t] for t, w in present.items()) / total
+    elif components and not weights:
+        value = mean(components.values())
+    else:
+        value = None
+    counts = {t: len(v) for t, v in by_type.items()}
+    return SeriesScore(value=value, components=components, counts=counts, missing=missing, left_out=left_out)
+
+
+def run_score(series_values):
+    """A run's score: the mean of its per-series scores (series with no score are left out)."""
+    values = [v for v in series_values if v is not None]
+    return mean(values) if values else None
+
+
+def component_means(series_scores):
+    """A run's component scores: the mean over all its questions of each type (not the mean of series means)."""
+    sums, counts = {}, {}
+    for s in series_scores:
+        for t, v in s.components.items():
+            sums[t] = sums.get(t, 0.0) + v * s.counts[t]
+            counts[t] = counts.get(t, 0) + s.counts[t]
+    return {t: sums[t] / counts[t] for t in sums}
+
+
+@dataclass(frozen=True)
+class Spread:
+    best: float | None
+    median: float | None
+    worst: float | None
+
+
+def spread(values):
+    """Best, median and worst of the values that exist (the report's comparison with all judged runs)."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return Spread(None, None, None)
+    return Spread(max(values), median(values), min(values))

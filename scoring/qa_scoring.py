@@ -1,0 +1,340 @@
+"""The QA scorer (TAC 2008, TREC 2007 main task, ciQA): reads runs, pools and official judgments in bulk,
+calls the pure measures, and returns Score rows for questions, their series and the runs.
+
+Stored per question (measure "score"): the value its series uses, with the numbers behind it in `detail`.
+Stored per series ("score"): the combined score, components per question type, counts, judging completeness,
+NIL counts and flags. Stored per run: "score" (mean of series scores), one row per question type (mean over the
+run's questions of that type), "nil_precision", "nil_recall" and "judged" (share of its judged instances).
+"""
+from collections import defaultdict
+
+from django.db import connection
+
+from assess.models import Nugget
+from assess.official import nugget_votes, official_values
+from pooling.models import PoolItem, Run, RunEntry, Topic
+from scoring.measures import combine, qa
+from scoring.models import Score
+from scoring.registry import MEASURE_LABELS, ScoreBatch, ScoreRow, register_scorer
+
+FACTOID_TYPES = {"FACTOID"}
+LIST_TYPES = {"LIST", "RIGIDLIST"}
+NUGGET_TYPES = {"OTHER", "SQUISHYLIST", "CIQA"}
+QA_TRACKS = ("tac2008-qa", "trec2007-qa", "trec2007-ciqa")
+
+MEASURE_LABELS.update({
+    "factoid": "Factoid accuracy",
+    "list": "List F",
+    "other": "Other F(β=3)",
+    "rigidlist": "Rigid list F",
+    "squishylist": "Squishy list F",
+    "ciqa": "Pyramid F(β=3)",
+})
+
+
+def correct_label(evaluation):
+    labels = evaluation.track_spec.judgments.get("instance", ())
+    return "globally-correct" if "globally-correct" in labels else "correct"
+
+
+def is_nil(docid, text=""):
+    """NIL is the docid `NIL` with no answer string (pooling/formats/qa_run.py); never pooled."""
+    return docid.strip().upper() == "NIL"
+
+
+class Questions:
+    """The evaluation's questions and which series each belongs to (a question without a parent is its own)."""
+
+    def __init__(self, evaluation):
+        qtypes = set(evaluation.track_spec.question_types)
+        self.info = {}
+        for tid, parent_id, kind, ident, data in Topic.objects.filter(evaluation=evaluation).values_list(
+                "id", "parent_id", "kind", "ident", "data"):
+            if kind in qtypes or (not qtypes and kind != "series"):
+                self.info[tid] = {"series": parent_id or tid, "kind": kind, "ident": ident, "data": data}
+        self.series_questions = defaultdict(list)
+        for tid, info in self.info.items():
+            self.series_questions[info["series"]].append(tid)
+
+    def expand(self, topic_ids):
+        """Stale topics -> the questions to recompute (a stale series means all its questions)."""
+        if topic_ids is None:
+            return set(self.info)
+        out = set()
+        for tid in topic_ids:
+            if tid in self.info:
+                out.add(tid)
+            out.update(self.series_questions.get(tid, ()))
+        return out
+
+
+def score_questions(evaluation, questions, qids, run_ids):
+    """{(run id, question id): qa.QuestionScore} for every run and the given questions."""
+    qids = list(qids)
+    good = correct_label(evaluation)
+    nugget_method = evaluation.setting("nugget_method", "pyramid")
+    kinds = {q: questions.info[q]["kind"] for q in qids}
+    entries = _entries(qids, kinds)
+    item_of = {}
+    for eid, item_id in PoolItem.sources.through.objects.filter(poolitem__topic_id__in=qids).values_list(
+            "runentry_id", "poolitem_id"):
+        item_of.setdefault(eid, item_id)
+    items = defaultdict(list)  # q -> [(item id, docid, "")]
+    for item_id, tid, docid in PoolItem.objects.filter(topic_id__in=qids).values_list("id", "topic_id", "docid"):
+        items[tid].append((item_id, docid, ""))
+
+    instance = official_values([q for q in qids if kinds[q] not in NUGGET_TYPES], "instance") if any(
+        kinds[q] not in NUGGET_TYPES for q in qids) else {}
+    nugget_qids = [q for q in qids if kinds[q] in NUGGET_TYPES]
+    matches, official_votes, votes, nuggets = {}, {}, {}, defaultdict(list)
+    if nugget_qids:
+        matches = official_values(nugget_qids, "nugget_match")
+        official_votes = official_values(nugget_qids, "nugget_vote")
+        votes = nugget_votes(nugget_qids)
+        for nid, tid in Nugget.objects.filter(topic_id__in=nugget_qids).values_list("id", "topic_id"):
+            nuggets[tid].append(nid)
+
+    out = {}
+    for q in qids:
+        kind = kinds[q]
+        if kind in FACTOID_TYPES:
+            per_run = _factoid(q, questions.info[q]["data"], items[q], instance, good, run_ids, entries, item_of)
+        elif kind in LIST_TYPES:
+            per_run = _list(q, items[q], instance, good, run_ids, entries, item_of)
+        elif kind in NUGGET_TYPES:
+            per_run = _nuggets(q, nuggets[q], matches, official_votes, votes, nugget_method, run_ids, entries,
+                               item_of, with_curve=(kind == "CIQA"))
+        else:
+            continue
+        for run_id, result in per_run.items():
+            out[(run_id, q)] = result
+    return out
+
+
+def _entries(qids, kinds):
+    """(run, q) -> [(entry id, docid, text)] in file order. Only nugget questions need the answer text (its
+    length); the others are scored by judgment alone, so their text is not read (most of a full rescoring's I/O)."""
+    with_text = [q for q in qids if kinds[q] in NUGGET_TYPES]
+    without = [q for q in qids if kinds[q] not in NUGGET_TYPES]
+    rows = defaultdict(list)
+    if without:
+        for eid, run_id, tid, line_no, docid in RunEntry.objects.filter(topic_id__in=without).values_list(
+                "id", "run_id", "topic_id", "line_no", "docid"):
+            rows[(run_id, tid)].append((line_no, eid, docid, ""))
+    if with_text:
+        for eid, run_id, tid, line_no, docid, text in RunEntry.objects.filter(topic_id__in=with_text).values_list(
+                "id", "run_id", "topic_id", "line_no", "docid", "text"):
+            rows[(run_id, tid)].append((line_no, eid, docid, text))
+    out = {}
+    for key, es in rows.items():
+        if len(es) > 1:
+            es.sort()
+        out[key] = [(eid, docid, text) for _, eid, docid, text in es]
+    return out
+
+
+def _judged(run_entries, item_of, official):
+    return sum(1 for eid, _, _ in run_entries if item_of.get(eid) in official)
+
+
+def _label(item_id, instance):
+    value = instance.get(item_id)
+    return value.get("label") if value else None
+
+
+def _factoid(q, data, q_items, instance, good, run_ids, entries, item_of):
+    # NIL responses are not pooled: NIL is right when every pooled answer is judged and none is correct.
+    known = any(_label(i, instance) == good for i, d, t in q_items if not is_nil(d, t))
+    fully_judged = all(i in instance for i, d, t in q_items if not is_nil(d, t))
+    nil_answer = qa.answer_is_nil(data.get("answer_is_nil"), known, fully_judged)
+    out = {}
+    for run_id in run_ids:
+        es = entries.get((run_id, q), [])
+        returned_nil = bool(es) and is_nil(es[0][1], es[0][2])
+        labels = [_label(item_of.get(eid), instance) for eid, _, _ in es]
+        r = qa.factoid_score(labels, good, nil_returned=returned_nil, answer_is_nil=nil_answer)
+        judgeable = [e for e in es if not is_nil(e[1], e[2])]
+        out[run_id] = qa.QuestionScore("FACTOID", 1.0 if r.correct else 0.0, {
+            "nil_returned": r.nil_returned, "nil_correct": r.nil_correct, "nil_question": nil_answer,
+            "label": "NIL" if returned_nil else (labels[0] if labels else None), "entries": len(judgeable),
+            "judged": _judged(judgeable, item_of, instance)})
+    return out
+
+
+def _class_of(item_id, instance, good):
+    value = instance.get(item_id)
+    if not value or value.get("label") != good:
+        return None
+    # A correct instance not yet put in a class is its own distinct answer until the assessor groups it.
+    return value.get("answer_class") or f"item{item_id}"
+
+
+def _list(q, q_items, instance, good, run_ids, entries, item_of):
+    s = len(qa.final_answer_set(_class_of(i, instance, good) for i, _, _ in q_items))
+    out = {}
+    for run_id in run_ids:
+        es = entries.get((run_id, q), [])
+        classes = [_class_of(item_of.get(eid), instance, good) for eid, _, _ in es]
+        r = qa.list_score(classes, s)
+        out[run_id] = qa.QuestionScore("LIST", r.f, {
+            "ip": r.ip, "ir": r.ir, "D": r.distinct, "N": r.instances, "S": r.answer_set,
+            "left_out": r.f is None, "entries": len(es), "judged": _judged(es, item_of, instance)})
+    return out
+
+
+def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entries, item_of, with_curve=False):
+    binary = qa.binary_weights({n: (official_votes.get(n) or {}).get("vote") for n in q_nuggets})
+    pyramid = qa.pyramid_weights({n: sum(1 for v in votes.get(n, ()) if v == "vital") for n in q_nuggets})
+    out = {}
+    for run_id in run_ids:
+        es = entries.get((run_id, q), [])
+        matched = set()
+        for eid, _, _ in es:
+            value = matches.get(item_of.get(eid))
+            if value:
+                matched.update(value.get("nuggets") or ())
+        length = qa.non_white_length(t for _, _, t in es)
+        b = qa.nugget_score(matched, binary, length)
+        p = qa.nugget_score(matched, pyramid, length)
+        main = b if method == "binary" else p
+        out[run_id] = qa.QuestionScore("OTHER", main.f, {
+            "recall": main.recall, "precision": main.precision, "method": method,
+            "binary_f": b.f, "binary_recall": b.recall, "pyramid_f": p.f, "pyramid_recall": p.recall,
+            "matched": p.matched, "length": length, "allowance": p.allowance, "nuggets": len(q_nuggets),
+            "entries": len(es), "judged": _judged(es, item_of, matches)})
+        if with_curve:  # ciQA: cumulative pyramid recall against length, strings in submitted order
+            strings = [(t, (matches.get(item_of.get(eid)) or {}).get("nuggets") or ()) for eid, _, t in es]
+            out[run_id].detail["recall_points"] = qa.recall_points(strings, pyramid)
+    return out
+
+
+# What a series needs of its questions' stored details.
+AGG_KEYS = ("entries", "judged", "nil_returned", "nil_correct", "nil_question", "left_out")
+
+
+def _stored_question_aggregates(run_ids, topic_ids):
+    """{(run, question): (value, {AGG_KEYS...})} of stored question scores. On PostgreSQL the keys are read as
+    text columns, so no question's whole detail is decoded: a batch of stale questions touches most series, and
+    this read is then the largest part of its cost."""
+    out = {}
+    if not topic_ids:
+        return out
+    if connection.vendor != "postgresql":
+        for run_id, q, value, detail in Score.objects.filter(
+                run_id__in=run_ids, scope=Score.QUESTION, measure="score", topic_id__in=topic_ids
+        ).values_list("run_id", "topic_id", "value", "detail"):
+            out[(run_id, q)] = (value, {k: detail.get(k) for k in AGG_KEYS})
+        return out
+    columns = ", ".join(f"detail->>'{k}'" for k in AGG_KEYS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'SELECT run_id, topic_id, value, {columns} FROM "{Score._meta.db_table}" '
+            "WHERE run_id = ANY(%s) AND scope = 'question' AND measure = 'score' AND topic_id = ANY(%s)",
+            [list(run_ids), list(topic_ids)])
+        for run_id, q, value, entries, judged, nil_returned, nil_correct, nil_question, left_out in cursor:
+            out[(run_id, q)] = (value, {
+                "entries": int(entries or 0), "judged": int(judged or 0), "nil_returned": nil_returned == "true",
+                "nil_correct": nil_correct == "true", "nil_question": nil_question == "true",
+                "left_out": left_out == "true"})
+    return out
+
+
+def question_rows(scores):
+    return [ScoreRow(run_id, Score.QUESTION, q, "score", s.value, s.detail) for (run_id, q), s in scores.items()]
+
+
+def series_results(questions, question_values, weights):
+    """{(run, series): (SeriesScore, extra detail)} from {(run, q): (value, detail)} of all the series' questions."""
+    grouped = defaultdict(list)
+    for (run_id, q), vd in question_values.items():
+        grouped[(run_id, questions.info[q]["series"])].append((q, vd))
+    out = {}
+    for key, qs in grouped.items():
+        typed = [(questions.info[q]["kind"], value) for q, (value, _) in qs]
+        s = combine.series_score(typed, weights)
+        extra = {"entries": 0, "judged": 0, "nil_returned": 0, "nil_correct": 0, "nil_questions": 0}
+        for _, (_, detail) in qs:
+            extra["entries"] += detail.get("entries", 0)
+            extra["judged"] += detail.get("judged", 0)
+            extra["nil_returned"] += int(bool(detail.get("nil_returned")))
+            extra["nil_correct"] += int(bool(detail.get("nil_correct")))
+            extra["nil_questions"] += int(bool(detail.get("nil_question")))
+        extra["left_out_questions"] = sorted(questions.info[q]["ident"] for q, (_, d) in qs if d.get("left_out"))
+        out[key] = (s, extra)
+    return out
+
+
+def series_rows(results):
+    rows = []
+    for (run_id, sid), (s, extra) in results.items():
+        rows.append(ScoreRow(run_id, Score.SERIES, sid, "score", s.value, {
+            "components": s.components, "counts": s.counts, "missing": list(s.missing), **extra}))
+    return rows
+
+
+def run_rows(run_ids, series_details):
+    """Run-level rows from {(run, series): (value, detail)} of every series."""
+    by_run = defaultdict(list)
+    for (run_id, sid), vd in series_details.items():
+        by_run[run_id].append((sid, vd))
+    rows = []
+    for run_id in run_ids:
+        series = by_run.get(run_id, [])
+        value = combine.run_score(v for _, (v, _) in series)
+        flagged = [sid for sid, (_, d) in series if d.get("missing")]
+        left_out = sorted(q for _, (_, d) in series for q in d.get("left_out_questions", ()))
+        rows.append(ScoreRow(run_id, Score.RUN, None, "score", value, {
+            "series": len(series), "partial_series": len(flagged), "left_out_questions": left_out}))
+        comps = combine.component_means(
+            combine.SeriesScore(v, d.get("components", {}), d.get("counts", {})) for _, (v, d) in series)
+        for qtype, mean_value in comps.items():
+            n = sum(d.get("counts", {}).get(qtype, 0) for _, (_, d) in series)
+            rows.append(ScoreRow(run_id, Score.RUN, None, qtype.lower(), mean_value, {"questions": n}))
+        totals = defaultdict(int)
+        for _, (_, d) in series:
+            for k in ("entries", "judged", "nil_returned", "nil_correct", "nil_questions"):
+                totals[k] += d.get(k, 0)
+        if any(d.get("counts", {}).get("FACTOID") for _, (_, d) in series):
+            nil_p = totals["nil_correct"] / totals["nil_returned"] if totals["nil_returned"] else None
+            nil_r = totals["nil_correct"] / totals["nil_questions"] if totals["nil_questions"] else None
+            rows.append(ScoreRow(run_id, Score.RUN, None, "nil_precision", nil_p, {
+                "correct": totals["nil_correct"], "returned": totals["nil_returned"]}))
+            rows.append(ScoreRow(run_id, Score.RUN, None, "nil_recall", nil_r, {
+                "correct": totals["nil_correct"], "nil_questions": totals["nil_questions"]}))
+        judged = totals["judged"] / totals["entries"] if totals["entries"] else None
+        rows.append(ScoreRow(run_id, Score.RUN, None, "judged", judged, {
+            "judged": totals["judged"], "entries": totals["entries"]}))
+    return rows
+
+
+def score_qa(evaluation, topic_ids):
+    """The registered scorer: recompute `topic_ids` (None: everything) for every run, then series and runs."""
+    questions = Questions(evaluation)
+    qids = questions.expand(topic_ids)
+    full = topic_ids is None
+    run_ids = list(Run.objects.filter(evaluation=evaluation).values_list("id", flat=True))
+    weights = evaluation.setting("series_weights") or {}
+    scores = score_questions(evaluation, questions, qids, run_ids)
+    series_ids = {questions.info[q]["series"] for q in qids}
+
+    question_values = {key: (s.value, s.detail) for key, s in scores.items()}
+    if not full:  # the affected series' other questions keep their stored scores
+        others = [q for sid in series_ids for q in questions.series_questions[sid] if q not in qids]
+        question_values.update(_stored_question_aggregates(run_ids, others))
+    s_results = series_results(questions, question_values, weights)
+
+    series_details = {key: (s.value, {"components": s.components, "counts": s.counts,
+                                      "missing": list(s.missing), **extra})
+                      for key, (s, extra) in s_results.items()}
+    if not full:
+        for run_id, sid, value, detail in Score.objects.filter(
+                run_id__in=run_ids, scope=Score.SERIES, measure="score").exclude(
+                topic_id__in=series_ids).values_list("run_id", "topic_id", "value", "detail"):
+            series_details[(run_id, sid)] = (value, detail)
+
+    rows = question_rows(scores) + series_rows(s_results) + run_rows(run_ids, series_details)
+    return ScoreBatch(rows=rows, question_ids=qids, series_ids=series_ids, run_level=True, full=full)
+
+
+for _slug in QA_TRACKS:
+    register_scorer(_slug, score_qa)

@@ -1,0 +1,68 @@
+"""The plug-in points of scoring: each track registers how its scores are computed and how a run's report looks.
+
+A scorer is `scorer(evaluation, topic_ids) -> ScoreBatch`: given the stale topics (or None for all) it reads the
+official judgments (assess.official) and returns the Score rows that replace the old ones. Everything else —
+staleness, locking, storing, freshness, the scoreboard, release and access rules — is shared.
+
+A report builder is `builder(run) -> scoring.reports.RunReport`; tracks without one get the generic
+report built from their stored Score rows (question, series and run scopes), so a scorer alone already yields a
+report. Register from your app's `AppConfig.ready()`:
+
+    from scoring.registry import register_scorer, register_report
+    register_scorer("qa4mre-2012", score_qa4mre)
+    register_report("qa4mre-2012", qa4mre_report)
+"""
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ScoreRow:
+    run_id: int
+    scope: str  # Score.RUN / SERIES / QUESTION
+    topic_id: int | None
+    measure: str
+    value: float | None
+    detail: dict = field(default_factory=dict)
+
+
+@dataclass
+class ScoreBatch:
+    """Rows that replace, for the evaluation's runs: question-scope rows of `question_ids`, series-scope rows of
+    `series_ids`, and every run-scope row when `run_level` is set. `full` replaces every stored score."""
+
+    rows: list
+    question_ids: set = field(default_factory=set)
+    series_ids: set = field(default_factory=set)
+    run_level: bool = True
+    full: bool = False
+
+
+SCORERS = {}
+REPORTS = {}
+# Labels of run-level measures for tables ("factoid" -> "Factoid accuracy"); tracks add theirs.
+MEASURE_LABELS = {
+    "score": "Score",
+    "judged": "Judged",
+    "nil_precision": "NIL precision",
+    "nil_recall": "NIL recall",
+}
+
+
+def register_scorer(track_slug, scorer):
+    SCORERS[track_slug] = scorer
+
+
+def register_report(track_slug, builder):
+    REPORTS[track_slug] = builder
+
+
+def get_scorer(track_slug):
+    return SCORERS.get(track_slug)
+
+
+def get_report_builder(track_slug):
+    return REPORTS.get(track_slug)
+
+
+def measure_label(name):
+    return MEASURE_LABELS.get(name, name.replace("_", " "))

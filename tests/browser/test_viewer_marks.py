@@ -1,0 +1,63 @@
+"""In Chromium: the frame scrolls to the first mark by itself (no script runs in it), charsets read right,
+forum spans are marked, and a participant cannot open a document."""
+from pathlib import Path
+
+import pytest
+
+from corpus import viewer
+from corpus.loading import load_collection
+from corpus.models import Collection, Document
+
+pytestmark = pytest.mark.browser
+FIX = Path(__file__).resolve().parent.parent / "fixtures" / "corpus"
+
+
+@pytest.fixture
+def docs(live_server, make_user):
+    load_collection("demo-blog06", "blog06", [FIX / "blog06-demo.txt", FIX / "blog06-demo-2.txt.gz"])
+    load_collection("forum", "bolt-forum", [FIX / "forum" / "bolt-forum-demo.xml"])
+    filler = "".join(f"<p>Paragraph {i} says nothing of interest.</p>" for i in range(300))
+    raw = f"<html><body>{filler}<p>The <b>answer</b> is   forty-two.</p>{filler}</body></html>".encode()
+    Document.objects.create(collection=Collection.objects.create(name="long", format="blog06"), docno="LONG-1",
+                            raw=raw, charset="utf-8", meta={})
+    make_user("viewer-assessor", "assessor")
+    make_user("viewer-participant", "participant", team="Team Alpha")
+
+
+def _frame(page):
+    page.wait_for_load_state("load")
+    frame = next(f for f in page.frames if "/frame/" in f.url)
+    frame.wait_for_load_state("load")
+    return frame
+
+
+def test_first_mark_is_scrolled_into_view_without_script(page, login, live_server, docs):
+    login(page, "viewer-assessor")
+    page.goto(f"{live_server.url}/corpus/long/doc/LONG-1/?m=ANSWER+is+forty-two")
+    frame = _frame(page)
+    assert frame.url.endswith("#mark-1")
+    mark = frame.locator("#mark-1")
+    assert mark.inner_text() == "answer"
+    assert frame.locator("mark.hl").all_inner_texts() == ["answer", "is forty-two"]
+    box, frame_box = mark.bounding_box(), page.locator("iframe.doc-frame").bounding_box()
+    assert frame_box["y"] <= box["y"] <= frame_box["y"] + frame_box["height"]  # visible inside the frame
+    assert frame.evaluate("window.scrollY") > 1000  # far down the page, reached by the #mark-1 fragment
+
+
+def test_charsets_and_forum_spans_in_the_browser(page, login, live_server, docs):
+    login(page, "viewer-assessor")
+    page.goto(f"{live_server.url}/corpus/demo-blog06/doc/BLOG06-20060105-003-0000033310/")
+    assert "\u8584\u304f\u3066\u304b\u3063\u3053\u3044\u3044" in _frame(page).locator("body").inner_text()
+    page.goto(f"{live_server.url}/corpus/demo-blog06/doc/BLOG06-20051212-011-0000341122/")
+    assert "Dana Whitfield\u2019s interviews" in _frame(page).locator("body").inner_text()
+    page.goto(f"{live_server.url}/corpus/forum/doc/bolt-eng-DF-200-192451-5470531/?s=p1:33:20")
+    frame = _frame(page)
+    assert frame.locator("#mark-1").inner_text() == "lages & displace"
+    assert frame.locator("blockquote.quote .quote-author").first.inner_text() == "riverwatch wrote:"
+
+
+def test_participant_cannot_open_a_document(page, login, live_server, docs):
+    login(page, "viewer-participant")
+    response = page.goto(live_server.url + viewer.frame_url("demo-blog06", "BLOG06-20051212-011-0000341122"))
+    assert response.status == 403
+    assert "Dana Whitfield" not in page.content()

@@ -1,0 +1,147 @@
+"""NIST-format exports, the lossless JSON Lines round trip, and all-or-nothing imports naming the bad line."""
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from assess.models import AnswerClass, Judgment, JudgmentChange, Nugget
+from pooling.models import Evaluation, PoolItem, Run, RunEntry, Topic
+from scoring.exports import export_jsonl, nist_nugget_matches, nist_nuggets
+from scoring.models import Score
+from scoring.rescore import rescore_evaluation
+from scoring.synthetic import tiny_trec2007
+
+pytestmark = pytest.mark.django_db
+
+
+def test_nist_nugget_lists_and_matches():
+    t = tiny_trec2007()
+    lines = "".join(nist_nuggets(t["evaluation"])).splitlines()
+    # 216.3: n1 vital (3 vital votes -> weight 1), n2 okay (1 of 3 -> .3333), n3 okay (0)
+    assert lines[:3] == ["216.3 1 vital 1.0000 columnist at the New York Times",
+                         "216.3 2 okay 0.3333 professor at Princeton", "216.3 3 okay 0.0000 writes a blog"]
+    matches = "".join(nist_nugget_matches(t["evaluation"])).splitlines()
+    assert "216.3 runA 1 D10 " + "x" * 125 + " " + "y" * 125 in matches
+    assert "216.3 runA 1 1" in matches and "216.3 runA 1 3" in matches
+    assert "217.2 runB 1 1" in matches
+
+
+def _copy_without_judgments(src, slug):
+    """The same questions, runs and pools in another evaluation (what moving an evaluation means)."""
+    ev = Evaluation.objects.create(slug=slug, title="copy", track=src.track)
+    topics = {}
+    for t in sorted(Topic.objects.filter(evaluation=src), key=lambda t: (t.parent_id is not None, t.id)):
+        topics[t.id] = Topic.objects.create(evaluation=ev, ident=t.ident, kind=t.kind, text=t.text,
+                                            position=t.position, parent=topics.get(t.parent_id))
+    entries = {}
+    for run in Run.objects.filter(evaluation=src):
+        copy = Run.objects.create(evaluation=ev, team=run.team, tag=run.tag, priority=run.priority)
+        for e in run.entries.all():
+            entries[e.id] = RunEntry.objects.create(run=copy, topic=topics[e.topic_id], line_no=e.line_no,
+                                                    docid=e.docid, text=e.text)
+    for item in PoolItem.objects.filter(evaluation=src):
+        new = PoolItem.objects.create(evaluation=ev, topic=topics[item.topic_id], key=item.key, docid=item.docid,
+                                      text=item.text, origin=item.origin)
+        new.sources.add(*[entries[e.id] for e in item.sources.all()])
+    return ev
+
+
+def test_jsonl_round_trip_is_lossless_and_rescores_identically(tmp_path):
+    t = tiny_trec2007()
+    src = t["evaluation"]
+    j = Judgment.objects.get(item=t["items"]["f1"])
+    JudgmentChange.objects.create(judgment=j, changed_by=t["primary"], version=1, before=None, after=j.value)
+    path = tmp_path / "judgments.jsonl"
+    call_command("export_judgments", src.slug, "--output", str(path))
+    dst = _copy_without_judgments(src, "moved")
+    call_command("import_judgments", "moved", str(path))
+    # Exporting the copy gives the same records (ids of classes and nuggets differ, so compare their content).
+    again = "".join(export_jsonl(dst))
+
+    def normal(text):
+        recs = [json.loads(x) for x in text.splitlines()]
+        for r in recs:
+            r.pop("evaluation", None)
+            r.pop("id", None)
+            if r.get("type") == "judgment":
+                r.pop("nugget", None)
+                r["value"].pop("answer_class", None)
+                r["value"].pop("nuggets", None)
+                for h in r["history"]:
+                    h["after"].pop("answer_class", None)
+        return recs
+
+    assert normal(again) == normal(path.read_text())
+    assert JudgmentChange.objects.filter(judgment__evaluation=dst).count() == 1
+    rescore_evaluation(src.id)
+    rescore_evaluation(dst.id)
+
+    def run_scores(ev):
+        return sorted(Score.objects.filter(run__evaluation=ev, scope="run").values_list("run__tag", "measure",
+                                                                                        "value"))
+
+    assert run_scores(dst) == run_scores(src)
+
+
+@pytest.mark.parametrize("bad, message", [
+    ('{"type": "judgment", "topic": "216.1"', "not JSON"),
+    ('{"type": "judgment", "topic": "999.9", "kind": "instance", "item": {"topic": "216.1", "key": "D1 Princeton"},'
+     ' "assessor": "x", "role": "primary", "value": {"label": "incorrect"}}', "unknown question '999.9'"),
+    ('{"type": "judgment", "topic": "216.1", "kind": "instance", "item": {"topic": "216.1", "key": "nope"},'
+     ' "assessor": "x", "role": "primary", "value": {"label": "incorrect"}}', "no pool item 'nope'"),
+    ('{"type": "mystery"}', "unknown record type"),
+])
+def test_bad_import_changes_nothing_and_names_the_line(tmp_path, bad, message):
+    t = tiny_trec2007()
+    path = tmp_path / "in.jsonl"
+    good = "".join(export_jsonl(t["evaluation"])).splitlines()
+    dst = _copy_without_judgments(t["evaluation"], "target")
+    lines = good[:4] + [bad] + good[4:]
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(CommandError) as err:
+        call_command("import_judgments", "target", str(path))
+    assert f"{path}:5: " in str(err.value) and message in str(err.value)
+    assert not Judgment.objects.filter(evaluation=dst).exists()
+    assert not Nugget.objects.filter(topic__evaluation=dst).exists()
+    assert not AnswerClass.objects.filter(topic__evaluation=dst).exists()
+
+
+def test_import_refuses_an_evaluation_with_judgments(tmp_path):
+    t = tiny_trec2007()
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(export_jsonl(t["evaluation"])))
+    with pytest.raises(CommandError, match="already has judgments"):
+        call_command("import_judgments", t["evaluation"].slug, str(path))
+
+
+def test_score_command_json_keyed_by_run_series_question(capsys):
+    t = tiny_trec2007()
+    call_command("score", t["evaluation"].slug, "--rescore", "--json")
+    data = json.loads(capsys.readouterr().out)
+    run_a = data["runs"]["runA"]
+    assert run_a["questions"]["216.2"]["score"] == pytest.approx(4 / 7)
+    assert run_a["series"]["217"]["score"] == 0.0
+    assert run_a["run"]["score"] == pytest.approx(((1 + 4 / 7 + 6 / 7.95) / 3) / 2)
+    assert data["stale_questions"] == 0
+    call_command("score", t["evaluation"].slug)
+    text = capsys.readouterr().out
+    assert "runB (Team Beta)" in text and "216.2: 0.5000" in text
+
+
+def test_release_command():
+    t = tiny_trec2007()
+    call_command("release_scores", t["evaluation"].slug)
+    t["evaluation"].refresh_from_db()
+    assert t["evaluation"].state == Evaluation.RELEASED
+    call_command("release_scores", t["evaluation"].slug, "--withdraw")
+    t["evaluation"].refresh_from_db()
+    assert t["evaluation"].state == Evaluation.JUDGING
+
+
+def test_rescore_command_catches_up_stale():
+    from scoring.staleness import mark_stale
+
+    t = tiny_trec2007()
+    mark_stale(t["q"]["216.2"])
+    call_command("rescore", "--stale")
+    assert Score.objects.filter(run=t["runA"], scope="question", topic=t["q"]["216.2"]).exists()

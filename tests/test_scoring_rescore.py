@@ -1,0 +1,188 @@
+"""End-to-end scoring of a tiny TREC 2007 evaluation, every expected number worked out by hand."""
+import pytest
+from django.db import transaction
+
+from assess.models import Judgment
+from scoring.models import Score, ScoringState, StaleTopic
+from scoring.rescore import freshness, rescore_evaluation, rescore_stale_topics
+from scoring.staleness import mark_stale
+from scoring.synthetic import tiny_trec2007
+
+pytestmark = pytest.mark.django_db
+
+# 216.2 runA: classes [c1, c1, c2, wrong] -> N=4, D=2; S=3 (c1, c2 and the assessor's c3)
+#   IP = 2/4 = .5, IR = 2/3, F = 2*.5*(2/3)/(.5+2/3) = (2/3)/(7/6) = 4/7
+# 216.2 runB: [c2] -> IP 1, IR 1/3, F = 2*(1/3)/(4/3) = .5
+# 216.3 pyramid: vital votes n1 3, n2 1, n3 0 -> weights 1, 1/3, 0; R = 4/3
+#   runA matches n1, n3 with 250 chars: allowance 200, P = 1 - 50/250 = .8, r = 1/(4/3) = .75
+#     F = 10*.8*.75/(9*.8+.75) = 6/7.95
+#   runB matches n2 with 50 chars: P = 1, r = (1/3)/(4/3) = .25, F = 2.5/9.25
+# 217.2: m1, m2 one vital vote each -> weights 1, 1; runA empty -> 0; runB m1 in 80 chars: r=.5, F = 5/9.5
+A_216 = (1 + 4 / 7 + 6 / 7.95) / 3
+B_216 = (0 + 0.5 + 2.5 / 9.25) / 3
+A_217 = (0 + 0) / 2  # no list question in 217: the present types are averaged and the series flagged
+B_217 = (1 + 5 / 9.5) / 2
+
+
+def _scores(run, scope, topic=None):
+    qs = Score.objects.filter(run=run, scope=scope)
+    qs = qs.filter(topic=topic) if topic is not None else qs.filter(topic__isnull=True)
+    return {s.measure: s for s in qs}
+
+
+def test_full_rescoring_matches_hand_computation():
+    t = tiny_trec2007()
+    rescore_evaluation(t["evaluation"].id)
+    q = t["q"]
+    a, b = t["runA"], t["runB"]
+    assert _scores(a, "question", q["216.1"])["score"].value == 1.0
+    assert _scores(b, "question", q["216.1"])["score"].value == 0.0  # NIL while an answer is known
+    la = _scores(a, "question", q["216.2"])["score"]
+    assert la.value == pytest.approx(4 / 7)
+    assert (la.detail["D"], la.detail["N"], la.detail["S"]) == (2, 4, 3)
+    assert _scores(b, "question", q["216.2"])["score"].value == pytest.approx(0.5)
+    oa = _scores(a, "question", q["216.3"])["score"]
+    assert oa.value == pytest.approx(6 / 7.95)
+    # binary version: n1 is the only official vital nugget -> r = 1, F = 10*.8*1/(7.2+1) = 8/8.2
+    assert oa.detail["binary_f"] == pytest.approx(8 / 8.2)
+    assert _scores(b, "question", q["216.3"])["score"].value == pytest.approx(2.5 / 9.25)
+    assert _scores(a, "question", q["217.2"])["score"].value == 0.0
+    assert _scores(b, "question", q["217.2"])["score"].value == pytest.approx(5 / 9.5)
+
+    s = t["series"]
+    assert _scores(a, "series", s["216"])["score"].value == pytest.approx(A_216)
+    flagged = _scores(a, "series", s["217"])["score"]
+    assert flagged.value == pytest.approx(A_217) and flagged.detail["missing"] == ["LIST"]
+    assert _scores(b, "series", s["217"])["score"].value == pytest.approx(B_217)
+
+    run_a, run_b = _scores(a, "run"), _scores(b, "run")
+    assert run_a["score"].value == pytest.approx((A_216 + A_217) / 2)
+    assert run_b["score"].value == pytest.approx((B_216 + B_217) / 2)
+    assert run_a["factoid"].value == pytest.approx(0.5)
+    assert run_a["list"].value == pytest.approx(4 / 7)
+    assert run_a["other"].value == pytest.approx((6 / 7.95 + 0) / 2)
+    assert run_a["nil_precision"].value is None  # runA never said NIL: "–"
+    assert run_b["nil_precision"].value == 0.0  # one NIL, wrong
+    assert run_b["nil_recall"].value is None  # no question's answer is NIL
+    assert run_a["judged"].value == 1.0
+
+
+def test_unjudged_scores_zero_and_completeness_shows_it():
+    t = tiny_trec2007(judge=False)
+    rescore_evaluation(t["evaluation"].id)
+    run_a = _scores(t["runA"], "run")
+    assert run_a["score"].value == 0.0
+    assert run_a["judged"].value == 0.0
+    # no judged list instance yet: S = 0, the question is left out and reported
+    assert run_a["score"].detail["left_out_questions"] == ["216.2"]
+
+
+def test_stale_question_recomputed_for_every_run_and_marks_cleared():
+    t = tiny_trec2007()
+    ev = t["evaluation"]
+    rescore_evaluation(ev.id)
+    # The assessor now finds runA's 217.1 answer correct too.
+    j = Judgment.objects.get(item=t["items"]["f1"], kind="instance")
+    with transaction.atomic():
+        j.value = {"label": "globally-correct", "answer_class": None}
+        j.save()
+        mark_stale(t["q"]["217.1"])
+    assert StaleTopic.objects.filter(topic=t["q"]["217.1"]).exists()
+    assert rescore_stale_topics(ev.id) == 1
+    assert not StaleTopic.objects.exists()
+    assert _scores(t["runA"], "question", t["q"]["217.1"])["score"].value == 1.0
+    assert _scores(t["runA"], "series", t["series"]["217"])["score"].value == pytest.approx(0.5)
+    # series 216 untouched, run score follows: (A_216 + .5) / 2
+    assert _scores(t["runA"], "run")["score"].value == pytest.approx((A_216 + 0.5) / 2)
+    assert _scores(t["runA"], "run")["factoid"].value == pytest.approx(1.0)
+    # nothing stale: a second task is a no-op
+    assert rescore_stale_topics(ev.id) == 0
+    assert freshness(ev)["stale_questions"] == 0
+    assert ScoringState.objects.get(evaluation=ev).fresh_as_of is not None
+
+
+def test_mark_changed_during_recomputation_survives(monkeypatch):
+    """A judgment saved while a recomputation runs moves changed_at on; that mark must not be cleared."""
+    t = tiny_trec2007()
+    ev = t["evaluation"]
+    mark_stale(t["q"]["216.1"])
+    import scoring.rescore as rescore
+
+    real = rescore.get_scorer
+
+    def scorer_that_sees_a_new_judgment(track):
+        inner = real(track)
+
+        def wrapped(evaluation, topic_ids):
+            batch = inner(evaluation, topic_ids)
+            mark_stale(t["q"]["216.1"])  # a later judgment of the same question
+            return batch
+
+        return wrapped
+
+    monkeypatch.setattr(rescore, "get_scorer", scorer_that_sees_a_new_judgment)
+    rescore_stale_topics(ev.id)
+    assert StaleTopic.objects.filter(topic=t["q"]["216.1"]).exists()
+
+
+def test_stale_series_recomputes_its_questions():
+    t = tiny_trec2007()
+    mark_stale(t["series"]["216"])
+    assert rescore_stale_topics(t["evaluation"].id) == 3
+
+
+def test_assessor_found_answer_enlarges_final_answer_set():
+    t = tiny_trec2007()
+    Judgment.objects.filter(item=t["items"]["l5"]).delete()  # the assessor's own answer unjudged: S = 2
+    rescore_evaluation(t["evaluation"].id)
+    # runA: D=2, N=4, S=2 -> IP .5, IR 1, F = 1/1.5
+    assert _scores(t["runA"], "question", t["q"]["216.2"])["score"].value == pytest.approx(2 / 3)
+
+
+def test_nil_is_correct_once_every_pooled_answer_is_judged_wrong():
+    t = tiny_trec2007()
+    Judgment.objects.filter(item=t["items"]["a1"]).update(value={"label": "incorrect", "answer_class": None})
+    rescore_evaluation(t["evaluation"].id)
+    assert _scores(t["runB"], "question", t["q"]["216.1"])["score"].value == 1.0
+    run_b, run_a = _scores(t["runB"], "run"), _scores(t["runA"], "run")
+    assert run_b["nil_precision"].value == 1.0  # 1 correct of 1 NIL returned
+    assert run_b["nil_recall"].value == 1.0  # 1 of the 1 NIL question
+    assert run_a["nil_recall"].value == 0.0 and run_a["nil_precision"].value is None
+
+
+def test_nil_not_assumed_while_judging_is_incomplete():
+    t = tiny_trec2007()
+    Judgment.objects.filter(item=t["items"]["a1"]).delete()
+    rescore_evaluation(t["evaluation"].id)
+    assert _scores(t["runB"], "question", t["q"]["216.1"])["score"].value == 0.0
+
+
+def test_ciqa_pyramid_f_and_recall_by_length_in_report():
+    from assess.models import Nugget
+    from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team, Topic
+    from scoring.reports import build_report
+    from scoring.synthetic import _user
+
+    who = _user("ciqa-assessor")
+    ev = Evaluation.objects.create(slug="ciqa", title="ciQA", track="trec2007-ciqa")
+    team = Team.objects.create(name="UMD")
+    run = Run.objects.create(evaluation=ev, team=team, tag="UMD07a", priority=1)
+    topic = Topic.objects.create(evaluation=ev, ident="57", kind="CIQA")
+    n1, n2 = (Nugget.objects.create(topic=topic, text=t, created_by=who) for t in ("ties", "money"))
+    for i, (length, nugget) in enumerate([(105, n1), (130, n2)]):
+        e = RunEntry.objects.create(run=run, topic=topic, line_no=i + 1, docid=f"D{i}", text="q" * length)
+        item = PoolItem.objects.create(evaluation=ev, topic=topic, key=f"k{i}", docid=f"D{i}", text="q" * length)
+        item.sources.add(e)
+        Judgment.objects.create(evaluation=ev, topic=topic, kind="nugget_match", item=item, assessor=who,
+                                value={"nuggets": [nugget.id]})
+        Judgment.objects.create(evaluation=ev, topic=topic, kind="nugget_vote", nugget=nugget, assessor=who,
+                                value={"vote": "vital"})
+    rescore_evaluation(ev.id)
+    # weights 1, 1; both matched: recall 1; length 235 >= allowance 200: P = 1 - 35/235 = 200/235
+    # F = 10 * P * 1 / (9P + 1)
+    p = 200 / 235
+    assert _scores(run, "run")["score"].value == pytest.approx(10 * p / (9 * p + 1))
+    curve = next(s for s in build_report(run).sections if s.title == "Recall by length")
+    # the SPEC-NOTES example: points (150, .5) and (250, 1.0), carried forward between them
+    assert [(r.key, r.value) for r in curve.rows] == [("50", 0.0), ("100", 0.0), ("150", 0.5), ("200", 0.5),
+                                                      ("250", 1.0)]

@@ -1,0 +1,78 @@
+"""Live rescoring through a real Celery worker, and judging that goes on while the broker is unreachable."""
+import threading
+import time
+
+import pytest
+from django.db import transaction
+
+from assess.models import Judgment
+from scoring.models import Score, StaleTopic
+from scoring.rescore import rescore_evaluation
+from scoring.staleness import mark_stale
+from scoring.synthetic import tiny_trec2007
+
+
+def _value(run, topic):
+    s = Score.objects.filter(run=run, scope="question", topic=topic, measure="score").first()
+    return s.value if s else None
+
+
+def _save_judgment(t, label):
+    j = Judgment.objects.get(item=t["items"]["f1"], kind="instance")
+    with transaction.atomic():
+        j.value = {"label": label, "answer_class": None}
+        j.version += 1
+        j.save()
+        mark_stale(t["q"]["217.1"])
+
+
+@pytest.mark.worker
+def test_saved_judgment_updates_score_through_worker(transactional_db, celery_worker):
+    from scoring.tasks import rescore_evaluation as full_task
+
+    t = tiny_trec2007(slug="worker-live")
+    assert full_task.delay(t["evaluation"].id).get(timeout=60) == 5  # the whole evaluation is one task
+    assert _value(t["runA"], t["q"]["217.1"]) == 0.0
+    _save_judgment(t, "globally-correct")
+    deadline = time.monotonic() + 60
+    while _value(t["runA"], t["q"]["217.1"]) != 1.0:
+        assert time.monotonic() < deadline, "the worker did not rescore the judged question"
+        time.sleep(0.1)
+    run_score = Score.objects.get(run=t["runA"], scope="run", measure="score")
+    assert run_score.value == pytest.approx(((1 + 4 / 7 + 6 / 7.95) / 3 + 0.5) / 2)
+    deadline = time.monotonic() + 30
+    while StaleTopic.objects.filter(evaluation=t["evaluation"]).exists():
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+
+
+def test_judging_goes_on_with_broker_unreachable(db, django_capture_on_commit_callbacks, caplog):
+    from config.celery import app
+
+    t = tiny_trec2007(slug="broker-down")
+    rescore_evaluation(t["evaluation"].id)
+    saved = {k: app.conf[k] for k in ("broker_url", "broker_write_url", "task_always_eager")}
+    try:
+        app.conf.task_always_eager = False
+        app.conf.broker_url = app.conf.broker_write_url = "redis://127.0.0.1:9/0"  # nothing listens there
+        app._pool, app.amqp._producer_pool = None, None
+        with django_capture_on_commit_callbacks(execute=True):
+            _save_judgment(t, "globally-correct")
+        for thread in threading.enumerate():
+            if thread.name == "assay-enqueue":
+                thread.join(timeout=60)
+    finally:
+        for k, v in saved.items():
+            app.conf[k] = v
+        app._pool, app.amqp._producer_pool = None, None
+    # The judgment is saved, the question is still marked stale, the score waits.
+    assert Judgment.objects.get(item=t["items"]["f1"], kind="instance").value["label"] == "globally-correct"
+    assert StaleTopic.objects.filter(topic=t["q"]["217.1"]).exists()
+    assert _value(t["runA"], t["q"]["217.1"]) == 0.0
+    assert "could not enqueue rescoring" in caplog.text
+    # When the broker is back the catch-up sweep scores it (tasks in-process here).
+    from scoring.tasks import sweep_stale
+
+    sweep_stale.delay()
+    assert _value(t["runA"], t["q"]["217.1"]) == 1.0
+    assert not StaleTopic.objects.exists()
