@@ -12,4 +12,5 @@ urlpatterns = [
     path("item/<int:item_id>/judge", bolt_views.judge, name="judge"),
     path("agreement/<slug:slug>/", bolt_views.agreement_page, name="agreement"),
     path("topics/<slug:slug>/", bolt_views.team_topics_page, name="team_topics"),
+    path("export/<slug:slug>/<str:tag>.xml", bolt_views.export_view, name="export"),
 ]

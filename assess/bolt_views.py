@@ -222,7 +222,8 @@ def view_page(request, pk, item_id):
 def agreement_page(request, slug):
     """Who: organizers. Agreement of the two assessors on double-judged BOLT topics."""
     evaluation = get_object_or_404(Evaluation, slug=slug, track=bolt.TRACK)
-    return render(request, "bolt/agreement.html", {"evaluation": evaluation, "result": bolt.agreement(evaluation)})
+    return render(request, "bolt/agreement.html", {"evaluation": evaluation, "result": bolt.agreement(evaluation),
+                                                   "runs": bolt.runs_of(evaluation)})
 
 
 @role_required(ORGANIZER, PARTICIPANT)
@@ -232,3 +233,24 @@ def team_topics_page(request, slug):
     evaluation = get_object_or_404(Evaluation, slug=slug, track=bolt.TRACK)
     topics = [{"ident": t.ident, "query": t.text, **team_view(t.data)} for t in bolt.bolt_topics(evaluation)]
     return render(request, "bolt/team_topics.html", {"evaluation": evaluation, "topics": topics})
+
+
+@role_required(ORGANIZER)
+def export_view(request, slug, tag):
+    """Who: organizers. A citation run's assessed citations in the seed's DTD form, validated before download."""
+    from django.http import HttpResponse
+
+    from pooling.formats.bolt_export import validate_export
+
+    evaluation = get_object_or_404(Evaluation, slug=slug, track=bolt.TRACK)
+    run = next((r for r in bolt.runs_of(evaluation) if r.tag == tag), None)
+    if run is None:
+        raise Http404("no such citation run")
+    xml = bolt.export_run(run)
+    problems = validate_export(xml)
+    if problems:  # never hand out a file that does not match the DTD
+        return HttpResponse("\n".join(p.format(f"{tag}.xml") for p in problems), status=500,
+                            content_type="text/plain; charset=utf-8")
+    response = HttpResponse(xml, content_type="application/xml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tag}.xml"'
+    return response

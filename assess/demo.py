@@ -50,7 +50,7 @@ def judge_demo(out, series=DEMO_SERIES):
 def _judge_instances(assignment, question, counts):
     user, evaluation = assignment.assessor, question.evaluation
     classes = {}
-    for index, item in enumerate(PoolItem.objects.filter(topic=question)):
+    for index, item in enumerate(PoolItem.objects.filter(topic=question).order_by("position", "id")):
         item = services.load_item(user, item.pk)
         labels = questions.labels_for(item, evaluation)
         label = _label(item, labels, index)
@@ -69,7 +69,7 @@ def _judge_instances(assignment, question, counts):
 
 def _build_nuggets(assignment, question, counts, organizer):
     user = assignment.assessor
-    items = list(PoolItem.objects.filter(topic=question))
+    items = list(PoolItem.objects.filter(topic=question).order_by("position", "id"))
     nuggets = []
     for item in items[:3]:
         nuggets.append(services.create_nugget(user, question, " ".join(item.text.split()[:8])))

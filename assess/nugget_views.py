@@ -30,14 +30,14 @@ def _votes_by_nugget(user, nugget_ids):
 def workspace_context(request, assignment, question, message=None, error=None):
     """All answer strings of all runs for the question (one row per pool item), the nugget list, the primary's
     votes and the matches."""
-    nuggets = list(Nugget.objects.filter(topic=question))
+    nuggets = list(Nugget.objects.filter(topic=question).order_by("position", "id"))
     votes = _votes_by_nugget(request.user, [n.pk for n in nuggets])
     for i, n in enumerate(nuggets, start=1):
         n.index = i
         n.my_vote = votes.get(n.pk)
     matches = {j.item_id: j for j in Judgment.objects.filter(topic=question, kind="nugget_match",
                                                              assessor=request.user)}
-    items = list(PoolItem.objects.filter(topic=question))
+    items = list(PoolItem.objects.filter(topic=question).order_by("position", "id"))
     for item in items:
         _attach_match(item, matches.get(item.pk), nuggets)
     return {"assignment": assignment, "question": question, "nuggets": nuggets, "items": items,
@@ -100,7 +100,7 @@ def nugget_action(request, pk, qid, nugget_id, action):
             services.edit_nugget(request.user, nugget, request.POST.get("text", ""))
             message = "nugget edited"
         elif action in ("up", "down"):
-            order = list(Nugget.objects.filter(topic=question).values_list("pk", flat=True))
+            order = list(Nugget.objects.filter(topic=question).order_by("position", "id").values_list("pk", flat=True))
             i = order.index(nugget.pk)
             j = i - 1 if action == "up" else i + 1
             if 0 <= j < len(order):
@@ -134,7 +134,7 @@ def match(request, item_id):
         raise Http404("no such pool item") from None
     if item.my_role is None:
         raise Http404("no such pool item among your assignments")
-    nuggets = list(Nugget.objects.filter(topic=item.topic))
+    nuggets = list(Nugget.objects.filter(topic=item.topic).order_by("position", "id"))
     for i, n in enumerate(nuggets, start=1):
         n.index = i
     status, message, error = 200, "saved", None

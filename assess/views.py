@@ -109,7 +109,7 @@ def _next_instance_question(assignment, question):
 def item_panel_context(request, assignment, question, item_id=None, want=None):
     """Everything the item panel shows. `want` = "unjudged" picks the first unjudged item at or after item_id."""
     evaluation = assignment.evaluation
-    order = list(PoolItem.objects.filter(topic=question).values_list("pk", flat=True))
+    order = list(PoolItem.objects.filter(topic=question).order_by("position", "id").values_list("pk", flat=True))
     mine = dict(Judgment.objects.filter(topic=question, kind="instance", assessor=request.user)
                 .values_list("item_id", "version"))
     if item_id is None or item_id not in order:
@@ -120,7 +120,8 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
         rest = [i for i in order[start:] + order[:start] if i not in mine]
         item_id = rest[0] if rest else item_id
     context = {"assignment": assignment, "question": question, "evaluation": evaluation, "total": len(order),
-               "judged": len(mine), "next_question": _next_instance_question(assignment, question)}
+               "judged": len(mine), "next_question": _next_instance_question(assignment, question),
+               "closed": services.is_closed(question)}
     if assignment.role == Assignment.PRIMARY:
         from assess.class_views import classes_context
 

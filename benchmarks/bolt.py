@@ -6,7 +6,8 @@ light edits of others (near-duplicates). Phases:
   1. pure: every run file checked with the real checker (XML parse, limits, sources, ranking) and its
      near-duplicate classes found, then the pool keys grouped (what the pool build does in memory);
   2. db: the checked runs stored, then pooling.pools.build_pools over them (PoolItem rows and run links).
-Goal: near-duplicate detection + DB pool build <= 10 s. Checking the files (which computes the near-duplicate
+Goal <= 10 s, reported twice: near-duplicate detection + pool keying (the pure path), and near-duplicate
+detection + the shared DB pool build. Checking the files (which computes the near-duplicate
 classes at load time) is reported beside it with lxml parsing alone of the same files, the floor any checker
 pays, as a baseline ratio.
 """
@@ -124,14 +125,14 @@ def run(args):
         Result("pool keying (pure)", keying.seconds, "s"),
     ]
     pooling = neardup.seconds + keying.seconds
+    results.append(Result("pooling + near-dup, pure path", pooling, "s", goal="<= 10",
+                          notes="near-duplicate detection + pool keying, no database"))
     if not args.no_db:
         db = _db_phase(parsed, idents)
         results += db
         pooling = neardup.seconds + next(r.value for r in db if r.name == "pool build (db)")
-        note = "near-duplicate detection + DB pool build"
-    else:
-        note = "near-duplicate detection + pure pool keying"
-    results.append(Result("pooling + near-dup", pooling, "s", goal="<= 10", notes=note))
+        results.append(Result("pooling + near-dup, with the DB build", pooling, "s", goal="<= 10",
+                              notes="near-duplicate detection + pooling.pools.build_pools in PostgreSQL"))
     results.append(Result("peak memory", peak_rss_mb(), "MB"))
     return results
 

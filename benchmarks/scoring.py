@@ -100,6 +100,7 @@ def _freshness(ev, args):
     worker = _start_worker()
     commits, stop, polls = [], threading.Event(), []
     stop_polling = threading.Event()
+    batches = {}  # fresh_as_of -> (seconds, questions) of each recomputation seen
     lock = threading.Lock()
 
     def assessor(seed):
@@ -121,8 +122,10 @@ def _freshness(ev, args):
 
     def poller():
         while not stop_polling.is_set():
-            fresh = ScoringState.objects.filter(evaluation=ev).values_list("fresh_as_of", flat=True).first()
-            polls.append((timezone.now(), fresh))
+            state = ScoringState.objects.filter(evaluation=ev).values_list(
+                "fresh_as_of", "last_seconds", "questions_last").first() or (None, None, None)
+            polls.append((timezone.now(), state[0]))
+            batches[state[0]] = state[1:]
             time.sleep(0.01)
         connection.close()
 
@@ -154,9 +157,14 @@ def _freshness(ev, args):
         else:
             latencies.append(max(0.0, (seen - c).total_seconds()))
     rate = len(commits) / args.seconds
+    worked = [(sec, n) for sec, n in batches.values() if sec is not None and n]
+    mean_seconds = sum(sec for sec, _ in worked) / len(worked) if worked else float("nan")
+    mean_questions = sum(n for _, n in worked) / len(worked) if worked else float("nan")
     return [
         Result("judgments saved per second", rate, "1/s", notes=f"{args.assessors} assessors"),
         Result("freshness p50", percentile(latencies, 50), "s"),
         Result("freshness p95", percentile(latencies, 95), "s", goal="<= 1"),
         Result("judgments never covered", missed, "count", goal="<= 0"),
+        Result("recomputation seconds (mean)", mean_seconds, "s", notes="one batch of stale questions"),
+        Result("questions per recomputation (mean)", mean_questions, "count"),
     ]

@@ -47,7 +47,8 @@ def check_extra(evaluation):
                 found[docno] = {p["id"]: p["length"] for p in (meta or {}).get("posts", ())}
         return found
 
-    return {"post_lengths": post_lengths, "citation_runs": lambda: citation_runs(evaluation)}
+    return {"post_lengths": post_lengths, "citation_runs": lambda: citation_runs(evaluation),
+            "citation_run_teams": lambda: {r.tag: r.team.name for r in runs_of(evaluation)}}
 
 
 def citation_runs(evaluation):

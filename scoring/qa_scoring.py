@@ -307,13 +307,25 @@ def run_rows(run_ids, series_details):
     return rows
 
 
+# Named weightings an organizer can pick with the setting "series_weighting" (else "series_weights" is used as is).
+WEIGHTINGS = {"trec2007": combine.TREC2007_WEIGHTS, "trec2004": combine.TREC2004_WEIGHTS,
+              "tac2008": combine.TAC2008_WEIGHTS}
+
+
+def series_weights(evaluation):
+    preset = evaluation.setting("series_weighting")
+    if preset in WEIGHTINGS:
+        return WEIGHTINGS[preset]
+    return evaluation.setting("series_weights") or {}
+
+
 def score_qa(evaluation, topic_ids):
     """The registered scorer: recompute `topic_ids` (None: everything) for every run, then series and runs."""
     questions = Questions(evaluation)
     qids = questions.expand(topic_ids)
     full = topic_ids is None
     run_ids = list(Run.objects.filter(evaluation=evaluation).values_list("id", flat=True))
-    weights = evaluation.setting("series_weights") or {}
+    weights = series_weights(evaluation)
     scores = score_questions(evaluation, questions, qids, run_ids)
     series_ids = {questions.info[q]["series"] for q in qids}
 

@@ -80,3 +80,14 @@ def visible_runs(user, evaluation=None):
     if has_role(user, ORGANIZER):
         return runs
     return [r for r in runs.filter(team__members=user) if released_for(r.evaluation, r.team_id)]
+
+
+def significance_of(evaluation, alpha=0.05):
+    """(tukey_two_way result or None, {run tag: team name}) over the judged runs' stored per-series scores."""
+    from scoring.measures.significance import tukey_two_way
+    from scoring.reports import compared_runs
+
+    runs = {r.id: r for r in compared_runs(evaluation).select_related("team")}
+    rows = Score.objects.filter(run_id__in=list(runs), scope=Score.SERIES, measure="score").exclude(
+        value__isnull=True).values_list("run__tag", "topic_id", "value")
+    return tukey_two_way(list(rows), alpha=alpha), {r.tag: r.team.name for r in runs.values()}

@@ -8,13 +8,11 @@ from django.views.decorators.http import require_POST
 from config.roles import ORGANIZER, PARTICIPANT, organizer_required, role_required
 from pooling.models import Evaluation, Run, Team
 from scoring import exports
-from scoring.measures.significance import tukey_two_way
-from scoring.models import Score
 from scoring.registry import measure_label
 from scoring.release import SETTING, release, withdraw
-from scoring.reports import build_report, compared_runs
+from scoring.reports import build_report
 from scoring.rescore import freshness
-from scoring.results import can_see_run_scores, component_measures, ranked_runs
+from scoring.results import can_see_run_scores, component_measures, ranked_runs, significance_of
 
 
 def _board_context(evaluation):
@@ -48,11 +46,7 @@ def board(request, slug):
 def significance(request, slug):
     """Who: organizers. Two-way ANOVA of per-series scores of the judged runs, Tukey HSD letter table."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    runs = {r.id: r for r in compared_runs(evaluation).select_related("team")}
-    rows = Score.objects.filter(run_id__in=runs, scope=Score.SERIES, measure="score").exclude(
-        value__isnull=True).values_list("run__tag", "topic_id", "value")
-    result = tukey_two_way(list(rows))
-    teams = {r.tag: r.team.name for r in runs.values()}
+    result, teams = significance_of(evaluation)
     return render(request, "scoring/significance.html", {"evaluation": evaluation, "result": result,
                                                           "teams": teams})
 

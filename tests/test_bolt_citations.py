@@ -30,7 +30,7 @@ def test_fixture_runs_pass_and_carry_their_fields():
     assert problems == []
     assert run.tag == "alpha1"
     assert run.data == {"subtask": "citations", "team": "Team Alpha", "date": "2013-09-19", "eval": "BOLT-IR-P2",
-                        "contact": "Demo Person demo@example.org"}
+                        "contact": "Demo Person demo@example.org", "priority": 1}
     first = run.entries[0]
     assert (first.topic, first.line, first.docid) == ("1.001", 4, T1)
     # Entities decoded in the passage (91 characters), raw length 95 in the pointer (&amp; is 5 characters).

@@ -119,3 +119,13 @@ def test_no_citation_run_to_check_against():
     ctx = CheckContext(topics={"1.001": "topic", "1.002": "topic"}, settings={}, extra={})
     problems, _ = bolt_groups.check_groups(data, "g.xml", ctx)
     assert [p.message for p in problems] == ["the team has no citation run to check this grouping against"]
+
+
+def test_the_grouping_keeps_to_its_own_teams_runs():
+    data = (FIXTURES / "alpha1-groups.xml").read_bytes()
+    runs = {"alpha1": citation_run("alpha1.xml"), "copy-by-beta": citation_run("alpha1.xml")}
+    ctx = CheckContext(topics={"1.001": "topic", "1.002": "topic"}, settings={},
+                       extra={"citation_runs": lambda: runs,
+                              "citation_run_teams": lambda: {"alpha1": "Team Beta", "copy-by-beta": "Team Alpha"}})
+    problems, run = bolt_groups.check_groups(data, "g.xml", ctx)
+    assert problems == [] and run.data["citation_run"] == "copy-by-beta"  # the header says Team Alpha

@@ -47,3 +47,18 @@ def test_leaders_prefer_the_earliest_of_several_matching_leaders():
     c = a + " " + b  # holds all of a's bigrams and all of b's
     assert leaders([b, a, c]) == [0, 1, 0]
     assert leaders([]) == []
+
+
+def test_bolt_formats_and_measures_import_no_django():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys; import pooling.formats.bolt_topics, pooling.formats.bolt_citations, "
+            "pooling.formats.bolt_groups, pooling.formats.bolt_export, pooling.bolt_neardup, scoring.measures.bolt; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))")
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent, env=env,
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -5,12 +5,12 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from assess.models import Assignment, Judgment, JudgmentChange
+from assess.models import Assignment, JudgmentChange
 from assess.services import StaleJudgment
 from corpus.loading import load_collection
 from pooling import bolt
 from pooling.formats import bolt_export
-from pooling.loading import LoadError, RunFile, create_evaluation, load_run_files, load_topics
+from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
 from pooling.models import PoolItem, Run
 from pooling.pools import build_pools
 from scoring.models import Score
@@ -80,8 +80,8 @@ def test_pool_merges_runs_and_leaves_near_duplicates_out(loaded):
 
 
 def test_grouping_run_loads_against_its_citation_run(loaded):
-    result, = load(loaded, "alpha1-groups.xml")
-    assert not result.problems
+    result, = load(loaded, "alpha1-groups.xml", priority=None)  # no digit in the tag: BOLT's default priority
+    assert not result.problems and result.run.priority == 1
     assert result.run.data["subtask"] == "groups" and result.run.data["citation_run"] == "alpha1"
     build_pools(loaded)  # grouping lines are never citation pool items
     assert PoolItem.objects.filter(topic__ident="1.001").count() == 8

@@ -162,3 +162,17 @@ def test_organizer_pages_of_a_bolt_evaluation_render(client, setup, make_user, n
 def test_assessor_home_links_to_the_bolt_topic(client, setup):
     page = client_for(client, setup["a1"]).get(reverse("assess:my_assignments")).content.decode()
     assert reverse("bolt:topic", args=[setup["mine"].pk]) in page
+
+
+def test_export_download_for_organizers(client, setup, make_user):
+    from pooling.formats.bolt_export import validate_export
+
+    url = reverse("bolt:export", args=["bolt-views", "alpha1"])
+    client_for(client, setup["a1"])
+    assert client.get(url).status_code == 403
+    client_for(client, make_user("bolt-org3", "organizer"))
+    assert url in client.get(reverse("bolt:agreement", args=["bolt-views"])).content.decode()
+    r = client.get(url)
+    assert r.status_code == 200 and r["Content-Disposition"] == 'attachment; filename="alpha1.xml"'
+    assert validate_export(r.content) == []
+    assert client.get(reverse("bolt:export", args=["bolt-views", "alpha1-groups"])).status_code == 404

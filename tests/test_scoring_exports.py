@@ -145,3 +145,13 @@ def test_rescore_command_catches_up_stale():
     mark_stale(t["q"]["216.2"])
     call_command("rescore", "--stale")
     assert Score.objects.filter(run=t["runA"], scope="question", topic=t["q"]["216.2"]).exists()
+
+
+def test_significance_command(capsys):
+    t = tiny_trec2007()
+    rescore_evaluation(t["evaluation"].id)
+    call_command("significance", t["evaluation"].slug, "--json")
+    data = json.loads(capsys.readouterr().out)
+    # 2 runs x 2 series: df_error = (2-1)(2-1) = 1; runB's mean is higher
+    assert data["df_error"] == 1
+    assert [r["run"] for r in data["runs"]] == ["runB", "runA"]

@@ -186,3 +186,14 @@ def test_ciqa_pyramid_f_and_recall_by_length_in_report():
     # the SPEC-NOTES example: points (150, .5) and (250, 1.0), carried forward between them
     assert [(r.key, r.value) for r in curve.rows] == [("50", 0.0), ("100", 0.0), ("150", 0.5), ("200", 0.5),
                                                       ("250", 1.0)]
+
+
+def test_trec2004_weighting_is_a_setting():
+    t = tiny_trec2007()
+    ev = t["evaluation"]
+    ev.settings["series_weighting"] = "trec2004"
+    ev.save()
+    rescore_evaluation(ev.id)
+    # series 216 of runA: .5 * factoid 1 + .25 * list 4/7 + .25 * Other 6/7.95
+    expected = 0.5 * 1 + 0.25 * 4 / 7 + 0.25 * 6 / 7.95
+    assert _scores(t["runA"], "series", t["series"]["216"])["score"].value == pytest.approx(expected)

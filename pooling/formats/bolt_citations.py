@@ -38,6 +38,9 @@ CONTEXT_EXTRA = "pooling.bolt.check_extra"
 ROOT = "bolt-ir-submission"
 HEADER = ("team", "date", "eval", "subtask", "contact")
 CITE_REQUIRED = ("score", "thread", "post", "offset", "length")
+# Every BOLT run is pooled ("all returned passages will be pooled"), so a run's priority only orders the runs;
+# the loader uses this one when the organizer gives none and the tag does not end in a digit.
+DEFAULT_PRIORITY = 1
 DEFAULTS = {"max_citations": 100, "max_passage_chars": 250, "eval_id": "BOLT-IR-P2",
             "near_dup_percent": THRESHOLD_PERCENT}
 
@@ -223,7 +226,7 @@ def check_run(data, filename, context):
     if problems:
         return sort_problems(problems), None
     return [], ParsedRun(tag=run_tag(root, filename, context), entries=entries,
-                         data={"subtask": "citations", **header})
+                         data={"subtask": "citations", **header, "priority": DEFAULT_PRIORITY})
 
 
 def mark_near_duplicates(cites, threshold):

@@ -16,12 +16,13 @@ groups").
 The citation runs come through CheckContext.extra:
     extra["citation_runs"] = {run tag: {topic ident: [{"thread", "post", "offset", "length", "score",
                                                        "passage", "id" (optional)}, ...]}}
-(the team's citation runs; or a function returning them), and extra["citation_run"] = the tag to check against when the organizer names it;
+(or a function returning them), extra["citation_run_teams"] = {run tag: team name} (or a function) to keep
+to the runs of the grouping's own team (its header's `team`), and extra["citation_run"] = the tag to check against when the organizer names it;
 otherwise the run that holds the most of the grouping's citations is taken.
 """
 from pooling.formats.base import ParsedEntry, ParsedRun, Problem
-from pooling.formats.bolt_citations import (check_header, parse_cite, parse_xml, responses, run_tag,
-                                            sort_problems)
+from pooling.formats.bolt_citations import (DEFAULT_PRIORITY, check_header, parse_cite, parse_xml, responses,
+                                            run_tag, sort_problems)
 from pooling.formats.bolt_xml import children, collapse
 
 DEFAULTS = {"max_views": 3, "max_groups": 10, "max_label_chars": 250}
@@ -43,10 +44,16 @@ def cite_key(cite):
             None if score is None else round(float(score), 9), cite.get("passage"))
 
 
-def _choose_run(groups_cites, context, problems):
+def _choose_run(groups_cites, context, problems, team=""):
     runs = (context.extra or {}).get("citation_runs") or {}
     if callable(runs):  # the Django side reads the runs only when a grouping file needs them
         runs = runs() or {}
+    teams = (context.extra or {}).get("citation_run_teams") or {}
+    if callable(teams):
+        teams = teams() or {}
+    own = {tag: cites for tag, cites in runs.items() if teams.get(tag) == team}
+    if own:  # a grouping is made from one of its own team's citation runs
+        runs = own
     named = (context.extra or {}).get("citation_run")
     if named:
         if named not in runs:
@@ -129,7 +136,7 @@ def check_tree(root, filename, context):
                 if isinstance(el.tag, str) and el.tag != "group":
                     problems.append(Problem(el.sourceline, f"unexpected element <{el.tag}> in a view"))
     # Second pass: verbatim from the citation run, and every citation of the run in each view.
-    tag, source = _choose_run([(r[0], r[6]) for r in rows], context, problems)
+    tag, source = _choose_run([(r[0], r[6]) for r in rows], context, problems, header["team"])
     if tag is not None:
         originals = {}
         for topic, cites in source.items():
@@ -162,7 +169,8 @@ def check_tree(root, filename, context):
         for topic, vnum, vlabel, gnum, glabel, misc, cite in rows
     ]
     return [], ParsedRun(tag=run_tag(root, filename, context), entries=entries,
-                         data={"subtask": "groups", "citation_run": tag, **header})
+                         data={"subtask": "groups", "citation_run": tag, **header,
+                               "priority": DEFAULT_PRIORITY})
 
 
 def check_groups(data, filename, context):
