@@ -77,8 +77,10 @@ def overview(request, slug):
                        .order_by("topic__position", "role"))
     done = progress.assignment_progress(assignments)
     times = progress.time_per_assessor(evaluation)
+    series_times = progress.time_per_assessor(evaluation, by_series=True)
     for a in assignments:
         a.judged, a.total = done[a.pk]
+        a.time = series_times.get((a.assessor_id, a.topic_id))
     per_assessor = {}
     for a in assignments:
         row = per_assessor.setdefault(a.assessor_id, {"user": a.assessor, "judged": 0, "total": 0})

@@ -69,19 +69,23 @@ def question_progress(user, question_ids, kind_by_question, role):
     return {qid: (done.get(qid, 0), totals.get(qid, 0)) for qid in question_ids}
 
 
-def time_per_assessor(evaluation):
-    """{assessor id: {"seconds": total, "items": distinct items judged, "per_item": seconds}} from saves."""
+def time_per_assessor(evaluation, by_series=False):
+    """{assessor id: {"seconds": total, "items": distinct items judged, "per_item": seconds}} from saves; with
+    `by_series`, keyed by (assessor id, series id) instead."""
     rows = (JudgmentChange.objects.filter(judgment__evaluation=evaluation, judgment__item__isnull=False)
-            .order_by("changed_by_id", "changed_at").values_list("changed_by_id", "changed_at", "judgment__item_id"))
+            .order_by("changed_by_id", "changed_at")
+            .values_list("changed_by_id", "changed_at", "judgment__item_id", "judgment__topic__parent_id",
+                         "judgment__topic_id"))
     out, last = {}, {}
-    for assessor_id, at, item_id in rows:
-        entry = out.setdefault(assessor_id, {"seconds": 0.0, "items": set()})
+    for assessor_id, at, item_id, parent_id, topic_id in rows:
+        key = (assessor_id, parent_id or topic_id) if by_series else assessor_id
+        entry = out.setdefault(key, {"seconds": 0.0, "items": set()})
         if assessor_id in last:
             entry["seconds"] += min((at - last[assessor_id]).total_seconds(), IDLE_CAP)
         last[assessor_id] = at
         entry["items"].add(item_id)
-    return {a: {"seconds": e["seconds"], "items": len(e["items"]),
-                "per_item": e["seconds"] / len(e["items"]) if e["items"] else None} for a, e in out.items()}
+    return {k: {"seconds": e["seconds"], "items": len(e["items"]),
+                "per_item": e["seconds"] / len(e["items"]) if e["items"] else None} for k, e in out.items()}
 
 
 def paired_instance_labels(evaluation):

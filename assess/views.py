@@ -4,7 +4,7 @@ Pages are server-rendered; after the first load everything is htmx partials: the
 document frame, judgment bar) is swapped as a whole when moving on, and only the judgment bar after a save.
 All writes go through assess.services.
 """
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -244,9 +244,3 @@ def question_history(request, qid):
     return render(request, "assess/history.html", {
         "question": question, "changes": changes.order_by("-changed_at", "-id")[:500],
         "structure": structure.order_by("-at", "-id")[:500]})
-
-
-def htmx_redirect(url):
-    response = HttpResponse(status=204)
-    response["HX-Redirect"] = url
-    return response

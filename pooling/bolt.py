@@ -208,10 +208,24 @@ def grouping_views(topic):
 
 def view_structure(item):
     """The groups of a view item: [{number, label, misc, citations: [{key, passage, thread, post, ...}]}]."""
+    return groups_of(item.topic_id, item.data["run"], item.data["view"])
+
+
+def grouping_views_of(topic_ids):
+    """[(topic id, grouping run tag, view number)] of every view the grouping runs return for the topics."""
+    # JSON keys are read in Python: SQLite's JSON functions turn a view number such as "0" into an integer.
+    rows = (RunEntry.objects.filter(topic_id__in=list(topic_ids), run__data__subtask="groups")
+            .values_list("topic_id", "run__tag", "data"))
+    return sorted({(tid, tag, data["view"]) for tid, tag, data in rows})
+
+
+def groups_of(topic_id, tag, view):
     groups = {}
-    rows = (RunEntry.objects.filter(topic=item.topic, run__tag=item.data["run"], data__view=item.data["view"])
+    rows = (RunEntry.objects.filter(topic_id=topic_id, run__tag=tag)
             .order_by("line_no").values_list("docid", "text", "data"))
     for thread, passage, data in rows:
+        if data.get("view") != view:
+            continue
         group = groups.setdefault(data["group"], {"number": data["group"], "label": data["group_label"],
                                                   "misc": data["misc"], "citations": []})
         group["citations"].append({"key": citation_key(thread, data["post"], data["offset"], data["length"],

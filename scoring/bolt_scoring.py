@@ -65,32 +65,58 @@ def score_topics(topic_ids, runs):
     return out, judged
 
 
+def _leaders_by_key(topic_ids, grouping_runs):
+    """{(grouping run tag, topic id, citation key): leader's key} for the near-duplicates of the citation runs the
+    groupings were made from."""
+    source = {tag: (data or {}).get("citation_run") for tag, data in grouping_runs}
+    entries = defaultdict(dict)  # (citation run tag, topic id) -> {line: (key, data)}
+    for tag, tid, line, thread, passage, data in RunEntry.objects.filter(
+            topic_id__in=topic_ids, run__tag__in=[t for t in source.values() if t]).values_list(
+            "run__tag", "topic_id", "line_no", "docid", "text", "data"):
+        key = citation_key(thread, data["post"], data["offset"], data["length"], passage)
+        entries[(tag, tid)][line] = (key, data)
+    out = {}
+    for grouping, cited in source.items():
+        for (tag, tid), lines in entries.items():
+            if tag != cited:
+                continue
+            for key, data in lines.values():
+                if data.get("near_dup") and data.get("leader") in lines:
+                    out[(grouping, tid, key)] = lines[data["leader"]][0]
+    return out
+
+
 def score_groupings(topic_ids, runs):
     """{(run id, topic id): {measure: mean over the topic's views}} for grouping runs."""
-    from pooling.bolt import view_structure
+    from pooling.bolt import grouping_views_of, groups_of
 
     official_view = official_values(topic_ids, "grouping")
     official_cite = official_values(topic_ids, "citation")
     item_ids = {(tid, key): pk for pk, tid, key in PoolItem.objects.filter(topic_id__in=topic_ids)
                 .values_list("id", "topic_id", "key")}
     tags = dict(Run.objects.filter(pk__in=runs).values_list("tag", "pk"))
+    leader_of = _leaders_by_key(topic_ids, Run.objects.filter(pk__in=runs).values_list("tag", "data"))
     per = defaultdict(list)
-    for item in PoolItem.objects.filter(topic_id__in=topic_ids, data__bolt="view").select_related("topic"):
-        run_id = tags.get(item.data.get("run"))
+    view_items = {(i.topic_id, i.data.get("run"), i.data.get("view")): i.pk
+                  for i in PoolItem.objects.filter(topic_id__in=topic_ids, data__bolt="view")}
+    for tid, tag, view in grouping_views_of(topic_ids):
+        run_id = tags.get(tag)
         if run_id is None:
             continue
-        value = official_view.get(item.pk) or {}
+        value = official_view.get(view_items.get((tid, tag, view))) or {}
         groups = []
-        for g in view_structure(item):
+        for g in groups_of(tid, tag, view):
             judged = (value.get("groups") or {}).get(g["number"], {})
             members = judged.get("members") or {}
             rel = []
             for c in g["citations"]:
-                j = official_cite.get(item_ids.get((item.topic_id, c["key"])))
+                # A near-duplicate takes its class leader's judgment (the seed: "equivalently relevant").
+                key = leader_of.get((tag, tid, c["key"]), c["key"])
+                j = official_cite.get(item_ids.get((tid, key)))
                 rel.append(None if j is None else j.get("rel") in measures.RELEVANT)
             groups.append({"misc": g["misc"], "relevant": judged.get("relevant"), "scope": judged.get("scope"),
                            "members": [members.get(c["key"]) for c in g["citations"]], "cites_relevant": rel})
-        per[(run_id, item.topic_id)].append(measures.view_scores(groups))
+        per[(run_id, tid)].append(measures.view_scores(groups))
     return {key: {m: measures.mean_defined([v[m] for v in views]) for m in GROUP_MEASURES}
             for key, views in per.items()}
 

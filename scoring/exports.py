@@ -34,7 +34,7 @@ def _questions(evaluation, kinds):
 
 
 def _run_entries(qids):
-    item_of = dict(PoolItem.sources.through.objects.filter(poolitem__topic_id__in=qids).values_list(
+    item_of = dict(PoolItem.sources.through.objects.filter(poolitem__topic_id__in=qids).order_by().values_list(
         "runentry_id", "poolitem_id"))
     entries = RunEntry.objects.filter(topic_id__in=qids).select_related("run").order_by("run__tag", "line_no")
     return entries, item_of

@@ -42,13 +42,17 @@ def is_nil(docid, text=""):
     return docid.strip().upper() == "NIL"
 
 
+# Every bulk read below clears the models' default ordering (.order_by()): RunEntry's and PoolItem's orderings
+# join runs, teams, evaluations and topics and make PostgreSQL sort tens of thousands of rows on disk.
+
+
 class Questions:
     """The evaluation's questions and which series each belongs to (a question without a parent is its own)."""
 
     def __init__(self, evaluation):
         qtypes = set(evaluation.track_spec.question_types)
         self.info = {}
-        for tid, parent_id, kind, ident, data in Topic.objects.filter(evaluation=evaluation).values_list(
+        for tid, parent_id, kind, ident, data in Topic.objects.filter(evaluation=evaluation).order_by().values_list(
                 "id", "parent_id", "kind", "ident", "data"):
             if kind in qtypes or (not qtypes and kind != "series"):
                 self.info[tid] = {"series": parent_id or tid, "kind": kind, "ident": ident, "data": data}
@@ -76,11 +80,12 @@ def score_questions(evaluation, questions, qids, run_ids):
     kinds = {q: questions.info[q]["kind"] for q in qids}
     entries = _entries(qids, kinds)
     item_of = {}
-    for eid, item_id in PoolItem.sources.through.objects.filter(poolitem__topic_id__in=qids).values_list(
+    for eid, item_id in PoolItem.sources.through.objects.filter(poolitem__topic_id__in=qids).order_by().values_list(
             "runentry_id", "poolitem_id"):
         item_of.setdefault(eid, item_id)
     items = defaultdict(list)  # q -> [(item id, docid, "")]
-    for item_id, tid, docid in PoolItem.objects.filter(topic_id__in=qids).values_list("id", "topic_id", "docid"):
+    for item_id, tid, docid in PoolItem.objects.filter(topic_id__in=qids).order_by().values_list("id", "topic_id",
+                                                                                   "docid"):
         items[tid].append((item_id, docid, ""))
 
     instance = official_values([q for q in qids if kinds[q] not in NUGGET_TYPES], "instance") if any(
@@ -91,7 +96,7 @@ def score_questions(evaluation, questions, qids, run_ids):
         matches = official_values(nugget_qids, "nugget_match")
         official_votes = official_values(nugget_qids, "nugget_vote")
         votes = nugget_votes(nugget_qids)
-        for nid, tid in Nugget.objects.filter(topic_id__in=nugget_qids).values_list("id", "topic_id"):
+        for nid, tid in Nugget.objects.filter(topic_id__in=nugget_qids).order_by().values_list("id", "topic_id"):
             nuggets[tid].append(nid)
 
     out = {}
@@ -118,12 +123,12 @@ def _entries(qids, kinds):
     without = [q for q in qids if kinds[q] not in NUGGET_TYPES]
     rows = defaultdict(list)
     if without:
-        for eid, run_id, tid, line_no, docid in RunEntry.objects.filter(topic_id__in=without).values_list(
+        for eid, run_id, tid, line_no, docid in RunEntry.objects.filter(topic_id__in=without).order_by().values_list(
                 "id", "run_id", "topic_id", "line_no", "docid"):
             rows[(run_id, tid)].append((line_no, eid, docid, ""))
     if with_text:
-        for eid, run_id, tid, line_no, docid, text in RunEntry.objects.filter(topic_id__in=with_text).values_list(
-                "id", "run_id", "topic_id", "line_no", "docid", "text"):
+        for eid, run_id, tid, line_no, docid, text in RunEntry.objects.filter(
+                topic_id__in=with_text).order_by().values_list("id", "run_id", "topic_id", "line_no", "docid", "text"):
             rows[(run_id, tid)].append((line_no, eid, docid, text))
     out = {}
     for key, es in rows.items():
@@ -208,60 +213,87 @@ def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entr
     return out
 
 
-# What a series needs of its questions' stored details.
-AGG_KEYS = ("entries", "judged", "nil_returned", "nil_correct", "nil_question", "left_out")
+def _new_acc():
+    return {"sums": {}, "left_out": 0, "left_out_questions": [], "entries": 0, "judged": 0, "nil_returned": 0,
+            "nil_correct": 0, "nil_questions": 0}
 
 
-def _stored_question_aggregates(run_ids, topic_ids):
-    """{(run, question): (value, {AGG_KEYS...})} of stored question scores. On PostgreSQL the keys are read as
-    text columns, so no question's whole detail is decoded: a batch of stale questions touches most series, and
-    this read is then the largest part of its cost."""
-    out = {}
+def _add_question(acc, kind, value, detail, ident):
+    if value is None:
+        acc["left_out"] += 1
+    else:
+        total, n = acc["sums"].get(kind, (0.0, 0))
+        acc["sums"][kind] = (total + value, n + 1)
+    if detail.get("left_out"):
+        acc["left_out_questions"].append(ident)
+    acc["entries"] += detail.get("entries", 0)
+    acc["judged"] += detail.get("judged", 0)
+    acc["nil_returned"] += int(bool(detail.get("nil_returned")))
+    acc["nil_correct"] += int(bool(detail.get("nil_correct")))
+    acc["nil_questions"] += int(bool(detail.get("nil_question")))
+
+
+def stored_series_partials(run_ids, topic_ids):
+    """{(run, series): accumulator} over the stored scores of `topic_ids` (questions not recomputed now).
+
+    On PostgreSQL the database sums per run, series and question type, so a batch of stale questions (which
+    touches most series) does not read every other question's row back."""
+    out = defaultdict(_new_acc)
     if not topic_ids:
         return out
+    rows = Score.objects.filter(run_id__in=run_ids, scope=Score.QUESTION, measure="score", topic_id__in=topic_ids)
     if connection.vendor != "postgresql":
-        for run_id, q, value, detail in Score.objects.filter(
-                run_id__in=run_ids, scope=Score.QUESTION, measure="score", topic_id__in=topic_ids
-        ).values_list("run_id", "topic_id", "value", "detail"):
-            out[(run_id, q)] = (value, {k: detail.get(k) for k in AGG_KEYS})
+        for run_id, tid, series, kind, ident, value, detail in rows.values_list(
+                "run_id", "topic_id", "topic__parent_id", "topic__kind", "topic__ident", "value", "detail"):
+            _add_question(out[(run_id, series or tid)], kind, value, detail, ident)
         return out
-    columns = ", ".join(f"detail->>'{k}'" for k in AGG_KEYS)
+    sql = f"""
+        SELECT s.run_id, coalesce(t.parent_id, t.id), t.kind,
+               coalesce(sum(s.value), 0), count(s.value), count(*) - count(s.value),
+               coalesce(sum((s.detail->>'entries')::int), 0), coalesce(sum((s.detail->>'judged')::int), 0),
+               count(*) FILTER (WHERE s.detail->>'nil_returned' = 'true'),
+               count(*) FILTER (WHERE s.detail->>'nil_correct' = 'true'),
+               count(*) FILTER (WHERE s.detail->>'nil_question' = 'true'),
+               array_agg(t.ident) FILTER (WHERE s.detail->>'left_out' = 'true')
+        FROM "{Score._meta.db_table}" s JOIN "{Topic._meta.db_table}" t ON t.id = s.topic_id
+        WHERE s.run_id = ANY(%s) AND s.scope = 'question' AND s.measure = 'score' AND s.topic_id = ANY(%s)
+        GROUP BY 1, 2, 3"""
     with connection.cursor() as cursor:
-        cursor.execute(
-            f'SELECT run_id, topic_id, value, {columns} FROM "{Score._meta.db_table}" '
-            "WHERE run_id = ANY(%s) AND scope = 'question' AND measure = 'score' AND topic_id = ANY(%s)",
-            [list(run_ids), list(topic_ids)])
-        for run_id, q, value, entries, judged, nil_returned, nil_correct, nil_question, left_out in cursor:
-            out[(run_id, q)] = (value, {
-                "entries": int(entries or 0), "judged": int(judged or 0), "nil_returned": nil_returned == "true",
-                "nil_correct": nil_correct == "true", "nil_question": nil_question == "true",
-                "left_out": left_out == "true"})
+        cursor.execute(sql, [list(run_ids), list(topic_ids)])
+        for (run_id, series, kind, total, n, nulls, entries, judged, nil_ret, nil_cor, nil_q,
+             left_out) in cursor:
+            acc = out[(run_id, series)]
+            if n:
+                old_total, old_n = acc["sums"].get(kind, (0.0, 0))
+                acc["sums"][kind] = (old_total + total, old_n + n)
+            acc["left_out"] += nulls
+            acc["left_out_questions"].extend(left_out or ())
+            acc["entries"] += entries
+            acc["judged"] += judged
+            acc["nil_returned"] += nil_ret
+            acc["nil_correct"] += nil_cor
+            acc["nil_questions"] += nil_q
+    return out
+
+
+def series_results(questions, question_values, weights, partials=None):
+    """{(run, series): (SeriesScore, extra detail)} from {(run, q): (value, detail)} of recomputed questions
+    plus the stored partial sums of the series' other questions."""
+    accs = partials if partials is not None else defaultdict(_new_acc)
+    for (run_id, q), (value, detail) in question_values.items():
+        info = questions.info[q]
+        _add_question(accs[(run_id, info["series"])], info["kind"], value, detail, info["ident"])
+    out = {}
+    for key, acc in accs.items():
+        s = combine.series_score_from_sums(acc["sums"], weights, acc["left_out"])
+        extra = {k: acc[k] for k in ("entries", "judged", "nil_returned", "nil_correct", "nil_questions")}
+        extra["left_out_questions"] = sorted(acc["left_out_questions"])
+        out[key] = (s, extra)
     return out
 
 
 def question_rows(scores):
     return [ScoreRow(run_id, Score.QUESTION, q, "score", s.value, s.detail) for (run_id, q), s in scores.items()]
-
-
-def series_results(questions, question_values, weights):
-    """{(run, series): (SeriesScore, extra detail)} from {(run, q): (value, detail)} of all the series' questions."""
-    grouped = defaultdict(list)
-    for (run_id, q), vd in question_values.items():
-        grouped[(run_id, questions.info[q]["series"])].append((q, vd))
-    out = {}
-    for key, qs in grouped.items():
-        typed = [(questions.info[q]["kind"], value) for q, (value, _) in qs]
-        s = combine.series_score(typed, weights)
-        extra = {"entries": 0, "judged": 0, "nil_returned": 0, "nil_correct": 0, "nil_questions": 0}
-        for _, (_, detail) in qs:
-            extra["entries"] += detail.get("entries", 0)
-            extra["judged"] += detail.get("judged", 0)
-            extra["nil_returned"] += int(bool(detail.get("nil_returned")))
-            extra["nil_correct"] += int(bool(detail.get("nil_correct")))
-            extra["nil_questions"] += int(bool(detail.get("nil_question")))
-        extra["left_out_questions"] = sorted(questions.info[q]["ident"] for q, (_, d) in qs if d.get("left_out"))
-        out[key] = (s, extra)
-    return out
 
 
 def series_rows(results):
@@ -324,7 +356,7 @@ def score_qa(evaluation, topic_ids):
     questions = Questions(evaluation)
     qids = questions.expand(topic_ids)
     full = topic_ids is None
-    run_ids = list(Run.objects.filter(evaluation=evaluation).values_list("id", flat=True))
+    run_ids = list(Run.objects.filter(evaluation=evaluation).order_by().values_list("id", flat=True))
     weights = series_weights(evaluation)
     scores = score_questions(evaluation, questions, qids, run_ids)
     series_ids = {questions.info[q]["series"] for q in qids}
@@ -332,8 +364,10 @@ def score_qa(evaluation, topic_ids):
     question_values = {key: (s.value, s.detail) for key, s in scores.items()}
     if not full:  # the affected series' other questions keep their stored scores
         others = [q for sid in series_ids for q in questions.series_questions[sid] if q not in qids]
-        question_values.update(_stored_question_aggregates(run_ids, others))
-    s_results = series_results(questions, question_values, weights)
+        partials = stored_series_partials(run_ids, others)
+    else:
+        partials = None
+    s_results = series_results(questions, question_values, weights, partials)
 
     series_details = {key: (s.value, {"components": s.components, "counts": s.counts,
                                       "missing": list(s.missing), **extra})

@@ -29,7 +29,7 @@ def store(evaluation, batch):
     """Upsert the batch's rows inside the caller's transaction: identical stored rows are kept, changed ones
     replaced, rows the batch's scopes no longer produce deleted. Returns the rows written."""
     # run ids rather than a join, and run-level rows through their partial unique index (topic IS NULL)
-    run_ids = list(Run.objects.filter(evaluation=evaluation).values_list("id", flat=True))
+    run_ids = list(Run.objects.filter(evaluation=evaluation).order_by().values_list("id", flat=True))
     if connection.vendor == "postgresql":
         return _merge_postgresql(run_ids, batch)
     scores = Score.objects.filter(run_id__in=run_ids)

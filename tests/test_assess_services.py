@@ -224,3 +224,22 @@ def test_only_organizers_close_and_invite(sample, primary):
     with pytest.raises(services.Forbidden):
         services.invite(primary, sample.evaluation, primary, Invitation.ADJUDICATOR)
     assert not TopicClosure.objects.exists()
+
+
+def test_time_per_item_from_consecutive_saves(sample, primary):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from assess import progress
+
+    for k in range(3):
+        services.judge_instance(primary, item(sample, "1.1", k, primary), "incorrect", 0)
+    t0 = timezone.now()
+    for offset, change in zip((0, 20, 1000), JudgmentChange.objects.order_by("id")):
+        JudgmentChange.objects.filter(pk=change.pk).update(changed_at=t0 + timedelta(seconds=offset))
+    times = progress.time_per_assessor(sample.evaluation)[primary.pk]
+    # 20 s on the second item; the 980 s gap before the third counts as the 300 s cap
+    assert times == {"seconds": 320.0, "items": 3, "per_item": pytest.approx(320 / 3)}
+    assert progress.time_per_assessor(sample.evaluation, by_series=True)[(primary.pk, sample.series[0].pk)][
+        "items"] == 3

@@ -238,3 +238,41 @@ def test_topic_file_citations_join_the_pool_and_count_in_r(loaded, make_user):
     rescore_evaluation(loaded.pk)
     s = Score.objects.get(run__tag="alpha1", scope=Score.SERIES, topic=topic, measure="char_recall")
     assert s.detail["chars_relevant_total"] == len("That is progress.") and s.value == 0.0
+
+
+def test_group_skew_counts_a_near_duplicate_with_its_leaders_judgment(loaded, make_user):
+    load(loaded, "alpha1-groups.xml")
+    a1 = make_user("bolt-a1", "assessor")
+    topic = loaded.topics.get(ident="1.001")
+    _assign(topic, a1)
+    for item in bolt.citation_items(topic):
+        rel = "no" if item.text.startswith(("The women's car", "I took it", "My brother")) else "yes"
+        bolt.judge_citation(a1, item, {"rel": rel}, 0)
+    rescore_evaluation(loaded.pk)  # no grouping judgment yet: skew needs only the citation judgments
+    skew = Score.objects.get(run__tag="alpha1-groups", scope=Score.SERIES, topic=topic, measure="group_skew")
+    # View 0: "Praise" = leader (yes), its quoted near-duplicate (takes yes), metro cheaper (yes), women's car (no)
+    # -> 3/4; "Complaints" = fare (yes), taxi (yes) -> 1; population std of (.75, 1) = .125.
+    # View 1: "Riders" = leader, duplicate, fare, metro -> 1; "Taxi drivers" -> 1; std 0 (misc not counted).
+    # Topic value: mean over the two views = .0625.
+    assert skew.value == pytest.approx(0.0625)
+
+
+def test_commands_export_agreement_and_team_topics(loaded, tmp_path, capsys):
+    import json
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    call_command("bolt_export", loaded.slug, "--out", str(tmp_path))
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == ["alpha1.xml", "alpha2.xml", "beta1.xml"]
+    assert all(bolt_export.validate_export(p.read_bytes()) == [] for p in tmp_path.iterdir())
+    with pytest.raises(CommandError, match="no citation run nope"):
+        call_command("bolt_export", loaded.slug, "nope")
+    capsys.readouterr()
+    call_command("bolt_agreement", loaded.slug)
+    assert json.loads(capsys.readouterr().out)["overall"]["items"] == 0
+    call_command("bolt_team_topics", loaded.slug)
+    out = capsys.readouterr().out
+    assert "<query>What do people in Cairo think of the new metro line?</query>" in out
+    assert "description" not in out and "rules" not in out

@@ -197,3 +197,30 @@ def test_trec2004_weighting_is_a_setting():
     # series 216 of runA: .5 * factoid 1 + .25 * list 4/7 + .25 * Other 6/7.95
     expected = 0.5 * 1 + 0.25 * 4 / 7 + 0.25 * 6 / 7.95
     assert _scores(t["runA"], "series", t["series"]["216"])["score"].value == pytest.approx(expected)
+
+
+def test_stale_rescoring_agrees_with_full_rescoring():
+    """The incremental path (database-side partial sums of the untouched questions) gives the full path's
+    numbers after judgments change in several series."""
+    from scoring.synthetic import trec2007_sized
+
+    ev = trec2007_sized(slug="agree", series=6, questions=40, runs=5, seed=3)
+    rescore_evaluation(ev.id)
+    changed = list(Judgment.objects.filter(evaluation=ev, kind="instance").select_related("topic")[:40:4])
+    for j in changed:
+        j.value = {"label": "incorrect" if j.value["label"] == "globally-correct" else "globally-correct",
+                   "answer_class": j.value.get("answer_class")}
+        j.save()
+        mark_stale(j.topic)
+    assert rescore_stale_topics(ev.id) >= 1
+
+    def snapshot():
+        return {(r, s, t, m): v for r, s, t, m, v in Score.objects.filter(run__evaluation=ev).values_list(
+            "run_id", "scope", "topic_id", "measure", "value")}
+
+    incremental = snapshot()
+    rescore_evaluation(ev.id)
+    full = snapshot()
+    assert incremental.keys() == full.keys()
+    for key, value in full.items():
+        assert incremental[key] == pytest.approx(value, abs=1e-12), key

@@ -31,13 +31,22 @@ class SeriesScore:
 
 def series_score(question_values, weights):
     """`question_values` is [(question type, value or None), ...] for one run and one series."""
-    by_type, left_out = {}, 0
+    sums, left_out = {}, 0
     for qtype, value in question_values:
         if value is None:
             left_out += 1
             continue
-        by_type.setdefault(qtype, []).append(value)
-    components = {t: mean(v) for t, v in by_type.items()}
+        acc = sums.setdefault(qtype, [[], 0])
+        acc[0].append(value)
+        acc[1] += 1
+    return series_score_from_sums({t: (math.fsum(v), n) for t, (v, n) in sums.items()}, weights, left_out)
+
+
+def series_score_from_sums(sums, weights, left_out=0):
+    """The same from {question type: (sum of values, number of questions with a value)}, as a database can
+    aggregate them without sending every question's value."""
+    components = {t: total / n for t, (total, n) in sums.items() if n}
+    counts = {t: n for t, (_, n) in sums.items() if n}
     present = {t: w for t, w in weights.items() if t in components}
     missing = tuple(t for t in weights if t not in components)
     if present and sum(present.values()) > 0:
@@ -47,7 +56,6 @@ def series_score(question_values, weights):
         value = mean(components.values())
     else:
         value = None
-    counts = {t: len(v) for t, v in by_type.items()}
     return SeriesScore(value=value, components=components, counts=counts, missing=missing, left_out=left_out)
 
 

@@ -12,14 +12,23 @@
     return !el.disabled && el.getClientRects().length > 0;
   }
 
+  // htmx wires swapped-in content only after its settle delay; a fast key or Enter must not beat it (the form
+  // would then be submitted natively, reloading the page), so wire it now — htmx.process is idempotent.
+  function wired(el) {
+    var data = el["htmx-internal-data"];
+    return !!(data && data.initHash);
+  }
+
+  function wire(el) {
+    var root = el.closest("[hx-post],[hx-get]");
+    if (root && window.htmx && !wired(root)) window.htmx.process(root);
+  }
+
   function pressKey(key) {
     var all = document.querySelectorAll("[data-key]");
     for (var i = 0; i < all.length; i++) {
       if (all[i].getAttribute("data-key") === key && visible(all[i])) {
-        // htmx wires swapped-in content only after its settle delay; a fast key must not beat it (the form
-        // would then be submitted natively), so wire it now — htmx.process is idempotent.
-        var root = all[i].closest("[hx-post],[hx-get]");
-        if (root && window.htmx) window.htmx.process(root);
+        wire(all[i]);
         all[i].click();
         return true;
       }
@@ -58,6 +67,7 @@
     if (!row) return false;
     var box = row.querySelector('input[data-nugget-index="' + n + '"]');
     if (!box) return false;
+    wire(box);
     box.checked = !box.checked;
     box.dispatchEvent(new Event("change", {bubbles: true}));
     return true;
@@ -68,6 +78,7 @@
     var text = String(window.getSelection() || "").trim();
     if (!form || !text) return false;
     form.querySelector("[name=text]").value = text;
+    wire(form);
     form.requestSubmit();
     return true;
   }
@@ -91,6 +102,16 @@
     var sel = e.target.closest && e.target.closest("[data-nugget-from-selection]");
     if (sel) { e.preventDefault(); nuggetFromSelection(); }
   });
+
+  // Safety net for the mouse and Enter: an htmx form submitted before htmx wired it is wired and resubmitted.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (form.hasAttribute && form.hasAttribute("hx-post") && window.htmx && !wired(form)) {
+      e.preventDefault();
+      window.htmx.process(form);
+      form.requestSubmit(e.submitter || undefined);
+    }
+  }, true);
 
   // Keep the text selection when the "from selection" button is pressed with the mouse.
   document.addEventListener("mousedown", function (e) {
