@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from assess.models import AnswerClass, Assignment, Judgment, JudgmentChange, Nugget, TopicClosure
+from assess.models import (AnswerClass, Assignment, Invitation, Judgment, JudgmentChange, Nugget, StructureChange,
+                           TopicClosure)
 
 
 @admin.register(Assignment)
@@ -45,3 +46,23 @@ class JudgmentAdmin(admin.ModelAdmin):
 @admin.register(TopicClosure)
 class TopicClosureAdmin(admin.ModelAdmin):
     list_display = ["topic", "closed_by", "closed_at"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["kind", "user", "evaluation", "topic", "invited_by", "created_at"]
+    list_filter = ["evaluation", "kind"]
+
+
+@admin.register(StructureChange)
+class StructureChangeAdmin(admin.ModelAdmin):
+    """Append-only: shown, never edited."""
+
+    list_display = ["at", "actor", "topic", "action"]
+    list_filter = ["action"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

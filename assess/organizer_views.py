@@ -91,7 +91,7 @@ def overview(request, slug):
     all_questions = list(Topic.objects.filter(evaluation=evaluation).select_related("parent").order_by("position"))
     closed = set(TopicClosure.objects.filter(topic__evaluation=evaluation).values_list("topic_id", flat=True))
     for q in all_questions:
-        q.is_closed = q.pk in closed or q.parent_id in closed
+        q.is_closed, q.closed_by_series = q.pk in closed, q.parent_id in closed
     queue = progress.adjudication_queue(evaluation)
     users = get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
     return render(request, "assess/organize.html", {

@@ -7,8 +7,8 @@ header, UTF-8 by meta tag only, and undeclared windows-1252 pages that need dete
 
 Measures (goals from issue 3): ingest documents/s through `load_collection` into PostgreSQL (>= 1,500) and its
 extrapolation to Blog06's 3.2 million permalinks; parse-only documents/s on the same files as the baseline;
-renderer MB/s against a plain lxml parse of the same pages in the same run (ratio >= 0.5; best of three
-interleaved rounds each); viewer frame response
+renderer MB/s against a plain lxml parse of the same pages in the same run (ratio >= 0.5; MB per CPU second,
+best of three interleaved rounds each); viewer frame response
 p50/p99 through the Django test client (p99 <= 20 ms); peak memory of this process and of the parsing workers.
 """
 import gzip
@@ -142,14 +142,15 @@ def _render_comparison(paths, n_pages):
     parser = etree.HTMLParser()
 
     def speed(fn, subset=pages):
+        """MB/s of CPU time: single-threaded work, so CPU time is its cost, whatever the neighbours do."""
         sub_mb = sum(len(p.encode("utf-8")) for p in subset) / 1e6
-        with Timer() as t:
-            for p in subset:
-                fn(p)
-        return sub_mb / t.seconds
+        start = time.process_time()
+        for p in subset:
+            fn(p)
+        return sub_mb / (time.process_time() - start)
 
-    # Interleaved rounds, best of three for each: on a shared machine a neighbour's burst then cannot favour one
-    # side of the ratio.
+    # Interleaved rounds, best of three for each: a burst on a shared machine (cache, frequency) then cannot favour
+    # one side of the ratio.
     rounds = {"lxml": [], "render": [], "nh3": []}
     for _ in range(3):
         rounds["lxml"].append(speed(lambda p: etree.fromstring(p, parser)))
@@ -233,7 +234,8 @@ def run(args):
         mb, n_pages, lxml_speed, render_speed, nh3_speed, bleach_speed = _render_comparison(paths,
                                                                                             args.render_pages)
         results += [
-            Result("renderer (nh3 + CSS filter)", render_speed, "MB/s", "", f"{n_pages} pages, {mb:.1f} MB"),
+            Result("renderer (nh3 + CSS filter)", render_speed, "MB/s", "",
+                   f"{n_pages} pages, {mb:.1f} MB; MB per CPU second"),
             Result("lxml parse (baseline)", lxml_speed, "MB/s", "", "etree.fromstring with HTMLParser"),
             Result("renderer / lxml parse", render_speed / lxml_speed, "ratio", ">= 0.5"),
             Result("nh3 defaults (no filter)", nh3_speed, "MB/s", "", "what the attribute filter and CSS cost"),

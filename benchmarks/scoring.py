@@ -45,7 +45,8 @@ def run(args):
             ev = trec2007_sized(series=args.series, questions=args.questions, runs=args.runs)
     entries = RunEntry.objects.filter(run__evaluation=ev).count()
     with Timer() as base:
-        list(RunEntry.objects.filter(run__evaluation=ev).values_list("id", "run_id", "topic_id", "docid", "text"))
+        list(RunEntry.objects.filter(run__evaluation=ev).order_by().values_list("id", "run_id", "topic_id", "docid",
+                                                                               "text"))
     times = []
     for _ in range(args.repeat):
         with Timer() as t:
