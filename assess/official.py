@@ -34,3 +34,39 @@ def nugget_votes(topic_ids):
     for nugget_id, value in rows:
         votes.setdefault(nugget_id, []).append(value.get("vote"))
     return votes
+
+
+def official_fields(topic_ids, kind, *keys):
+    """official_values in bulk for scoring: {subject id: (value[key] as text or None, ...)} for the given
+    top-level keys, pulled out by the database so no JSON is decoded in Python (tens of thousands of
+    judgments per rescoring). Same precedence as official_values."""
+    from django.db.models.fields.json import KT
+
+    names = {f"k{i}": KT(f"value__{key}") for i, key in enumerate(keys)}
+    rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(_PRECEDENCE))
+            .order_by().annotate(**names).values_list("item_id", "nugget_id", "role", *names))
+    best = {}
+    for item_id, nugget_id, role, *fields in rows:
+        subject = item_id if item_id is not None else nugget_id
+        rank = _PRECEDENCE[role]
+        if subject not in best or rank > best[subject][0]:
+            best[subject] = (rank, tuple(fields))
+    return {subject: fields for subject, (rank, fields) in best.items()}
+
+
+def nugget_vote_sets(topic_ids):
+    """Both readings of the nugget votes in one query: ({nugget id: official vote}, {nugget id: [every vote]}),
+    i.e. official_values(topic_ids, "nugget_vote") reduced to the vote, and nugget_votes(topic_ids)."""
+    from django.db.models.fields.json import KT
+
+    official, votes = {}, {}
+    rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind="nugget_vote").order_by()
+            .annotate(vote=KT("value__vote")).values_list("nugget_id", "role", "vote"))
+    best = {}
+    for nugget_id, role, vote in rows:
+        votes.setdefault(nugget_id, []).append(vote)
+        rank = _PRECEDENCE.get(role)
+        if rank is not None and (nugget_id not in best or rank > best[nugget_id]):
+            best[nugget_id] = rank
+            official[nugget_id] = vote
+    return official, votes

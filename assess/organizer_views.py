@@ -5,7 +5,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from assess import progress, questions, services
+from assess import documents, progress, questions, services
 from assess.models import AnswerClass, Assignment, Invitation, Judgment, TopicClosure
 from config.roles import ASSESSOR, ORGANIZER, organizer_required, role_required
 from pooling.models import Evaluation, PoolItem, Topic
@@ -34,6 +34,7 @@ def adjudication(request, slug):
 def _entry(evaluation, item, first, second, decided, classes, error=None):
     item.evaluation = evaluation
     return {"item": item, "primary": first, "secondary": second, "decided": decided, "classes": classes,
+            "frame_url": documents.frame_url(evaluation, item.docid, marks=(item.text,)),
             "labels": questions.labels_for(item, evaluation), "version": decided.version if decided else 0,
             "error": error}
 

@@ -6,6 +6,7 @@ series at a time, each batch in its own transaction, and is safe to repeat: item
 pool_id and position, and an item that has judgments is never deleted (it is flagged "unreturned" instead
 when no judged run returns it any more).
 """
+import json
 from collections import namedtuple
 
 from django.db import connection, transaction
@@ -56,6 +57,20 @@ def _links(item_ids):
         return cursor.fetchall()
 
 
+def _raw_rows(queryset, chunk=5000):
+    """The rows of a values_list queryset straight from the cursor: Django's per-value converters (one JSON
+    decode call chain per row) cost more than the query itself for 100,000s of run lines."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while batch := cursor.fetchmany(chunk):
+            yield from batch
+
+
+def _decode(data):
+    return json.loads(data) if isinstance(data, (str, bytes)) else (data if data is not None else {})
+
+
 def _default_item(entry):
     return {"docid": entry.docid, "text": entry.text}
 
@@ -82,9 +97,9 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
                 .order_by("run_id", "line_no")
                 .values_list("id", "topic_id", "line_no", "docid", "text", *(["data"] if uses_data else [])))
         groups = {}  # (topic id, key) -> [first ParsedEntry, [entry ids]]
-        for entry_id, topic_id, line_no, docid, text, *data in rows.iterator(chunk_size=5000):
+        for entry_id, topic_id, line_no, docid, text, *data in _raw_rows(rows):
             entry = ParsedEntry(topic=idents[topic_id], line=line_no, docid=docid, text=text,
-                                data=data[0] if data else {})
+                                data=_decode(data[0]) if data else {})
             key = key_of(entry)
             if key is None:
                 continue
@@ -152,7 +167,9 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
         extra = [pk for link, pk in have.items() if link not in wanted]
         if extra:
             through.objects.filter(pk__in=extra).delete()
-        insert_rows(through, ["poolitem_id", "runentry_id"], [link for link in wanted if link not in have])
+        # In index order: the link table's indexes then grow at their right edge instead of at random pages,
+        # which halves PostgreSQL's share of a first build.
+        insert_rows(through, ["poolitem_id", "runentry_id"], sorted(link for link in wanted if link not in have))
         counts["links"] = len(wanted)
     return counts
 

@@ -6,12 +6,13 @@ Stored per series ("score"): the combined score, components per question type, c
 NIL counts and flags. Stored per run: "score" (mean of series scores), one row per question type (mean over the
 run's questions of that type), "nil_precision", "nil_recall" and "judged" (share of its judged instances).
 """
+import json
 from collections import defaultdict
 
 from django.db import connection
 
 from assess.models import Nugget
-from assess.official import nugget_votes, official_values
+from assess.official import nugget_vote_sets, official_fields
 from pooling.models import PoolItem, Run, RunEntry, Topic
 from scoring.measures import combine, qa
 from scoring.models import Score
@@ -78,24 +79,22 @@ def score_questions(evaluation, questions, qids, run_ids):
     good = correct_label(evaluation)
     nugget_method = evaluation.setting("nugget_method", "pyramid")
     kinds = {q: questions.info[q]["kind"] for q in qids}
-    entries = _entries(qids, kinds)
-    item_of = {}
-    for eid, item_id in PoolItem.sources.through.objects.filter(poolitem__topic_id__in=qids).order_by().values_list(
-            "runentry_id", "poolitem_id"):
-        item_of.setdefault(eid, item_id)
+    entries, item_of = _entries(qids, kinds)
     items = defaultdict(list)  # q -> [(item id, docid, "")]
     for item_id, tid, docid in PoolItem.objects.filter(topic_id__in=qids).order_by().values_list("id", "topic_id",
                                                                                    "docid"):
         items[tid].append((item_id, docid, ""))
 
-    instance = official_values([q for q in qids if kinds[q] not in NUGGET_TYPES], "instance") if any(
-        kinds[q] not in NUGGET_TYPES for q in qids) else {}
+    # Judgment values come as tuples of the fields used (assess.official.official_fields): label and class of an
+    # instance, the nuggets (JSON text) a string holds, the vital/okay votes of a nugget.
+    plain_qids = [q for q in qids if kinds[q] not in NUGGET_TYPES]
+    instance = official_fields(plain_qids, "instance", "label", "answer_class") if plain_qids else {}
     nugget_qids = [q for q in qids if kinds[q] in NUGGET_TYPES]
     matches, official_votes, votes, nuggets = {}, {}, {}, defaultdict(list)
     if nugget_qids:
-        matches = official_values(nugget_qids, "nugget_match")
-        official_votes = official_values(nugget_qids, "nugget_vote")
-        votes = nugget_votes(nugget_qids)
+        matches = {item: json.loads(held) if held else ()
+                   for item, (held,) in official_fields(nugget_qids, "nugget_match", "nuggets").items()}
+        official_votes, votes = nugget_vote_sets(nugget_qids)
         for nid, tid in Nugget.objects.filter(topic_id__in=nugget_qids).order_by().values_list("id", "topic_id"):
             nuggets[tid].append(nid)
 
@@ -117,25 +116,32 @@ def score_questions(evaluation, questions, qids, run_ids):
 
 
 def _entries(qids, kinds):
-    """(run, q) -> [(entry id, docid, text)] in file order. Only nugget questions need the answer text (its
-    length); the others are scored by judgment alone, so their text is not read (most of a full rescoring's I/O)."""
+    """((run, q) -> [(entry id, docid, text)] in file order, {entry id: pool item id}), read together (the pool
+    link through a left join). Only nugget questions need the answer text (its length); the others are scored by
+    judgment alone, so their text is not read (most of a full rescoring's I/O)."""
     with_text = [q for q in qids if kinds[q] in NUGGET_TYPES]
     without = [q for q in qids if kinds[q] not in NUGGET_TYPES]
     rows = defaultdict(list)
-    if without:
-        for eid, run_id, tid, line_no, docid in RunEntry.objects.filter(topic_id__in=without).order_by().values_list(
-                "id", "run_id", "topic_id", "line_no", "docid"):
-            rows[(run_id, tid)].append((line_no, eid, docid, ""))
-    if with_text:
-        for eid, run_id, tid, line_no, docid, text in RunEntry.objects.filter(
-                topic_id__in=with_text).order_by().values_list("id", "run_id", "topic_id", "line_no", "docid", "text"):
-            rows[(run_id, tid)].append((line_no, eid, docid, text))
+    item_of = {}
+    seen = set()
+    for group, fields in ((without, ()), (with_text, ("text",))):
+        if not group:
+            continue
+        for eid, run_id, tid, line_no, docid, item_id, *text in RunEntry.objects.filter(
+                topic_id__in=group).order_by().values_list("id", "run_id", "topic_id", "line_no", "docid",
+                                                           "pool_items", *fields):
+            if item_id is not None:
+                item_of.setdefault(eid, item_id)
+            if eid in seen:  # an entry in several pool items comes once per item
+                continue
+            seen.add(eid)
+            rows[(run_id, tid)].append((line_no, eid, docid, text[0] if text else ""))
     out = {}
     for key, es in rows.items():
         if len(es) > 1:
             es.sort()
         out[key] = [(eid, docid, text) for _, eid, docid, text in es]
-    return out
+    return out, item_of
 
 
 def _judged(run_entries, item_of, official):
@@ -144,7 +150,7 @@ def _judged(run_entries, item_of, official):
 
 def _label(item_id, instance):
     value = instance.get(item_id)
-    return value.get("label") if value else None
+    return value[0] if value else None
 
 
 def _factoid(q, data, q_items, instance, good, run_ids, entries, item_of):
@@ -168,10 +174,10 @@ def _factoid(q, data, q_items, instance, good, run_ids, entries, item_of):
 
 def _class_of(item_id, instance, good):
     value = instance.get(item_id)
-    if not value or value.get("label") != good:
+    if not value or value[0] != good:
         return None
     # A correct instance not yet put in a class is its own distinct answer until the assessor groups it.
-    return value.get("answer_class") or f"item{item_id}"
+    return value[1] or f"item{item_id}"
 
 
 def _list(q, q_items, instance, good, run_ids, entries, item_of):
@@ -188,16 +194,16 @@ def _list(q, q_items, instance, good, run_ids, entries, item_of):
 
 
 def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entries, item_of, with_curve=False):
-    binary = qa.binary_weights({n: (official_votes.get(n) or {}).get("vote") for n in q_nuggets})
+    binary = qa.binary_weights({n: official_votes.get(n) for n in q_nuggets})
     pyramid = qa.pyramid_weights({n: sum(1 for v in votes.get(n, ()) if v == "vital") for n in q_nuggets})
     out = {}
     for run_id in run_ids:
         es = entries.get((run_id, q), [])
         matched = set()
         for eid, _, _ in es:
-            value = matches.get(item_of.get(eid))
-            if value:
-                matched.update(value.get("nuggets") or ())
+            held = matches.get(item_of.get(eid))
+            if held:
+                matched.update(held)
         length = qa.non_white_length(t for _, _, t in es)
         b = qa.nugget_score(matched, binary, length)
         p = qa.nugget_score(matched, pyramid, length)
@@ -208,7 +214,7 @@ def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entr
             "matched": p.matched, "length": length, "allowance": p.allowance, "nuggets": len(q_nuggets),
             "entries": len(es), "judged": _judged(es, item_of, matches)})
         if with_curve:  # ciQA: cumulative pyramid recall against length, strings in submitted order
-            strings = [(t, (matches.get(item_of.get(eid)) or {}).get("nuggets") or ()) for eid, _, t in es]
+            strings = [(t, matches.get(item_of.get(eid)) or ()) for eid, _, t in es]
             out[run_id].detail["recall_points"] = qa.recall_points(strings, pyramid)
     return out
 
