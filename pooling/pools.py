@@ -67,8 +67,25 @@ def _raw_rows(queryset, chunk=5000):
             yield from batch
 
 
+_scan_json = json.JSONDecoder().scan_once
+
+
 def _decode(data):
-    return json.loads(data) if isinstance(data, (str, bytes)) else (data if data is not None else {})
+    """A JSON column's value as read by `_raw_rows` (text, or already decoded by some drivers)."""
+    if not isinstance(data, str):
+        return data if data is not None else {}
+    try:  # the scanner alone: PostgreSQL's jsonb text has no surrounding white space to strip first
+        value, end = _scan_json(data, 0)
+    except StopIteration:
+        end = None
+    return value if end == len(data) else json.loads(data)
+
+
+def _flagged(data):
+    """Whether an item's data (as read by `_raw_rows`) has the "unreturned" flag; most texts cannot have it."""
+    if isinstance(data, str) and '"unreturned"' not in data:
+        return False
+    return bool(_decode(data).get("unreturned"))
 
 
 def _default_item(entry):
@@ -109,8 +126,9 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
             else:
                 group[1].append(entry_id)
 
-        items = [Existing(*row) for row in PoolItem.objects.select_for_update().filter(topic_id__in=question_ids)
-                 .values_list("id", "topic_id", "key", "pool_id", "position", "origin", "data")]
+        # data stays as read (JSON text on PostgreSQL): a rebuild reads every item but decodes few (`_flagged`).
+        items = [Existing(*row) for row in _raw_rows(PoolItem.objects.select_for_update().filter(
+            topic_id__in=question_ids).values_list("id", "topic_id", "key", "pool_id", "position", "origin", "data"))]
         judged = set(Judgment.objects.filter(topic_id__in=question_ids, item__isnull=False)
                      .values_list("item_id", flat=True))
         item_ids = {(i.topic_id, i.key): i.pk for i in items}
@@ -146,14 +164,14 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
         for item in items:
             if (item.topic_id, item.key) in groups:
                 counts["kept"] += 1
-                if item.data.get("unreturned"):
-                    changed.append((item.pk, {k: v for k, v in item.data.items() if k != "unreturned"}))
+                if _flagged(item.data):
+                    changed.append((item.pk, {k: v for k, v in _decode(item.data).items() if k != "unreturned"}))
             elif item.origin == PoolItem.RUNS and item.pk not in judged:
                 stale.append(item.pk)
             elif item.origin == PoolItem.RUNS:
                 counts["unreturned"] += 1
-                if not item.data.get("unreturned"):
-                    changed.append((item.pk, item.data | {"unreturned": True}))
+                if not _flagged(item.data):
+                    changed.append((item.pk, _decode(item.data) | {"unreturned": True}))
         for pk, data in changed:
             PoolItem.objects.filter(pk=pk).update(data=data)
         if stale:

@@ -9,28 +9,16 @@ not judged yet is written without assessment attributes (the DTD's defaults woul
 from lxml import etree
 
 from pooling.formats.bolt_xml import CITE_DTD, validate
+from scoring.measures.bolt import merge_spans
 
 DOCTYPE = '<!DOCTYPE bolt-ir-submission SYSTEM "bolt-ir-cite-schema.dtd">'
 TRANS = ("accept", "problematic", "notaccept", "na")
 
 
-def _merged(spans, length):
-    intervals = sorted((max(0, int(s)), min(length, int(s) + int(n))) for s, n in spans)
-    merged = []
-    for start, end in intervals:
-        if end <= start:
-            continue
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return merged
-
-
 def _fill_passage(el, passage, spans):
     """Set the passage as mixed content with <relspan> around each relevant part."""
     pos, last = 0, None
-    for start, end in _merged(spans, len(passage)):
+    for start, end in merge_spans(spans, len(passage)):
         before = passage[pos:start]
         if last is None:
             el.text = before

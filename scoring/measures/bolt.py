@@ -37,7 +37,12 @@ def relevant_spans(length, judgment, false_alarm=False):
     marks = judgment.get("relspans") or []
     if not marks:
         return [(0, length)] if length > 0 else []
-    intervals = sorted((max(0, int(s)), min(length, int(s) + int(n))) for s, n in marks)
+    return merge_spans(marks, length)
+
+
+def merge_spans(spans, length):
+    """[start, length] marks as sorted, merged [start, end) intervals clipped to a passage of `length` chars."""
+    intervals = sorted((max(0, int(s)), min(length, int(s) + int(n))) for s, n in spans)
     merged = []
     for start, end in intervals:
         if end <= start:
