@@ -69,7 +69,16 @@ def assignment_detail(request, pk):
         q.judged, q.total = done[q.pk]
         q.is_nugget = questions.is_nugget_question(q)
     return render(request, "assess/assignment.html", {"assignment": assignment, "questions": qs,
-                                                      "closed": services.is_closed(assignment.topic)})
+                                                      "closed": services.is_closed(assignment.topic),
+                                                      "top_docs_url": _document_prefix(assignment.evaluation)})
+
+
+def _document_prefix(evaluation):
+    """URL prefix that opens a docid of the top-documents list in the viewer (the evaluation's first collection)."""
+    collection = evaluation.collections.order_by("name").first()
+    if collection is None:
+        return ""
+    return reverse("corpus:document", args=[collection.name, "_"])[:-2]
 
 
 @assessor_required
@@ -197,12 +206,8 @@ def judge(request, item_id):
     except services.JudgingError as refused:
         return _bar(request, item, error=str(refused), status=refused.status)
     if saved is None:
-        response = _bar(request, item, message="saved")
-    else:
-        response = _bar(request, item, judgment=saved.judgment, message="saved" if saved.changed else "unchanged")
-    if item.my_role == Assignment.PRIMARY and questions.is_list_question(item.topic):
-        response["HX-Trigger"] = "classes-changed"  # the classes panel refreshes itself
-    return response
+        return _bar(request, item, message="saved")
+    return _bar(request, item, judgment=saved.judgment, message="saved" if saved.changed else "unchanged")
 
 
 _UNSET = object()
@@ -211,8 +216,14 @@ _UNSET = object()
 def _bar(request, item, judgment=_UNSET, message=None, error=None, status=200):
     if judgment is _UNSET:
         judgment = Judgment.objects.filter(kind="instance", item=item, assessor=request.user).first()
-    return render(request, "assess/_judge_bar.html", bar_context(item, item.my_role, judgment, message, error),
-                  status=status)
+    context = bar_context(item, item.my_role, judgment, message, error)
+    if item.my_role == Assignment.PRIMARY and questions.is_list_question(item.topic):
+        # the classes panel comes along out of band, so it always shows what this save left behind
+        from assess.class_views import classes_context
+
+        assignment = Assignment.objects.get(assessor=request.user, topic_id=questions.series_id(item.topic))
+        context["classes_oob"] = classes_context(assignment, item.topic)
+    return render(request, "assess/_judge_bar.html", context, status=status)
 
 
 @role_required(ASSESSOR, ORGANIZER)
