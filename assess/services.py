@@ -313,8 +313,11 @@ def split_class(user, answer_class, item_ids, label):
 
 
 def pool_key(docid, text):
-    """A QA pool item's identity: docid plus answer string with white space collapsed (pooling.PoolItem.key)."""
-    return f"{docid.strip()}\t{' '.join(text.split())}"
+    """A QA pool item's identity, as pooling makes it (pooling.formats.qa_run.pool_key): docid, tab, answer string
+    with white space collapsed."""
+    from pooling.formats.qa_run import collapse
+
+    return f"{docid.strip()}\t{collapse(text)}"
 
 
 def add_found_answer(user, question, docid, text, answer_class_id=None):

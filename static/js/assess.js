@@ -37,21 +37,35 @@
   }
 
   // --- nugget workspace: a current answer string, digits toggle its nugget matches ---
+  // The current row is remembered by id, not only by its class: htmx re-renders rows (after each match) and,
+  // while settling, puts their attributes back, so the class is re-applied once the swap has settled.
+  var currentId = null;
+
   function rows() {
     return Array.prototype.slice.call(document.querySelectorAll("[data-match-row]"));
   }
 
   function current() {
-    return document.querySelector("[data-match-row].current");
+    var row = currentId && document.getElementById(currentId);
+    return row && row.hasAttribute("data-match-row") ? row : null;
+  }
+
+  function mark(row) {
+    rows().forEach(function (r) { if (r !== row) r.classList.remove("current"); });
+    if (row) row.classList.add("current");
   }
 
   function setCurrent(row) {
-    var old = current();
-    if (old) old.classList.remove("current");
-    if (row) {
-      row.classList.add("current");
-      row.scrollIntoView({block: "nearest"});
-    }
+    currentId = row ? row.id : null;
+    mark(row);
+    if (row) row.scrollIntoView({block: "nearest"});
+  }
+
+  function ensureCurrent() {
+    if (!document.getElementById("nugget-workspace")) return;
+    var row = current() || rows()[0] || null;
+    currentId = row ? row.id : null;
+    mark(row);
   }
 
   function moveRow(step) {
@@ -128,15 +142,6 @@
     }
   });
 
-  // Keep the current answer string across workspace re-renders.
-  document.addEventListener("htmx:afterSwap", function () {
-    if (document.getElementById("nugget-workspace") && !current()) {
-      var first = rows()[0];
-      if (first) first.classList.add("current");
-    }
-  });
-  document.addEventListener("DOMContentLoaded", function () {
-    var first = rows()[0];
-    if (first && !current()) first.classList.add("current");
-  });
+  document.addEventListener("htmx:afterSettle", ensureCurrent);
+  document.addEventListener("DOMContentLoaded", ensureCurrent);
 })();
