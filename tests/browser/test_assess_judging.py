@@ -143,9 +143,10 @@ def test_build_nuggets_vote_and_match(page, browser, login, live_server, transac
     page.click(f"li[data-nugget-id='{first_id}'] button:has-text('save text')")
     expect_text(page, "#nugget-workspace", "nugget edited")
     # match with the keyboard: current string 1 holds nugget 1; j to string 2 which holds nugget 3 (the duplicate)
-    page.click("body")
+    page.evaluate("document.activeElement.blur()")
     page.keyboard.press("1")
     expect_text(page, f"#match-{sample.items['1.3'][0].pk} .status", "saved")
+    page.wait_for_selector(f"#match-{sample.items['1.3'][0].pk}.current")  # still the current string
     page.keyboard.press("j")
     page.keyboard.press("3")
     expect_text(page, f"#match-{sample.items['1.3'][1].pk} .status", "saved")
