@@ -189,11 +189,17 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
         # which halves PostgreSQL's share of a first build.
         insert_rows(through, ["poolitem_id", "runentry_id"], sorted(link for link in wanted if link not in have))
         counts["links"] = len(wanted)
+        if new or stale or extra or len(wanted) > len(have) - len(extra):  # scores read the pools and their links
+            from scoring.staleness import mark_questions_stale
+
+            mark_questions_stale(question_ids)
     return counts
 
 
 def build_pools(evaluation, build=None):
     """Build or rebuild every pool of the evaluation, recording progress on `build` (a new PoolBuild if none)."""
+    from scoring.staleness import rescoring_deferred
+
     settings = effective_settings(evaluation)
     judged = list(settings.get("judged_priorities") or [1, 2])
     module = load_format(evaluation.track_spec.run_format)
@@ -203,13 +209,14 @@ def build_pools(evaluation, build=None):
         build = PoolBuild.objects.create(evaluation=evaluation)
     _progress(build, status=PoolBuild.RUNNING, total=len(units), done=0, started_at=timezone.now())
     done = 0
-    for start in range(0, len(units), SERIES_PER_TRANSACTION):
-        chunk = units[start:start + SERIES_PER_TRANSACTION]
-        counts = build_unit(evaluation, [q for _, questions in chunk for q in questions], judged, module)
-        for name, value in counts.items():
-            totals[name] += value
-        done += len(chunk)
-        _progress(build, done=done, counts=totals)
+    with rescoring_deferred():  # each batch marks its questions stale; rescoring starts once, at the end
+        for start in range(0, len(units), SERIES_PER_TRANSACTION):
+            chunk = units[start:start + SERIES_PER_TRANSACTION]
+            counts = build_unit(evaluation, [q for _, questions in chunk for q in questions], judged, module)
+            for name, value in counts.items():
+                totals[name] += value
+            done += len(chunk)
+            _progress(build, done=done, counts=totals)
     PoolBuild.objects.filter(pk=build.pk).update(status=PoolBuild.DONE, finished_at=timezone.now(),
                                                  counts=totals, message=_summary(totals))
     return totals

@@ -5,6 +5,7 @@ One recomputation per evaluation is in flight at a time: the evaluation's Scorin
 finds every mark the burst left in one batch. A stale mark is cleared only if it has not changed since it was
 read (same changed_at), so a judgment saved during a recomputation is picked up by the next one.
 """
+import gc
 import json
 import time
 
@@ -26,12 +27,15 @@ def _lock_state(evaluation_id):
 
 
 def store(evaluation, batch):
-    """Upsert the batch's rows inside the caller's transaction: identical stored rows are kept, changed ones
-    replaced, rows the batch's scopes no longer produce deleted. Returns the rows written."""
+    """Upsert the batch's rows inside the caller's transaction: identical stored rows are kept (with their
+    computed_at), changed ones replaced, rows the batch's scopes no longer produce deleted. Returns the rows
+    written.
+
+    The comparison is made here, against the stored rows of the batch's scopes read in one query: most judgments
+    change few stored numbers, so only those few rows are written (a full comparison in the database meant
+    sending every row of the batch over first)."""
     # run ids rather than a join, and run-level rows through their partial unique index (topic IS NULL)
     run_ids = list(Run.objects.filter(evaluation=evaluation).order_by().values_list("id", flat=True))
-    if connection.vendor == "postgresql":
-        return _merge_postgresql(run_ids, batch)
     scores = Score.objects.filter(run_id__in=run_ids)
     if not batch.full:
         scope = Q(scope=Score.QUESTION, topic_id__in=batch.question_ids) | Q(scope=Score.SERIES,
@@ -39,47 +43,39 @@ def store(evaluation, batch):
         if batch.run_level:
             scope |= Q(scope=Score.RUN, topic__isnull=True)
         scores = scores.filter(scope)
-    scores.delete()
-    Score.objects.bulk_create(
-        [Score(run_id=r.run_id, scope=r.scope, topic_id=r.topic_id, measure=r.measure, value=r.value,
-               detail=r.detail) for r in batch.rows],
-        batch_size=BATCH,
-    )
-    return len(batch.rows)
-
-
-# coalesce rather than IS NOT DISTINCT FROM, so PostgreSQL can hash-join the 30,000 rows of a full rescoring
-_SAME_KEY = ("i.run_id = s.run_id AND i.scope = s.scope AND coalesce(i.topic_id, 0) = coalesce(s.topic_id, 0) "
-             "AND i.measure = s.measure")
-
-
-def _merge_postgresql(run_ids, batch):
-    """COPY the rows into a temporary table and let PostgreSQL compare: most judgments change few stored
-    numbers, so little is written and nothing is decoded in Python."""
-    table = Score._meta.db_table
-    if batch.full:
-        where, params = "s.run_id = ANY(%s)", [run_ids]
+    stored = {(run_id, scope, topic_id, measure): (pk, value, detail) for pk, run_id, scope, topic_id, measure, value,
+              detail in scores.order_by().values_list("pk", "run_id", "scope", "topic_id", "measure", "value",
+                                                       "detail")}
+    fresh, gone = [], []
+    for r in batch.rows:
+        old = stored.pop((r.run_id, r.scope, r.topic_id, r.measure), None)
+        if old is not None:
+            if old[1] == r.value and (old[2] == r.detail or old[2] == json.loads(json.dumps(r.detail))):
+                continue  # (the second test: tuples and non-text keys come back from JSON as lists and text)
+            gone.append(old[0])
+        fresh.append(r)
+    gone.extend(pk for pk, _, _ in stored.values())
+    for start in range(0, len(gone), BATCH):
+        Score.objects.filter(pk__in=gone[start:start + BATCH]).delete()
+    if connection.vendor == "postgresql" and len(fresh) > 100:
+        _copy_rows(fresh)
     else:
-        where = ("s.run_id = ANY(%s) AND ((s.scope = 'question' AND s.topic_id = ANY(%s)) "
-                 "OR (s.scope = 'series' AND s.topic_id = ANY(%s))" +
-                 (" OR (s.scope = 'run' AND s.topic_id IS NULL))" if batch.run_level else ")"))
-        params = [run_ids, list(batch.question_ids), list(batch.series_ids)]
+        Score.objects.bulk_create(
+            [Score(run_id=r.run_id, scope=r.scope, topic_id=r.topic_id, measure=r.measure, value=r.value,
+                   detail=r.detail) for r in fresh],
+            batch_size=BATCH,
+        )
+    return len(fresh)
+
+
+def _copy_rows(rows):
+    """Insert many rows with COPY (a full rescoring of an unscored evaluation writes 30,000)."""
+    now = timezone.now()
     with connection.cursor() as cursor:
-        cursor.execute("CREATE TEMP TABLE scoring_incoming (run_id bigint, scope varchar(10), topic_id bigint, "
-                       "measure varchar(50), value double precision, detail jsonb) ON COMMIT DROP")
-        with cursor.cursor.copy("COPY scoring_incoming FROM STDIN") as copy:
-            for r in batch.rows:
-                copy.write_row((r.run_id, r.scope, r.topic_id, r.measure, r.value, json.dumps(r.detail)))
-        cursor.execute(
-            f'DELETE FROM "{table}" s WHERE {where} AND NOT EXISTS (SELECT 1 FROM scoring_incoming i WHERE '
-            f"{_SAME_KEY} AND i.value IS NOT DISTINCT FROM s.value AND i.detail = s.detail)", params)
-        cursor.execute(
-            f'INSERT INTO "{table}" (run_id, scope, topic_id, measure, value, detail, computed_at) '
-            f"SELECT i.run_id, i.scope, i.topic_id, i.measure, i.value, i.detail, %s FROM scoring_incoming i "
-            f'WHERE NOT EXISTS (SELECT 1 FROM "{table}" s WHERE {_SAME_KEY})', [timezone.now()])
-        written = cursor.rowcount
-        cursor.execute("DROP TABLE scoring_incoming")
-    return written
+        with cursor.cursor.copy(f'COPY "{Score._meta.db_table}" (run_id, scope, topic_id, measure, value, detail, '
+                                f"computed_at) FROM STDIN") as copy:
+            for r in rows:
+                copy.write_row((r.run_id, r.scope, r.topic_id, r.measure, r.value, json.dumps(r.detail), now))
 
 
 def _clear(marks):
@@ -92,8 +88,34 @@ def _clear(marks):
 
 
 def _recompute(evaluation_id, full):
+    # A pass allocates hundreds of thousands of short-lived, acyclic tuples and dicts; reference counting frees
+    # them, and the cyclic collector's repeated scans of the whole heap meanwhile cost about a quarter of the time.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _recompute_locked(evaluation_id, full)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _tune_transaction():
+    """PostgreSQL settings for a recomputation that is its own transaction. Its commit need not wait for the WAL
+    flush: scores are derived data, and the stale marks are cleared in the same transaction, so a crash that lost
+    it would lose both together and the next task would recompute. And no parallel workers: a pass's queries are
+    small, and on a busy machine starting workers costs more than it saves."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        cursor.execute("SET LOCAL max_parallel_workers_per_gather TO 0")
+
+
+def _recompute_locked(evaluation_id, full):
     started = time.perf_counter()
+    # (not inside a caller's transaction, e.g. a gold standard load: its commit must stay durable)
+    own_transaction = not connection.in_atomic_block and connection.vendor == "postgresql"
     with transaction.atomic():
+        if own_transaction:
+            _tune_transaction()
         state = _lock_state(evaluation_id)
         # Taken before the marks are read: every judgment committed before this instant is in this recomputation,
         # which is exactly what "scores fresh as of" promises.
@@ -128,6 +150,10 @@ def rescore_stale_topics(evaluation_id):
     Returns the number of questions recomputed (0 when another task already took care of them).
     """
     return _recompute(evaluation_id, full=False)
+
+
+def has_stale(evaluation_id):
+    return StaleTopic.objects.filter(evaluation_id=evaluation_id).exists()
 
 
 def rescore_evaluation(evaluation_id):

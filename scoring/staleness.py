@@ -1,5 +1,7 @@
 """Marking questions stale when judgments change. Judging code calls `mark_stale` inside its transaction."""
 import logging
+import threading
+from contextlib import contextmanager
 
 from django.db import transaction
 from django.utils import timezone
@@ -30,14 +32,49 @@ def mark_stale_many(topics):
         update_conflicts=True, unique_fields=["topic"], update_fields=["changed_at"],
     )
     for evaluation_id in {t.evaluation_id for t in topics}:
-        transaction.on_commit(lambda e=evaluation_id: _enqueue_soon(e))
+        transaction.on_commit(lambda e=evaluation_id: _request_rescoring(e))
+
+
+_deferral = threading.local()
+
+
+@contextmanager
+def rescoring_deferred():
+    """Within the block stale marks are written as usual, but rescoring starts only once per evaluation, at the
+    end. Bulk work (loading many runs, rebuilding pools) commits many small transactions; without this, the
+    in-process demo mode would rescore the whole evaluation after each of them."""
+    depth = getattr(_deferral, "depth", 0)
+    if depth == 0:
+        _deferral.pending = set()
+    _deferral.depth = depth + 1
+    try:
+        yield
+    finally:
+        _deferral.depth -= 1
+        if _deferral.depth == 0:
+            pending, _deferral.pending = _deferral.pending, set()
+            for evaluation_id in sorted(pending):
+                transaction.on_commit(lambda e=evaluation_id: _enqueue_soon(e))
+
+
+def _request_rescoring(evaluation_id):
+    if getattr(_deferral, "depth", 0):
+        _deferral.pending.add(evaluation_id)
+    else:
+        _enqueue_soon(evaluation_id)
+
+
+def mark_questions_stale(topic_ids):
+    """mark_stale_many by topic id, for code that holds ids: a run stored or a pool rebuilt changes what the
+    questions' scores are computed from, so the new run gets scored and links to judged items count."""
+    from pooling.models import Topic
+
+    mark_stale_many(Topic.objects.filter(pk__in=list(topic_ids)).order_by().only("pk", "evaluation_id"))
 
 
 def _enqueue_soon(evaluation_id):
     """Publish from a short-lived thread: with Redis down the client retries its connection for seconds, and
     the assessor's request must not wait for that. In-process (eager) mode has no broker, so run it here."""
-    import threading
-
     from config.celery import app
 
     if app.conf.task_always_eager:

@@ -8,15 +8,30 @@ from celery.signals import worker_ready
 log = logging.getLogger(__name__)
 
 
+# Passes one task makes while judgments keep arriving, before it leaves the rest to the task they queued.
+MAX_PASSES = 20
+
+
 @shared_task(name="scoring.rescore_stale", acks_late=True)
 def rescore_stale(evaluation_id):
-    """Recompute the scores of the evaluation's stale questions (exits at once if another task already did)."""
-    from scoring import pending
-    from scoring.rescore import rescore_stale_topics
+    """Recompute the scores of the evaluation's stale questions (exits at once if another task already did).
 
-    if not rescore_stale.app.conf.task_always_eager:
-        pending.release(evaluation_id)  # before reading the marks: later marks queue the next task
-    return rescore_stale_topics(evaluation_id)
+    Marks committed during a pass are taken at once by another pass of this task, without a round trip
+    through the queue; the task they queued meanwhile then finds nothing left and only confirms freshness.
+    Returns the number of questions recomputed over all passes."""
+    from scoring import pending
+    from scoring.rescore import has_stale, rescore_stale_topics
+
+    eager = rescore_stale.app.conf.task_always_eager
+    total = 0
+    for _ in range(MAX_PASSES):
+        if not eager:
+            pending.release(evaluation_id)  # before reading the marks: later marks queue the next task
+        done = rescore_stale_topics(evaluation_id)
+        total += done
+        if eager or not done or not has_stale(evaluation_id):
+            break
+    return total
 
 
 @shared_task(name="scoring.rescore_evaluation", acks_late=True)
