@@ -158,4 +158,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # One line per finished task drowns what matters (failures are logged at ERROR either way).
+    "loggers": {"celery.app.trace": {"level": os.environ.get("TASK_LOG_LEVEL", "WARNING")}},
 }

@@ -2,11 +2,13 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from config.demo import run_all
+from scoring.staleness import rescoring_deferred
 
 
 class Command(BaseCommand):
     help = "Load the demo data: one user per role and a small evaluation of each track. Safe to run again."
 
     def handle(self, *args, **options):
-        with transaction.atomic():
+        # Every step marks questions stale; scores are computed once per evaluation, after the whole load commits.
+        with rescoring_deferred(), transaction.atomic():
             run_all(out=self.stdout.write)
