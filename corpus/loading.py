@@ -70,6 +70,13 @@ _COUNTERS = None  # shared (seen, inserted, bad) counters of a parallel load, se
 def _init_worker(counters):
     global _COUNTERS
     _COUNTERS = counters
+    # A forked worker must never talk over a socket it inherited: if any connection object came across the fork
+    # still open (the parent closes its own, but not those of other threads or contexts), forget it without
+    # closing it, so this process opens its own and the parent's session is left alone.
+    from django.db import connections
+
+    for conn in connections.all(initialized_only=True):
+        conn.connection = None
 
 
 def _load_file(collection_id, fmt, path, wanted, batch, on_batch=None):

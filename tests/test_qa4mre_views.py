@@ -78,7 +78,7 @@ FRAME = f"/corpus/{SLUG}-docs/frame/{SLUG}-RT1.1/"
 def test_reading_test_page_shows_document_in_viewer_and_gold(client, evaluation, organizer):
     client.force_login(organizer)
     page = client.get(urls("test")).content.decode()
-    assert f'src="{FRAME}"' in page and "sandbox" in page
+    assert f'data-frame-src="{FRAME}"' in page and "sandbox" in page
     assert 'class="gold">Dr. Mara Okonjo ✓ gold' in page
     frame = client.get(FRAME)
     assert frame.status_code == 200

@@ -86,6 +86,8 @@ def _load_batch(page, docnos, sandboxed):
     urls = [viewer.frame_url("hostile", d) for d in docnos]
     html = "".join(render_to_string("corpus/_frame.html", {"url": u, "title": d, "css_class": "doc-frame"})
                    for u, d in zip(urls, docnos))
+    # The page's frames.js gives frames their src on load; frames injected here get it directly.
+    html = html.replace(" data-frame-src=", " src=")
     if not sandboxed:
         html = html.replace(" sandbox ", " ")
     page.evaluate(_INJECT, [html, len(urls)])

@@ -39,12 +39,19 @@ def test_first_mark_is_scrolled_into_view_without_script(page, login, live_serve
     mark = frame.locator("#mark-1")
     assert mark.inner_text() == "answer"
     assert frame.locator("mark.hl").all_inner_texts() == ["answer", "is forty-two"]
-    # The browser scrolls to the #mark-1 fragment itself, as the frame finishes loading; give it a moment.
+    # The browser scrolls to the #mark-1 fragment itself as the frame loads; wait until the mark is in view.
+    # (Evaluated by the test through CDP, not by the page, which runs no script.)
+    in_view = "(() => { const r = document.getElementById('mark-1').getBoundingClientRect();" \
+              " return [r.top >= 0 && r.bottom <= innerHeight, scrollY]; })()"
+    seen = []
     for _ in range(50):
-        if frame.evaluate("window.scrollY") > 1000:  # evaluated by the test through CDP, not by the page
+        visible, scroll_y = frame.evaluate(in_view)
+        seen.append(scroll_y)
+        if visible:
             break
         page.wait_for_timeout(100)
-    assert frame.evaluate("window.scrollY") > 1000  # far down the page
+    assert visible, f"mark-1 not in view; frame scrollY went {seen[:3]} ... {seen[-3:]}"
+    assert scroll_y > 1000  # far down the page
     box, frame_box = mark.bounding_box(), page.locator("iframe.doc-frame").bounding_box()
     assert frame_box["y"] <= box["y"] <= frame_box["y"] + frame_box["height"]  # visible inside the frame
 
