@@ -1,0 +1,24 @@
+"""docker-compose.yml parses and declares the four services the README promises."""
+import shutil
+import subprocess
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+def _compose():
+    docker = shutil.which("docker")
+    if docker and subprocess.run([docker, "compose", "version"], capture_output=True).returncode == 0:
+        return [docker, "compose"]
+    if shutil.which("docker-compose"):
+        return ["docker-compose"]
+    pytest.skip("neither `docker compose` nor `docker-compose` is installed")
+
+
+def test_compose_file_is_valid_and_has_the_services():
+    compose = _compose() + ["-f", str(ROOT / "docker-compose.yml")]
+    checked = subprocess.run(compose + ["config", "-q"], capture_output=True, text=True, cwd=ROOT)
+    assert checked.returncode == 0, checked.stderr
+    services = subprocess.run(compose + ["config", "--services"], capture_output=True, text=True, cwd=ROOT)
+    assert set(services.stdout.split()) == {"db", "redis", "web", "worker"}
