@@ -1,8 +1,10 @@
 """BOLT IR judging pages: citations (yes/maybe/no, translation, source checked, relspans), citations the assessor
 finds in a thread, grouping views, and the organizer's agreement page. Thin: the work is in pooling.bolt.
 
-Saves are JSON posts answered with JSON (static/js/bolt.js); every write goes through assess.services via
-pooling.bolt, with the version the page last saw.
+Moving between citations swaps the citation panel in as an htmx partial (same URL, pushed to history); saves are
+JSON posts answered with JSON (static/js/bolt.js), one at a time per page, so answers given while a save is in
+flight go out with the version it returns. Every write goes through assess.services via pooling.bolt, with the
+version the page last saw.
 """
 import html
 import json
@@ -10,6 +12,7 @@ import json
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
 from assess import services
@@ -63,13 +66,24 @@ def _neighbours(items, item, mine):
 
 @assessor_required
 def item_page(request, pk, item_id):
-    """Who: the assessor the topic is assigned to. One citation: passage, its span in the thread, the judgment."""
+    """Who: the assessor the topic is assigned to. One citation: passage, its span in the thread, the judgment.
+    An htmx request (moving between citations) gets the citation panel only; a direct load or htmx restoring
+    history gets the whole page."""
     assignment = _assignment(request, pk)
     items = bolt.citation_items(assignment.topic)
     item = next((i for i in items if i.pk == item_id), None)
     if item is None:
         raise Http404("no such citation in this topic")
-    mine = bolt.my_judgments(request.user, items)
+    context = _topic_context(assignment) | _citation_panel_context(request.user, assignment, items, item)
+    partial = bool(request.htmx) and not request.htmx.history_restore_request
+    response = render(request, "bolt/_citation_panel.html" if partial else "bolt/item.html",
+                      context | {"partial": partial})
+    patch_vary_headers(response, ["HX-Request", "HX-History-Restore-Request"])  # one URL, two shapes
+    return response
+
+
+def _citation_panel_context(user, assignment, items, item):
+    mine = bolt.my_judgments(user, items)
     judgment = mine.get(item.pk)
     prev_id, next_id, unjudged, number = _neighbours(items, item, mine)
     collection = bolt.collection_of(assignment.evaluation)
@@ -77,15 +91,16 @@ def item_page(request, pk, item_id):
     if collection is not None:
         frame = viewer.frame_url(collection.name, item.docid,
                                  spans=[(item.data["post"], item.data["offset"], item.data["length"])])
+    value = judgment.value if judgment else None
     state = {"item": item.pk, "passage": item.text, "version": judgment.version if judgment else 0,
-             "value": judgment.value if judgment else None,
-             "judge_url": reverse("bolt:judge", args=[item.pk]),
-             "next_url": reverse("bolt:item", args=[pk, next_id]) if next_id else "",
-             "prev_url": reverse("bolt:item", args=[pk, prev_id]) if prev_id else "",
-             "unjudged_url": reverse("bolt:item", args=[pk, unjudged]) if unjudged else ""}
-    return render(request, "bolt/item.html", _topic_context(assignment) | {
-        "item": item, "frame_url": frame, "state": state, "number": number, "count": len(items),
-        "rel_keys": REL_KEYS, "trans_keys": TRANS_KEYS})
+             "value": value, "judge_url": reverse("bolt:judge", args=[item.pk])}
+
+    def url(other):
+        return reverse("bolt:item", args=[assignment.pk, other]) if other else ""
+
+    return {"item": item, "frame_url": frame, "state": state, "value": value or {}, "number": number,
+            "count": len(items), "judged": len(mine), "prev_url": url(prev_id), "next_url": url(next_id),
+            "unjudged_url": url(unjudged), "rel_keys": REL_KEYS, "trans_keys": TRANS_KEYS}
 
 
 def _json_body(request):
@@ -99,6 +114,14 @@ def _judgment_json(judgment):
     return {"version": judgment.version, "value": judgment.value} if judgment else {"version": 0, "value": None}
 
 
+def _version(body):
+    """The version the page last saw; required, so no client can skip the check against a newer save."""
+    version = body.get("version")
+    if type(version) is not int or version < 0:
+        raise services.JudgingError("the request did not say which version you saw; reload the page")
+    return version
+
+
 @require_POST
 @assessor_required
 def judge(request, item_id):
@@ -107,7 +130,7 @@ def judge(request, item_id):
                              evaluation__track=bolt.TRACK)
     try:
         body = _json_body(request)
-        saved = bolt.judge_citation(request.user, item, body.get("value") or {}, body.get("version"))
+        saved = bolt.judge_citation(request.user, item, body.get("value") or {}, _version(body))
     except services.StaleJudgment as exc:
         return JsonResponse({"error": str(exc), **_judgment_json(exc.current)}, status=409)
     except services.JudgingError as exc:
@@ -183,7 +206,9 @@ def add_found(request, pk):
 
 @assessor_required
 def view_page(request, pk, item_id):
-    """Who: the assessor the topic is assigned to. Judge one grouping view: the view, each group, each member."""
+    """Who: the assessor the topic is assigned to. Judge one grouping view: the view, each group, each member.
+    Each answer is saved as it is given (view_answer, static/js/bolt.js); posting the whole form is the fallback
+    without script."""
     assignment = _assignment(request, pk)
     item = get_object_or_404(PoolItem, pk=item_id, topic=assignment.topic, data__bolt="view")
     judgment = Judgment.objects.filter(item=item, assessor=request.user, kind="grouping").first()
@@ -204,16 +229,60 @@ def view_page(request, pk, item_id):
             error = str(exc)
             judgment = Judgment.objects.filter(item=item, assessor=request.user, kind="grouping").first()
     value = judgment.value if judgment else {}
-    groups = []
-    for g in bolt.view_structure(item):
-        judged = (value.get("groups") or {}).get(g["number"], {})
-        members = judged.get("members") or {}
-        for c in g["citations"]:
-            c["belongs"] = members.get(c["key"])
-        groups.append(g | {"judged": judged})
+    groups, questions = view_questions(bolt.view_structure(item), value)
+    state = {"version": judgment.version if judgment else 0,
+             "answer_url": reverse("bolt:view_answer", args=[pk, item.pk])}
     return render(request, "bolt/view.html", _topic_context(assignment) | {
-        "item": item, "groups": groups, "value": value, "version": judgment.version if judgment else 0,
-        "saved": request.GET.get("saved") and not error, "error": error})
+        "item": item, "groups": groups, "view_questions": questions[:2], "state": state,
+        "answered": sum(1 for q in questions if q["answer"] is not None), "total": len(questions),
+        "version": state["version"], "saved": request.GET.get("saved") and not error, "error": error})
+
+
+VIEW_LABELS = {"relevant": "Relevant to the topic", "useful": "A useful way to cluster the citations"}
+GROUP_LABELS = {"relevant": "Relevant to the topic", "cohesive": "A reasonable member of the view",
+                "scope": "At the right level of granularity"}
+
+
+def view_questions(structure, value):
+    """The yes/no questions of a view in the order they are asked, each with the field it answers and its
+    current answer; returns (groups with their questions, all questions). The miscellaneous group asks none."""
+    questions = [{"group": "", "name": name, "member": "", "form_name": f"view-{name}", "label": label,
+                  "answer": value.get(name)} for name, label in VIEW_LABELS.items()]
+    groups = []
+    for g in structure:
+        judged = (value.get("groups") or {}).get(g["number"], {})
+        asked = []
+        if not g["misc"]:
+            asked = [{"group": g["number"], "name": name, "member": "", "form_name": f"g{g['number']}-{name}",
+                      "label": label, "answer": judged.get(name)} for name, label in GROUP_LABELS.items()]
+            members = judged.get("members") or {}
+            for i, c in enumerate(g["citations"]):
+                c["question"] = {"group": g["number"], "name": "belongs", "member": c["key"],
+                                 "form_name": f"g{g['number']}-m{i}", "label": "", "answer": members.get(c["key"])}
+                asked.append(c["question"])
+        questions += asked
+        groups.append(g | {"questions": asked[:3]})
+    for n, q in enumerate(questions):
+        q["index"] = n
+    return groups, questions
+
+
+@require_POST
+@assessor_required
+def view_answer(request, pk, item_id):
+    """Who: the assessor the topic is assigned to. Save one yes/no answer of a grouping view (JSON in, JSON out;
+    409 with the newer judgment when the page's version is old)."""
+    assignment = _assignment(request, pk)
+    item = get_object_or_404(PoolItem, pk=item_id, topic=assignment.topic, data__bolt="view")
+    try:
+        body = _json_body(request)
+        saved = bolt.judge_view_field(request.user, item, body.get("group"), body.get("name"), body.get("member"),
+                                      body.get("answer"), _version(body))
+    except services.StaleJudgment as exc:
+        return JsonResponse({"error": str(exc), **_judgment_json(exc.current)}, status=409)
+    except services.JudgingError as exc:
+        return JsonResponse({"error": str(exc)}, status=exc.status)
+    return JsonResponse({"ok": True, **_judgment_json(saved.judgment)})
 
 
 # --- organizer ------------------------------------------------------------------------------------------------

@@ -1,13 +1,17 @@
 """The judgment save path on PostgreSQL in as few round trips as it takes: one query to read the item with its
-question, evaluation, closure and the user's assignment; one statement to write the judgment and its history row
-together (data-modifying CTE, row-locked by the UPDATE itself). assess.services uses these when the database is
-PostgreSQL and falls back to the ORM elsewhere (the SQLite demo); both paths keep the same rules and are tested.
+question, evaluation, closure and the user's assignment; one statement to write the judgment, its history row and
+the question's stale mark together (data-modifying CTE, row-locked by the UPDATE itself, its own transaction).
+assess.services uses these when the database is PostgreSQL and falls back to the ORM elsewhere (the SQLite demo);
+both paths keep the same rules and are tested.
 """
 import json
 
 from django.db import connection
 
-from assess.models import Judgment, JudgmentChange
+from config import prepared
+
+from assess.models import Judgment, JudgmentChange, TopicClosure
+from scoring.models import StaleTopic
 
 ITEM_FIELDS = ("id", "evaluation_id", "topic_id", "key", "pool_id", "docid", "text", "origin", "position")
 TOPIC_FIELDS = ("id", "evaluation_id", "parent_id", "ident", "kind", "text", "position")
@@ -33,13 +37,11 @@ def load_item(user_id, item_id):
                + [f"e.{c}" for c in EVALUATION_FIELDS])
     sql = (f"SELECT {', '.join(columns)}, "
            "EXISTS (SELECT 1 FROM assess_topicclosure c WHERE c.topic_id = t.id OR c.topic_id = t.parent_id), "
-           "(SELECT a.role FROM assess_assignment a WHERE a.assessor_id = %s "
+           "(SELECT a.role FROM assess_assignment a WHERE a.assessor_id = %s::integer "
            " AND (a.topic_id = t.id OR a.topic_id = t.parent_id) LIMIT 1) "
            "FROM pooling_poolitem i JOIN pooling_topic t ON t.id = i.topic_id "
-           "JOIN pooling_evaluation e ON e.id = i.evaluation_id WHERE i.id = %s")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [user_id, item_id])
-        row = cursor.fetchone()
+           "JOIN pooling_evaluation e ON e.id = i.evaluation_id WHERE i.id = %s::bigint")
+    row = prepared.fetchone(sql, [user_id, item_id])
     if row is None:
         return None
     a, b = len(ITEM_FIELDS), len(ITEM_FIELDS) + len(TOPIC_FIELDS)
@@ -51,42 +53,61 @@ def load_item(user_id, item_id):
 
 
 _J, _C = Judgment._meta.db_table, JudgmentChange._meta.db_table
+_S, _CLOSURE = StaleTopic._meta.db_table, TopicClosure._meta.db_table
+
+# Refused inside the statement too, so a closure committed after load_item read "open" still stops the save.
+_OPEN = f"NOT EXISTS (SELECT 1 FROM {_CLOSURE} c WHERE c.topic_id IN (%(topic)s::bigint, %(series)s::bigint))"
+
+# The stale mark of scoring.staleness, written by the same statement: the judgment, its history row and the mark
+# commit together or not at all. clock_timestamp(), not now(): rescoring clears a mark only if changed_at is
+# still what it read, so two saves must not share a stamp.
+_STALE = f"""
+stale AS (
+  INSERT INTO {_S} (topic_id, evaluation_id, since, changed_at)
+  SELECT %(topic)s::bigint, %(evaluation)s::bigint, clock_timestamp(), clock_timestamp() FROM saved
+  ON CONFLICT (topic_id) DO UPDATE SET changed_at = EXCLUDED.changed_at)"""
 
 _INSERT = f"""
-WITH ins AS (
+WITH saved AS (
   INSERT INTO {_J} (evaluation_id, topic_id, kind, item_id, nugget_id, assessor_id, role, value, version, updated_at)
-  VALUES (%(evaluation)s, %(topic)s, %(kind)s, %(item)s, %(nugget)s, %(user)s, %(role)s, %(value)s::jsonb, 1, now())
+  SELECT %(evaluation)s::bigint, %(topic)s::bigint, %(kind)s::varchar, %(item)s::bigint, %(nugget)s::bigint,
+         %(user)s::integer, %(role)s::varchar, %(value)s::jsonb, 1, now()
+  WHERE {_OPEN}
   ON CONFLICT DO NOTHING RETURNING id, version, updated_at),
 chg AS (
   INSERT INTO {_C} (judgment_id, changed_by_id, changed_at, version, before, after)
-  SELECT id, %(user)s, now(), version, NULL, %(value)s::jsonb FROM ins)
-SELECT id, version, updated_at FROM ins"""
+  SELECT id, %(user)s::integer, now(), version, NULL, %(value)s::jsonb FROM saved),
+{_STALE}
+SELECT id, version, updated_at FROM saved"""
 
 _UPDATE = f"""
-WITH upd AS (
-  UPDATE {_J} j SET value = %(value)s::jsonb, role = %(role)s, version = j.version + 1, updated_at = now()
-  FROM (SELECT id, value FROM {_J} WHERE kind = %(kind)s AND assessor_id = %(user)s AND {{subject}} = %(subject)s
+WITH saved AS (
+  UPDATE {_J} j SET value = %(value)s::jsonb, role = %(role)s::varchar, version = j.version + 1, updated_at = now()
+  FROM (SELECT id, value FROM {_J} WHERE kind = %(kind)s::varchar AND assessor_id = %(user)s::integer
+              AND {{subject}} = %(subject)s::bigint
         FOR UPDATE) old
-  WHERE j.id = old.id AND j.version = %(expected)s AND (j.value <> %(value)s::jsonb OR j.role <> %(role)s)
+  WHERE j.id = old.id AND j.version = %(expected)s::integer
+    AND (j.value <> %(value)s::jsonb OR j.role <> %(role)s::varchar)
+    AND {_OPEN}
   RETURNING j.id, j.version, j.updated_at, old.value AS before),
 chg AS (
   INSERT INTO {_C} (judgment_id, changed_by_id, changed_at, version, before, after)
-  SELECT id, %(user)s, now(), version, before, %(value)s::jsonb FROM upd)
-SELECT id, version, updated_at FROM upd"""
+  SELECT id, %(user)s::integer, now(), version, before, %(value)s::jsonb FROM saved),
+{_STALE}
+SELECT id, version, updated_at FROM saved"""
 
 
 def write(user, *, topic, kind, role, value, expected_version, item=None, nugget=None):
-    """Insert (expected_version 0) or update (expected_version N) the judgment and its history row in one
-    statement. Returns the saved Judgment, or None when nothing was written (stale, or the same value): the
-    caller then reads the current row to tell which. Must run inside the caller's transaction."""
-    params = {"evaluation": topic.evaluation_id, "topic": topic.pk, "kind": kind, "user": user.pk, "role": role,
-              "value": json.dumps(value), "item": item.pk if item is not None else None,
-              "nugget": nugget.pk if nugget is not None else None, "expected": expected_version,
-              "subject": item.pk if item is not None else nugget.pk}
+    """Insert (expected_version 0) or update (expected_version N) the judgment, its history row and the question's
+    stale mark in one statement, which is its own transaction when the caller has none (no BEGIN/COMMIT round
+    trips). Returns the saved Judgment, or None when nothing was written (stale, closed, or the same value): the
+    caller then reads the current state to tell which. The caller asks for rescoring after commit."""
+    params = {"evaluation": topic.evaluation_id, "topic": topic.pk, "series": topic.parent_id or topic.pk,
+              "kind": kind, "user": user.pk, "role": role, "value": json.dumps(value),
+              "item": item.pk if item is not None else None, "nugget": nugget.pk if nugget is not None else None,
+              "expected": expected_version, "subject": item.pk if item is not None else nugget.pk}
     sql = _INSERT if not expected_version else _UPDATE.format(subject="item_id" if item is not None else "nugget_id")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
+    row = prepared.fetchone(sql, params)
     if row is None:
         return None
     judgment = Judgment(id=row[0], evaluation_id=topic.evaluation_id, topic=topic, kind=kind, assessor=user,

@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
 from assess import questions, services
+from assess.official import REVOTE, VOTE
 from assess.models import Assignment, Judgment, Nugget
 from assess.views import my_assignment, question_of
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, role_required
@@ -22,9 +23,8 @@ def _nugget_question(request, pk, qid):
     return assignment, question
 
 
-def _votes_by_nugget(user, nugget_ids):
-    return {j.nugget_id: j for j in Judgment.objects.filter(kind="nugget_vote", assessor=user,
-                                                             nugget_id__in=nugget_ids)}
+def _votes_by_nugget(user, nugget_ids, kind=VOTE):
+    return {j.nugget_id: j for j in Judgment.objects.filter(kind=kind, assessor=user, nugget_id__in=nugget_ids)}
 
 
 def workspace_context(request, assignment, question, message=None, error=None):
@@ -157,40 +157,46 @@ def match(request, item_id):
 @role_required(ASSESSOR, ORGANIZER)
 @require_POST
 def vote(request, nugget_id):
-    """Who: the primary assessor of the nugget's series and the voters the organizer invited to it."""
+    """Who: the primary assessor of the nugget's series and the voters the organizer invited to it. `set=later`:
+    the primary's later vote set, once the organizer asked for it."""
     nugget = get_object_or_404(Nugget.objects.select_related("topic__evaluation"), pk=nugget_id)
     if not services.may_vote(request.user, nugget.topic):
         raise Http404("no such nugget among your series")
+    later = request.POST.get("set") == "later"
     status, error = 200, None
     try:
         version = int(request.POST.get("version", ""))
-        judgment = services.vote(request.user, nugget, request.POST.get("vote", ""), version).judgment
+        judgment = services.vote(request.user, nugget, request.POST.get("vote", ""), version, later=later).judgment
     except ValueError:
         judgment, status, error = None, 400, "the form did not say which version you saw; reload"
     except services.StaleJudgment as stale:
         judgment, status, error = stale.current, 409, str(stale)
     except services.JudgingError as refused:
-        judgment = Judgment.objects.filter(kind="nugget_vote", nugget=nugget, assessor=request.user).first()
+        judgment = Judgment.objects.filter(kind=REVOTE if later else VOTE, nugget=nugget,
+                                           assessor=request.user).first()
         status, error = refused.status, str(refused)
     nugget.my_vote = judgment
-    return render(request, "assess/_vote.html", {"nugget": nugget, "error": error, "saved": not error},
-                  status=status)
+    return render(request, "assess/_vote.html", {"nugget": nugget, "error": error, "saved": not error,
+                                                 "later": later}, status=status)
 
 
 @role_required(ASSESSOR, ORGANIZER)
 def vote_series(request, series_id):
     """Who: voters invited to this series (and its primary assessor). The series' questions and their nuggets —
-    not the responses — with vital/okay buttons."""
+    not the responses — with vital/okay buttons. A primary the organizer asked to vote again votes their later
+    set here, shown apart from (and without) their first votes."""
     series = get_object_or_404(Topic.objects.select_related("evaluation"), pk=series_id)
     if not services.may_vote(request.user, series):
         raise Http404("you are not a voter on this series")
+    later = services.revote_asked(request.user, series)
+    primary = later or services.assignment_role(request.user, series) == Assignment.PRIMARY
     qs = list(Topic.objects.filter(parent=series).order_by("position")) or [series]
     nugget_qs = [q for q in qs if questions.is_nugget_question(q)]
     nuggets = list(Nugget.objects.filter(topic__in=nugget_qs))
-    votes = _votes_by_nugget(request.user, [n.pk for n in nuggets])
+    votes = _votes_by_nugget(request.user, [n.pk for n in nuggets], REVOTE if later else VOTE)
     for q in nugget_qs:
         q.nugget_list = [n for n in nuggets if n.topic_id == q.pk]
         for i, n in enumerate(q.nugget_list, start=1):
             n.index, n.my_vote = i, votes.get(n.pk)
-    return render(request, "assess/vote_series.html", {"series": series, "questions": qs,
-                                                       "nugget_questions": nugget_qs})
+    return render(request, "assess/vote_series.html", {"series": series, "questions": qs, "later": later,
+                                                       "primary": primary, "nugget_questions": nugget_qs})

@@ -7,11 +7,16 @@ Values by kind (see assess.models.Judgment):
 - "instance":     {"label": <one of the track's instance labels>, "answer_class": <AnswerClass id or None>}
 - "nugget_match": {"nuggets": [<Nugget id>, ...]}        subject: a pool item
 - "nugget_vote":  {"vote": "vital" | "okay"}             subject: a nugget; one row per voter (role tells whose)
+- "nugget_revote": {"vote": "vital" | "okay"}            subject: a nugget; the primary assessor's later vote set,
+                  asked for by the organizer (TREC 2006/2007: nine vote sets from eight assessors). It is one more
+                  vote set for the pyramid weights, never the official vital/okay (that stays the first vote).
 - "citation":     {"rel": "yes"|"maybe"|"no", "trans": ..., "chksrc": bool, "relspans": [[start, length], ...]}
 """
 from assess.models import Judgment
 
 _PRECEDENCE = {Judgment.ADJUDICATED: 2, Judgment.PRIMARY: 1}
+VOTE, REVOTE = "nugget_vote", "nugget_revote"
+VOTE_KINDS = (VOTE, REVOTE)  # every vote set of the pyramid
 
 
 def official_values(topic_ids, kind):
@@ -28,9 +33,11 @@ def official_values(topic_ids, kind):
 
 
 def nugget_votes(topic_ids):
-    """{nugget id: [vote, ...]} with every voter's vital/okay vote (the pyramid's vote sets)."""
+    """{nugget id: [vote, ...]} with every vote set's vital/okay vote (the pyramid's vote sets: every voter's
+    vote and the primary's later vote)."""
     votes = {}
-    rows = Judgment.objects.filter(topic_id__in=list(topic_ids), kind="nugget_vote").values_list("nugget_id", "value")
+    rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS).order_by()
+            .values_list("nugget_id", "value"))
     for nugget_id, value in rows:
         votes.setdefault(nugget_id, []).append(value.get("vote"))
     return votes
@@ -60,12 +67,12 @@ def nugget_vote_sets(topic_ids):
     from django.db.models.fields.json import KT
 
     official, votes = {}, {}
-    rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind="nugget_vote").order_by()
-            .annotate(vote=KT("value__vote")).values_list("nugget_id", "role", "vote"))
+    rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS).order_by()
+            .annotate(vote=KT("value__vote")).values_list("nugget_id", "kind", "role", "vote"))
     best = {}
-    for nugget_id, role, vote in rows:
+    for nugget_id, kind, role, vote in rows:
         votes.setdefault(nugget_id, []).append(vote)
-        rank = _PRECEDENCE.get(role)
+        rank = _PRECEDENCE.get(role) if kind == VOTE else None  # a later vote set never becomes the official one
         if rank is not None and (nugget_id not in best or rank > best[nugget_id]):
             best[nugget_id] = rank
             official[nugget_id] = vote

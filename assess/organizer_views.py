@@ -3,6 +3,8 @@ questions — and the adjudication queue, which organizers and invited adjudicat
 from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.module_loading import import_string
 from django.views.decorators.http import require_POST
 
 from assess import documents, progress, questions, services
@@ -93,14 +95,24 @@ def overview(request, slug):
     closed = set(TopicClosure.objects.filter(topic__evaluation=evaluation).values_list("topic_id", flat=True))
     for q in all_questions:
         q.is_closed, q.closed_by_series = q.pk in closed, q.parent_id in closed
-    queue = progress.adjudication_queue(evaluation)
+    queue = import_string(evaluation.track_spec.adjudication_queue)(evaluation)
     users = get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
     return render(request, "assess/organize.html", {
         "evaluation": evaluation, "assignments": assignments, "per_assessor": per_assessor.values(),
         "agreement": progress.agreement_tables(evaluation), "queue_open": sum(1 for r in queue if r[3] is None),
-        "queue_total": len(queue), "series": series, "questions": all_questions, "assessors": users,
-        "invitations": Invitation.objects.filter(evaluation=evaluation).select_related("user", "topic"),
+        "queue_total": len(queue), "queue_url": reverse(evaluation.track_spec.adjudication_page, args=[slug]),
+        "series": series, "questions": all_questions, "assessors": users,
+        "invitations": _invitations(evaluation, assignments),
         "idle_cap": int(progress.IDLE_CAP)})
+
+
+def _invitations(evaluation, assignments):
+    """The evaluation's invitations; a voter invitation of a series' own primary is marked `revote`."""
+    primary_of = {(a.topic_id, a.assessor_id) for a in assignments if a.role == Assignment.PRIMARY}
+    invitations = list(Invitation.objects.filter(evaluation=evaluation).select_related("user", "topic"))
+    for inv in invitations:
+        inv.revote = inv.kind == Invitation.VOTER and (inv.topic_id, inv.user_id) in primary_of
+    return invitations
 
 
 def _user(pk):
@@ -119,6 +131,21 @@ def invite(request, slug):
     if kind == Invitation.VOTER:
         series = get_object_or_404(Topic, pk=request.POST.get("series"), evaluation=evaluation)
     services.invite(request.user, evaluation, _user(request.POST.get("user")), kind, series)
+    return redirect("assess:organize", slug=slug)
+
+
+@organizer_required
+@require_POST
+def revote(request, slug):
+    """Who: organizers. Ask the primary assessor of a series for a later vital/okay vote set on its nuggets."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    series = get_object_or_404(Topic, pk=request.POST.get("series"), evaluation=evaluation)
+    try:
+        services.ask_revote(request.user, series)
+    except services.JudgingError as refused:
+        from django.contrib import messages
+
+        messages.error(request, str(refused))
     return redirect("assess:organize", slug=slug)
 
 

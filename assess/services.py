@@ -14,10 +14,11 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from assess import fastsave, questions
+from assess.official import REVOTE, VOTE
 from assess.models import (AnswerClass, Assignment, Invitation, Judgment, JudgmentChange, Nugget, StructureChange,
                            TopicClosure)
 from config.roles import ORGANIZER, has_role
-from scoring.staleness import mark_stale
+from scoring.staleness import mark_stale, request_rescoring
 
 KEEP = object()  # "leave the answer class as it is"
 
@@ -51,6 +52,16 @@ class StaleJudgment(JudgingError):
                          f"the newer value is shown")
 
 
+class AlreadyDecided(StaleJudgment):
+    """Another adjudicator has decided this item: one decision per item, only its author may change it."""
+
+    def __init__(self, current):
+        self.current = current
+        JudgingError.__init__(self, f"not saved: {current.assessor.username} already decided this item "
+                                    f"(version {current.version}); one decision counts per item, so only "
+                                    f"{current.assessor.username} can change it")
+
+
 @dataclass
 class Saved:
     judgment: Judgment
@@ -74,6 +85,14 @@ def may_vote(user, question):
     sid = questions.series_id(question)
     return (Assignment.objects.filter(assessor=user, topic_id=sid, role=Assignment.PRIMARY).exists()
             or Invitation.objects.filter(topic_id=sid, user=user, kind=Invitation.VOTER).exists())
+
+
+def revote_asked(user, question):
+    """Whether the organizer asked `user`, the primary assessor of the question's series, for a later vote set
+    (a voter invitation of the primary on their own series; TREC 2006/2007's ninth vote set)."""
+    sid = questions.series_id(question)
+    return (Assignment.objects.filter(assessor=user, topic_id=sid, role=Assignment.PRIMARY).exists()
+            and Invitation.objects.filter(topic_id=sid, user=user, kind=Invitation.VOTER).exists())
 
 
 def may_edit_structure(user, question):
@@ -140,6 +159,8 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
     with transaction.atomic():
         current = (Judgment.objects.select_for_update()
                    .filter(kind=kind, assessor=user, **subject).first())
+        if closed is not None:
+            _refuse_if_closed(topic)  # the caller's flag was read earlier; a closure since then still counts
         if current is None:
             if expected_version:
                 raise StaleJudgment(None)
@@ -173,16 +194,16 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
 
 def _fast_save(user, topic, kind, role, value, expected_version, subject):
     """save_judgment in one statement (assess.fastsave); reads the row only when nothing was written."""
-    with transaction.atomic():
-        judgment = fastsave.write(user, topic=topic, kind=kind, role=role, value=value,
-                                  expected_version=expected_version, **subject)
-        if judgment is not None:
-            mark_stale(topic)
-            return Saved(judgment, changed=True)
-        current = Judgment.objects.select_related("assessor").filter(kind=kind, assessor=user, **subject).first()
-        if current is None or current.version != expected_version:
-            raise StaleJudgment(current)
-        return Saved(current, changed=False)  # the same value and role again: nothing to record
+    judgment = fastsave.write(user, topic=topic, kind=kind, role=role, value=value,
+                              expected_version=expected_version, **subject)
+    if judgment is not None:
+        request_rescoring(topic.evaluation_id)  # the stale mark is already written by the same statement
+        return Saved(judgment, changed=True)
+    _refuse_if_closed(topic)  # closed between load_item and the write: the statement refused it
+    current = Judgment.objects.select_related("assessor").filter(kind=kind, assessor=user, **subject).first()
+    if current is None or current.version != expected_version:
+        raise StaleJudgment(current)
+    return Saved(current, changed=False)  # the same value and role again: nothing to record
 
 
 # --- instance judgments and answer classes ---------------------------------------------------------------------
@@ -441,7 +462,8 @@ def merge_nuggets(user, target, sources):
 
     with transaction.atomic():
         _rewrite_matches(user, question, replace)
-        votes = list(Judgment.objects.filter(nugget_id__in=gone).values("nugget_id", "assessor_id", "value"))
+        votes = list(Judgment.objects.filter(nugget_id__in=gone).values("nugget_id", "kind", "assessor_id",
+                                                                          "value"))
         _log(question, user, "nugget.merge",
              {"sources": [{"id": s.pk, "text": s.text} for s in sources], "votes": votes},
              {"id": target.pk, "text": target.text})
@@ -458,21 +480,30 @@ def delete_nugget(user, nugget, confirmed=False):
         raise JudgingError(f"deleting nugget {nugget.text[:40]!r} also removes its matches and votes: confirm")
     with transaction.atomic():
         _rewrite_matches(user, question, lambda ids: [i for i in ids if i != nugget.pk])
-        votes = list(Judgment.objects.filter(nugget=nugget).values("assessor_id", "value"))
+        votes = list(Judgment.objects.filter(nugget=nugget).values("kind", "assessor_id", "value"))
         _log(question, user, "nugget.delete", {"id": nugget.pk, "text": nugget.text, "votes": votes})
         nugget.delete()
         mark_stale(question)
 
 
-def vote(user, nugget, value, expected_version):
-    """A vital/okay vote on a nugget by the primary assessor or an invited voter (pyramid weights)."""
+def vote(user, nugget, value, expected_version, later=False):
+    """A vital/okay vote on a nugget by the primary assessor or an invited voter (pyramid weights).
+
+    `later`: the primary's later vote set ("nugget_revote"), once the organizer asked for it (ask_revote); it
+    is a vote set of its own for the pyramid weights while the first vote stays the official vital/okay."""
     question = nugget.topic
     if value not in questions.VOTES:
         raise JudgingError(f"a vote is one of {', '.join(questions.VOTES)}, not {value!r}")
     role = assignment_role(user, question)
+    if later:
+        if not revote_asked(user, question):
+            raise Forbidden(f"the organizer has not asked you for a later vote set on series "
+                            f"{_series_ident(question)}")
+        return save_judgment(user, topic=question, kind=REVOTE, nugget=nugget, role=Judgment.PRIMARY,
+                             value={"vote": value}, expected_version=expected_version)
     if role != Assignment.PRIMARY and not may_vote(user, question):
         raise Forbidden(f"you are not a voter on series {_series_ident(question)}")
-    return save_judgment(user, topic=question, kind="nugget_vote", nugget=nugget,
+    return save_judgment(user, topic=question, kind=VOTE, nugget=nugget,
                          role=Judgment.PRIMARY if role == Assignment.PRIMARY else Judgment.SECONDARY,
                          value={"vote": value}, expected_version=expected_version)
 
@@ -516,8 +547,24 @@ def adjudicate(user, item, label, expected_version, answer_class=KEEP):
             class_id = primary.value.get("answer_class") if primary else None
         elif answer_class:
             class_id = _class_of(question, answer_class)
-    return save_judgment(user, topic=question, kind="instance", item=item, role=Judgment.ADJUDICATED,
-                         value={"label": label, "answer_class": class_id}, expected_version=expected_version)
+    with transaction.atomic():
+        claim_decision(user, item, "instance")
+        return save_judgment(user, topic=question, kind="instance", item=item, role=Judgment.ADJUDICATED,
+                             value={"label": label, "answer_class": class_id}, expected_version=expected_version)
+
+
+def claim_decision(user, item, kind):
+    """One decision per item: lock the pool item (so two adjudicators deciding at once are serialised) and refuse
+    with AlreadyDecided when someone else's decision of this kind exists. Call inside transaction.atomic(); the
+    caller's own decision is then saved with its version check (QA instances here, BOLT citations in
+    pooling.bolt_adjudication)."""
+    from pooling.models import PoolItem
+
+    PoolItem.objects.select_for_update().filter(pk=item.pk).first()
+    other = (Judgment.objects.select_related("assessor")
+             .filter(kind=kind, item_id=item.pk, role=Judgment.ADJUDICATED).exclude(assessor=user).first())
+    if other is not None:
+        raise AlreadyDecided(other)
 
 
 # --- organizer -------------------------------------------------------------------------------------------------
@@ -546,7 +593,8 @@ def reopen_question(user, question):
 
 
 def invite(user, evaluation, invitee, kind, series=None):
-    """Invite `invitee` as a nugget voter on `series` or as an adjudicator of `evaluation`."""
+    """Invite `invitee` as a nugget voter on `series` or as an adjudicator of `evaluation`. Inviting the series'
+    primary assessor as a voter asks them for a later vote set (see ask_revote)."""
     _require_organizer(user)
     if kind == Invitation.VOTER and series is None:
         raise JudgingError("a voter is invited to a series")
@@ -554,6 +602,16 @@ def invite(user, evaluation, invitee, kind, series=None):
         evaluation=evaluation, topic=series if kind == Invitation.VOTER else None, user=invitee, kind=kind,
         defaults={"invited_by": user})
     return invitation
+
+
+def ask_revote(user, series):
+    """Ask the primary assessor of `series` to vote vital/okay on its nuggets again: their later votes are a vote
+    set of their own ("nugget_revote") beside the first one, as TREC 2006/2007 had the primary vote twice."""
+    _require_organizer(user)
+    primary = Assignment.objects.filter(topic=series, role=Assignment.PRIMARY).select_related("assessor").first()
+    if primary is None:
+        raise JudgingError(f"series {series.ident} has no primary assessor to vote again")
+    return invite(user, series.evaluation, primary.assessor, Invitation.VOTER, series)
 
 
 def assign_secondary(user, series, assessor):

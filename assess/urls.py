@@ -33,5 +33,6 @@ urlpatterns = [
     path("organize/<slug:slug>/", organizer_views.overview, name="organize"),
     path("organize/<slug:slug>/invite", organizer_views.invite, name="invite"),
     path("organize/<slug:slug>/second", organizer_views.second_assessor, name="second_assessor"),
+    path("organize/<slug:slug>/revote", organizer_views.revote, name="revote"),
     path("organize/topic/<int:topic_id>/<str:action>", organizer_views.closure, name="closure"),
 ]

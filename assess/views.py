@@ -25,7 +25,10 @@ def my_assignments(request):
     done = progress.assignment_progress(assignments)
     for a in assignments:
         a.judged, a.total = done[a.pk]
-    invitations = Invitation.objects.filter(user=request.user).select_related("evaluation", "topic")
+    invitations = list(Invitation.objects.filter(user=request.user).select_related("evaluation", "topic"))
+    primary_of = {a.topic_id for a in assignments if a.role == Assignment.PRIMARY}
+    for inv in invitations:
+        inv.revote = inv.kind == Invitation.VOTER and inv.topic_id in primary_of  # the primary's later vote set
     return render(request, "assess/my_assignments.html", {"assignments": assignments, "invitations": invitations})
 
 

@@ -55,7 +55,9 @@ def build_data(n_clients, n_items):
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import Group, User
-    from django.contrib.sessions.backends.db import SessionStore
+    from importlib import import_module
+
+    SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
     from assess.models import Assignment
     from pooling.models import Evaluation, PoolItem, Topic

@@ -21,12 +21,17 @@ def roles_of(user):
         return frozenset()
     cached = getattr(user, "_assay_roles", None)
     if cached is None:
-        names = set(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
-        if user.is_superuser:
-            names.add(ORGANIZER)
-        cached = frozenset(names)
-        user._assay_roles = cached
+        remember_roles(user, user.groups.filter(name__in=ROLES).values_list("name", flat=True))
+        cached = user._assay_roles
     return cached
+
+
+def remember_roles(user, group_names):
+    """Set a user's roles from group names read elsewhere (config.auth reads them with the session)."""
+    names = set(group_names) & set(ROLES)
+    if user.is_superuser:
+        names.add(ORGANIZER)
+    user._assay_roles = frozenset(names)
 
 
 def has_role(user, *roles):

@@ -12,6 +12,7 @@ Judgment kinds and values:
 - "grouping" on a view item (origin "assessor", so pool rebuilds keep it; key "view\\t<run tag>\\t<view>"):
   {"relevant": bool|None, "useful": bool|None,
    "groups": {<group number>: {"relevant", "cohesive", "scope": bool|None, "members": {<pool key>: bool}}}}
+  written whole (judge_view) or one answer at a time (judge_view_field).
 """
 from django.db import transaction
 from django.db.models import Max
@@ -258,6 +259,58 @@ def judge_view(user, item, value, expected_version):
         clean["groups"][number] = {"relevant": _flag(g.get("relevant")), "cohesive": _flag(g.get("cohesive")),
                                    "scope": _flag(g.get("scope")), "members": members}
     return services.save_judgment(user, topic=item.topic, kind="grouping", role=role, item=item, value=clean,
+                                  expected_version=expected_version)
+
+
+VIEW_QUESTIONS = ("relevant", "useful")
+GROUP_QUESTIONS = ("relevant", "cohesive", "scope")
+
+
+def judge_view_field(user, item, group, name, member, answer, expected_version):
+    """Save one yes/no answer of the user's grouping judgment of a view, keeping the rest of the value: the view's
+    `name` (relevant, useful) when `group` is empty, else group `group`'s `name` (relevant, cohesive, scope), or,
+    with `member` (a citation's pool key), whether that citation belongs in the group. `answer` None clears it.
+    The change is applied to the stored value under its row lock, after the version check."""
+    role = role_on(user, item.topic)
+    if role is None:
+        raise services.Forbidden(f"topic {item.topic.ident} is not assigned to you")
+    if item.data.get("bolt") != "view":
+        raise BoltError("this item is not a grouping view")
+    flag = _flag(answer)
+    if group in (None, ""):
+        if name not in VIEW_QUESTIONS or member:
+            raise BoltError(f"a view is asked {' and '.join(VIEW_QUESTIONS)}, not {name!r}")
+    else:
+        structure = {g["number"]: g for g in view_structure(item)}
+        group = str(group)
+        if group not in structure:
+            raise BoltError(f"view {item.data['view']} has no group {group!r}")
+        if structure[group]["misc"]:
+            raise BoltError("the miscellaneous group is not judged")
+        if member:
+            if member not in {c["key"] for c in structure[group]["citations"]}:
+                raise BoltError(f"group {group} has no such citation")
+        elif name not in GROUP_QUESTIONS:
+            raise BoltError(f"a group is asked {', '.join(GROUP_QUESTIONS)}, not {name!r}")
+
+    def answered(current):
+        value = {"relevant": None, "useful": None, **(current or {})}
+        value["groups"] = {n: {**g, "members": dict(g.get("members") or {})}
+                           for n, g in (value.get("groups") or {}).items()}
+        if group in (None, ""):
+            value[name] = flag
+            return value
+        judged = value["groups"].setdefault(group, {"relevant": None, "cohesive": None, "scope": None,
+                                                    "members": {}})
+        if not member:
+            judged[name] = flag
+        elif flag is None:
+            judged["members"].pop(member, None)
+        else:
+            judged["members"][member] = flag
+        return value
+
+    return services.save_judgment(user, topic=item.topic, kind="grouping", role=role, item=item, value=answered,
                                   expected_version=expected_version)
 
 

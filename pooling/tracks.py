@@ -20,6 +20,10 @@ class Track:
     measures: tuple = ()  # measure names in scoring.measures
     human_judging: bool = True
     default_settings: dict = field(default_factory=dict)
+    # Double judging's disagreements: the function listing them ([(item, primary, secondary, decided)]) and the
+    # URL name of the page deciding them (takes the evaluation's slug).
+    adjudication_queue: str = "assess.progress.adjudication_queue"
+    adjudication_page: str = "assess:adjudication"
 
 
 TRACKS = {
@@ -33,7 +37,7 @@ TRACKS = {
             topic_format="trec_qa_xml",
             run_format="qa_run",
             question_types=("RIGIDLIST", "SQUISHYLIST"),
-            judgment_kinds=("instance", "answer_class", "nugget", "nugget_vote", "nugget_match"),
+            judgment_kinds=("instance", "answer_class", "nugget", "nugget_vote", "nugget_revote", "nugget_match"),
             judgments={"instance": ("incorrect", "unsupported", "non-exact", "correct")},
             measures=("list_f", "nugget_f_pyramid", "series_score"),
             default_settings={
@@ -52,7 +56,7 @@ TRACKS = {
             topic_format="trec_qa_xml",
             run_format="qa_run",
             question_types=("FACTOID", "LIST", "OTHER"),
-            judgment_kinds=("instance", "answer_class", "nugget", "nugget_vote", "nugget_match"),
+            judgment_kinds=("instance", "answer_class", "nugget", "nugget_vote", "nugget_revote", "nugget_match"),
             judgments={
                 "instance": (
                     "incorrect",
@@ -77,7 +81,7 @@ TRACKS = {
             topic_format="ciqa_topics",
             run_format="qa_run",
             question_types=("CIQA",),
-            judgment_kinds=("nugget", "nugget_vote", "nugget_match"),
+            judgment_kinds=("nugget", "nugget_vote", "nugget_revote", "nugget_match"),
             measures=("nugget_f_pyramid", "recall_by_length"),
         ),
         Track(
@@ -101,6 +105,8 @@ TRACKS = {
                 "max_groups": 10,
                 "max_label_chars": 250,
             },
+            adjudication_queue="pooling.bolt_adjudication.adjudication_queue",
+            adjudication_page="bolt:adjudication",
         ),
         Track(
             slug="qa4mre-2012",

@@ -4,7 +4,9 @@ NIST formats (as in the TREC QA data READMEs):
 - list judgments: `qid tag docid judgment distinct? string`; judgment -1 wrong, 1 right (globally correct),
   2 unsupported, 3 inexact, 4 locally correct, 0 not judged; distinct? is 1 only for the one right instance of
   each answer class in the run's response. NIL responses are not pooled or judged (0): NIL is scored by rule.
-- nugget lists: `qid nugget-number vital|okay weight text` (weight: pyramid weight, vital votes / most votes).
+- nugget lists: `qid nugget-number vital|okay weight text` (vital|okay: the official vote, i.e. the primary's
+  first vote or an adjudicated one; weight: pyramid weight, vital votes over every vote set — invited voters and
+  the primary's later set ("nugget_revote") included — divided by the question's most).
 - per-run nugget matches: `qid tag item-number docid string` for each answer string, then
   `qid tag item-number nugget-number` for each nugget matched (a nugget is marked once per response).
 """
@@ -15,7 +17,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from assess.models import AnswerClass, Judgment, JudgmentChange, Nugget, TopicClosure
-from assess.official import nugget_votes, official_values
+from assess.official import VOTE_KINDS, nugget_votes, official_values
 from pooling.models import PoolItem, RunEntry, Topic
 from scoring.measures.qa import pyramid_weights
 from scoring.qa_scoring import LIST_TYPES, NUGGET_TYPES, correct_label
@@ -157,6 +159,7 @@ def import_jsonl(evaluation, lines, filename="<input>"):
     items = {(t, k): pk for pk, t, k in PoolItem.objects.filter(evaluation=evaluation).values_list(
         "id", "topic__ident", "key")}
     counts = defaultdict(int)
+    declared = evaluation.track_spec.judgment_kinds
     class_ids, nugget_ids, users = {}, {}, {}
     stamps = []  # (model, pk, field, value) to restore auto timestamps after creation
 
@@ -230,6 +233,9 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                         stamps.append((Nugget, n.id, "created_at", rec.get("created_at")))
                     elif kind == "judgment":
                         jkind = rec["kind"]
+                        if jkind not in declared:
+                            raise ImportFailed(f"{where}: judgment kind {jkind!r} is not one of track "
+                                               f"{evaluation.track}'s ({', '.join(declared)})")
                         item_id = nugget_id = None
                         if rec.get("item"):
                             key = (rec["item"]["topic"], rec["item"]["key"])
@@ -242,6 +248,9 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                             nugget_id = nugget_ids[rec["nugget"]]
                         else:
                             raise ImportFailed(f"{where}: a judgment needs an item or a nugget")
+                        if (nugget_id is None) != (jkind not in VOTE_KINDS):
+                            raise ImportFailed(f"{where}: a {jkind} judgment is "
+                                               f"{'on a nugget' if jkind in VOTE_KINDS else 'on a pool item'}")
                         if rec.get("role") not in dict(Judgment.ROLES):
                             raise ImportFailed(f"{where}: unknown role {rec.get('role')!r}")
                         j = Judgment.objects.create(

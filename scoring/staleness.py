@@ -1,6 +1,8 @@
 """Marking questions stale when judgments change. Judging code calls `mark_stale` inside its transaction."""
 import logging
+import os
 import threading
+import time
 from contextlib import contextmanager
 
 from django.db import transaction
@@ -32,7 +34,13 @@ def mark_stale_many(topics):
         update_conflicts=True, unique_fields=["topic"], update_fields=["changed_at"],
     )
     for evaluation_id in {t.evaluation_id for t in topics}:
-        transaction.on_commit(lambda e=evaluation_id: _request_rescoring(e))
+        request_rescoring(evaluation_id)
+
+
+def request_rescoring(evaluation_id):
+    """Ask for the evaluation's stale marks to be recomputed once the current transaction commits (at once
+    outside one). For writers that wrote their stale marks themselves (assess.fastsave)."""
+    transaction.on_commit(lambda: _request_rescoring(evaluation_id))
 
 
 _deferral = threading.local()
@@ -73,8 +81,8 @@ def mark_questions_stale(topic_ids):
 
 
 def _enqueue_soon(evaluation_id):
-    """Publish from a short-lived thread: with Redis down the client retries its connection for seconds, and
-    the assessor's request must not wait for that. In-process (eager) mode has no broker, so run it here."""
+    """Publish from the process's publisher thread: with Redis down the client waits on its connection, and the
+    assessor's request must not wait for that. In-process (eager) mode has no broker, so run it here."""
     from config.celery import app
 
     if app.conf.task_always_eager:
@@ -85,7 +93,70 @@ def _enqueue_soon(evaluation_id):
         except Exception:  # the judgment is committed; a failed rescoring leaves its mark for the next one
             logging.getLogger(__name__).exception("rescoring of evaluation %s failed", evaluation_id)
     else:
-        threading.Thread(target=_enqueue, args=(evaluation_id,), daemon=True, name="assay-enqueue").start()
+        _publisher().put(evaluation_id)
+
+
+GATHER_SECONDS = 0.05
+
+
+class _Publisher:
+    """One daemon thread per process that publishes rescoring requests, so a save neither waits for Redis nor
+    pays for a thread of its own. Requests for the same evaluation that pile up while it is busy are sent once.
+    It holds nothing that matters: a request it never sends leaves its stale mark for the next one or the sweep."""
+
+    def __init__(self):
+        self.pid = os.getpid()
+        self.wanted = set()
+        self.busy = False
+        self.ready = threading.Condition()
+        threading.Thread(target=self._run, daemon=True, name="assay-enqueue").start()
+
+    def put(self, evaluation_id):
+        with self.ready:
+            self.wanted.add(evaluation_id)
+            self.ready.notify_all()  # the publisher, not only a wait_idle caller, must wake
+
+    def _run(self):
+        while True:
+            with self.ready:
+                while not self.wanted:
+                    self.ready.wait()
+                batch, self.wanted, self.busy = self.wanted, set(), True
+            try:
+                for evaluation_id in sorted(batch):
+                    _enqueue(evaluation_id)
+                # Let requests gather: during a burst of saves one Redis claim per pause stands for all of them,
+                # instead of one per save. Costs at most this much freshness.
+                time.sleep(GATHER_SECONDS)
+            finally:
+                with self.ready:
+                    self.busy = False
+                    self.ready.notify_all()
+
+    def wait_idle(self, timeout):
+        """True once everything put so far has been handed to the broker (or given up on)."""
+        with self.ready:
+            return self.ready.wait_for(lambda: not self.wanted and not self.busy, timeout)
+
+
+_publisher_lock = threading.Lock()
+_current_publisher = None
+
+
+def wait_for_publisher(timeout=60):
+    """For tests and benchmarks: wait until this process's rescoring requests have been published."""
+    return _current_publisher is None or _current_publisher.wait_idle(timeout)
+
+
+def _publisher():
+    global _current_publisher
+    publisher = _current_publisher
+    if publisher is None or publisher.pid != os.getpid():  # a forked child has the object but not the thread
+        with _publisher_lock:
+            if _current_publisher is None or _current_publisher.pid != os.getpid():
+                _current_publisher = _Publisher()
+            publisher = _current_publisher
+    return publisher
 
 
 def _enqueue(evaluation_id):

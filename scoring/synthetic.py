@@ -184,5 +184,9 @@ def trec2007_sized(slug="bench-trec2007", series=70, questions=515, runs=51, see
                 judgments.append(Judgment(evaluation=ev, topic_id=n.topic_id, kind="nugget_vote", nugget=n,
                                           assessor=v, role=Judgment.PRIMARY if i == 0 else Judgment.SECONDARY,
                                           value={"vote": "vital" if rng.random() < 0.4 else "okay"}))
+            # TREC 2006/2007's ninth vote set: the primary (voter 0) voted a second time, later.
+            judgments.append(Judgment(evaluation=ev, topic_id=n.topic_id, kind="nugget_revote", nugget=n,
+                                      assessor=voters[0], role=Judgment.PRIMARY,
+                                      value={"vote": "vital" if rng.random() < 0.4 else "okay"}))
     Judgment.objects.bulk_create(judgments, batch_size=5000)
     return ev

@@ -103,10 +103,9 @@ def test_save_path_is_lean(client, setup, django_assert_max_num_queries):
     login(client, me)
     it = sample.items["1.1"][0]
     client.post(reverse("assess:judge", args=[it.pk]), {"label": "incorrect", "version": 0})
-    # session, user, roles, then item+question+closure+assignment in one query, judgment+history in one
-    # statement, the stale mark: six on PostgreSQL, plus the savepoint pair that stands for BEGIN/COMMIT inside
-    # the test's transaction (the ORM fallback used on SQLite takes a few more)
-    with django_assert_max_num_queries(8 if connection.vendor == "postgresql" else 12):
+    # session+user+roles in one query, item+question+closure+assignment in one, judgment+history+stale mark in
+    # one statement on PostgreSQL (tests/test_save_path.py); the ORM fallback used on SQLite takes more
+    with django_assert_max_num_queries(3 if connection.vendor == "postgresql" else 12):
         response = client.post(reverse("assess:judge", args=[it.pk]), {"label": "non-exact", "version": 1})
     assert response.status_code == 200
 

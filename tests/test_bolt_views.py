@@ -184,3 +184,127 @@ def test_shared_organizer_pages_accept_a_bolt_evaluation(client, setup, make_use
     bolt.judge_citation(setup["a1"], item, {"rel": "yes"}, 0)
     client_for(client, make_user("bolt-org4", "organizer"))
     assert client.get(reverse(name, args=["bolt-views"])).status_code == 200
+
+
+# --- moving between citations without a page load ---------------------------------------------------------------
+
+def test_moving_between_citations_gets_the_panel_only(client, setup):
+    c = client_for(client, setup["a1"])
+    items = bolt.citation_items(setup["topic"])
+    bolt.judge_citation(setup["a1"], items[0], {"rel": "maybe", "trans": "accept"}, 0)
+    url = reverse("bolt:item", args=[setup["mine"].pk, items[1].pk])
+    r = c.get(url, headers={"HX-Request": "true"})
+    page = r.content.decode()
+    assert r.status_code == 200 and "HX-Request" in r["Vary"]
+    assert "<html" not in page and 'id="topic"' not in page and 'id="key-list"' not in page
+    assert page.lstrip().startswith(f"<title>Citation {items[1].pool_id} · Assay</title>")
+    assert page.count('id="citation-panel"') == 1 and page.count("<iframe") == 1
+    assert f"s={items[1].data['post']}%3A{items[1].data['offset']}%3A{items[1].data['length']}#mark-1" \
+        in page.replace("&amp;", "&")
+    assert f'hx-get="{reverse("bolt:item", args=[setup["mine"].pk, items[0].pk])}"' in page  # previous
+    assert f'hx-get="{reverse("bolt:item", args=[setup["mine"].pk, items[2].pk])}"' in page  # next, next unjudged
+    assert 'hx-push-url="true"' in page and 'hx-target="#citation-panel"' in page
+    assert "Citation 2 of 3" in page and 'data-judged="1"' in page
+    # The first one shows its saved judgment as rendered, before any script runs.
+    first = c.get(reverse("bolt:item", args=[setup["mine"].pk, items[0].pk]), headers={"HX-Request": "true"})
+    assert 'data-rel="maybe" data-key="m" aria-pressed="true"' in first.content.decode()
+    assert "Judged maybe (version 1)." in first.content.decode()
+
+
+def test_direct_load_and_history_restore_get_the_whole_page(client, setup):
+    c = client_for(client, setup["a1"])
+    item = bolt.citation_items(setup["topic"])[1]
+    url = reverse("bolt:item", args=[setup["mine"].pk, item.pk])
+    for headers in ({}, {"HX-Request": "true", "HX-History-Restore-Request": "true"}):
+        page = c.get(url, headers=headers).content.decode()
+        assert page.startswith("<!doctype html>") and "<title>Citation" in page
+        assert 'id="topic"' in page and 'id="key-list"' in page and page.count('id="citation-panel"') == 1
+        assert 'hx-history-elt hx-history="false"' in page
+
+
+def test_strangers_get_no_panel(client, setup):
+    item = bolt.citation_items(setup["topic"])[0]
+    client_for(client, setup["a2"])
+    r = client.get(reverse("bolt:item", args=[setup["mine"].pk, item.pk]), headers={"HX-Request": "true"})
+    assert r.status_code == 404
+
+
+def test_judge_endpoint_requires_the_version(client, setup):
+    item = bolt.citation_items(setup["topic"])[0]
+    c = client_for(client, setup["a1"])
+    for body in ({"value": {"rel": "yes"}}, {"version": "0", "value": {"rel": "yes"}}):
+        r = c.post(reverse("bolt:judge", args=[item.pk]), json.dumps(body), content_type="application/json")
+        assert r.status_code == 400 and "which version" in r.json()["error"]
+    assert not Judgment.objects.filter(item=item).exists()
+
+
+# --- the grouping view, one answer at a time --------------------------------------------------------------------
+
+def view_of(setup):
+    (_, item), = bolt.grouping_views(setup["topic"]).items()
+    return item, reverse("bolt:view_answer", args=[setup["mine"].pk, item.pk])
+
+
+def answer(c, url, version, answer, group="", name="", member=""):
+    return c.post(url, json.dumps({"version": version, "group": group, "name": name, "member": member,
+                                   "answer": answer}), content_type="application/json")
+
+
+def test_view_page_lists_its_questions_in_order_with_progress(client, setup):
+    item, _ = view_of(setup)
+    key = bolt.view_structure(item)[1]["citations"][0]["key"]
+    bolt.judge_view_field(setup["a1"], item, "1", "belongs", key, "yes", 0)
+    page = client_for(client, setup["a1"]).get(reverse("bolt:view", args=[setup["mine"].pk, item.pk])).content
+    page = page.decode()
+    # view: relevant, useful; group 0: 3 + 2 members; group 1: 3 + 1 member
+    assert '<span id="answered">1</span> of <span id="total">11</span>' in page
+    order = [page.index(f'id="q-{n}"') for n in range(11)]
+    assert order == sorted(order) and 'id="q-11"' not in page
+    assert 'id="q-0" data-q data-group="" data-name="relevant"' in page
+    assert 'id="q-4" data-q data-group="0" data-name="scope"' in page
+    assert 'data-name="belongs" data-member="' in page and 'id="key-list"' in page
+    assert '"answer_url": "' + reverse("bolt:view_answer", args=[setup["mine"].pk, item.pk]) in page
+
+
+def test_view_answers_are_saved_one_field_at_a_time(client, setup):
+    item, url = view_of(setup)
+    c = client_for(client, setup["a1"])
+    member = bolt.view_structure(item)[0]["citations"][1]["key"]
+    r = answer(c, url, 0, "yes", name="relevant")
+    assert r.status_code == 200 and r.json()["version"] == 1
+    assert answer(c, url, 1, "no", group="0", name="scope").json()["version"] == 2
+    r = answer(c, url, 2, "yes", group="0", name="belongs", member=member)
+    assert r.status_code == 200
+    assert r.json()["value"] == {"relevant": True, "useful": None, "groups": {
+        "0": {"relevant": None, "cohesive": None, "scope": False, "members": {member: True}}}}
+    r = answer(c, url, 3, None, group="0", name="belongs", member=member)  # cleared again
+    assert r.json()["value"]["groups"]["0"]["members"] == {}
+    judgment = Judgment.objects.get(item=item, kind="grouping", assessor=setup["a1"])
+    assert judgment.version == 4 and judgment.changes.count() == 4
+    # Another tab still at version 2: refused, and the answer shows what is stored now.
+    r = answer(c, url, 2, "no", name="useful")
+    assert r.status_code == 409 and r.json()["version"] == 4 and r.json()["value"]["relevant"] is True
+    judgment.refresh_from_db()
+    assert judgment.value["useful"] is None
+    # The same value the whole-view writer (judge_view, which scoring's contract is written for) stores.
+    whole = bolt.judge_view(setup["a1"], item, judgment.value, 4)
+    assert whole.changed is False and whole.judgment.version == 4
+
+
+@pytest.mark.parametrize("field,error", [
+    ({"name": "pretty"}, "a view is asked"), ({"group": "7", "name": "relevant"}, "has no group '7'"),
+    ({"group": "0", "name": "tasty"}, "a group is asked"),
+    ({"group": "0", "name": "belongs", "member": "nope"}, "no such citation"),
+])
+def test_view_answer_refuses_unknown_fields(client, setup, field, error):
+    _, url = view_of(setup)
+    r = answer(client_for(client, setup["a1"]), url, 0, "yes", **field)
+    assert r.status_code == 400 and error in r.json()["error"]
+
+
+def test_view_answer_is_for_the_topic_assessor_only(client, setup):
+    item, url = view_of(setup)
+    client_for(client, setup["a2"])
+    assert answer(client, url, 0, "yes", name="relevant").status_code == 404
+    assert answer(client_for(client, setup["a1"]), url, None, "yes", name="relevant").status_code == 400
+    assert not Judgment.objects.filter(item=item).exists()

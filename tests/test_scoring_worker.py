@@ -1,5 +1,4 @@
 """Live rescoring through a real Celery worker, and judging that goes on while the broker is unreachable."""
-import threading
 import time
 
 import pytest
@@ -8,7 +7,7 @@ from django.db import transaction
 from assess.models import Judgment
 from scoring.models import Score, StaleTopic
 from scoring.rescore import rescore_evaluation
-from scoring.staleness import mark_stale
+from scoring.staleness import mark_stale, wait_for_publisher
 from scoring.synthetic import tiny_trec2007
 
 
@@ -58,9 +57,7 @@ def test_judging_goes_on_with_broker_unreachable(db, django_capture_on_commit_ca
         app._pool, app.amqp._producer_pool = None, None
         with django_capture_on_commit_callbacks(execute=True):
             _save_judgment(t, "globally-correct")
-        for thread in threading.enumerate():
-            if thread.name == "assay-enqueue":
-                thread.join(timeout=60)
+        assert wait_for_publisher(timeout=60)
     finally:
         for k, v in saved.items():
             app.conf[k] = v

@@ -1,16 +1,25 @@
-// BOLT judging, keyboard first. The citation page keeps the judgment in `value` and saves it as JSON after every
-// change (with the version last seen, so a second tab cannot overwrite silently); relspans are [start, length]
-// in the passage, taken from the text selection. The find page turns a selection inside one post into raw
-// offsets using the data-o (raw offset) and data-l (raw length) of the segments the server rendered.
+// BOLT judging, keyboard first. A key presses the visible, enabled element carrying data-key="<key>", so the
+// keyboard and the mouse take the same path.
+// - Citation page: moving (j/k/u, or the links) swaps the citation panel in with htmx and pushes its URL. Each
+//   panel keeps its judgment in `value` and saves it as JSON after every change. Saves go out one at a time, each
+//   with the version the previous one returned, so a key pressed while a save is in flight never trips the
+//   optimistic check against our own save; moving on waits for them, and keys pressed while the next panel is
+//   on its way are replayed on it. Relspans are [start, length] in the passage, taken from the text selection.
+// - Grouping view: a cursor over the yes/no questions (j/k or the arrows); y/n answer the current one, which is
+//   saved at once (one field, with the version) and the cursor moves on.
+// - Find page: a selection inside one post becomes raw offsets through the data-o (raw offset) and data-l (raw
+//   length) of the segments the server rendered.
 (function () {
   "use strict";
+  if (window.assayBolt) return;  // loaded once per page even if htmx swaps in markup that names it again
+  window.assayBolt = true;
 
   function csrf() {
     try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
   }
 
-  function say(text, bad) {
-    var el = document.getElementById("status");
+  function sayIn(root, text, bad) {
+    var el = root && root.querySelector("#status");
     if (!el) return;
     el.textContent = text;
     el.className = bad ? "error" : "";
@@ -27,10 +36,19 @@
     return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) && el.type !== "checkbox" && el.type !== "radio");
   }
 
+  // htmx wires swapped-in content after its settle delay; a key must not click an unwired link (that would be
+  // a full page load), so wire it first (htmx.process is idempotent).
+  function wire(el) {
+    var root = el.closest("[hx-get],[hx-post]");
+    var data = root && root["htmx-internal-data"];
+    if (root && window.htmx && !(data && data.initHash)) window.htmx.process(root);
+  }
+
   function pressKey(key) {
     var all = document.querySelectorAll("[data-key]");
     for (var i = 0; i < all.length; i++) {
       if (all[i].getAttribute("data-key") === key && !all[i].disabled && all[i].getClientRects().length) {
+        wire(all[i]);
         all[i].click();
         return true;
       }
@@ -38,20 +56,96 @@
     return false;
   }
 
-  document.addEventListener("keydown", function (ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || typing(document.activeElement)) return;
-    if (ev.key === "x" && removeLast()) { ev.preventDefault(); return; }
-    if (pressKey(ev.key)) ev.preventDefault();
-  });
+  // --- saves, one at a time ------------------------------------------------------------------------------------
+  function Saver(url, version, handlers) {
+    this.url = url;
+    this.version = version;
+    this.handlers = handlers;
+    this.queue = [];
+    this.inflight = false;
+    this.waiters = [];
+  }
+
+  // replace: the body supersedes any save not yet sent (a whole value); otherwise bodies go out in order.
+  Saver.prototype.push = function (body, replace) {
+    if (replace) this.queue = [body]; else this.queue.push(body);
+    this.pump();
+  };
+
+  Saver.prototype.busy = function () { return this.inflight || this.queue.length > 0; };
+
+  Saver.prototype.idle = function () {
+    var self = this;
+    return self.busy() ? new Promise(function (resolve) { self.waiters.push(resolve); }) : Promise.resolve();
+  };
+
+  Saver.prototype.pump = function () {
+    var self = this;
+    if (self.inflight) return;
+    if (!self.queue.length) {
+      var waiting = self.waiters;
+      self.waiters = [];
+      waiting.forEach(function (resolve) { resolve(); });
+      return;
+    }
+    var body = self.queue.shift();
+    body.version = self.version;
+    self.inflight = true;
+    post(self.url, body).then(function (r) {
+      if (r.status === 200) {
+        self.version = r.data.version;
+        self.handlers.saved(r.data, self.queue.length > 0);
+      } else {  // refused: what was queued assumed the refused save, so it goes too
+        if (r.status === 409) self.version = r.data.version;
+        self.queue = [];
+        self.handlers.refused(r);
+      }
+    }, function () {
+      self.queue = [];
+      self.handlers.failed();
+    }).then(function () {
+      self.inflight = false;
+      self.pump();
+    });
+  };
 
   // --- the citation page ---------------------------------------------------------------------------------------
-  var stateEl = document.getElementById("bolt-state");
-  var state = stateEl ? JSON.parse(stateEl.textContent) : null;
-  var value = state && state.value ? state.value : {rel: null, trans: "na", chksrc: false, relspans: []};
-  var passageEl = document.getElementById("passage");
+  var citation = null;    // the panel on the page
+  var navigating = false; // a move to another citation is on its way
+  var pendingKeys = [];   // keys pressed meanwhile, meant for the citation that arrives
 
-  function merged() {
-    var spans = (value.relspans || []).map(function (s) { return [s[0], s[0] + s[1]]; })
+  function Citation(panel) {
+    var self = this;
+    self.panel = panel;
+    self.state = JSON.parse(panel.querySelector("script[type='application/json']").textContent);
+    self.value = self.state.value || {rel: null, trans: "na", chksrc: false, relspans: []};
+    self.judged = !!self.state.value;
+    self.saver = new Saver(self.state.judge_url, self.state.version, {
+      saved: function (data, more) {
+        if (!more) self.value = data.value;  // a newer change is queued: keep showing it
+        if (!self.judged) {
+          self.judged = true;
+          var count = self.el("#judged-count");
+          if (count) count.textContent = String(+count.getAttribute("data-judged") + 1);
+        }
+        self.say(more ? "Saving…" : "Saved (version " + data.version + ").");
+        self.render();
+      },
+      refused: function (r) {
+        if (r.status === 409 && r.data.value) self.value = r.data.value;
+        self.say(r.data.error || "Not saved.", true);
+        self.render();
+      },
+      failed: function () { self.say("Not saved: the server did not answer. Try again.", true); }
+    });
+    self.render();
+  }
+
+  Citation.prototype.el = function (sel) { return this.panel.querySelector(sel); };
+  Citation.prototype.say = function (text, bad) { sayIn(this.panel, text, bad); };
+
+  Citation.prototype.merged = function () {
+    var spans = (this.value.relspans || []).map(function (s) { return [s[0], s[0] + s[1]]; })
       .sort(function (a, b) { return a[0] - b[0]; });
     var out = [];
     spans.forEach(function (s) {
@@ -59,119 +153,271 @@
       else out.push([s[0], s[1]]);
     });
     return out;
-  }
+  };
 
-  function renderPassage() {
-    var text = state.passage, pos = 0;
-    passageEl.textContent = "";
-    merged().forEach(function (s) {
-      if (s[0] > pos) passageEl.appendChild(document.createTextNode(text.slice(pos, s[0])));
+  Citation.prototype.render = function () {
+    var self = this, value = self.value, text = self.state.passage, pos = 0;
+    var passage = self.el("#passage");
+    passage.textContent = "";
+    self.merged().forEach(function (s) {
+      if (s[0] > pos) passage.appendChild(document.createTextNode(text.slice(pos, s[0])));
       var mark = document.createElement("mark");
       mark.className = "relspan";
       mark.textContent = text.slice(s[0], s[1]);
-      passageEl.appendChild(mark);
+      passage.appendChild(mark);
       pos = s[1];
     });
-    if (pos < text.length) passageEl.appendChild(document.createTextNode(text.slice(pos)));
-  }
-
-  function render() {
-    renderPassage();
-    document.querySelectorAll("[data-rel]").forEach(function (b) {
+    if (pos < text.length) passage.appendChild(document.createTextNode(text.slice(pos)));
+    self.panel.querySelectorAll("[data-rel]").forEach(function (b) {
       b.setAttribute("aria-pressed", String(b.getAttribute("data-rel") === value.rel));
     });
     var relevant = value.rel === "yes" || value.rel === "maybe";
-    document.querySelectorAll("[data-trans]").forEach(function (b) {
+    self.panel.querySelectorAll("[data-trans]").forEach(function (b) {
       b.setAttribute("aria-pressed", String(b.getAttribute("data-trans") === value.trans));
       b.disabled = !relevant;
     });
-    var box = document.getElementById("chksrc");
-    box.checked = !!value.chksrc;
-    document.getElementById("add-relspan").disabled = !relevant;
-    var list = document.getElementById("relspans");
+    self.el("#chksrc").checked = !!value.chksrc;
+    self.el("#add-relspan").disabled = !relevant;
+    var list = self.el("#relspans");
     list.textContent = "";
     (value.relspans || []).forEach(function (s, i) {
       var li = document.createElement("li");
       li.setAttribute("data-relspan", String(i));
-      li.appendChild(document.createTextNode("“" + state.passage.substr(s[0], s[1]) + "” "));
+      li.appendChild(document.createTextNode("“" + text.substr(s[0], s[1]) + "” "));
       var rm = document.createElement("button");
       rm.type = "button";
       rm.textContent = "×";
       rm.title = "remove this relspan";
       rm.setAttribute("aria-label", "remove relspan " + (i + 1));
-      rm.addEventListener("click", function () { removeAt(i); });
       li.appendChild(rm);
       list.appendChild(li);
     });
-  }
+  };
 
-  function save() {
-    if (!value.rel) { say("Choose yes, maybe or no first."); render(); return; }
-    say("Saving…");
-    post(state.judge_url, {version: state.version, value: value}).then(function (r) {
-      if (r.status === 200) {
-        state.version = r.data.version;
-        value = r.data.value;
-        say("Saved (version " + state.version + ").");
-      } else if (r.status === 409) {
-        state.version = r.data.version;
-        if (r.data.value) value = r.data.value;
-        say(r.data.error, true);
-      } else {
-        say(r.data.error || "Not saved.", true);
-      }
-      render();
-    }).catch(function () { say("Not saved: the server did not answer. Try again.", true); });
-  }
+  Citation.prototype.save = function () {
+    this.render();
+    if (!this.value.rel) { this.say("Choose yes, maybe or no first."); return; }
+    this.say("Saving…");
+    this.saver.push({value: JSON.parse(JSON.stringify(this.value))}, true);
+  };
 
-  function selectionSpan() {
-    var sel = window.getSelection();
+  Citation.prototype.setRel = function (rel) {
+    this.value.rel = rel;
+    if (rel === "no") { this.value.relspans = []; this.value.trans = "na"; }
+    this.save();
+  };
+
+  Citation.prototype.selectionSpan = function () {
+    var passage = this.el("#passage"), sel = window.getSelection();
     if (!sel.rangeCount || sel.isCollapsed) return null;
     var range = sel.getRangeAt(0);
-    if (!passageEl.contains(range.startContainer) || !passageEl.contains(range.endContainer)) return null;
+    if (!passage.contains(range.startContainer) || !passage.contains(range.endContainer)) return null;
     var before = document.createRange();
-    before.selectNodeContents(passageEl);
+    before.selectNodeContents(passage);
     before.setEnd(range.startContainer, range.startOffset);
     var start = before.toString().length, length = range.toString().length;
     return length > 0 ? [start, length] : null;
-  }
+  };
 
-  function removeAt(i) {
-    value.relspans.splice(i, 1);
-    render();
-    save();
-  }
+  Citation.prototype.addRelspan = function () {
+    var span = this.selectionSpan();
+    if (!span) { this.say("Select some text of the passage first.", true); return; }
+    this.value.relspans = (this.value.relspans || []).concat([span]);
+    window.getSelection().removeAllRanges();
+    this.save();
+  };
 
-  function removeLast() {
-    if (!state || !value.relspans || !value.relspans.length) return false;
-    removeAt(value.relspans.length - 1);
+  Citation.prototype.removeAt = function (i) {
+    this.value.relspans.splice(i, 1);
+    this.save();
+  };
+
+  Citation.prototype.removeLast = function () {
+    if (!this.value.relspans || !this.value.relspans.length) return false;
+    this.removeAt(this.value.relspans.length - 1);
     return true;
+  };
+
+  function citationKey(key) {
+    if (key === "x") return citation.removeLast();
+    return pressKey(key);
   }
 
-  if (state && passageEl) {
-    document.querySelectorAll("[data-rel]").forEach(function (b) {
-      b.addEventListener("click", function () {
-        value.rel = b.getAttribute("data-rel");
-        if (value.rel === "no") { value.relspans = []; value.trans = "na"; }
-        render();
-        save();
-      });
-    });
-    document.querySelectorAll("[data-trans]").forEach(function (b) {
-      b.addEventListener("click", function () { value.trans = b.getAttribute("data-trans"); render(); save(); });
-    });
-    var box = document.getElementById("chksrc");
-    box.addEventListener("change", function () { value.chksrc = box.checked; save(); });
-    document.getElementById("add-relspan").addEventListener("click", function () {
-      var span = selectionSpan();
-      if (!span) { say("Select some text of the passage first.", true); return; }
-      value.relspans = (value.relspans || []).concat([span]);
-      window.getSelection().removeAllRanges();
-      render();
-      save();
-    });
-    render();
+  function initCitation() {
+    var panel = document.getElementById("citation-panel");
+    if (!panel || (citation && citation.panel === panel)) return;
+    citation = new Citation(panel);
+    navigating = false;
+    var keys = pendingKeys;
+    pendingKeys = [];
+    for (var i = 0; i < keys.length; i++) {
+      if (navigating) { pendingKeys = pendingKeys.concat(keys.slice(i)); break; }
+      citationKey(keys[i]);
+    }
   }
+
+  function inPanel(el) { return citation && el && citation.panel.contains(el); }
+
+  document.addEventListener("click", function (e) {
+    var t = e.target.nodeType === 1 ? e.target : e.target.parentElement;
+    if (!inPanel(t)) return;
+    var rel = t.closest("[data-rel]"), trans = t.closest("[data-trans]"), rm = t.closest("[data-relspan] button");
+    if (rel) citation.setRel(rel.getAttribute("data-rel"));
+    else if (trans) { citation.value.trans = trans.getAttribute("data-trans"); citation.save(); }
+    else if (t.closest("#add-relspan")) citation.addRelspan();
+    else if (rm) citation.removeAt(+rm.parentNode.getAttribute("data-relspan"));
+  });
+
+  document.addEventListener("change", function (e) {
+    if (e.target.id === "chksrc" && inPanel(e.target)) {
+      citation.value.chksrc = e.target.checked;
+      citation.save();
+    }
+  });
+
+  // Moving on waits for the panel's saves, so "next unjudged" is worked out after them.
+  document.addEventListener("htmx:confirm", function (e) {
+    if (!e.detail.elt.hasAttribute("data-nav") || !citation) return;
+    navigating = true;
+    if (!citation.saver.busy()) return;
+    e.preventDefault();
+    citation.saver.idle().then(function () { e.detail.issueRequest(true); });
+  });
+
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (e.detail.elt.hasAttribute && e.detail.elt.hasAttribute("data-nav") && !e.detail.successful) {
+      navigating = false;
+      pendingKeys = [];
+      if (citation) citation.say("Could not open that citation; try again.", true);
+    }
+  });
+
+  document.addEventListener("htmx:load", initCitation);
+  document.addEventListener("htmx:historyRestore", initCitation);
+
+  // --- the grouping view ---------------------------------------------------------------------------------------
+  var view = null;
+
+  function ViewJudge(form, state) {
+    var self = this;
+    self.form = form;
+    self.rows = Array.prototype.slice.call(form.querySelectorAll("[data-q]"));
+    self.versionInput = form.querySelector("input[name=version]");
+    self.saver = new Saver(state.answer_url, state.version, {
+      saved: function (data, more) {
+        self.versionInput.value = data.version;
+        if (!more) self.show(data.value);
+        self.say(more ? "Saving…" : "Saved (version " + data.version + ").");
+      },
+      refused: function (r) {
+        if (r.status === 409) {
+          self.versionInput.value = r.data.version;
+          self.show(r.data.value || {});
+        }
+        self.say(r.data.error || "Not saved.", true);
+      },
+      failed: function () { self.say("Not saved: the server did not answer. Try again.", true); }
+    });
+    form.classList.add("live");  // answers save themselves: the whole-form button is for pages without script
+    var first = self.rows.findIndex(function (row) { return self.answerOf(row) === null; });
+    self.moveTo(first < 0 ? 0 : first, true);
+  }
+
+  ViewJudge.prototype.say = function (text, bad) { sayIn(this.form, text, bad); };
+
+  ViewJudge.prototype.answerOf = function (row) {
+    var checked = row.querySelector("input[type=radio]:checked");
+    return checked ? checked.value : null;
+  };
+
+  ViewJudge.prototype.setAnswer = function (row, answer) {
+    row.querySelectorAll("input[type=radio]").forEach(function (r) { r.checked = r.value === answer; });
+  };
+
+  ViewJudge.prototype.progress = function () {
+    var self = this;
+    var done = self.rows.filter(function (row) { return self.answerOf(row) !== null; }).length;
+    var el = document.getElementById("answered");
+    if (el) el.textContent = String(done);
+  };
+
+  // Every row from a stored value (after a save, or the newer value a refused save brought back).
+  ViewJudge.prototype.show = function (value) {
+    var self = this;
+    self.rows.forEach(function (row) {
+      var d = row.dataset, flag;
+      if (!d.group) flag = value[d.name];
+      else {
+        var g = (value.groups || {})[d.group] || {};
+        flag = d.member ? (g.members || {})[d.member] : g[d.name];
+      }
+      self.setAnswer(row, flag === true ? "yes" : flag === false ? "no" : null);
+    });
+    self.progress();
+  };
+
+  ViewJudge.prototype.moveTo = function (i, quiet) {
+    if (!this.rows.length) return;
+    this.cursor = Math.max(0, Math.min(this.rows.length - 1, i));
+    var current = this.rows[this.cursor];
+    this.rows.forEach(function (row) {
+      row.classList.toggle("current", row === current);
+      row.setAttribute("aria-current", row === current ? "true" : "false");
+    });
+    if (!quiet) current.scrollIntoView({block: "nearest"});
+  };
+
+  ViewJudge.prototype.answer = function (row, answer) {
+    this.setAnswer(row, answer);
+    this.progress();
+    this.say("Saving…");
+    this.saver.push({group: row.dataset.group, name: row.dataset.name, member: row.dataset.member, answer: answer});
+  };
+
+  ViewJudge.prototype.nextUnanswered = function () {
+    var n = this.rows.length;
+    for (var step = 1; step <= n; step++) {
+      var i = (this.cursor + step) % n;
+      if (this.answerOf(this.rows[i]) === null) { this.moveTo(i); return; }
+    }
+    this.say("Every question of this view is answered.");
+  };
+
+  ViewJudge.prototype.key = function (key) {
+    if (!this.rows.length) return false;
+    if (key === "j" || key === "ArrowDown") this.moveTo(this.cursor + 1);
+    else if (key === "k" || key === "ArrowUp") this.moveTo(this.cursor - 1);
+    else if (key === "y" || key === "n") {
+      this.answer(this.rows[this.cursor], key === "y" ? "yes" : "no");
+      this.moveTo(this.cursor + 1);
+    } else if (key === "u") this.nextUnanswered();
+    else return false;
+    return true;
+  };
+
+  document.addEventListener("change", function (e) {
+    var row = view && e.target.type === "radio" && e.target.closest("[data-q]");
+    if (!row || !view.form.contains(row)) return;
+    view.moveTo(view.rows.indexOf(row), true);
+    view.answer(row, e.target.value);
+  });
+
+  document.addEventListener("click", function (e) {
+    var row = view && e.target.closest && e.target.closest("[data-q]");
+    if (row && view.form.contains(row)) view.moveTo(view.rows.indexOf(row), true);
+  });
+
+  // --- keys ----------------------------------------------------------------------------------------------------
+  document.addEventListener("keydown", function (ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || typing(document.activeElement)) return;
+    var handled = false;
+    if (view) handled = view.key(ev.key);
+    else if (citation && navigating) {
+      if (ev.key.length === 1) { pendingKeys.push(ev.key); handled = true; }
+    } else if (citation) handled = ev.key.length === 1 && citationKey(ev.key);
+    else handled = ev.key.length === 1 && pressKey(ev.key);
+    if (handled) ev.preventDefault();
+  });
 
   // --- the find page -------------------------------------------------------------------------------------------
   var thread = document.getElementById("thread");
@@ -195,6 +441,8 @@
     if (seg.className === "seg-entity") return offset > 0 ? o + l : o;
     return isEnd ? o : o + l;  // a tag marker: the span starts after it or ends before it
   }
+
+  function say(text, bad) { sayIn(document, text, bad); }
 
   if (thread && addFound) {
     addFound.addEventListener("click", function () {
@@ -230,4 +478,9 @@
       });
     });
   }
+
+  // --- start ---------------------------------------------------------------------------------------------------
+  initCitation();
+  var viewForm = document.getElementById("view-form"), viewState = document.getElementById("view-state");
+  if (viewForm && viewState) view = new ViewJudge(viewForm, JSON.parse(viewState.textContent));
 })();

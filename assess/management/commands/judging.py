@@ -6,6 +6,7 @@
   manage.py judging close EVAL TOPIC --by ORGANIZER / reopen EVAL TOPIC --by ORGANIZER
   manage.py judging second EVAL SERIES USER --by ORGANIZER
   manage.py judging invite-voter EVAL SERIES USER --by ORGANIZER / invite-adjudicator EVAL USER --by ORGANIZER
+  manage.py judging revote EVAL SERIES --by ORGANIZER   ask the series' primary for a later vital/okay vote set
 """
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -20,7 +21,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("action", choices=["progress", "agreement", "queue", "close", "reopen", "second",
-                                               "invite-voter", "invite-adjudicator"])
+                                               "invite-voter", "invite-adjudicator", "revote"])
         parser.add_argument("evaluation")
         parser.add_argument("rest", nargs="*", help="topic ident and/or username, as the action needs")
         parser.add_argument("--by", help="the organizer doing it (recorded in the history)")
@@ -37,13 +38,14 @@ class Command(BaseCommand):
             return self._agreement(evaluation)
         if action == "queue":
             for item, first, second, decided in progress.adjudication_queue(evaluation):
-                state = f"decided {decided.value['label']}" if decided else "open"
+                state = f"decided {decided.value['label']} by {decided.assessor.username}" if decided else "open"
                 self.stdout.write(f"{item.topic.ident}\titem {item.pk}\t{item.docid}\t{item.text[:50]!r}\t"
                                   f"{first.assessor.username}: {first.value['label']}\t"
                                   f"{second.assessor.username}: {second.value['label']}\t{state}")
             return
         organizer = self._user(by, "--by")
-        needed = {"close": 1, "reopen": 1, "second": 2, "invite-voter": 2, "invite-adjudicator": 1}[action]
+        needed = {"close": 1, "reopen": 1, "second": 2, "invite-voter": 2, "invite-adjudicator": 1,
+                  "revote": 1}[action]
         if len(args) != needed:
             raise CommandError(f"{action} needs {needed} argument(s) after the evaluation, got {len(args)}")
         try:
@@ -54,6 +56,10 @@ class Command(BaseCommand):
             elif action == "second":
                 a = services.assign_secondary(organizer, self._topic(evaluation, args[0]), self._user(args[1]))
                 self.stdout.write(f"second assessor {a.assessor.username} on series {a.topic.ident}")
+            elif action == "revote":
+                invitation = services.ask_revote(organizer, self._topic(evaluation, args[0]))
+                self.stdout.write(f"asked {invitation.user.username}, primary of series {args[0]}, for a later "
+                                  f"vote set")
             elif action == "invite-voter":
                 services.invite(organizer, evaluation, self._user(args[1]), Invitation.VOTER,
                                 self._topic(evaluation, args[0]))

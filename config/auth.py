@@ -1,0 +1,79 @@
+"""Who is asking, in one query: the session, its user and the user's roles are read together.
+
+Django's own middleware reads the session, then the user, then (config.roles) the user's groups: three round
+trips before a view starts, about half of a judgment save's time. Here one SQL statement joins the session row
+(config.models.Session carries the user id) to the user and aggregates the role names; the results seed the
+session's cache and the backend's user, and django.contrib.auth.get_user then makes every check it always makes
+(backend, session hash with fallback secrets, active user). Any miss — no session, another database, a user the
+query did not find — falls back to Django's usual path, so the result is the same either way, only slower.
+"""
+from contextvars import ContextVar
+
+from django.contrib import auth
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.middleware import AuthenticationMiddleware
+from django.contrib.auth.models import User
+from django.db import connection
+from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
+
+from config import prepared
+from config.roles import remember_roles
+
+_prefetched = ContextVar("assay_prefetched_user", default=None)
+
+_USER_FIELDS = [f for f in User._meta.concrete_fields]
+_SQL = (
+    "SELECT s.session_data, "
+    + ", ".join(f"u.{connection.ops.quote_name(f.column)}" for f in _USER_FIELDS)
+    + ", ARRAY(SELECT g.name FROM auth_user_groups ug JOIN auth_group g ON g.id = ug.group_id"
+      " WHERE ug.user_id = u.id) "
+    "FROM assay_session s JOIN auth_user u ON u.id = s.user_id "
+    "WHERE s.session_key = %s::varchar AND s.expire_date > %s::timestamptz"
+)
+
+
+class Backend(ModelBackend):
+    """ModelBackend that takes the user the middleware already read, when it is the one the session names."""
+
+    def get_user(self, user_id):
+        user = _prefetched.get()
+        if user is not None and user.pk == user_id:
+            return user if self.user_can_authenticate(user) else None
+        return super().get_user(user_id)
+
+
+def _read_together(request):
+    """Seed the session cache and return the user (with roles) in one query, or None to take Django's path."""
+    session = request.session
+    key = session.session_key
+    if not key or connection.vendor != "postgresql" or getattr(session, "_session_cache", None) is not None:
+        return None
+    row = prepared.fetchone(_SQL, [key, timezone.now()])
+    if row is None:
+        return None
+    session._session_cache = session.decode(row[0])
+    values = row[1:1 + len(_USER_FIELDS)]
+    user = User.from_db(connection.alias, [f.attname for f in _USER_FIELDS],
+                        [f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") and v is not None
+                         else v for f, v in zip(_USER_FIELDS, values)])
+    remember_roles(user, row[-1])
+    return user
+
+
+def get_user(request):
+    if not hasattr(request, "_cached_user"):
+        token = _prefetched.set(_read_together(request))
+        try:
+            request._cached_user = auth.get_user(request)
+        finally:
+            _prefetched.reset(token)
+    return request._cached_user
+
+
+class SessionUserMiddleware(AuthenticationMiddleware):
+    """AuthenticationMiddleware with request.user read by get_user above (request.auser stays Django's)."""
+
+    def process_request(self, request):
+        super().process_request(request)
+        request.user = SimpleLazyObject(lambda: get_user(request))

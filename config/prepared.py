@@ -1,0 +1,35 @@
+"""Server-side prepared statements for the few queries every judgment save runs (PostgreSQL only).
+
+Django binds parameters on the client, so PostgreSQL plans each of these statements afresh: for the small
+queries of a save, planning takes four to five times as long as running them (EXPLAIN: ~0.2 ms planning against
+~0.04 ms execution). A statement prepared once per connection skips that. These go through Django's connection —
+its transaction state, error translation and query log — but with psycopg's server-binding cursor.
+"""
+import time
+
+import psycopg
+from django.db import connection
+
+
+NEVER_AUTOMATICALLY = 2**31 - 1
+
+
+def fetchone(sql, params):
+    """Run `sql` (psycopg %(name)s placeholders, parameters cast in the SQL) as a prepared statement; its first
+    row or None. The statement must return rows."""
+    connection.validate_no_broken_transaction()
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    started = time.monotonic()
+    with connection.wrap_database_errors:
+        raw = connection.connection
+        if raw.prepare_threshold is None:
+            # Django turns preparing off for the connection (for poolers); these statements ask for it by name
+            # (prepare=True) and nothing else is prepared automatically, Django's client-binding cursors never.
+            raw.prepare_threshold = NEVER_AUTOMATICALLY
+        with psycopg.Cursor(raw) as cursor:
+            cursor.execute(sql, params, prepare=True)
+            row = cursor.fetchone()  # every caller's statement returns rows (a CTE ends in SELECT)
+    if connection.queries_logged:  # keep assertNumQueries and the debug log honest
+        connection.queries_log.append({"sql": f"{sql} -- {params!r}", "time": f"{time.monotonic() - started:.3f}"})
+    return row

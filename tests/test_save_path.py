@@ -1,0 +1,143 @@
+"""The judgment save path's shortcuts keep every rule of the long way round: the one-query sign-in
+(config.auth), the single-statement save with its stale mark and closure check (assess.fastsave), prepared
+statements (config.prepared) and the rescoring publisher (scoring.staleness)."""
+import threading
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from django.test import RequestFactory
+from django.urls import reverse
+
+from assess import services
+from assess.models import Assignment, Judgment, JudgmentChange
+from assess.sample import build_sample
+from config import auth
+from config.models import Session
+from config.roles import ASSESSOR, roles_of
+from config.sessions import SessionStore
+from scoring import staleness
+from scoring.models import StaleTopic
+from tests.conftest import PASSWORD
+
+postgres_only = pytest.mark.skipif("connection.vendor != 'postgresql'")
+
+
+@pytest.fixture
+def setup(db, make_user):
+    sample = build_sample()
+    me = make_user("me", "assessor")
+    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=me)
+    return sample, me
+
+
+def _request_for(client):
+    request = RequestFactory().get("/")
+    request.session = SessionStore(session_key=client.cookies["sessionid"].value)
+    return request
+
+
+def test_session_row_names_its_user(client, setup):
+    _, me = setup
+    assert client.login(username="me", password=PASSWORD)
+    key = client.cookies["sessionid"].value
+    assert Session.objects.get(session_key=key).user_id == me.pk
+    client.logout()
+    assert not Session.objects.filter(session_key=key).exists()
+
+
+def test_one_query_sign_in_gives_the_user_and_roles(client, setup, django_assert_num_queries):
+    _, me = setup
+    client.force_login(me)
+    request = _request_for(client)
+    expected = 1 if connection.vendor == "postgresql" else 3  # session, user, roles the long way
+    with django_assert_num_queries(expected):
+        user = auth.get_user(request)
+        assert roles_of(user) == {ASSESSOR}
+    assert user.pk == me.pk and user.username == "me"
+
+
+@pytest.mark.parametrize("spoil", ["password", "inactive", "expired", "other_user_column"])
+def test_one_query_sign_in_refuses_what_django_refuses(client, setup, make_user, spoil):
+    _, me = setup
+    client.force_login(me)
+    key = client.cookies["sessionid"].value
+    if spoil == "password":  # the session's auth hash no longer matches
+        me.set_password("a-new-password-456")
+        me.save()
+    elif spoil == "inactive":
+        me.is_active = False
+        me.save()
+    elif spoil == "expired":
+        from django.utils import timezone
+
+        Session.objects.filter(session_key=key).update(expire_date=timezone.now())
+    else:  # a row whose column disagrees with its signed data must not sign in the column's user
+        intruder = make_user("intruder", "organizer")
+        Session.objects.filter(session_key=key).update(user_id=intruder.pk)
+    user = auth.get_user(_request_for(client))
+    if spoil == "other_user_column":
+        assert user.pk == me.pk  # Django's own check reads the signed data, not the column
+        assert roles_of(user) == {ASSESSOR}
+    else:
+        assert isinstance(user, AnonymousUser)
+
+
+@postgres_only
+def test_a_save_takes_three_statements_all_prepared(client, setup, django_assert_num_queries):
+    sample, me = setup
+    client.force_login(me)
+    item = sample.items["1.1"][0]
+    url = reverse("assess:judge", args=[item.pk])
+    assert client.post(url, {"label": "incorrect", "version": 0}).status_code == 200
+    # sign-in (session + user + roles), item (+ question, evaluation, closure, assignment), the write (judgment,
+    # history row, stale mark): nothing else, and no BEGIN/COMMIT of its own
+    with django_assert_num_queries(3):
+        assert client.post(url, {"label": "non-exact", "version": 1}).status_code == 200
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = " ".join(row[0] for row in cursor.fetchall())
+    assert "assay_session" in prepared and "pooling_poolitem" in prepared and "WITH saved AS" in prepared
+    judgment = Judgment.objects.get(item=item)
+    assert (judgment.value["label"], judgment.version) == ("non-exact", 2)
+    assert list(JudgmentChange.objects.filter(judgment=judgment).order_by("version")
+                .values_list("before__label", "after__label")) == [(None, "incorrect"), ("incorrect", "non-exact")]
+    assert StaleTopic.objects.filter(topic=item.topic).exists()
+
+
+def test_a_closure_after_the_item_was_read_still_stops_the_save(setup, organizer):
+    sample, me = setup
+    item = services.load_item(me, sample.items["1.1"][0].pk)
+    assert not item.closed
+    services.close_question(organizer, item.topic)  # lands between the read and the write
+    StaleTopic.objects.all().delete()
+    with pytest.raises(services.QuestionClosed):
+        services.judge_instance(me, item, "incorrect", 0)
+    assert not Judgment.objects.exists() and not JudgmentChange.objects.exists()
+    assert not StaleTopic.objects.exists()
+
+
+def test_the_stale_mark_is_refreshed_by_every_save(setup):
+    sample, me = setup
+    item = services.load_item(me, sample.items["1.1"][0].pk)
+    services.judge_instance(me, item, "incorrect", 0)
+    first = StaleTopic.objects.get(topic=item.topic).changed_at
+    services.judge_instance(me, item, "non-exact", 1)
+    mark = StaleTopic.objects.get(topic=item.topic)
+    assert mark.changed_at > first and mark.since == first
+
+
+def test_rescoring_requests_share_one_publisher_thread(monkeypatch):
+    published = []
+    monkeypatch.setattr(staleness, "_enqueue", published.append)
+    monkeypatch.setattr(staleness, "GATHER_SECONDS", 0.2)
+    publisher = staleness._publisher()
+    publisher.put(7)
+    assert staleness.wait_for_publisher(timeout=5)
+    for _ in range(50):  # a burst while the publisher pauses: one request per evaluation
+        publisher.put(7)
+        publisher.put(8)
+    assert staleness.wait_for_publisher(timeout=5)
+    assert published == [7, 7, 8]
+    assert [t.name for t in threading.enumerate()].count("assay-enqueue") == 1
+    assert staleness._publisher() is publisher
