@@ -5,6 +5,11 @@ The identity of an item comes from the track's run format (`pool_key(entry)`, an
 series at a time, each batch in its own transaction, and is safe to repeat: items are found again by key, keep their
 pool_id and position, and an item that has judgments is never deleted (it is flagged "unreturned" instead
 when no judged run returns it any more).
+
+Each item's run lines are kept as link rows (`PoolItem.sources`) unless the format says its consumers match lines
+by key (POOL_LINKS = False): every link row costs PostgreSQL two foreign-key checks at commit, which were most of
+a BOLT build of 300,000 citations. A format may also give its key as SQL (POOL_KEY_SQL, no `%` in it), so that
+PostgreSQL groups the lines and only one row per item comes back to Python.
 """
 import json
 from collections import namedtuple
@@ -15,7 +20,7 @@ from django.utils import timezone
 from pooling.bulk import insert_rows
 from pooling.formats.base import ParsedEntry, load_format
 from pooling.loading import effective_settings
-from pooling.models import PoolBuild, PoolItem, RunEntry, Topic
+from pooling.models import PoolBuild, PoolItem, Run, RunEntry, Topic
 
 Existing = namedtuple("Existing", "pk topic_id key pool_id position origin data")
 SERIES_PER_TRANSACTION = 5  # fewer round trips, still fine-grained progress and short locks
@@ -92,39 +97,85 @@ def _default_item(entry):
     return {"docid": entry.docid, "text": entry.text}
 
 
+def _new_ids(model, n):
+    """n ids from the table's identity sequence (PostgreSQL; [] elsewhere)."""
+    if not n or connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+                       [model._meta.db_table, n])
+        return [pk for pk, in cursor.fetchall()]
+
+
 def _next_number(pool_ids):
     numbers = [int(p.rsplit("-", 1)[1]) for p in pool_ids if "-" in p and p.rsplit("-", 1)[1].isdigit()]
     return max(numbers, default=0) + 1
+
+
+def _groups(evaluation, question_ids, judged_priorities, module, idents):
+    """{(topic id, key): [first ParsedEntry, [entry ids], count]} of the judged runs' lines, keyed in Python."""
+    key_of = module.pool_key
+    # A format whose keys ignore RunEntry.data says so (POOL_USES_DATA = False): the JSON need not be decoded.
+    uses_data = getattr(module, "POOL_USES_DATA", True)
+    rows = (RunEntry.objects.filter(topic_id__in=question_ids, run__evaluation=evaluation,
+                                    run__priority__in=judged_priorities)
+            .order_by("run_id", "line_no")
+            .values_list("id", "topic_id", "line_no", "docid", "text", *(["data"] if uses_data else [])))
+    groups = {}
+    for entry_id, topic_id, line_no, docid, text, *data in _raw_rows(rows):
+        entry = ParsedEntry(topic=idents[topic_id], line=line_no, docid=docid, text=text,
+                            data=_decode(data[0]) if data else {})
+        key = key_of(entry)
+        if key is None:
+            continue
+        group = groups.get((topic_id, key))
+        if group is None:
+            groups[(topic_id, key)] = [entry, [entry_id], 1]
+        else:
+            group[1].append(entry_id)
+            group[2] += 1
+    return groups
+
+
+def _groups_in_sql(evaluation, question_ids, judged_priorities, module, idents, with_ids):
+    """The same as `_groups`, with the keys computed and grouped by PostgreSQL (the format's POOL_KEY_SQL, an
+    expression over the run entry's docid, text and data that equals its pool_key): only one row per item comes
+    back, and only its first line's JSON is decoded. Entry ids are listed only when `with_ids`."""
+    entries, runs = RunEntry._meta.db_table, Run._meta.db_table
+    ids = ", array_agg(e.id) AS ids" if with_ids else ""
+    sql = f"""
+        SELECT g.topic_id, g.k, f.line_no, f.docid, f.text, f.data, g.n{", g.ids" if with_ids else ""}
+        FROM (SELECT e.topic_id, e.k, count(*) AS n, (min(ARRAY[e.run_id, e.line_no, e.id]))[3] AS first{ids}
+              FROM (SELECT id, topic_id, run_id, line_no, ({module.POOL_KEY_SQL}) COLLATE "C" AS k
+                    FROM {entries} WHERE topic_id = ANY(%s) AND run_id IN (
+                        SELECT id FROM {runs} WHERE evaluation_id = %s AND priority = ANY(%s))) e
+              WHERE e.k IS NOT NULL GROUP BY e.topic_id, e.k) g
+        JOIN {entries} f ON f.id = g.first"""
+    groups = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [list(question_ids), evaluation.pk, list(judged_priorities)])
+        for topic_id, key, line_no, docid, text, data, n, *entry_ids in cursor.fetchall():
+            entry = ParsedEntry(topic=idents[topic_id], line=line_no, docid=docid, text=text, data=_decode(data))
+            groups[(topic_id, key)] = [entry, entry_ids[0] if entry_ids else None, n]
+    return groups
 
 
 def build_unit(evaluation, question_ids, judged_priorities, module):
     """(Re)build the pool of some questions in one transaction; returns counts."""
     from assess.models import Judgment
 
-    key_of = module.pool_key
-    # A format whose keys ignore RunEntry.data says so (POOL_USES_DATA = False): the JSON need not be decoded.
-    uses_data = getattr(module, "POOL_USES_DATA", True)
     item_of = getattr(module, "pool_item", _default_item)
+    # A format whose consumers find an item's run lines by its key (POOL_LINKS = False; BOLT) gets no link rows:
+    # each one costs PostgreSQL two foreign-key checks, most of a first build's time.
+    keeps_links = getattr(module, "POOL_LINKS", True)
     counts = {"created": 0, "kept": 0, "removed": 0, "unreturned": 0, "links": 0}
     with transaction.atomic():
         _relaxed_commit()
         idents = dict(Topic.objects.filter(pk__in=question_ids).values_list("pk", "ident"))
-        rows = (RunEntry.objects.filter(topic_id__in=question_ids, run__evaluation=evaluation,
-                                        run__priority__in=judged_priorities)
-                .order_by("run_id", "line_no")
-                .values_list("id", "topic_id", "line_no", "docid", "text", *(["data"] if uses_data else [])))
-        groups = {}  # (topic id, key) -> [first ParsedEntry, [entry ids]]
-        for entry_id, topic_id, line_no, docid, text, *data in _raw_rows(rows):
-            entry = ParsedEntry(topic=idents[topic_id], line=line_no, docid=docid, text=text,
-                                data=_decode(data[0]) if data else {})
-            key = key_of(entry)
-            if key is None:
-                continue
-            group = groups.get((topic_id, key))
-            if group is None:
-                groups[(topic_id, key)] = [entry, [entry_id]]
-            else:
-                group[1].append(entry_id)
+        if getattr(module, "POOL_KEY_SQL", None) and connection.vendor == "postgresql":
+            groups = _groups_in_sql(evaluation, question_ids, judged_priorities, module, idents, keeps_links)
+        else:
+            groups = _groups(evaluation, question_ids, judged_priorities, module, idents)
 
         # data stays as read (JSON text on PostgreSQL): a rebuild reads every item but decodes few (`_flagged`).
         items = [Existing(*row) for row in _raw_rows(PoolItem.objects.select_for_update().filter(
@@ -153,9 +204,14 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
                             PoolItem.RUNS, now))
                 number += 1
                 position += 1
-        insert_rows(PoolItem, ["evaluation_id", "topic_id", "key", "pool_id", "position", "docid", "text", "data",
-                               "origin", "created_at"], new)
-        if new:  # the new rows' ids, read back by their (topic, key)
+        fields = ["evaluation_id", "topic_id", "key", "pool_id", "position", "docid", "text", "data", "origin",
+                  "created_at"]
+        ids = _new_ids(PoolItem, len(new))
+        if ids:  # ids drawn first: no reading the keys back
+            insert_rows(PoolItem, ["id"] + fields, [(pk,) + row for pk, row in zip(ids, new)])
+            item_ids.update(((row[1], row[2]), pk) for pk, row in zip(ids, new))
+        elif new:  # the new rows' ids, read back by their (topic, key)
+            insert_rows(PoolItem, fields, new)
             item_ids.update(((topic_id, key), pk) for pk, topic_id, key in PoolItem.objects.filter(
                 topic_id__in=question_ids).values_list("id", "topic_id", "key"))
         counts["created"] = len(new)
@@ -178,22 +234,43 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
             PoolItem.objects.filter(pk__in=stale).delete()
         counts["removed"] = len(stale)
 
-        # Sources: add the missing links, drop the ones whose run line is gone from the judged runs.
-        through = PoolItem.sources.through
-        wanted = {(item_ids[tk], entry_id) for tk, (_, entry_ids) in groups.items() for entry_id in entry_ids}
-        have = {(item_id, entry_id): pk for pk, item_id, entry_id in _links([i.pk for i in items])}
-        extra = [pk for link, pk in have.items() if link not in wanted]
-        if extra:
-            through.objects.filter(pk__in=extra).delete()
-        # In index order: the link table's indexes then grow at their right edge instead of at random pages,
-        # which halves PostgreSQL's share of a first build.
-        insert_rows(through, ["poolitem_id", "runentry_id"], sorted(link for link in wanted if link not in have))
-        counts["links"] = len(wanted)
-        if new or stale or extra or len(wanted) > len(have) - len(extra):  # scores read the pools and their links
+        counts["links"] = sum(n for _, _, n in groups.values())
+        if keeps_links:
+            links_changed = _sync_links(groups, item_ids, [i.pk for i in items])
+        else:  # rows a build from before the format said so may have left
+            links_changed = _drop_links([i.pk for i in items])
+        if new or stale or changed or links_changed:  # scores read the pools (and their links)
             from scoring.staleness import mark_questions_stale
 
             mark_questions_stale(question_ids)
     return counts
+
+
+def _sync_links(groups, item_ids, old_item_ids):
+    """Sources: add the missing links, drop the ones whose run line is gone from the judged runs; whether any
+    changed."""
+    through = PoolItem.sources.through
+    wanted = {(item_ids[tk], entry_id) for tk, (_, entry_ids, _) in groups.items() for entry_id in entry_ids}
+    have = {(item_id, entry_id): pk for pk, item_id, entry_id in _links(old_item_ids)}
+    extra = [pk for link, pk in have.items() if link not in wanted]
+    if extra:
+        through.objects.filter(pk__in=extra).delete()
+    # In index order: the link table's indexes then grow at their right edge instead of at random pages,
+    # which halves PostgreSQL's share of a first build.
+    insert_rows(through, ["poolitem_id", "runentry_id"], sorted(link for link in wanted if link not in have))
+    return bool(extra) or len(wanted) > len(have) - len(extra)
+
+
+def _drop_links(item_ids):
+    """Delete the items' link rows; whether there were any."""
+    through = PoolItem.sources.through
+    if not item_ids:
+        return False
+    if connection.vendor != "postgresql":
+        return through.objects.filter(poolitem_id__in=item_ids).delete()[0] > 0
+    with connection.cursor() as cursor:  # one array parameter: no query of thousands of placeholders to build
+        cursor.execute(f"DELETE FROM {through._meta.db_table} WHERE poolitem_id = ANY(%s)", [item_ids])
+        return cursor.rowcount > 0
 
 
 def build_pools(evaluation, build=None):
@@ -222,9 +299,34 @@ def build_pools(evaluation, build=None):
     return totals
 
 
+def item_sources(evaluation, items):
+    """{item id: [RunEntry, run selected]}: the run lines each item pools, in run and line order. Read from the
+    link rows, or for a format without them (POOL_LINKS = False) found again by key among the judged runs."""
+    module = load_format(evaluation.track_spec.run_format)
+    items = list(items)
+    out = {item.pk: [] for item in items}
+    if getattr(module, "POOL_LINKS", True):
+        through = PoolItem.sources.through
+        for link in (through.objects.filter(poolitem_id__in=out).select_related("runentry__run")
+                     .order_by("runentry__run_id", "runentry__line_no")):
+            out[link.poolitem_id].append(link.runentry)
+        return out
+    judged = list(effective_settings(evaluation).get("judged_priorities") or [1, 2])
+    by_key = {(item.topic_id, item.key): item.pk for item in items}
+    idents = dict(Topic.objects.filter(pk__in={item.topic_id for item in items}).values_list("pk", "ident"))
+    for e in (RunEntry.objects.filter(topic_id__in=idents, run__evaluation=evaluation, run__priority__in=judged)
+              .select_related("run").order_by("run_id", "line_no")):
+        key = module.pool_key(ParsedEntry(topic=idents[e.topic_id], line=e.line_no, docid=e.docid, text=e.text,
+                                          data=e.data))
+        pk = by_key.get((e.topic_id, key)) if key is not None else None
+        if pk is not None:
+            out[pk].append(e)
+    return out
+
+
 def _summary(totals):
     return (f"{totals['created']} new items, {totals['kept']} kept, {totals['removed']} removed, "
-            f"{totals['unreturned']} judged items no longer returned; {totals['links']} run lines linked")
+            f"{totals['unreturned']} judged items no longer returned; {totals['links']} run lines pooled")
 
 
 def start_pool_build(evaluation, user=None):

@@ -11,7 +11,7 @@ from pooling.loading import (LoadError, RunFile, assign, check_run_file, create_
                              load_run_files, load_top_docs, load_topics, parse_manifest, set_state, unassign,
                              update_settings)
 from pooling.models import Evaluation, PoolBuild, PoolItem, Run, Topic
-from pooling.pools import pools_out_of_date, start_pool_build
+from pooling.pools import item_sources, pools_out_of_date, start_pool_build
 
 
 @organizer_required
@@ -202,8 +202,10 @@ def pool_question(request, slug, ident):
     """Who: organizers. The pool of one question: each item with the runs and lines that returned it."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
     question = get_object_or_404(Topic, evaluation=evaluation, ident=ident)
-    items = (PoolItem.objects.filter(topic=question).order_by("position")
-             .prefetch_related("sources__run"))
+    items = list(PoolItem.objects.filter(topic=question).order_by("position"))
+    sources = item_sources(evaluation, items)
+    for item in items:
+        item.run_lines = sources[item.pk]
     return render(request, "pooling/pool_question.html",
                   {"evaluation": evaluation, "question": question, "items": items})
 

@@ -3,18 +3,21 @@ near-duplicates left out, citation and grouping judgments, agreement, live score
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 from lxml import etree
 
 from assess.models import Assignment, JudgmentChange
 from assess.services import StaleJudgment
 from corpus.loading import load_collection
 from pooling import bolt
-from pooling.formats import bolt_export
+from pooling.formats import bolt_citations, bolt_export
+from pooling.formats.base import ParsedEntry
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
-from pooling.models import PoolItem, Run
-from pooling.pools import build_pools
+from pooling.models import PoolItem, Run, RunEntry
+from pooling.pools import build_pools, item_sources
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
+from tests.conftest import PASSWORD
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bolt"
 T1 = "bolt-eng-DF-170-181103-8882"
@@ -70,13 +73,32 @@ def test_pool_merges_runs_and_leaves_near_duplicates_out(loaded):
     assert len(items) == len(keys) == 8
     assert all(i.pool_id.startswith("1.001-") for i in items)
     fare = [i for i in items if i.text.startswith("The fare is too high")]
-    assert len(fare) == 1 and fare[0].sources.count() == 3
+    sources = item_sources(loaded, items)
+    assert len(fare) == 1 and sorted(e.run.tag for e in sources[fare[0].pk]) == ["alpha1", "alpha2", "beta1"]
     near = [e for e in Run.objects.get(tag="beta1").entries.filter(topic=topic) if e.data["near_dup"]]
     assert len(near) == 1 and near[0].docid == "bolt-eng-DF-170-181104-9911" and near[0].data["post"] == "p1"
-    assert not near[0].pool_items.exists()
+    assert all(near[0].pk not in {e.pk for e in lines} for lines in sources.values())
+    # No link rows: the items' run lines are found by key (POOL_LINKS = False).
+    assert not PoolItem.sources.through.objects.filter(poolitem__topic=topic).exists()
+    # The keys PostgreSQL computed (POOL_KEY_SQL) are the format's pool_key of the same lines.
+    entries = RunEntry.objects.filter(topic=topic)  # citation runs only
+    python_keys = {bolt_citations.pool_key(ParsedEntry(topic.ident, e.line_no, e.docid, e.text, e.data))
+                   for e in entries} - {None}
+    assert keys == python_keys
+    assert sum(len(v) for v in sources.values()) == sum(1 for e in entries if not e.data["near_dup"])
     ids = {i.key: i.pool_id for i in items}
+    fare[0].sources.add(near[0])  # a link row as builds before POOL_LINKS left them: the next build drops it
     build_pools(loaded)  # rebuilding keeps every id
+    assert not PoolItem.sources.through.objects.filter(poolitem__topic=topic).exists()
     assert {i.key: i.pool_id for i in bolt.citation_items(topic)} == ids
+
+
+def test_pool_page_lists_the_runs_of_each_citation(loaded, client, make_user):
+    make_user("bolt-org", "organizer")
+    client.login(username="bolt-org", password=PASSWORD)
+    page = client.get(reverse("pooling:pool_question", args=["bolt-test", "1.001"])).content.decode()
+    row = next(r for r in page.split("<tr>") if "The fare is too high" in r)
+    assert "alpha1:6" in row and "alpha2:" in row and "beta1:" in row
 
 
 def test_grouping_run_loads_against_its_citation_run(loaded):

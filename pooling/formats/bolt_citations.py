@@ -247,6 +247,16 @@ def split_key(key):
     return {"thread": thread, "post": post, "offset": int(offset), "length": int(length), "passage": passage}
 
 
+# The scorer, the export and the judging pages find an item's citations by key (`citation_key`), so the pool
+# build stores no item-to-run-line link rows for this track (pooling.pools.item_sources finds them by key).
+POOL_LINKS = False
+# pool_key in SQL (PostgreSQL, over the run entry's docid, text and data), so the pool build groups the 100,000s
+# of citations in the database; tests/test_bolt_pipeline.py checks that both agree.
+POOL_KEY_SQL = ("CASE WHEN data ? 'view' OR coalesce((data->>'near_dup')::boolean, false) THEN NULL ELSE "
+                "docid || E'\\t' || (data->>'post') || E'\\t' || (data->>'offset') || E'\\t' || (data->>'length') "
+                "|| E'\\t' || text END")
+
+
 def pool_key(entry):
     """The pool item of a stored run entry (a ParsedEntry), or None when it is not judged: a near-duplicate of a
     higher-ranked citation of its run, or a line of a grouping run."""
