@@ -6,4 +6,4 @@ RUN pip install --no-cache-dir .
 COPY . .
 RUN DEBUG=1 python manage.py collectstatic --noinput -v0
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "4"]
+CMD ["gunicorn", "config.wsgi:application", "-c", "config/gunicorn.conf.py"]

@@ -12,6 +12,7 @@ Baseline: GET of the login page on the same server (a template render without th
 what a save costs beyond Django's request handling. Rescoring is enqueued on Redis (a queue of this run's own,
 deleted at the end) but no worker consumes it: the benchmark measures the save, not the scoring.
 """
+import asyncio
 import http.client
 import os
 import re
@@ -20,7 +21,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -38,9 +38,8 @@ def add_arguments(parser):
     parser.add_argument("--single", type=int, default=500, help="saves in the one-client run")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each multi-client run")
     parser.add_argument("--rate", type=float, default=200.0, help="saves per second in the fixed-rate run")
-    parser.add_argument("--workers", type=int, default=8,
-                        help="gunicorn sync workers (saves wait on the commit, so more than the 2 cores)")
-    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
+    parser.add_argument("--workers", type=int, help="gunicorn workers (default: config/gunicorn.conf.py)")
+    parser.add_argument("--threads", type=int, help="threads per gunicorn worker (default: the same file)")
 
 
 def _free_port():
@@ -89,7 +88,9 @@ def build_data(n_clients, n_items):
 
 
 class Client:
-    """One simulated assessor: its own session, its items, and what the server told it about each."""
+    """One simulated assessor: its own session, its own keep-alive connection, its items, and what the server told
+    it about each. All clients run as asyncio tasks in one thread: the load generator shares the machine with the
+    server, and 50 threads fighting over one GIL cost it more CPU per request than the server spends on a save."""
 
     def __init__(self, port, session_key, items):
         self.port, self.items = port, items
@@ -100,44 +101,62 @@ class Client:
         self.errors = []
         self.latencies = []
         self.turn = 0
-        self.conn = None
+        self.streams = None
 
-    def _connection(self):
-        if self.conn is None:
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        return self.conn
+    def _request(self, item, body):
+        return (f"POST /assess/item/{item}/judge HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n"
+                f"Cookie: {self.cookie}\r\nX-CSRFToken: {self.csrf}\r\nHX-Request: true\r\n"
+                f"Referer: http://127.0.0.1:{self.port}/\r\n\r\n{body}").encode()
 
-    def save(self, started=None):
+    async def _exchange(self, payload):
+        """Send one request and read its response: (status, body, connection kept)."""
+        if self.streams is None:
+            self.streams = await asyncio.open_connection("127.0.0.1", self.port)
+        reader, writer = self.streams
+        writer.write(payload)
+        head = await reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+        if "content-length" in headers:
+            content = await reader.readexactly(int(headers["content-length"]))
+        else:  # no length: the body runs to the end of the connection
+            content = await reader.read()
+            headers["connection"] = "close"
+        return status, content, headers.get("connection", "").lower() != "close"
+
+    def _drop(self):
+        if self.streams is not None:
+            self.streams[1].close()
+        self.streams = None
+
+    async def save(self, started=None):
         """POST one judgment; `started` (perf_counter) is when it was due, for fixed-rate latency."""
         item = self.items[self.turn % len(self.items)]
         self.turn += 1
         label, version = self.told.get(item, (None, 0))
         new = LABELS[(LABELS.index(label) + 1) % len(LABELS)] if label else LABELS[0]
-        body = f"label={new}&version={version}"
-        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": self.cookie,
-                   "X-CSRFToken": self.csrf, "HX-Request": "true", "Referer": f"http://127.0.0.1:{self.port}/"}
+        payload = self._request(item, f"label={new}&version={version}")
         t0 = time.perf_counter() if started is None else started
         try:
-            conn = self._connection()
-            conn.request("POST", f"/assess/item/{item}/judge", body=body, headers=headers)
-            response = conn.getresponse()
-            content = response.read()
-            if response.getheader("Connection", "").lower() == "close":
-                conn.close()
-                self.conn = None
-        except (OSError, http.client.HTTPException) as exc:
+            status, content, keep = await asyncio.wait_for(self._exchange(payload), timeout=30)
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ValueError) as exc:
             self.errors.append(repr(exc))
-            if self.conn is not None:
-                self.conn.close()
-            self.conn = None
+            self._drop()
             return
+        if not keep:
+            self._drop()
         self.latencies.append(time.perf_counter() - t0)
         m = VERSION.search(content)
-        if response.status != 200 or not m:
-            self.errors.append(f"HTTP {response.status}: {content[:200]!r}")
+        if status != 200 or not m:
+            self.errors.append(f"HTTP {status}: {content[:200]!r}")
             return
         self.told[item] = (new, int(m.group(1)))
         self.saves += 1
+
+    def close(self):
+        self._drop()
 
 
 def get_baseline(port, n):
@@ -157,41 +176,57 @@ def get_baseline(port, n):
 
 
 def closed_loop(clients, seconds):
-    stop = time.perf_counter() + seconds
+    async def main():
+        stop = time.perf_counter() + seconds
 
-    def work(client):
-        while time.perf_counter() < stop:
-            client.save()
+        async def work(client):
+            while time.perf_counter() < stop:
+                await client.save()
 
-    threads = [threading.Thread(target=work, args=(c,)) for c in clients]
-    t0 = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return time.perf_counter() - t0
+        t0 = time.perf_counter()
+        await asyncio.gather(*(work(c) for c in clients))
+        elapsed = time.perf_counter() - t0
+        for c in clients:
+            c.close()
+        return elapsed
+
+    return asyncio.run(main())
 
 
 def fixed_rate(clients, seconds, rate):
     """Each client sends every len(clients)/rate seconds, clients staggered evenly: `rate` saves/s in all."""
     period = len(clients) / rate
-    start = time.perf_counter() + 0.2
     n_each = int(seconds / period)
 
-    def work(index, client):
-        for k in range(n_each):
-            due = start + k * period + index * period / len(clients)
-            delay = due - time.perf_counter()
-            if delay > 0:
-                time.sleep(delay)
-            client.save(started=due)
+    async def main():
+        start = time.perf_counter() + 0.2
 
-    threads = [threading.Thread(target=work, args=(i, c)) for i, c in enumerate(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return time.perf_counter() - start
+        async def work(index, client):
+            for k in range(n_each):
+                due = start + k * period + index * period / len(clients)
+                delay = due - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                await client.save(started=due)
+
+        await asyncio.gather(*(work(i, c) for i, c in enumerate(clients)))
+        elapsed = time.perf_counter() - start
+        for c in clients:
+            c.close()
+        return elapsed
+
+    return asyncio.run(main())
+
+
+def one_by_one(clients, n=1):
+    """Each client saves n times, the clients one after another (warming up; the one-client run)."""
+    async def main():
+        for client in clients:
+            for _ in range(n):
+                await client.save()
+            client.close()  # its connection belonged to this event loop
+
+    asyncio.run(main())
 
 
 def lost_saves(clients):
@@ -210,6 +245,7 @@ def lost_saves(clients):
 
 def run(args):
     load_before = os.getloadavg()[0]  # the machine is shared: say how busy it was
+    cpu_before = _cpu_times()
     setup_django("assay_bench_assess")
     from django.conf import settings
     from django.db import connection
@@ -222,20 +258,23 @@ def run(args):
     env = dict(os.environ, DEBUG="0", SECRET_KEY=settings.SECRET_KEY, ALLOWED_HOSTS="127.0.0.1",
                SECURE_SSL_REDIRECT="0", SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0", LOG_LEVEL="WARNING",
                CELERY_BROKER_URL=broker, CELERY_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER="0")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(args.workers),
-         "--threads", str(args.threads), "--log-level", "warning"], cwd=ROOT, env=env)
+    # the production settings (config/gunicorn.conf.py), unless the run asks for other worker counts
+    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py",
+               "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
+    if args.workers:
+        command += ["-w", str(args.workers)]
+    if args.threads:
+        command += ["--threads", str(args.threads)]
+    server = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
         _wait_for(port, server)
         get_baseline(port, 50)  # warm every worker
         warm = [Client(port, key, items) for key, items in sessions]
-        for c in warm:  # first save of every client: connections opened, code paths warm
-            c.save()
+        one_by_one(warm)  # first save of every client: code paths warm
         baseline = get_baseline(port, args.single)
         single = Client(port, sessions[0][0], sessions[0][1])
         single.told = dict(warm[0].told)
-        for _ in range(args.single):
-            single.save()
+        one_by_one([single], args.single)
         clients = [Client(port, key, items) for key, items in sessions]
         for c, w in zip(clients, warm):
             c.told = dict(w.told) if c.items != single.items else dict(single.told)
@@ -268,11 +307,12 @@ def run(args):
     ms = 1000
     base_p50 = percentile(baseline, 50) * ms
     one_p50, one_p99 = percentile(single.latencies, 50) * ms, percentile(single.latencies, 99) * ms
-    setup = f"gunicorn {args.workers} worker(s) x {args.threads} thread(s), {args.clients} assessors"
+    setup = (f"gunicorn {args.workers or 'config'} worker(s) x {args.threads or 'config'} thread(s), "
+             f"{args.clients} assessors")
     return [
         Result("baseline GET /login/ p50", base_p50, "ms", notes="same server, one client",
                extra={"load_average_before": load_before, "load_average_after": os.getloadavg()[0],
-                      "cpus": os.cpu_count()}),
+                      "cpus": os.cpu_count(), "cpu_share_during_run": _cpu_share(cpu_before, _cpu_times())}),
         Result("one client save p50", one_p50, "ms", extra={"ratio_to_baseline": one_p50 / base_p50}),
         Result("one client save p99", one_p99, "ms", goal="<= 10", notes=setup),
         Result("closed loop saves/s", saturation, "saves/s", goal=">= 400",
@@ -286,6 +326,25 @@ def run(args):
         Result("lost saves", lost, "count", goal="<= 0",
                extra={"saves_answered_200": told_total, "history_rows": history}),
     ]
+
+
+def _cpu_times():
+    """The machine's CPU counters (Linux /proc/stat), or None elsewhere."""
+    try:
+        with open("/proc/stat") as f:
+            return [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return None
+
+
+def _cpu_share(before, after):
+    """Where the machine's CPU time went during the run: commit waits show as iowait, a busy host as steal."""
+    if not before or not after:
+        return {}
+    delta = [b - a for a, b in zip(before, after)]
+    total = sum(delta) or 1
+    names = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+    return {name: round(100 * d / total, 1) for name, d in zip(names, delta)}
 
 
 def _wait_for(port, server, timeout=60):
