@@ -22,7 +22,7 @@ from config.roles import remember_roles
 
 _prefetched = ContextVar("assay_prefetched_user", default=None)
 
-_USER_FIELDS = [f for f in User._meta.concrete_fields]
+_USER_FIELDS = list(User._meta.concrete_fields)
 _SQL = (
     "SELECT s.session_data, "
     + ", ".join(f"u.{connection.ops.quote_name(f.column)}" for f in _USER_FIELDS)

@@ -105,7 +105,6 @@ class _Publisher:
     It holds nothing that matters: a request it never sends leaves its stale mark for the next one or the sweep."""
 
     def __init__(self):
-        self.pid = os.getpid()
         self.wanted = set()
         self.busy = False
         self.ready = threading.Condition()
@@ -151,12 +150,22 @@ def wait_for_publisher(timeout=60):
 def _publisher():
     global _current_publisher
     publisher = _current_publisher
-    if publisher is None or publisher.pid != os.getpid():  # a forked child has the object but not the thread
+    if publisher is None:
         with _publisher_lock:
-            if _current_publisher is None or _current_publisher.pid != os.getpid():
+            if _current_publisher is None:
                 _current_publisher = _Publisher()
             publisher = _current_publisher
     return publisher
+
+
+def _forget_publisher():
+    """In a forked child (Celery's pool, gunicorn's workers) the parent's publisher object is there but its thread
+    is not, and the lock may have been held by a thread that no longer exists."""
+    global _current_publisher, _publisher_lock
+    _current_publisher, _publisher_lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_publisher)
 
 
 def _enqueue(evaluation_id):

@@ -141,3 +141,19 @@ def test_rescoring_requests_share_one_publisher_thread(monkeypatch):
     assert published == [7, 7, 8]
     assert [t.name for t in threading.enumerate()].count("assay-enqueue") == 1
     assert staleness._publisher() is publisher
+
+
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
+def test_a_forked_child_starts_its_own_publisher():
+    import os
+
+    parent = staleness._publisher()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: the parent's publisher thread did not come along, so a new one must start
+        ok = staleness._current_publisher is None and staleness._publisher() is not parent
+        os.write(write, b"1" if ok else b"0")
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(read, 1) == b"1"
+    assert staleness._publisher() is parent
