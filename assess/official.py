@@ -16,7 +16,8 @@ from assess.models import Judgment
 
 _PRECEDENCE = {Judgment.ADJUDICATED: 2, Judgment.PRIMARY: 1}
 # TIES: two judgments of the same rank on one subject (two adjudicators' decisions stored before
-# services.claim_decision refused the second) resolve to the later one, the same on every reading.
+# services.claim_decision refused the second) resolve to the one stored last (the higher id), the same on every
+# reading, without asking the database to sort tens of thousands of rows.
 
 VOTE, REVOTE = "nugget_vote", "nugget_revote"
 VOTE_KINDS = (VOTE, REVOTE)  # every vote set of the pyramid
@@ -26,11 +27,11 @@ def official_values(topic_ids, kind):
     """{subject id: value} for the given topics; subject is the item id, or the nugget id for nugget kinds."""
     best = {}
     rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(_PRECEDENCE))
-            .order_by("updated_at", "id").values_list("item_id", "nugget_id", "role", "value"))
-    for item_id, nugget_id, role, value in rows:
+            .order_by().values_list("id", "item_id", "nugget_id", "role", "value"))
+    for pk, item_id, nugget_id, role, value in rows:
         subject = item_id if item_id is not None else nugget_id
-        rank = _PRECEDENCE[role]
-        if subject not in best or rank >= best[subject][0]:  # equal rank: the later judgment (see TIES)
+        rank = (_PRECEDENCE[role], pk)  # see TIES
+        if subject not in best or rank > best[subject][0]:
             best[subject] = (rank, value)
     return {subject: value for subject, (rank, value) in best.items()}
 
@@ -54,12 +55,12 @@ def official_fields(topic_ids, kind, *keys):
 
     names = {f"k{i}": KT(f"value__{key}") for i, key in enumerate(keys)}
     rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(_PRECEDENCE))
-            .order_by("updated_at", "id").annotate(**names).values_list("item_id", "nugget_id", "role", *names))
+            .order_by().annotate(**names).values_list("id", "item_id", "nugget_id", "role", *names))
     best = {}
-    for item_id, nugget_id, role, *fields in rows:
+    for pk, item_id, nugget_id, role, *fields in rows:
         subject = item_id if item_id is not None else nugget_id
-        rank = _PRECEDENCE[role]
-        if subject not in best or rank >= best[subject][0]:
+        rank = (_PRECEDENCE[role], pk)  # see TIES
+        if subject not in best or rank > best[subject][0]:
             best[subject] = (rank, tuple(fields))
     return {subject: fields for subject, (rank, fields) in best.items()}
 
@@ -70,13 +71,14 @@ def nugget_vote_sets(topic_ids):
     from django.db.models.fields.json import KT
 
     official, votes = {}, {}
-    rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS).order_by("updated_at", "id")
-            .annotate(vote=KT("value__vote")).values_list("nugget_id", "kind", "role", "vote"))
+    rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS).order_by()
+            .annotate(vote=KT("value__vote")).values_list("id", "nugget_id", "kind", "role", "vote"))
     best = {}
-    for nugget_id, kind, role, vote in rows:
+    for pk, nugget_id, kind, role, vote in rows:
         votes.setdefault(nugget_id, []).append(vote)
-        rank = _PRECEDENCE.get(role) if kind == VOTE else None  # a later vote set never becomes the official one
-        if rank is not None and (nugget_id not in best or rank >= best[nugget_id]):
+        # a later vote set never becomes the official one; equal ranks: see TIES
+        rank = (_PRECEDENCE[role], pk) if kind == VOTE and role in _PRECEDENCE else None
+        if rank is not None and (nugget_id not in best or rank > best[nugget_id]):
             best[nugget_id] = rank
             official[nugget_id] = vote
     return official, votes

@@ -34,24 +34,20 @@ def test_nugget_votes_collect_every_voter(make_user):
     assert sorted(nugget_votes([q.id])[n.id]) == ["okay", "vital"]
 
 
-def test_two_decisions_of_the_same_rank_resolve_to_the_later_on_every_reading(make_user):
-    """Stored before one decision per item was enforced: the later decision counts, whatever order rows come in."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
+def test_two_decisions_of_the_same_rank_resolve_to_the_one_stored_last_on_every_reading(make_user):
+    """Stored before one decision per item was enforced: the decision stored last counts on every reading."""
     from assess.official import official_fields
 
     a, c, d = (make_user(n, "assessor") for n in "acd")
     evaluation = Evaluation.objects.create(slug="e", title="E", track="trec2007-qa")
     q = Topic.objects.create(evaluation=evaluation, ident="1.1", kind="FACTOID")
     item = PoolItem.objects.create(evaluation=evaluation, topic=q, key="k", docid="D")
-    now = timezone.now()
-    for who, role, label, at in ((a, "primary", "incorrect", now),
-                                 (c, "adjudicated", "globally-correct", now - timedelta(minutes=5)),
-                                 (d, "adjudicated", "locally-correct", now)):
-        j = Judgment.objects.create(evaluation=evaluation, topic=q, kind="instance", item=item, assessor=who,
-                                    role=role, value={"label": label})
-        Judgment.objects.filter(pk=j.pk).update(updated_at=at)  # auto_now would stamp them in creation order
-    assert official_values([q.id], "instance") == {item.id: {"label": "locally-correct"}}
-    assert official_fields([q.id], "instance", "label") == {item.id: ("locally-correct",)}
+    stored = {}
+    for who, role, label in ((d, "adjudicated", "locally-correct"), (a, "primary", "incorrect"),
+                             (c, "adjudicated", "globally-correct")):
+        stored[label] = Judgment.objects.create(evaluation=evaluation, topic=q, kind="instance", item=item,
+                                                assessor=who, role=role, value={"label": label})
+    # rewrite the row stored last, so a scan meets it after the other decision: arrival order must not decide
+    Judgment.objects.filter(pk=stored["globally-correct"].pk).update(value={"label": "globally-correct"})
+    assert official_values([q.id], "instance") == {item.id: {"label": "globally-correct"}}
+    assert official_fields([q.id], "instance", "label") == {item.id: ("globally-correct",)}
