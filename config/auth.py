@@ -8,6 +8,7 @@ session's cache and the backend's user, and django.contrib.auth.get_user then ma
 query did not find — falls back to Django's usual path, so the result is the same either way, only slower.
 """
 from contextvars import ContextVar
+from functools import lru_cache
 
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
@@ -43,6 +44,13 @@ class Backend(ModelBackend):
         return super().get_user(user_id)
 
 
+@lru_cache(maxsize=4096)
+def _session_auth_hash(password):
+    """The HMAC every request's session is checked against: Django's own, a function of the password hash and
+    the secret key alone, so computed once per password instead of once per request."""
+    return User(password=password).get_session_auth_hash()
+
+
 def _read_together(request):
     """Seed the session cache and return the user (with roles) in one query, or None to take Django's path."""
     session = request.session
@@ -58,6 +66,7 @@ def _read_together(request):
                         [f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") and v is not None
                          else v for f, v in zip(_USER_FIELDS, values)])
     remember_roles(user, row[-1])
+    user.get_session_auth_hash = lambda: _session_auth_hash(user.password)  # reads the password when called
     return user
 
 

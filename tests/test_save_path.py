@@ -157,3 +157,20 @@ def test_a_forked_child_starts_its_own_publisher():
     os.waitpid(pid, 0)
     assert os.read(read, 1) == b"1"
     assert staleness._publisher() is parent
+
+
+def test_changing_ones_own_password_keeps_that_session_signed_in(client, setup):
+    """update_session_auth_hash on the user read in one query must store the new password's hash."""
+    from django.contrib.auth import update_session_auth_hash
+
+    _, me = setup
+    client.force_login(me)
+    request = _request_for(client)
+    request.user = user = auth.get_user(request)
+    user.set_password("a-new-password-456")
+    user.save()
+    update_session_auth_hash(request, user)
+    request.session.save()  # under a new key (cycle_key), as the response would set it
+    again = RequestFactory().get("/")
+    again.session = SessionStore(session_key=request.session.session_key)
+    assert auth.get_user(again).pk == me.pk
