@@ -128,9 +128,15 @@ def judge(request, item_id):
     """Who: the assessor the item's topic is assigned to. Save a citation judgment (JSON in, JSON out)."""
     item = get_object_or_404(PoolItem.objects.select_related("topic", "evaluation"), pk=item_id,
                              evaluation__track=bolt.TRACK)
+    return _json_save(request, lambda body: bolt.judge_citation(request.user, item, body.get("value") or {},
+                                                                _version(body)))
+
+
+def _json_save(request, save):
+    """Run `save(body)` on the request's JSON and answer as static/js/bolt.js expects: the saved version and
+    value, or the error with the newer judgment (409) or the refusal's status."""
     try:
-        body = _json_body(request)
-        saved = bolt.judge_citation(request.user, item, body.get("value") or {}, _version(body))
+        saved = save(_json_body(request))
     except services.StaleJudgment as exc:
         return JsonResponse({"error": str(exc), **_judgment_json(exc.current)}, status=409)
     except services.JudgingError as exc:
@@ -238,23 +244,18 @@ def view_page(request, pk, item_id):
         "version": state["version"], "saved": request.GET.get("saved") and not error, "error": error})
 
 
-VIEW_LABELS = {"relevant": "Relevant to the topic", "useful": "A useful way to cluster the citations"}
-GROUP_LABELS = {"relevant": "Relevant to the topic", "cohesive": "A reasonable member of the view",
-                "scope": "At the right level of granularity"}
-
-
 def view_questions(structure, value):
     """The yes/no questions of a view in the order they are asked, each with the field it answers and its
     current answer; returns (groups with their questions, all questions). The miscellaneous group asks none."""
     questions = [{"group": "", "name": name, "member": "", "form_name": f"view-{name}", "label": label,
-                  "answer": value.get(name)} for name, label in VIEW_LABELS.items()]
+                  "answer": value.get(name)} for name, label in bolt.VIEW_LABELS.items()]
     groups = []
     for g in structure:
         judged = (value.get("groups") or {}).get(g["number"], {})
         asked = []
         if not g["misc"]:
             asked = [{"group": g["number"], "name": name, "member": "", "form_name": f"g{g['number']}-{name}",
-                      "label": label, "answer": judged.get(name)} for name, label in GROUP_LABELS.items()]
+                      "label": label, "answer": judged.get(name)} for name, label in bolt.GROUP_LABELS.items()]
             members = judged.get("members") or {}
             for i, c in enumerate(g["citations"]):
                 c["question"] = {"group": g["number"], "name": "belongs", "member": c["key"],
@@ -274,15 +275,9 @@ def view_answer(request, pk, item_id):
     409 with the newer judgment when the page's version is old)."""
     assignment = _assignment(request, pk)
     item = get_object_or_404(PoolItem, pk=item_id, topic=assignment.topic, data__bolt="view")
-    try:
-        body = _json_body(request)
-        saved = bolt.judge_view_field(request.user, item, body.get("group"), body.get("name"), body.get("member"),
-                                      body.get("answer"), _version(body))
-    except services.StaleJudgment as exc:
-        return JsonResponse({"error": str(exc), **_judgment_json(exc.current)}, status=409)
-    except services.JudgingError as exc:
-        return JsonResponse({"error": str(exc)}, status=exc.status)
-    return JsonResponse({"ok": True, **_judgment_json(saved.judgment)})
+    return _json_save(request, lambda body: bolt.judge_view_field(
+        request.user, item, body.get("group"), body.get("name"), body.get("member"), body.get("answer"),
+        _version(body)))
 
 
 # --- organizer ------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The organizer's judging pages — progress, time per item, agreement, invitations, double judging, closing
 questions — and the adjudication queue, which organizers and invited adjudicators work through."""
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -143,8 +144,6 @@ def revote(request, slug):
     try:
         services.ask_revote(request.user, series)
     except services.JudgingError as refused:
-        from django.contrib import messages
-
         messages.error(request, str(refused))
     return redirect("assess:organize", slug=slug)
 
@@ -158,8 +157,6 @@ def second_assessor(request, slug):
     try:
         services.assign_secondary(request.user, series, _user(request.POST.get("user")))
     except services.JudgingError as refused:
-        from django.contrib import messages
-
         messages.error(request, str(refused))
     return redirect("assess:organize", slug=slug)
 

@@ -152,15 +152,15 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
     organizer-side bulk changes made under lock, such as class merges). `value` may be a function of the current
     value (None if there is none), applied under the row lock. Returns Saved.
     """
-    _refuse_if_closed(topic, closed)
+    if closed:  # the caller read the closure with the item: refuse before writing anything
+        raise QuestionClosed(topic)
     subject = {"item": item} if item is not None else {"nugget": nugget}
     if expected_version is not None and not callable(value) and fastsave.available():
-        return _fast_save(user, topic, kind, role, value, expected_version, subject)
+        return _fast_save(user, topic, kind, role, value, expected_version, subject)  # its statement checks
     with transaction.atomic():
         current = (Judgment.objects.select_for_update()
                    .filter(kind=kind, assessor=user, **subject).first())
-        if closed is not None:
-            _refuse_if_closed(topic)  # the caller's flag was read earlier; a closure since then still counts
+        _refuse_if_closed(topic)  # checked under the lock: a closure committed after any earlier read counts
         if current is None:
             if expected_version:
                 raise StaleJudgment(None)

@@ -132,6 +132,8 @@ CELERY_TIMEZONE = TIME_ZONE
 # --- Security -----------------------------------------------------------------------------------------------
 # Production defaults are strict; each can be relaxed from the environment (e.g. behind a TLS-terminating proxy).
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+# Health probes (docker-compose's healthcheck, load balancers) reach the process itself over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)

@@ -262,8 +262,11 @@ def judge_view(user, item, value, expected_version):
                                   expected_version=expected_version)
 
 
-VIEW_QUESTIONS = ("relevant", "useful")
-GROUP_QUESTIONS = ("relevant", "cohesive", "scope")
+# What a view and each of its groups are asked (the seed's grouping assessment), as the pages word it.
+VIEW_LABELS = {"relevant": "Relevant to the topic", "useful": "A useful way to cluster the citations"}
+GROUP_LABELS = {"relevant": "Relevant to the topic", "cohesive": "A reasonable member of the view",
+                "scope": "At the right level of granularity"}
+VIEW_QUESTIONS, GROUP_QUESTIONS = tuple(VIEW_LABELS), tuple(GROUP_LABELS)
 
 
 def judge_view_field(user, item, group, name, member, answer, expected_version):

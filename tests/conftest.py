@@ -155,3 +155,34 @@ def login(live_server):
         return page
 
     return do_login
+
+
+# --- the QA judging sample (assess.sample) shared by the judging tests ------------------------------------------
+
+@pytest.fixture
+def sample(db):
+    from assess.sample import build_sample
+
+    return build_sample()
+
+
+@pytest.fixture
+def primary(make_user, sample):
+    """The primary assessor of the sample's first series."""
+    from assess.models import Assignment
+
+    user = make_user("prim", "assessor")
+    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=user)
+    return user
+
+
+@pytest.fixture(params=["postgresql-statement", "orm"])
+def save_path(request, monkeypatch):
+    """Run a test on both save paths: the one-statement PostgreSQL writer and the ORM fallback (SQLite demo)."""
+    from assess import fastsave
+
+    if request.param == "orm":
+        monkeypatch.setattr(fastsave, "available", lambda: False)
+    elif not fastsave.available():
+        pytest.skip("the one-statement writer needs PostgreSQL")
+    return request.param

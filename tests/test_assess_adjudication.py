@@ -33,17 +33,6 @@ def disagreement(db, make_user):
     return _disagreement(make_user)
 
 
-@pytest.fixture(params=["postgresql-statement", "orm"])
-def save_path(request, monkeypatch):
-    from assess import fastsave
-
-    if request.param == "orm":
-        monkeypatch.setattr(fastsave, "available", lambda: False)
-    elif not fastsave.available():
-        pytest.skip("the one-statement writer needs PostgreSQL")
-    return request.param
-
-
 def test_one_decision_per_item(disagreement, organizer, make_user, save_path):
     sample, it = disagreement
     cy = make_user("cy", "assessor")

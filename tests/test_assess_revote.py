@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from assess import services
-from assess.models import Assignment, Invitation, Judgment, JudgmentChange, Nugget
+from assess.models import Invitation, Judgment, JudgmentChange, Nugget
 from assess.official import REVOTE, VOTE, nugget_vote_sets, nugget_votes, official_values
 from assess.sample import build_sample
 from scoring.exports import ImportFailed, export_jsonl, import_jsonl, nist_nuggets
@@ -22,18 +22,6 @@ from scoring.rescore import rescore_evaluation
 # in the later set: they weigh 1/9 while their official vote (the first) stays okay.
 COUNTS = [9, 8, 7, 6, 2, 1, 1, 1, 0]
 NUGGET_TEXTS = [f"nugget number {i}" for i in range(1, 10)]
-
-
-@pytest.fixture
-def sample(db):
-    return build_sample()
-
-
-@pytest.fixture
-def primary(make_user, sample):
-    user = make_user("prim", "assessor")
-    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=user)
-    return user
 
 
 @pytest.fixture

@@ -5,33 +5,8 @@ from assess import services
 from assess.models import (AnswerClass, Assignment, Invitation, Judgment, JudgmentChange, Nugget, StructureChange,
                            TopicClosure)
 from assess.official import nugget_votes, official_values
-from assess.sample import build_sample
 from pooling.models import PoolItem
 from scoring.models import StaleTopic
-
-
-@pytest.fixture
-def sample(db):
-    return build_sample()
-
-
-@pytest.fixture(params=["postgresql-statement", "orm"])
-def save_path(request, monkeypatch):
-    """Run a test on both save paths: the one-statement PostgreSQL writer and the ORM fallback (SQLite demo)."""
-    from assess import fastsave
-
-    if request.param == "orm":
-        monkeypatch.setattr(fastsave, "available", lambda: False)
-    elif not fastsave.available():
-        pytest.skip("the one-statement writer needs PostgreSQL")
-    return request.param
-
-
-@pytest.fixture
-def primary(make_user, sample):
-    user = make_user("prim", "assessor")
-    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=user)
-    return user
 
 
 @pytest.fixture

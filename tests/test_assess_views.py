@@ -5,12 +5,6 @@ from django.urls import reverse
 
 from assess import agreement
 from assess.models import Assignment, Invitation, Judgment
-from assess.sample import build_sample
-
-
-@pytest.fixture
-def sample(db):
-    return build_sample()
 
 
 @pytest.fixture

@@ -18,6 +18,14 @@ def test_healthz_reports_each_service(client, db, settings):
     assert response.status_code == 200 and body["status"] == "ok"
 
 
+def test_healthz_answers_plain_http_where_everything_else_redirects_to_https(client, db, settings):
+    """docker-compose's healthcheck asks http://localhost:8000/healthz inside the container, with production
+    settings: a redirect to HTTPS there would mark a healthy web service unhealthy."""
+    settings.SECURE_SSL_REDIRECT = True
+    assert client.get(reverse("login")).status_code == 301
+    assert client.get(reverse("healthz")).status_code in (200, 503)
+
+
 def test_healthz_says_degraded_when_redis_is_unreachable(client, db, settings):
     # A port nobody listens on stands in for a stopped Redis.
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
