@@ -10,19 +10,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from assess import services
+from assess import keymap, services
+from assess.bolt_views import REL_KEYS, TRANS_KEYS
+from config import params
 from config.roles import ASSESSOR, ORGANIZER, has_role, role_required
 from corpus import viewer
 from pooling import bolt
 from pooling import bolt_adjudication as adjudication
 from pooling.models import Evaluation
 
-# The judging page's keys (y/m/n, 1/2/3, c) mean the same here.
-REL_KEYS = (("yes", "y"), ("maybe", "m"), ("no", "n"))
-TRANS_KEYS = (("accept", "1", "acceptable"), ("problematic", "2", "problematic"),
-              ("notaccept", "3", "not acceptable"))
-SPAN_KEYS = (("whole", "w", "the whole passage"), ("primary", "a", "as the primary marked"),
-             ("secondary", "b", "as the second marked"))
+# The judging page's keys (y/m/n, 1/2/3, c) mean the same here: all from the one key map.
+SPAN_KEYS = (("whole", keymap.key("part-whole"), "the whole passage"),
+             ("primary", keymap.key("part-primary"), "as the primary marked"),
+             ("secondary", keymap.key("part-second"), "as the second marked"))
 TRANS_LABELS = {"accept": "acceptable", "problematic": "problematic", "notaccept": "not acceptable", "na": "n/a"}
 
 
@@ -88,12 +88,12 @@ def decide_page(request, slug, item_id):
     error, status = None, 200
     if request.method == "POST":
         try:
-            version = int(request.POST.get("version", ""))
+            version = params.version(request.POST.get("version"))
             value = adjudication.decision_value(request.POST, primary, secondary)
             saved = adjudication.adjudicate_citation(request.user, item, value, version)
             return redirect(reverse("bolt:adjudicate", args=[slug, item.pk]) + f"?decided={saved.judgment.version}")
-        except ValueError:
-            status, error = 400, "the form did not say which version you saw; reload"
+        except params.BadParameter as bad:
+            status, error = 400, str(bad)
         except services.StaleJudgment as refused:
             status, error, decided = refused.status, str(refused), refused.current or decided
         except services.JudgingError as refused:

@@ -7,7 +7,6 @@ flight go out with the version it returns. Every write goes through assess.servi
 version the page last saw.
 """
 import html
-import json
 
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,8 +14,9 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
-from assess import services
+from assess import keymap, services
 from assess.models import Assignment, Judgment
+from config import params
 from config.roles import ORGANIZER, PARTICIPANT, assessor_required, role_required
 from corpus import viewer
 from corpus.formats import bolt_forum
@@ -25,9 +25,10 @@ from pooling import bolt
 from pooling.formats.bolt_topics import team_view
 from pooling.models import Evaluation, PoolItem
 
-REL_KEYS = (("yes", "y"), ("maybe", "m"), ("no", "n"))
-TRANS_KEYS = (("accept", "1", "acceptable"), ("problematic", "2", "problematic"),
-              ("notaccept", "3", "not acceptable"))
+# Keys from the one key map: y/m/n are the relevance actions, translation grades are numbered choices.
+REL_KEYS = tuple((rel, keymap.key(rel)) for rel in ("yes", "maybe", "no"))
+TRANS_KEYS = tuple((trans, keymap.number(n), label) for n, (trans, label) in enumerate(
+    (("accept", "acceptable"), ("problematic", "problematic"), ("notaccept", "not acceptable")), start=1))
 
 
 def _assignment(request, pk):
@@ -105,9 +106,17 @@ def _citation_panel_context(user, assignment, items, item):
 
 def _json_body(request):
     try:
-        return json.loads(request.body or b"{}")
-    except ValueError:
-        raise services.JudgingError("the request body is not JSON") from None
+        return params.json_object(request.body)
+    except params.BadParameter as bad:
+        raise services.JudgingError(str(bad)) from None
+
+
+def _json_text(body, name, default=""):
+    """A string field of a JSON body (NUL-free: it is stored or looked up in text columns)."""
+    try:
+        return params.text(body.get(name), name, default)
+    except params.BadParameter as bad:
+        raise services.JudgingError(str(bad)) from None
 
 
 def _judgment_json(judgment):
@@ -117,7 +126,7 @@ def _judgment_json(judgment):
 def _version(body):
     """The version the page last saw; required, so no client can skip the check against a newer save."""
     version = body.get("version")
-    if type(version) is not int or version < 0:
+    if type(version) is not int or not 0 <= version <= params.INT_MAX:  # an integer column
         raise services.JudgingError("the request did not say which version you saw; reload the page")
     return version
 
@@ -128,8 +137,15 @@ def judge(request, item_id):
     """Who: the assessor the item's topic is assigned to. Save a citation judgment (JSON in, JSON out)."""
     item = get_object_or_404(PoolItem.objects.select_related("topic", "evaluation"), pk=item_id,
                              evaluation__track=bolt.TRACK)
-    return _json_save(request, lambda body: bolt.judge_citation(request.user, item, body.get("value") or {},
+    return _json_save(request, lambda body: bolt.judge_citation(request.user, item, _citation_value(body),
                                                                 _version(body)))
+
+
+def _citation_value(body):
+    value = body.get("value") or {}
+    if not isinstance(value, dict):
+        raise services.JudgingError("value must be a JSON object: rel, trans, chksrc and relspans")
+    return value
 
 
 def _json_save(request, save):
@@ -174,7 +190,7 @@ def find_page(request, pk):
     assignment = _assignment(request, pk)
     citations = bolt.citation_items(assignment.topic)
     threads = sorted({i.docid for i in citations})
-    thread = request.GET.get("thread") or (threads[0] if threads else "")
+    thread = params.text(request.GET.get("thread"), "thread") or (threads[0] if threads else "")
     doc = None
     if thread:
         doc = Document.objects.filter(collection__in=assignment.evaluation.collections.all(), docno=thread).first()
@@ -197,11 +213,12 @@ def add_found(request, pk):
     assignment = _assignment(request, pk)
     try:
         body = _json_body(request)
-        item, saved = bolt.add_found_citation(request.user, assignment.topic, body.get("thread", ""),
-                                              body.get("post", ""), body.get("offset", -1), body.get("length", 0),
-                                              body.get("passage", ""), body.get("rel", "yes"))
-    except (TypeError, ValueError):
-        return JsonResponse({"error": "offset and length must be numbers"}, status=400)
+        offset, length = params.integer(body.get("offset"), "offset"), params.integer(body.get("length"), "length")
+        item, saved = bolt.add_found_citation(request.user, assignment.topic, _json_text(body, "thread"),
+                                              _json_text(body, "post"), offset, length,
+                                              _json_text(body, "passage"), _json_text(body, "rel", "yes"))
+    except params.BadParameter as bad:
+        return JsonResponse({"error": str(bad)}, status=400)
     except services.JudgingError as exc:
         return JsonResponse({"error": str(exc)}, status=exc.status)
     return JsonResponse({"ok": True, "pool_id": item.pool_id, "passage": item.text,
@@ -229,9 +246,9 @@ def view_page(request, pk, item_id):
             value["groups"][n]["members"] = {c["key"]: request.POST.get(f"g{n}-m{i}")
                                              for i, c in enumerate(g["citations"])}
         try:
-            bolt.judge_view(request.user, item, value, int(request.POST.get("version", 0)))
+            bolt.judge_view(request.user, item, value, params.version(request.POST.get("version", "0")))
             return redirect(reverse("bolt:view", args=[pk, item.pk]) + "?saved=1")
-        except services.JudgingError as exc:
+        except (services.JudgingError, params.BadParameter) as exc:
             error = str(exc)
             judgment = Judgment.objects.filter(item=item, assessor=request.user, kind="grouping").first()
     value = judgment.value if judgment else {}
@@ -275,9 +292,13 @@ def view_answer(request, pk, item_id):
     409 with the newer judgment when the page's version is old)."""
     assignment = _assignment(request, pk)
     item = get_object_or_404(PoolItem, pk=item_id, topic=assignment.topic, data__bolt="view")
-    return _json_save(request, lambda body: bolt.judge_view_field(
-        request.user, item, body.get("group"), body.get("name"), body.get("member"), body.get("answer"),
-        _version(body)))
+    def save(body):
+        group = body.get("group")
+        group = str(group) if type(group) is int else _json_text(body, "group")  # numbers are JSON ints or strings
+        return bolt.judge_view_field(request.user, item, group, _json_text(body, "name"), _json_text(body, "member"),
+                                     body.get("answer"), _version(body))
+
+    return _json_save(request, save)
 
 
 # --- organizer ------------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from django.views.decorators.http import require_POST
 from assess import questions, services
 from assess.models import AnswerClass, Assignment, Judgment
 from assess.views import my_assignment, question_of
+from config import params
 from config.roles import assessor_required
 
 
@@ -54,23 +55,26 @@ def class_action(request, pk, qid, class_id, action):
     assignment, question = _primary_question(request, pk, qid)
     answer_class = get_object_or_404(AnswerClass, pk=class_id, topic=question)
     answer_class.topic = question
+    post = request.POST
     try:
         if action == "rename":
-            services.rename_class(request.user, answer_class, request.POST.get("label", ""))
+            services.rename_class(request.user, answer_class, params.text(post.get("label"), "label"))
             message = "renamed"
         elif action == "merge":
-            ids = [int(i) for i in request.POST.getlist("sources")]
+            ids = params.integers(post.getlist("sources"), "sources")
             sources = list(AnswerClass.objects.filter(topic=question, pk__in=ids))
             if not sources:
                 raise services.JudgingError("choose the classes to merge into this one")
             services.merge_classes(request.user, answer_class, sources)
             message = f"merged {len(sources)} class(es) into “{answer_class.label}”"
         elif action == "split":
-            new = services.split_class(request.user, answer_class, request.POST.getlist("items"),
-                                       request.POST.get("label", ""))
+            new = services.split_class(request.user, answer_class, params.integers(post.getlist("items"), "items"),
+                                       params.text(post.get("label"), "label"))
             message = f"split off “{new.label}”"
         else:
             raise Http404("unknown class action")
+    except params.BadParameter as bad:
+        return _render(request, assignment, question, error=str(bad), status=400)
     except services.JudgingError as refused:
         return _render(request, assignment, question, error=str(refused), status=refused.status)
     return _render(request, assignment, question, message=message)
@@ -81,9 +85,13 @@ def class_action(request, pk, qid, class_id, action):
 def found_answer(request, pk, qid):
     """Who: the primary assessor of this assignment. Add an answer found while developing the question."""
     assignment, question = _primary_question(request, pk, qid)
+    post = request.POST
     try:
-        item = services.add_found_answer(request.user, question, request.POST.get("docid", ""),
-                                         request.POST.get("text", ""), request.POST.get("answer_class") or None)
+        item = services.add_found_answer(request.user, question, params.text(post.get("docid"), "docid"),
+                                         params.text(post.get("text"), "text"),
+                                         params.optional_integer(post.get("answer_class"), "answer_class"))
+    except params.BadParameter as bad:
+        return _render(request, assignment, question, error=str(bad), status=400)
     except services.JudgingError as refused:
         return _render(request, assignment, question, error=str(refused), status=refused.status)
     return _render(request, assignment, question, message=f"added [{item.docid}, “{item.text}”] as correct")

@@ -1,4 +1,7 @@
-"""The document beside a pool item: the corpus viewer's sandboxed frame with the answer string highlighted."""
+"""The document beside a pool item: the corpus viewer's sandboxed frame with the answer string highlighted, and
+which collections an assessor may open in that viewer."""
+from django.db.models import Q
+
 from corpus.models import Document
 
 
@@ -17,3 +20,15 @@ def frame_url(evaluation, docid, marks=()):
         return None
     return viewer.frame_url(name, docid, marks=tuple(m for m in marks if m),
                             allow_images=bool(evaluation.setting("allow_images", False)))
+
+
+def readable_collection_ids(user):
+    """The collections whose documents `user` may open in the corpus viewer (registered with
+    corpus.access from AssessConfig.ready): those of every evaluation where the user holds an assignment (primary
+    or second) or an invitation (voter, adjudicator). A QuerySet, so the viewer uses it as a subquery."""
+    from assess.models import Assignment, Invitation
+    from pooling.models import Evaluation
+
+    evaluations = Q(evaluation_id__in=Assignment.objects.filter(assessor=user).values("evaluation_id")) | Q(
+        evaluation_id__in=Invitation.objects.filter(user=user).values("evaluation_id"))
+    return Evaluation.collections.through.objects.filter(evaluations).values("collection_id")

@@ -56,6 +56,20 @@ class Nugget(models.Model):
     def __str__(self):
         return self.text[:60]
 
+    @staticmethod
+    def comparable(text):
+        """How nugget texts are compared for duplicates: white space collapsed, case folded."""
+        return " ".join(text.split()).casefold()
+
+    @classmethod
+    def duplicate_of(cls, topic, text, exclude=None):
+        """(number as the list shows it, nugget) of the topic's nugget saying the same as `text`, or None."""
+        wanted = cls.comparable(text)
+        for number, nugget in enumerate(cls.objects.filter(topic=topic).order_by("position", "id"), start=1):
+            if nugget.pk != exclude and cls.comparable(nugget.text) == wanted:
+                return number, nugget
+        return None
+
 
 class Judgment(models.Model):
     """What one assessor decided about one thing; the same table serves every track and judgment kind.

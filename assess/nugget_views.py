@@ -9,6 +9,7 @@ from assess import questions, services
 from assess.official import REVOTE, VOTE
 from assess.models import Assignment, Judgment, Nugget
 from assess.views import my_assignment, question_of
+from config import params
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, role_required
 from pooling.models import PoolItem, Topic
 
@@ -70,7 +71,9 @@ def nugget_create(request, pk, qid):
     """Who: the primary assessor of this assignment. A nugget typed or taken from selected answer text."""
     assignment, question = _nugget_question(request, pk, qid)
     try:
-        nugget = services.create_nugget(request.user, question, request.POST.get("text", ""))
+        nugget = services.create_nugget(request.user, question, params.text(request.POST.get("text"), "text"))
+    except params.BadParameter as bad:
+        return _workspace(request, assignment, question, error=str(bad), status=400)
     except services.JudgingError as refused:
         return _workspace(request, assignment, question, error=str(refused), status=refused.status)
     return _workspace(request, assignment, question, message=f"added nugget “{nugget.text[:60]}”")
@@ -82,8 +85,8 @@ def nugget_order(request, pk, qid):
     """Who: the primary assessor of this assignment. Put the nuggets in the posted order."""
     assignment, question = _nugget_question(request, pk, qid)
     try:
-        services.reorder_nuggets(request.user, question, request.POST.getlist("order"))
-    except (services.JudgingError, ValueError) as refused:
+        services.reorder_nuggets(request.user, question, params.integers(request.POST.getlist("order"), "order"))
+    except (services.JudgingError, params.BadParameter) as refused:
         return _workspace(request, assignment, question, error=str(refused), status=400)
     return _workspace(request, assignment, question, message="reordered")
 
@@ -97,7 +100,7 @@ def nugget_action(request, pk, qid, nugget_id, action):
     nugget.topic = question
     try:
         if action == "edit":
-            services.edit_nugget(request.user, nugget, request.POST.get("text", ""))
+            services.edit_nugget(request.user, nugget, params.text(request.POST.get("text"), "text"))
             message = "nugget edited"
         elif action in ("up", "down"):
             order = list(Nugget.objects.filter(topic=question).order_by("position", "id").values_list("pk", flat=True))
@@ -108,7 +111,7 @@ def nugget_action(request, pk, qid, nugget_id, action):
                 services.reorder_nuggets(request.user, question, order)
             message = "moved"
         elif action == "merge":
-            ids = [int(i) for i in request.POST.getlist("sources")]
+            ids = params.integers(request.POST.getlist("sources"), "sources")
             sources = list(Nugget.objects.filter(topic=question, pk__in=ids))
             if not sources:
                 raise services.JudgingError("choose the nugget to merge into this one")
@@ -119,6 +122,8 @@ def nugget_action(request, pk, qid, nugget_id, action):
             message = "nugget deleted with its matches"
         else:
             raise Http404("unknown nugget action")
+    except params.BadParameter as bad:
+        return _workspace(request, assignment, question, error=str(bad), status=400)
     except services.JudgingError as refused:
         return _workspace(request, assignment, question, error=str(refused), status=refused.status)
     return _workspace(request, assignment, question, message=message)
@@ -139,19 +144,22 @@ def match(request, item_id):
         n.index = i
     status, message, error = 200, "saved", None
     try:
-        version = int(request.POST.get("version", ""))
-        saved = services.match(request.user, item, request.POST.getlist("nuggets"), version)
+        version = params.version(request.POST.get("version"))
+        saved = services.match(request.user, item, params.integers(request.POST.getlist("nuggets"), "nuggets"),
+                               version)
         judgment = saved.judgment
-    except ValueError:
-        judgment, status, error = None, 400, "the form did not say which version you saw; reload"
+    except params.BadParameter as bad:
+        judgment, status, error = None, 400, str(bad)
     except services.StaleJudgment as stale:
         judgment, status, error = stale.current, 409, str(stale)
     except services.JudgingError as refused:
         judgment = Judgment.objects.filter(kind="nugget_match", item=item, assessor=request.user).first()
         status, error = refused.status, str(refused)
     _attach_match(item, judgment, nuggets)
+    # the workspace's "N matched" comes along out of band, so it counts this save without a reload
+    matched = Judgment.objects.filter(topic=item.topic, kind="nugget_match", assessor=request.user).count()
     return render(request, "assess/_match_row.html", {"item": item, "message": message if not error else None,
-                                                      "error": error}, status=status)
+                                                      "error": error, "matched_oob": matched}, status=status)
 
 
 @role_required(ASSESSOR, ORGANIZER)
@@ -165,10 +173,11 @@ def vote(request, nugget_id):
     later = request.POST.get("set") == "later"
     status, error = 200, None
     try:
-        version = int(request.POST.get("version", ""))
-        judgment = services.vote(request.user, nugget, request.POST.get("vote", ""), version, later=later).judgment
-    except ValueError:
-        judgment, status, error = None, 400, "the form did not say which version you saw; reload"
+        version = params.version(request.POST.get("version"))
+        judgment = services.vote(request.user, nugget, params.text(request.POST.get("vote"), "vote"), version,
+                                 later=later).judgment
+    except params.BadParameter as bad:
+        judgment, status, error = None, 400, str(bad)
     except services.StaleJudgment as stale:
         judgment, status, error = stale.current, 409, str(stale)
     except services.JudgingError as refused:

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from assess import documents, progress, questions, services
 from assess.models import AnswerClass, Assignment, Invitation, Judgment, TopicClosure
+from config import params
 from config.roles import ASSESSOR, ORGANIZER, organizer_required, role_required
 from pooling.models import Evaluation, PoolItem, Topic
 
@@ -50,12 +51,13 @@ def adjudicate(request, item_id):
     if not services.may_adjudicate(request.user, item.evaluation):
         raise Http404("you are not an adjudicator of this evaluation")
     status, error = 200, None
-    answer_class = request.POST.get("answer_class") or services.KEEP
     try:
-        version = int(request.POST.get("version", ""))
-        services.adjudicate(request.user, item, request.POST.get("label", ""), version, answer_class=answer_class)
-    except ValueError:
-        status, error = 400, "the form did not say which version you saw; reload"
+        answer_class = params.optional_integer(request.POST.get("answer_class"), "answer_class")
+        version = params.version(request.POST.get("version"))
+        services.adjudicate(request.user, item, params.text(request.POST.get("label"), "label"), version,
+                            answer_class=services.KEEP if answer_class is None else answer_class)
+    except params.BadParameter as bad:
+        status, error = 400, str(bad)
     except services.JudgingError as refused:
         status, error = refused.status, str(refused)
     judgments = {j.role: j for j in Judgment.objects.filter(kind="instance", item=item).select_related("assessor")}
@@ -117,7 +119,11 @@ def _invitations(evaluation, assignments):
 
 
 def _user(pk):
-    return get_object_or_404(get_user_model(), pk=pk, groups__name=ASSESSOR)
+    return get_object_or_404(get_user_model(), pk=params.integer(pk, "user"), groups__name=ASSESSOR)
+
+
+def _series(request, evaluation):
+    return get_object_or_404(Topic, pk=params.integer(request.POST.get("series"), "series"), evaluation=evaluation)
 
 
 @organizer_required
@@ -130,7 +136,7 @@ def invite(request, slug):
         raise Http404("unknown invitation kind")
     series = None
     if kind == Invitation.VOTER:
-        series = get_object_or_404(Topic, pk=request.POST.get("series"), evaluation=evaluation)
+        series = _series(request, evaluation)
     services.invite(request.user, evaluation, _user(request.POST.get("user")), kind, series)
     return redirect("assess:organize", slug=slug)
 
@@ -140,7 +146,7 @@ def invite(request, slug):
 def revote(request, slug):
     """Who: organizers. Ask the primary assessor of a series for a later vital/okay vote set on its nuggets."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    series = get_object_or_404(Topic, pk=request.POST.get("series"), evaluation=evaluation)
+    series = _series(request, evaluation)
     try:
         services.ask_revote(request.user, series)
     except services.JudgingError as refused:
@@ -153,7 +159,7 @@ def revote(request, slug):
 def second_assessor(request, slug):
     """Who: organizers. Ask for double judging of a series by a second assessor."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    series = get_object_or_404(Topic, pk=request.POST.get("series"), evaluation=evaluation)
+    series = _series(request, evaluation)
     try:
         services.assign_secondary(request.user, series, _user(request.POST.get("user")))
     except services.JudgingError as refused:

@@ -1,10 +1,12 @@
-"""Organizer views of the judging: progress per assessor and series, time per item, agreement, disagreements.
+"""Views of the judging: progress (for each assessor's own pages, and for organizers per assessor, series, question
+and run), time per item, agreement, disagreements.
 
 Time spent is derived from the history, not from extra writes: for each assessor, the gap between two consecutive
 saves is the time spent on the item of the later save; gaps longer than IDLE_CAP (a break, a night) count as
 IDLE_CAP. An item's time is the sum over its saves, and the average per item divides by the items judged.
 """
-from collections import defaultdict
+from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 from django.db.models import Count
 
@@ -28,6 +30,41 @@ def done_kind(question_type, role):
     return None
 
 
+@dataclass
+class Progress:
+    """Items judged of items to judge, for a bar: an assignment, a question, an assessor, a run or everything."""
+
+    judged: int = 0
+    total: int = 0
+    seconds_per_item: float | None = None  # from the history (time_per_assessor), where it applies
+
+    @property
+    def left(self):
+        return max(self.total - self.judged, 0)
+
+    @property
+    def percent(self):
+        return int(100 * self.judged / self.total) if self.total else 0
+
+    @property
+    def seconds_left(self):
+        """At the pace so far: what the items left would take (None before any time was measured)."""
+        return self.left * self.seconds_per_item if self.seconds_per_item else None
+
+    def __add__(self, other):
+        return Progress(self.judged + other.judged, self.total + other.total)
+
+
+def _item_totals(question_ids):
+    """{question id: pool items to judge}. A BOLT grouping view is a pool item judged on a page of its own, not a
+    citation, so it is left out (counting it, no topic could ever be done)."""
+    totals = dict(PoolItem.objects.filter(topic_id__in=question_ids).values_list("topic_id").annotate(n=Count("id")))
+    for topic_id, n in (PoolItem.objects.filter(topic_id__in=question_ids, data__bolt="view")
+                        .values_list("topic_id").annotate(n=Count("id"))):
+        totals[topic_id] -= n
+    return totals
+
+
 def assignment_progress(assignments):
     """{assignment id: (judged, total)} — pool items of the series' questions and how many this assessor judged."""
     assignments = list(assignments)
@@ -35,8 +72,7 @@ def assignment_progress(assignments):
     question_rows = list(Topic.objects.filter(parent_id__in=series_ids).values("id", "parent_id", "kind"))
     question_rows += list(Topic.objects.filter(id__in=series_ids, parent__isnull=True)
                           .exclude(kind="series").values("id", "parent_id", "kind"))
-    totals = dict(PoolItem.objects.filter(topic_id__in=[q["id"] for q in question_rows])
-                  .values_list("topic_id").annotate(n=Count("id")))
+    totals = _item_totals([q["id"] for q in question_rows])
     done = defaultdict(int)
     for topic_id, assessor_id, kind, n in (
             Judgment.objects.filter(topic_id__in=[q["id"] for q in question_rows], item__isnull=False)
@@ -59,7 +95,7 @@ def assignment_progress(assignments):
 
 def question_progress(user, question_ids, kind_by_question, role):
     """{question id: (judged, total)} for one assessor's view of a series."""
-    totals = dict(PoolItem.objects.filter(topic_id__in=question_ids).values_list("topic_id").annotate(n=Count("id")))
+    totals = _item_totals(question_ids)
     done = {}
     rows = (Judgment.objects.filter(topic_id__in=question_ids, assessor=user, item__isnull=False)
             .values_list("topic_id", "kind").annotate(n=Count("id")))
@@ -69,16 +105,32 @@ def question_progress(user, question_ids, kind_by_question, role):
     return {qid: (done.get(qid, 0), totals.get(qid, 0)) for qid in question_ids}
 
 
+SAVE_FIELDS = ("changed_by_id", "changed_at", "judgment__item_id", "judgment__topic__parent_id", "judgment__topic_id")
+
+
 def time_per_assessor(evaluation, by_series=False):
     """{assessor id: {"seconds": total, "items": distinct items judged, "per_item": seconds}} from saves; with
     `by_series`, keyed by (assessor id, series id) instead."""
     rows = (JudgmentChange.objects.filter(judgment__evaluation=evaluation, judgment__item__isnull=False)
-            .order_by("changed_by_id", "changed_at")
-            .values_list("changed_by_id", "changed_at", "judgment__item_id", "judgment__topic__parent_id",
-                         "judgment__topic_id"))
+            .order_by("changed_by_id", "changed_at").values_list(*SAVE_FIELDS))
+    return _time_spent(rows, (lambda assessor, series: (assessor, series)) if by_series else
+                       (lambda assessor, series: assessor))
+
+
+def my_time(user):
+    """One assessor's time over all their saves: {series id: entry, None: entry for everything}, entries as
+    time_per_assessor's (a gap between two saves of different evaluations counts too: it was spent judging)."""
+    rows = list(JudgmentChange.objects.filter(changed_by=user, judgment__item__isnull=False)
+                .order_by("changed_at").values_list(*SAVE_FIELDS))
+    return _time_spent(rows, lambda assessor, series: series) | _time_spent(rows, lambda assessor, series: None)
+
+
+def _time_spent(rows, key_of):
+    """Time per key of `key_of(assessor id, series id)` from save rows (SAVE_FIELDS) ordered by assessor and
+    time: each gap between an assessor's consecutive saves, capped at IDLE_CAP, goes to the later save's item."""
     out, last = {}, {}
     for assessor_id, at, item_id, parent_id, topic_id in rows:
-        key = (assessor_id, parent_id or topic_id) if by_series else assessor_id
+        key = key_of(assessor_id, parent_id or topic_id)
         entry = out.setdefault(key, {"seconds": 0.0, "items": set()})
         if assessor_id in last:
             entry["seconds"] += min((at - last[assessor_id]).total_seconds(), IDLE_CAP)
@@ -86,6 +138,47 @@ def time_per_assessor(evaluation, by_series=False):
         entry["items"].add(item_id)
     return {k: {"seconds": e["seconds"], "items": len(e["items"]),
                 "per_item": e["seconds"] / len(e["items"]) if e["items"] else None} for k, e in out.items()}
+
+
+def evaluation_progress(evaluation):
+    """The organizer's view of how far judging is: {"overall": Progress, "questions": [(question, Progress)],
+    "assessors": [(user, Progress)], "runs": [(run, Progress or None when the run is not pooled)]}.
+
+    An item counts as judged for its question and runs once it has the judgment that counts (the primary's or an
+    adjudicator's, of the question's kind: instance, nugget match, citation); an assessor's progress is over their
+    assignments, each judged by its own role (a second assessor's instance labels count for them)."""
+    from pooling.pools import run_items
+
+    questions_ = list(Topic.objects.filter(evaluation=evaluation).exclude(kind="series").order_by("position", "id"))
+    totals = _item_totals([q.pk for q in questions_])
+    kind_of = {q.pk: done_kind(q.kind, Assignment.PRIMARY) for q in questions_}
+    topic_of_judged = {item_id: topic_id for item_id, topic_id, kind in (
+        Judgment.objects.filter(evaluation=evaluation, item__isnull=False).exclude(role=Judgment.SECONDARY)
+        .values_list("item_id", "topic_id", "kind")) if kind_of.get(topic_id) == kind}
+    judged_items = set(topic_of_judged)
+    judged_per_question = Counter(topic_of_judged.values())
+    rows = [(q, Progress(judged_per_question[q.pk], totals.get(q.pk, 0))) for q in questions_
+            if kind_of[q.pk] is not None]
+    times = time_per_assessor(evaluation)
+
+    assignments = list(Assignment.objects.filter(evaluation=evaluation).select_related("assessor"))
+    done = assignment_progress(assignments)
+    by_assessor = {}
+    for a in assignments:
+        by_assessor[a.assessor] = by_assessor.get(a.assessor, Progress()) + Progress(*done[a.pk])
+    for user, entry in by_assessor.items():
+        entry.seconds_per_item = (times.get(user.pk) or {}).get("per_item")
+
+    pooled = run_items(evaluation)
+    runs = [(run, Progress(len(pooled[run.pk] & judged_items), len(pooled[run.pk])) if run.pk in pooled else None)
+            for run in evaluation.runs.select_related("team").order_by("tag")]
+
+    overall = sum((p for _, p in rows), Progress())
+    seconds = sum(t["seconds"] for t in times.values())
+    items = sum(t["items"] for t in times.values())
+    overall.seconds_per_item = seconds / items if items else None
+    return {"overall": overall, "questions": rows, "runs": runs,
+            "assessors": sorted(by_assessor.items(), key=lambda kv: kv[0].username)}
 
 
 def paired_instance_labels(evaluation):

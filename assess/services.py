@@ -40,6 +40,10 @@ class QuestionClosed(JudgingError):
         super().__init__(f"question {topic.ident} is closed by the organizer; judgments can no longer change")
 
 
+class NotInQueue(Forbidden):
+    """An adjudication of an item nobody disputes: decisions are only for the adjudication queue."""
+
+
 class StaleJudgment(JudgingError):
     """Someone (another tab, another person) saved this judgment since the caller read it."""
 
@@ -158,7 +162,7 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
     if expected_version is not None and not callable(value) and fastsave.available():
         return _fast_save(user, topic, kind, role, value, expected_version, subject)  # its statement checks
     with transaction.atomic():
-        current = (Judgment.objects.select_for_update()
+        current = (Judgment.objects.select_for_update(of=("self",))
                    .filter(kind=kind, assessor=user, **subject).first())
         _refuse_if_closed(topic)  # checked under the lock: a closure committed after any earlier read counts
         if current is None:
@@ -293,7 +297,7 @@ def _move_class_members(user, question, judgments, class_id):
 
 
 def _class_members(question, class_ids):
-    return (Judgment.objects.select_for_update().filter(topic=question, kind="instance")
+    return (Judgment.objects.select_for_update(of=("self",)).filter(topic=question, kind="instance")
             .filter(value__answer_class__in=list(class_ids)))
 
 
@@ -384,13 +388,23 @@ def _require_nugget_question(question):
 
 
 def create_nugget(user, question, text):
-    """A nugget typed or taken from selected answer text; it goes to the end of the list."""
+    """A nugget typed or taken from selected answer text; it goes to the end of the list. The same text twice
+    (white space and case aside) is refused: matches and votes would be split between the copies."""
+    from pooling.models import Topic
+
     _require_nugget_question(question)
     _require_structure(user, question)
     text = text.strip()
     if not text:
         raise JudgingError("a nugget needs some text")
     with transaction.atomic():
+        # The question's row serialises its nugget writes (a double click posts twice). NO KEY UPDATE, as the
+        # foreign-key checks of rescoring's Score rows (KEY SHARE) on the topic must not wait for it.
+        list(Topic.objects.select_for_update(no_key=True, of=("self",)).filter(pk=question.pk).values_list("pk"))
+        twin = Nugget.duplicate_of(question, text)
+        if twin is not None:
+            raise JudgingError(f"nugget {twin[0]} already says “{twin[1].text}”; a second copy would split its "
+                               f"matches and votes")
         last = Nugget.objects.filter(topic=question).order_by("-position").values_list("position", flat=True)
         nugget = Nugget.objects.create(topic=question, text=text, position=(last.first() or 0) + 1,
                                        created_by=user)
@@ -400,12 +414,19 @@ def create_nugget(user, question, text):
 
 
 def edit_nugget(user, nugget, text):
+    from pooling.models import Topic
+
     question = nugget.topic
     _require_structure(user, question)
     text = text.strip()
     if not text:
         raise JudgingError("a nugget needs some text")
     with transaction.atomic():
+        list(Topic.objects.select_for_update(no_key=True, of=("self",)).filter(pk=question.pk)  # as create_nugget
+             .values_list("pk"))
+        twin = Nugget.duplicate_of(question, text, exclude=nugget.pk)
+        if twin is not None:
+            raise JudgingError(f"nugget {twin[0]} already says “{twin[1].text}”; merge the two instead")
         _log(question, user, "nugget.edit", {"id": nugget.pk, "text": nugget.text}, {"id": nugget.pk, "text": text})
         nugget.text = text
         nugget.save(update_fields=["text"])
@@ -417,7 +438,7 @@ def reorder_nuggets(user, question, ordered_ids):
     _require_structure(user, question)
     ordered_ids = [int(i) for i in ordered_ids]
     with transaction.atomic():
-        nuggets = {n.pk: n for n in Nugget.objects.select_for_update().filter(topic=question)}
+        nuggets = {n.pk: n for n in Nugget.objects.select_for_update(of=("self",)).filter(topic=question)}
         if sorted(ordered_ids) != sorted(nuggets):
             raise JudgingError("the new order must list every nugget of the question exactly once")
         before = [n.pk for n in sorted(nuggets.values(), key=lambda n: (n.position, n.pk))]
@@ -430,7 +451,7 @@ def reorder_nuggets(user, question, ordered_ids):
 
 def _rewrite_matches(user, question, replace):
     """Apply `replace(list of nugget ids) -> list` to every nugget_match judgment of the question, recorded."""
-    for judgment in Judgment.objects.select_for_update().filter(topic=question, kind="nugget_match"):
+    for judgment in Judgment.objects.select_for_update(of=("self",)).filter(topic=question, kind="nugget_match"):
         old = list(judgment.value.get("nuggets", []))
         new = replace(old)
         if new != old:
@@ -537,6 +558,9 @@ def adjudicate(user, item, label, expected_version, answer_class=KEEP):
         raise Forbidden("only the organizer or an invited adjudicator decides disagreements")
     if assignment_role(user, question) is not None:
         raise Forbidden("you judged this series yourself; a third person must adjudicate it")
+    if not questions.is_instance_question(question):
+        raise NotInQueue(f"question {question.ident} is a {question.kind} question: its nuggets, votes and "
+                         f"matches are the primary assessor's, there is nothing to adjudicate")
     allowed = questions.labels_for(item, evaluation)
     if label not in allowed:
         raise JudgingError(f"unknown label {label!r} for pool item {item.pk}; allowed: {', '.join(allowed)}")
@@ -549,8 +573,23 @@ def adjudicate(user, item, label, expected_version, answer_class=KEEP):
             class_id = _class_of(question, answer_class)
     with transaction.atomic():
         claim_decision(user, item, "instance")
+        _require_instance_disagreement(item)  # under the item's lock, like the decision itself
         return save_judgment(user, topic=question, kind="instance", item=item, role=Judgment.ADJUDICATED,
                              value={"label": label, "answer_class": class_id}, expected_version=expected_version)
+
+
+def _require_instance_disagreement(item):
+    """Only an item of the adjudication queue (assess.progress.adjudication_queue: a primary and a second label
+    that differ) may get a decision; anything else would overwrite an official judgment nobody disputes."""
+    labels = dict(Judgment.objects.filter(kind="instance", item_id=item.pk,
+                                          role__in=[Judgment.PRIMARY, Judgment.SECONDARY])
+                  .values_list("role", "value__label"))
+    if len(labels) < 2:
+        raise NotInQueue(f"pool item {item.pk} is not in the adjudication queue: it was not judged by two "
+                         f"assessors")
+    if labels[Judgment.PRIMARY] == labels[Judgment.SECONDARY]:
+        raise NotInQueue(f"pool item {item.pk} is not in the adjudication queue: both assessors judged it "
+                         f"{labels[Judgment.PRIMARY]}")
 
 
 def claim_decision(user, item, kind):
@@ -560,7 +599,7 @@ def claim_decision(user, item, kind):
     pooling.bolt_adjudication)."""
     from pooling.models import PoolItem
 
-    PoolItem.objects.select_for_update().filter(pk=item.pk).first()
+    PoolItem.objects.select_for_update(of=("self",)).filter(pk=item.pk).first()
     other = (Judgment.objects.select_related("assessor")
              .filter(kind=kind, item_id=item.pk, role=Judgment.ADJUDICATED).exclude(assessor=user).first())
     if other is not None:

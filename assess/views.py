@@ -9,27 +9,30 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from assess import documents, progress, questions, services
+from assess import documents, keymap, progress, questions, services
 from assess.models import AnswerClass, Assignment, Invitation, Judgment, JudgmentChange, StructureChange
+from config import params
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, has_role, role_required
 from pooling.models import PoolItem, Topic
-
-LABEL_KEYS = "123456789"
-CLASS_KEYS = "abcdefgilmoqrstvwxyz"  # letters not used for moving (n, p, u) or history (h)
-
 
 @assessor_required
 def my_assignments(request):
     """Who: assessors. Their home page: the series assigned to them, and nothing of anyone else's."""
     assignments = list(Assignment.objects.filter(assessor=request.user).select_related("evaluation", "topic"))
     done = progress.assignment_progress(assignments)
+    times = progress.my_time(request.user)
+    overall = progress.Progress()
     for a in assignments:
         a.judged, a.total = done[a.pk]
+        a.progress = progress.Progress(*done[a.pk], (times.get(a.topic_id) or {}).get("per_item"))
+        overall += a.progress
+    overall.seconds_per_item = (times.get(None) or {}).get("per_item")
     invitations = list(Invitation.objects.filter(user=request.user).select_related("evaluation", "topic"))
     primary_of = {a.topic_id for a in assignments if a.role == Assignment.PRIMARY}
     for inv in invitations:
         inv.revote = inv.kind == Invitation.VOTER and inv.topic_id in primary_of  # the primary's later vote set
-    return render(request, "assess/my_assignments.html", {"assignments": assignments, "invitations": invitations})
+    return render(request, "assess/my_assignments.html", {"assignments": assignments, "invitations": invitations,
+                                                          "overall": overall})
 
 
 def my_assignment(request, pk):
@@ -70,8 +73,14 @@ def assignment_detail(request, pk):
     done = progress.question_progress(request.user, [q.pk for q in qs], kinds, assignment.role)
     for q in qs:
         q.judged, q.total = done[q.pk]
+        q.progress = progress.Progress(*done[q.pk])
         q.is_nugget = questions.is_nugget_question(q)
+    series = sum((q.progress for q in qs), progress.Progress())
+    series.seconds_per_item = (progress.my_time(request.user).get(assignment.topic_id) or {}).get("per_item")
+    # the "next unjudged" key opens the first question with items left (the first one when all are judged)
+    first_open = next((q for q in qs if q.judged < q.total), qs[0] if qs else None)
     return render(request, "assess/assignment.html", {"assignment": assignment, "questions": qs,
+                                                      "first_open": first_open, "series_progress": series,
                                                       "closed": services.is_closed(assignment.topic),
                                                       "top_docs_url": _document_prefix(assignment.evaluation)})
 
@@ -96,8 +105,8 @@ def question_page(request, pk, qid):
         from assess.nugget_views import workspace_context
 
         return render(request, "assess/nuggets.html", workspace_context(request, assignment, question))
-    item_id = request.GET.get("item")
-    context = item_panel_context(request, assignment, question, int(item_id) if item_id else None)
+    item_id = params.optional_integer(request.GET.get("item"), "item")
+    context = item_panel_context(request, assignment, question, item_id)
     return render(request, "assess/judge.html", context)
 
 
@@ -160,22 +169,26 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
 
 
 def bar_context(item, role, judgment, message=None, error=None):
-    """The judgment bar: label buttons with their keys, the current value, and the class picker."""
+    """The judgment bar: label buttons with their keys (assess.keymap: the digits), the current value, and on a
+    list question (primary) the answer classes, numbered for ⇧digits: putting an answer into a class also judges
+    it correct (services.assign_class), so a correct answer is one key too. `complete` tells static/js/assess.js
+    that the judgment needs nothing more (auto-advance may move on)."""
     question, evaluation = item.topic, item.evaluation
     value = judgment.value if judgment is not None else {}
-    labels = [{"name": name, "key": LABEL_KEYS[i] if i < len(LABEL_KEYS) else "",
-               "current": value.get("label") == name}
+    labels = [{"name": name, "key": keymap.number(i + 1), "current": value.get("label") == name}
               for i, name in enumerate(questions.labels_for(item, evaluation))]
     context = {"item": item, "judgment": judgment, "version": judgment.version if judgment else 0, "labels": labels,
-               "message": message, "error": error, "role": role, "classes": None}
+               "message": message, "error": error, "role": role, "classes": None, "complete": judgment is not None}
     classed = questions.is_list_question(question) and role == Assignment.PRIMARY
-    if classed and value.get("label") == questions.class_label(evaluation):
+    if classed:
+        correct = value.get("label") == questions.class_label(evaluation)
         classes = list(AnswerClass.objects.filter(topic=question))
-        for i, c in enumerate(classes):
-            c.key = CLASS_KEYS[i] if i < len(CLASS_KEYS) else ""
-            c.current = c.pk == value.get("answer_class")
+        for i, c in enumerate(classes, start=1):
+            c.number = i
+            c.current = correct and c.pk == value.get("answer_class")
         context["classes"] = classes
-        context["needs_class"] = value.get("answer_class") is None
+        context["needs_class"] = correct and value.get("answer_class") is None
+        context["complete"] = judgment is not None and not context["needs_class"]
     return context
 
 
@@ -192,18 +205,21 @@ def judge(request, item_id):
         raise Http404("no such pool item among your assignments")
     post = request.POST
     try:
-        version = int(post.get("version", ""))
-    except ValueError:
+        version = params.version(post.get("version"))
+    except params.BadParameter:
         return _bar(request, item, error="the form did not say which version you saw; reload the item", status=400)
     try:
         if post.get("new_class"):
-            services.create_class(request.user, item.topic, post.get("class_label", ""), item=item,
-                                  expected_version=version)
+            services.create_class(request.user, item.topic, params.text(post.get("class_label"), "class_label"),
+                                  item=item, expected_version=version)
             saved = None
         elif post.get("answer_class"):
-            saved = services.assign_class(request.user, item, post["answer_class"], version)
+            saved = services.assign_class(request.user, item, params.integer(post["answer_class"], "answer_class"),
+                                          version)
         else:
-            saved = services.judge_instance(request.user, item, post.get("label", ""), version)
+            saved = services.judge_instance(request.user, item, params.text(post.get("label"), "label"), version)
+    except params.BadParameter as bad:
+        return _bar(request, item, error=str(bad), status=400)
     except services.StaleJudgment as stale:
         return _bar(request, item, judgment=stale.current, error=str(stale), status=409)
     except services.JudgingError as refused:

@@ -161,6 +161,19 @@ def _render_comparison(paths, n_pages):
     return mb, len(pages), lxml_speed, render_speed, nh3_speed, bleach_speed
 
 
+def _assign_to_collection(user, collection_name):
+    """An evaluation over the collection with one series assigned to `user` (idempotent)."""
+    from assess.models import Assignment
+    from pooling.loading import create_evaluation
+    from pooling.models import Evaluation, Topic
+
+    evaluation = (Evaluation.objects.filter(slug="bench-viewer").first()
+                  or create_evaluation("bench-viewer", "tac2008-qa", [collection_name]))
+    series, _ = Topic.objects.get_or_create(evaluation=evaluation, ident="1", defaults={"kind": "series"})
+    Assignment.objects.get_or_create(evaluation=evaluation, topic=series, role=Assignment.PRIMARY,
+                                     defaults={"assessor": user})
+
+
 def _viewer_times(n_requests, seed):
     from django.test import Client
 
@@ -169,6 +182,7 @@ def _viewer_times(n_requests, seed):
     from corpus.models import Document
 
     user = ensure_user("bench-assessor", "assessor", "bench-pw-123")
+    _assign_to_collection(user, "bench-blog06")  # the viewer serves assessors their evaluations' collections only
     client = Client(HTTP_HOST="localhost")
     client.force_login(user)
     docnos = list(Document.objects.filter(collection__name="bench-blog06").values_list("docno", flat=True))

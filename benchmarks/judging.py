@@ -258,6 +258,9 @@ def run(args):
     env = dict(os.environ, DEBUG="0", SECRET_KEY=settings.SECRET_KEY, ALLOWED_HOSTS="127.0.0.1",
                SECURE_SSL_REDIRECT="0", SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0", LOG_LEVEL="WARNING",
                CELERY_BROKER_URL=broker, CELERY_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER="0")
+    # production static files (hashed names and a manifest, as the Dockerfile makes them): pages render {% static %}
+    env["STATIC_ROOT"] = os.environ.get("BENCH_STATIC_ROOT", str(ROOT / ".bench-staticfiles"))
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     # the production settings (config/gunicorn.conf.py), unless the run asks for other worker counts
     command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py",
                "-b", f"127.0.0.1:{port}", "--log-level", "warning"]

@@ -5,33 +5,49 @@ Issues that add a track add their step to STEPS; `python manage.py load_demo` ru
 from importlib import import_module
 
 from django.contrib.auth.models import Group, User
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
 
 from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, ROLES
 
-# Demo passwords are printed by load_demo; they exist only in the demo database.
+# Demo passwords are printed by load_demo; they exist only in the demo database. They go through the password
+# validators like any other (ensure_user), so none may resemble its username.
 DEMO_USERS = [
     ("organizer", ORGANIZER, "organizer-demo-pw", None),
     ("assessor", ASSESSOR, "assessor-demo-pw", None),
     ("assessor2", ASSESSOR, "assessor2-demo-pw", None),
     ("assessor3", ASSESSOR, "assessor3-demo-pw", None),
-    ("participant", PARTICIPANT, "participant-demo-pw", "Team Alpha"),
-    ("participant2", PARTICIPANT, "participant2-demo-pw", "Team Beta"),
+    ("participant", PARTICIPANT, "team-alpha-demo-pw", "Team Alpha"),
+    ("participant2", PARTICIPANT, "team-beta-demo-pw", "Team Beta"),
 ]
 
 
 def ensure_user(username, role, password, team_name=None):
+    """Create `username` with `password` (or give an existing user one more role), optionally in a team.
+
+    A new user's password must pass the AUTH_PASSWORD_VALIDATORS (judged against this user, so a password like
+    the username is refused): django.core.exceptions.ValidationError, raised before anything is stored.
+    An existing user's password is left as it is.
+    """
     from pooling.models import Team
 
-    for name in ROLES:
-        Group.objects.get_or_create(name=name)
-    user, created = User.objects.get_or_create(username=username)
-    if created:
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        user = User(username=username)
+        if not password:
+            raise ValidationError(f"user {username!r} is new: a password is needed")
+        validate_password(password, user)
         user.set_password(password)
-        user.save()
-    user.groups.add(Group.objects.get(name=role))
-    if team_name:
-        team, _ = Team.objects.get_or_create(name=team_name)
-        team.members.add(user)
+    with transaction.atomic():
+        for name in ROLES:
+            Group.objects.get_or_create(name=name)
+        if user.pk is None:
+            user.save()
+        user.groups.add(Group.objects.get(name=role))
+        if team_name:
+            team, _ = Team.objects.get_or_create(name=team_name)
+            team.members.add(user)
     return user
 
 

@@ -73,9 +73,9 @@ def parse_database_url(url):
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
         "OPTIONS": options,
-        # Keep connections across requests. Without health checks (one more round trip on every request) the first
-        # request on a connection the database dropped fails and the connection is replaced; a judgment save that
-        # fails says so on the page and nothing is written, so turn them on only where connections drop often.
+        # Keep connections across requests, and check a kept one (one short round trip, once per request) before
+        # using it: after a database restart every kept connection is dead, and without the check each thread's
+        # next request, a judgment save included, would fail with a 500 instead of reconnecting.
         "CONN_MAX_AGE": 60,
-        "CONN_HEALTH_CHECKS": env_bool("DB_HEALTH_CHECKS", default=False),
+        "CONN_HEALTH_CHECKS": env_bool("DB_HEALTH_CHECKS", default=True),
     }

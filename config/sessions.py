@@ -11,6 +11,11 @@ class SessionStore(DBStore):
 
         return Session
 
+    def _validate_session_key(self, key):
+        # The key comes from a cookie and is looked up in a text column: keys Django makes are lowercase letters
+        # and digits, anything else (a NUL byte in particular, which PostgreSQL refuses) is no session at all.
+        return bool(super()._validate_session_key(key)) and key.isascii() and key.isalnum()
+
     def create_model_instance(self, data):
         instance = super().create_model_instance(data)
         try:

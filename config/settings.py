@@ -5,6 +5,7 @@ tasks run in-process. Production sets DEBUG=0, SECRET_KEY, ALLOWED_HOSTS, DATABA
 with debug off a missing secret key or host list stops start-up instead of falling back to something unsafe.
 """
 import os
+import warnings
 from pathlib import Path
 
 from django.utils.csp import CSP
@@ -44,6 +45,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves /static/ from the web process itself (no web server in front is needed), before anything else reads
+    # the session or the database.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -104,11 +108,24 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+# In production `collectstatic` writes hashed, pre-compressed copies that WhiteNoise serves with far-future cache
+# headers; with debug on, files are served straight from static/ so an edit shows at once.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
+                    else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+if DEBUG:  # files come from static/ through the finders; no collected folder is expected
+    warnings.filterwarnings("ignore", message="No directory at: ")
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 MEDIA_URL = "media/"
 # Run files and collections can be large; uploads stream to disk past this size.
 DATA_UPLOAD_MAX_NUMBER_FILES = env_int("DATA_UPLOAD_MAX_NUMBER_FILES", 500)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# A collection file larger than this once decompressed, or one record (document) larger than that, refuses the
+# whole load with a clear message (a 1 MB gzip bomb once took 2 GB of memory): corpus/formats/base.py.
+CORPUS_MAX_FILE_BYTES = env_int("CORPUS_MAX_FILE_BYTES", 2 * 1024 ** 3)
+CORPUS_MAX_RECORD_BYTES = env_int("CORPUS_MAX_RECORD_BYTES", 64 * 1024 ** 2)
 
 # --- Celery -------------------------------------------------------------------------------------------------
 # No broker configured means the embedded demo: tasks run in-process, at once.
@@ -121,6 +138,16 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # A task is acknowledged only once it has finished, so a crashed worker's task is delivered again.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Redis hands a task a worker took but never acknowledged (the worker was killed) out again only after this many
+# seconds (its own default: an hour). It must exceed the longest task, or a task still running is delivered a
+# second time: a rescoring pass takes seconds to a minute, a pool build of 300,000 citations about ten seconds,
+# and a rescoring task stops passing at half of it (scoring.tasks). Every task is safe to run twice anyway. Workers
+# look for such tasks every 10 s (kombu's default throttle made that every 100 s).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300),
+    "unacked_restore_interval": 10,
+    "unacked_restore_throttle": 1,
+}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
@@ -128,6 +155,9 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = TIME_ZONE
+# Every worker queues a rescoring for each evaluation with stale marks at start and then this often, so scores
+# recover without a later save when a request was lost (Redis restarted empty, a purged queue); 0: at start only.
+SCORING_SWEEP_SECONDS = env_int("SCORING_SWEEP_SECONDS", 60)
 
 # --- Security -----------------------------------------------------------------------------------------------
 # Production defaults are strict; each can be relaxed from the environment (e.g. behind a TLS-terminating proxy).

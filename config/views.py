@@ -1,6 +1,7 @@
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.cache import never_cache
+from django.template.loader import render_to_string
+from django.views.decorators.cache import cache_control, never_cache
 
 from config import roles
 from config.celery import app as celery_app
@@ -29,3 +30,9 @@ def healthz(request):
     """Who: anyone, including load balancers and compose health checks (no secrets are shown)."""
     report, healthy = health(celery_app)
     return JsonResponse(report, status=200 if healthy else 503)
+
+
+@cache_control(max_age=86400, public=True)
+def favicon(request):
+    """Who: anyone (browsers ask for /favicon.ico by themselves on pages without base.html's inline icon)."""
+    return HttpResponse(render_to_string("favicon.svg"), content_type="image/svg+xml")  # no request: no session read

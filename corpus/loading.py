@@ -3,22 +3,54 @@
 Loading is idempotent: a document already stored under the same (collection, docno) is left as it is. Each batch
 is its own transaction, so an interrupted load keeps what it stored and a second run completes it. Bad records are
 skipped and reported (file, record number, byte offset, reason); they never stop a load.
+
+Size limits: a file that decompresses to more than MAX_FILE_BYTES, or holds a record (or text outside records)
+longer than MAX_RECORD_BYTES, refuses the whole load: the documents it had stored are deleted again and
+LoadRefused names the file. Files are read a chunk at a time, so memory stays near the record limit whatever the
+compression ratio (a gzip bomb is refused, never inflated).
 """
 import multiprocessing
 import re
 import time
 import zlib
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.conf import settings
 from django.db import connection, connections, transaction
 
 from corpus.formats import format_module
-from corpus.formats.base import BadRecord, FormatError, ParsedDocument, open_maybe_gzip
+from corpus.formats.base import (BadRecord, FormatError, ParsedDocument, SizeLimitExceeded, compression_of,
+                                 open_maybe_gzip, size_text)
 from corpus.models import Collection, Document
 
 _SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,100}$")
 BATCH = 500  # documents per insert (and per job handed to a worker process)
+# Defaults of the settings CORPUS_MAX_FILE_BYTES and CORPUS_MAX_RECORD_BYTES. Blog06 bundles and AQUAINT-2 month
+# files are tens to hundreds of MB and the largest pages a few MB, so these refuse only what is not a collection
+# file; a worker holds about twice the record limit at most.
+MAX_FILE_BYTES = 2 << 30
+MAX_RECORD_BYTES = 64 << 20
+_SETTING = {"file": "CORPUS_MAX_FILE_BYTES", "record": "CORPUS_MAX_RECORD_BYTES"}
+
+
+def size_limits():
+    """(bytes per file after decompression, bytes per record) from the settings, or the defaults."""
+    return (int(getattr(settings, "CORPUS_MAX_FILE_BYTES", MAX_FILE_BYTES)),
+            int(getattr(settings, "CORPUS_MAX_RECORD_BYTES", MAX_RECORD_BYTES)))
+
+
+class LoadRefused(ValueError):
+    """A file over a size limit (or in a compression the loaders do not read): nothing of the load was kept.
+    `problems` holds one `FILE: message` per refused file."""
+
+    def __init__(self, problems, removed=0):
+        self.problems = list(problems)
+        self.removed = removed
+        tail = (f"load refused: the {removed} document(s) it had stored were removed again" if removed
+                else "load refused: nothing was stored")
+        super().__init__("\n".join(self.problems + [tail]))
 
 
 @dataclass
@@ -32,6 +64,8 @@ class LoadReport:
     missing: list = field(default_factory=list)  # requested docnos that no file held
     seconds: float = 0.0
     found: set = field(default_factory=set, repr=False)
+    ids: array = field(default_factory=lambda: array("q"), repr=False)  # documents this load inserted
+    refused: list = field(default_factory=list)  # `FILE: message` for each file over a size limit
 
     @property
     def already_present(self):
@@ -64,7 +98,7 @@ def _parse(module, name, rec):
         return BadRecord(name, rec.number, rec.offset, f"unexpected {type(e).__name__}: {e}")
 
 
-_COUNTERS = None  # shared (seen, inserted, bad) counters of a parallel load, set in each worker process
+_COUNTERS = None  # shared (seen, inserted, bad, stop) counters of a parallel load, set in each worker process
 
 
 def _init_worker(counters):
@@ -79,17 +113,38 @@ def _init_worker(counters):
         conn.connection = None
 
 
-def _load_file(collection_id, fmt, path, wanted, batch, on_batch=None):
-    """Read, parse and insert one file, batch by batch. Returns a LoadReport for this file alone."""
+def _refusal(name, exc):
+    return f"{name}: {exc}, over the limit per {exc.kind} (setting {_SETTING[exc.kind]})"
+
+
+def _stopped():
+    """True in a worker process once another file of the same load was refused: storing more would be undone."""
+    return _COUNTERS is not None and _COUNTERS[3] != 0
+
+
+def _load_file(collection_id, fmt, path, wanted, batch, on_batch=None, limits=(None, None)):
+    """Read, parse and insert one file, batch by batch. Returns a LoadReport for this file alone (with the ids
+    it inserted, and `refused` set when the file went over a size limit)."""
+    try:
+        return _read_file(collection_id, fmt, path, wanted, batch, on_batch, limits)
+    finally:
+        if _COUNTERS is not None:
+            connections.close_all()  # a worker process: hang up cleanly before the pool ends it
+
+
+def _read_file(collection_id, fmt, path, wanted, batch, on_batch, limits):
     module = format_module(fmt)
     part = LoadReport(collection="", files=1)
     name = str(path)
     docs, number, offset = [], 0, 0
+    max_file, max_record = limits
+    if _stopped():
+        return part
 
     def flush():
         good = [d for d in docs if isinstance(d, ParsedDocument)]
         bad = [d for d in docs if isinstance(d, BadRecord)]
-        inserted = _insert(collection_id, good)
+        inserted = _insert(collection_id, good, part.ids)
         part.seen += len(docs)
         part.inserted += inserted
         part.bad.extend(bad)
@@ -103,8 +158,8 @@ def _load_file(collection_id, fmt, path, wanted, batch, on_batch=None):
         docs.clear()
 
     try:
-        with open_maybe_gzip(path) as stream:
-            for rec in module.records(stream, name):
+        with open_maybe_gzip(path, max_file) as stream:
+            for rec in module.records(stream, name, max_record=max_record):
                 number, offset = rec.number, rec.offset + len(rec.raw)
                 if wanted is not None and not rec.problem:
                     docno = module.docno_of(rec.raw)
@@ -115,11 +170,17 @@ def _load_file(collection_id, fmt, path, wanted, batch, on_batch=None):
                 docs.append(_parse(module, name, rec))
                 if len(docs) >= batch:
                     flush()
+                    if _stopped():
+                        return part
+    except SizeLimitExceeded as e:  # refused: the caller removes what this load stored
+        part.refused.append(_refusal(name, e))
+        if _COUNTERS is not None:
+            with _COUNTERS.get_lock():
+                _COUNTERS[3] = 1
+        return part
     except (OSError, EOFError, zlib.error) as e:  # a truncated or corrupt file: keep what it held, go on
         docs.append(BadRecord(name, number + 1, offset, f"file unreadable from here on: {e}"))
     flush()
-    if _COUNTERS is not None:
-        connections.close_all()  # a worker process: hang up cleanly before the pool ends it
     return part
 
 
@@ -157,9 +218,10 @@ def _present(cur, collection_id, docnos):
     return {row[0] for row in cur.fetchall()}
 
 
-def _insert_postgresql(collection_id, docs):
+def _insert_postgresql(collection_id, docs, ids=None):
     """Skip docnos already stored, COPY the rest straight into the table (one pass over the bytes). If a
-    concurrent load inserted one of them meanwhile, redo the batch through a temporary table with ON CONFLICT."""
+    concurrent load inserted one of them meanwhile, redo the batch through a temporary table with ON CONFLICT.
+    `ids` (an array) receives the ids of the rows inserted."""
     import psycopg
 
     with transaction.atomic(), connection.cursor() as wrapper:
@@ -177,6 +239,10 @@ def _insert_postgresql(collection_id, docs):
         try:
             with transaction.atomic():
                 _copy_rows(cur, "corpus_document", fresh, collection_id)
+            if ids is not None:  # COPY returns no ids; every one of these docnos is a row it just wrote
+                cur.execute("SELECT id FROM corpus_document WHERE collection_id = %s AND docno = ANY(%s)",
+                            [collection_id, [d.docno for d in fresh]])
+                ids.extend(row[0] for row in cur.fetchall())
             return len(fresh)
         except psycopg.errors.UniqueViolation:
             pass
@@ -185,19 +251,27 @@ def _insert_postgresql(collection_id, docs):
         _copy_rows(cur, "corpus_load", fresh)
         cur.execute("INSERT INTO corpus_document (collection_id, docno, raw, charset, meta, text) "
                     "SELECT %s, docno, raw, charset, meta, text FROM corpus_load "
-                    "ON CONFLICT (collection_id, docno) DO NOTHING", [collection_id])
-        inserted = cur.rowcount
+                    "ON CONFLICT (collection_id, docno) DO NOTHING RETURNING id", [collection_id])
+        inserted_ids = [row[0] for row in cur.fetchall()]
+        if ids is not None:
+            ids.extend(inserted_ids)
+        inserted = len(inserted_ids)
         cur.execute("TRUNCATE corpus_load")  # ON COMMIT does not fire when an outer transaction is still open
         return inserted
 
 
-def _insert_generic(collection_id, docs):
+def _insert_generic(collection_id, docs, ids=None):
     with transaction.atomic():
-        before = Document.objects.filter(collection_id=collection_id).count()
+        stored = Document.objects.filter(collection_id=collection_id)
+        before = stored.count()
+        present = set(stored.filter(docno__in={d.docno for d in docs}).values_list("docno", flat=True))
         Document.objects.bulk_create(
             [Document(collection_id=collection_id, docno=d.docno, raw=d.raw, charset=d.charset, meta=d.meta,
                       text=d.text) for d in docs], ignore_conflicts=True)
-        return Document.objects.filter(collection_id=collection_id).count() - before
+        if ids is not None:
+            fresh = {d.docno for d in docs} - present
+            ids.extend(stored.filter(docno__in=fresh).values_list("id", flat=True))
+        return stored.count() - before
 
 
 def insert_documents(collection, docs):
@@ -205,7 +279,7 @@ def insert_documents(collection, docs):
     return _insert(collection.id, docs)
 
 
-def _insert(collection_id, docs):
+def _insert(collection_id, docs, ids=None):
     if not docs:
         return 0
     for d in docs:
@@ -213,8 +287,8 @@ def _insert(collection_id, docs):
             d.docno = d.docno.replace("\x00", "")
             d.meta = _clean_meta(d.meta)
     if connection.vendor == "postgresql":
-        return _insert_postgresql(collection_id, docs)
-    return _insert_generic(collection_id, docs)
+        return _insert_postgresql(collection_id, docs, ids)
+    return _insert_generic(collection_id, docs, ids)
 
 
 def get_collection(name, fmt, description=""):
@@ -226,6 +300,28 @@ def get_collection(name, fmt, description=""):
     return collection
 
 
+def _precheck(paths, max_file):
+    """Refusals that need no reading: compressions the loaders cannot read, plain files already over the limit."""
+    problems = []
+    for p in paths:
+        kind = compression_of(p)
+        if kind not in ("gzip", "plain"):
+            problems.append(f"{p}: {kind}-compressed; only gzip and uncompressed files are read")
+        elif kind == "plain" and Path(p).stat().st_size > max_file:
+            problems.append(f"{p}: {Path(p).stat().st_size:,} bytes, more than {size_text(max_file)}, over the "
+                            f"limit per file (setting {_SETTING['file']})")
+    return problems
+
+
+def _undo(collection, ids, created):
+    """Delete the documents a refused load inserted (and the collection, when this load created it empty)."""
+    with transaction.atomic():
+        for i in range(0, len(ids), 10_000):
+            Document.objects.filter(collection=collection, pk__in=ids[i:i + 10_000].tolist()).delete()
+        if created and not collection.documents.exists() and not collection.evaluations.exists():
+            collection.delete()
+
+
 def _merge(report, part):
     report.files += part.files
     report.seen += part.seen
@@ -233,6 +329,8 @@ def _merge(report, part):
     report.not_wanted += part.not_wanted
     report.bad.extend(part.bad)
     report.found |= part.found
+    report.ids.extend(part.ids)
+    report.refused.extend(part.refused)
 
 
 def load_collection(name, fmt, paths, docnos=None, workers=1, batch=BATCH, progress=None, description=""):
@@ -241,11 +339,17 @@ def load_collection(name, fmt, paths, docnos=None, workers=1, batch=BATCH, progr
     `docnos`: a set limiting which documents are loaded. `workers` > 1 loads that many files at once, each in its
     own process with its own database connection (reading, parsing and COPY all run in parallel); inside an open
     transaction the load stays in this process. `progress(report)` is called as batches are stored.
+    A file over a size limit (size_limits()) raises LoadRefused after removing what the load had stored.
     """
     format_module(fmt)  # fail early on an unknown format
     for p in paths:
         if not Path(p).is_file():
             raise FileNotFoundError(f"{p}: no such file")
+    limits = size_limits()
+    problems = _precheck(paths, limits[0])
+    if problems:
+        raise LoadRefused(problems)
+    created = not Collection.objects.filter(name=name).exists()
     collection = get_collection(name, fmt, description)
     report = LoadReport(collection=name)
     start = time.perf_counter()
@@ -261,15 +365,18 @@ def load_collection(name, fmt, paths, docnos=None, workers=1, batch=BATCH, progr
                 progress(report)
 
         for path in paths:
-            _merge(done, _load_file(collection.id, fmt, path, docnos, batch, on_batch))
+            _merge(done, _load_file(collection.id, fmt, path, docnos, batch, on_batch, limits))
+            if done.refused:
+                break
         done.seconds = report.seconds
         report = done
     else:
         connections.close_all()  # each forked worker opens its own connection
         context = multiprocessing.get_context("fork")
-        counters = context.Array("q", 3)
+        counters = context.Array("q", 4)
         with context.Pool(min(workers, len(paths)), initializer=_init_worker, initargs=(counters,)) as pool:
-            pending = [pool.apply_async(_load_file, (collection.id, fmt, path, docnos, batch)) for path in paths]
+            pending = [pool.apply_async(_load_file, (collection.id, fmt, path, docnos, batch, None, limits))
+                       for path in paths]
             while not all(r.ready() for r in pending):
                 time.sleep(0.2)
                 with counters.get_lock():
@@ -281,6 +388,9 @@ def load_collection(name, fmt, paths, docnos=None, workers=1, batch=BATCH, progr
             report.seen, report.inserted, report.bad = 0, 0, []
             for r in pending:  # file order, so bad records are listed as they come in the files
                 _merge(report, r.get())
+    if report.refused:
+        _undo(collection, report.ids, created)
+        raise LoadRefused(report.refused, removed=len(report.ids))
     report.files = len(paths)
     report.seconds = time.perf_counter() - start
     if docnos is not None:

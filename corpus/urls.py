@@ -1,11 +1,12 @@
 from django.urls import path
 
+from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
 from corpus import views
 
 app_name = "corpus"
 urlpatterns = [
     path("", views.collection_list, name="collection_list"),
     path("<slug:name>/", views.collection_detail, name="collection_detail"),
-    path("<slug:name>/doc/<path:docno>/", views.document_view, name="document"),
-    path("<slug:name>/frame/<path:docno>/", views.frame, name="frame"),
+    path("<slug:name>/doc/<textpath:docno>/", views.document_view, name="document"),
+    path("<slug:name>/frame/<textpath:docno>/", views.frame, name="frame"),
 ]

@@ -78,7 +78,7 @@ def parse_spans(values):
     for v in values:
         post, _, rest = v.rpartition(":")
         post, _, offset = post.rpartition(":")
-        if post and offset.isdigit() and rest.isdigit():
+        if post and offset.isascii() and offset.isdigit() and rest.isascii() and rest.isdigit():  # int() refuses "²"
             out.append((post, int(offset), int(rest)))
     return out
 

@@ -7,8 +7,10 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET
 
+from config import params
 from config.roles import ASSESSOR, ORGANIZER, organizer_required, role_required
 from corpus import viewer
+from corpus.access import readable_documents
 from corpus.models import Collection, Document
 
 PAGE_SIZE = 50
@@ -18,7 +20,7 @@ PAGE_SIZE = 50
 def collection_list(request):
     """Who: organizers. The loaded collections and their sizes, and a docno search across them."""
     collections = Collection.objects.annotate(size=Count("documents"))
-    q = request.GET.get("q", "").strip()
+    q = params.text(request.GET.get("q"), "q").strip()
     hits = None
     if q:
         hits = list(Document.objects.filter(docno__icontains=q).select_related("collection")
@@ -31,7 +33,7 @@ def collection_detail(request, name):
     """Who: organizers. One collection's documents, a page at a time, searchable by docno."""
     collection = get_object_or_404(Collection, name=name)
     docs = collection.documents.only("docno", "charset", "meta").order_by("docno")
-    q = request.GET.get("q", "").strip()
+    q = params.text(request.GET.get("q"), "q").strip()
     if q:
         docs = docs.filter(docno__icontains=q)
     page = Paginator(docs, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -40,9 +42,11 @@ def collection_detail(request, name):
 
 @role_required(ORGANIZER, ASSESSOR)
 def document_view(request, name, docno):
-    """Who: organizers and assessors. A document's metadata around the sandboxed frame that shows it."""
-    doc = get_object_or_404(Document.objects.select_related("collection").defer("raw", "text"),
-                            collection__name=name, docno=docno)
+    """Who: organizers; assessors, documents of collections they may read (corpus.access: the evaluations they
+    are assigned to or invited into). Any other document is "not found", whether it exists or not.
+    A document's metadata around the sandboxed frame that shows it."""
+    doc = get_object_or_404(readable_documents(request.user, Document.objects.select_related("collection")
+                                               .defer("raw", "text")), collection__name=name, docno=docno)
     marks = request.GET.getlist("m")
     spans = viewer.parse_spans(request.GET.getlist("s"))
     url = viewer.frame_url(name, docno, marks=marks, spans=spans)
@@ -54,10 +58,12 @@ def document_view(request, name, docno):
 @xframe_options_sameorigin
 @csp_override(viewer.FRAME_CSP)
 def frame(request, name, docno):
-    """Who: organizers and assessors. The rendered document alone, for an <iframe sandbox> on our own pages.
+    """Who: organizers; assessors, documents of collections they may read (as document_view; others are 404).
+    The rendered document alone, for an <iframe sandbox> on our own pages.
 
     Served with its own Content-Security-Policy (nothing loads or runs; images only with a valid img= token)."""
-    doc = (Document.objects.select_related("collection").filter(collection__name=name, docno=docno)
+    doc = (readable_documents(request.user, Document.objects.select_related("collection"))
+           .filter(collection__name=name, docno=docno)
            .only("raw", "charset", "meta", "docno", "collection__name", "collection__format").first())
     if doc is None:
         raise Http404("no such document")

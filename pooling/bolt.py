@@ -104,7 +104,7 @@ def import_topic_citations(evaluation, user):
 def _found_item(topic, thread, post, offset, length, passage, data):
     key = citation_key(thread, post, offset, length, passage)
     with transaction.atomic():
-        item = PoolItem.objects.select_for_update().filter(topic=topic, key=key).first()
+        item = PoolItem.objects.select_for_update(of=("self",)).filter(topic=topic, key=key).first()
         if item is not None:
             return item, False
         count = PoolItem.objects.filter(topic=topic, origin=PoolItem.ASSESSOR, pool_id__contains="-A").count()
@@ -124,17 +124,24 @@ def role_on(user, topic):
 
 def clean_citation_value(value, passage_length):
     """A citation judgment value checked and normalised; BoltError naming what is wrong otherwise."""
+    if not isinstance(value, dict):
+        raise BoltError("a citation judgment is an object: rel, trans, chksrc and relspans")
     rel = value.get("rel")
     if rel not in RELS:
         raise BoltError(f"rel must be one of {', '.join(RELS)}, not {rel!r}")
     trans = value.get("trans") or "na"
     if trans not in TRANS:
         raise BoltError(f"trans must be one of {', '.join(TRANS)}, not {trans!r}")
+    relspans = value.get("relspans") or []
+    if not isinstance(relspans, list):
+        raise BoltError(f"relspans is a list of [start, length], not {relspans!r}")
     spans = []
-    for span in value.get("relspans") or []:
+    for span in relspans:
         try:
+            if not isinstance(span, (list, tuple)):
+                raise TypeError
             start, length = int(span[0]), int(span[1])
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, OverflowError):  # OverflowError: int() of an infinite float
             raise BoltError(f"a relspan is [start, length], not {span!r}") from None
         if start < 0 or length <= 0 or start + length > passage_length:
             raise BoltError(f"relspan [{start}, {length}] lies outside the passage of {passage_length} characters")

@@ -104,9 +104,14 @@ def adjudicate_citation(user, item, value, expected_version):
     clean = clean_citation_value(value, len(item.text))
     with transaction.atomic():
         services.claim_decision(user, item, "citation")  # one decider at a time, one decision per citation
-        roles = set(Judgment.objects.filter(kind="citation", item=item).exclude(role=Judgment.ADJUDICATED)
-                    .values_list("role", flat=True))
-        if roles != {Judgment.PRIMARY, Judgment.SECONDARY}:
-            raise BoltError(f"citation {item.pool_id} has not been judged by both assessors")
+        sides = dict(Judgment.objects.filter(kind="citation", item=item)
+                     .filter(role__in=[Judgment.PRIMARY, Judgment.SECONDARY]).values_list("role", "value"))
+        if len(sides) < 2:
+            raise services.NotInQueue(f"citation {item.pool_id} is not in the adjudication queue: it has not "
+                                      f"been judged by both assessors")
+        # the queue's own rule (adjudication_queue), read under the item's lock like the decision itself
+        if disagreement(sides[Judgment.PRIMARY], sides[Judgment.SECONDARY], len(item.text)) is None:
+            raise services.NotInQueue(f"citation {item.pool_id} is not in the adjudication queue: both "
+                                      f"assessors judged it alike")
         return services.save_judgment(user, topic=item.topic, kind="citation", role=Judgment.ADJUDICATED,
                                       item=item, value=clean, expected_version=expected_version)

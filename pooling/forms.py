@@ -44,7 +44,8 @@ class RunUploadForm(forms.Form):
     team = forms.ModelChoiceField(queryset=Team.objects.all(), required=False, to_field_name="name",
                                   help_text="or type a new team name below")
     new_team = forms.CharField(max_length=100, required=False)
-    priority = forms.IntegerField(min_value=1, required=False, help_text="empty: the run tag's last digit")
+    priority = forms.IntegerField(min_value=1, max_value=32767, required=False,  # Run.priority is a smallint
+                                  help_text="empty: the run tag's last digit")
     manual = forms.BooleanField(required=False, label="Manual runs")
     partial_collection = forms.BooleanField(required=False, label="Searched only part of the collection")
     manifest = forms.FileField(required=False, help_text="optional: lines 'FILE TEAM PRIORITY [automatic|manual] "

@@ -88,6 +88,14 @@ def set_state(evaluation, state):
     return evaluation
 
 
+def start_judging(evaluation):
+    """Open for runs -> judging, once judging can begin (a pool was built, a series assigned). Only from "open":
+    released scores stay released, and an organizer may still set the state by hand afterwards."""
+    if Evaluation.objects.filter(pk=evaluation.pk, state=Evaluation.OPEN).update(state=Evaluation.JUDGING):
+        evaluation.state = Evaluation.JUDGING
+    return evaluation
+
+
 # ---------------------------------------------------------------- topics
 
 def answerable_topics(evaluation):
@@ -121,7 +129,7 @@ def load_topics(evaluation, data, filename):
         raise LoadError(problems)
 
     with transaction.atomic():
-        existing = {t.ident: t for t in Topic.objects.select_for_update().filter(evaluation=evaluation)}
+        existing = {t.ident: t for t in Topic.objects.select_for_update(of=("self",)).filter(evaluation=evaluation)}
         gone = [t for ident, t in existing.items() if ident not in idents]
         in_use = (Topic.objects.filter(pk__in=[t.pk for t in gone])
                   .filter(Q(run_entries__isnull=False) | Q(pool_items__isnull=False) | Q(assignments__isnull=False))
@@ -212,22 +220,57 @@ def check_context(evaluation):
 
 
 def check_run_file(evaluation, data, filename, context=None):
-    """(problems as `FILE:LINE: message` strings, ParsedRun or None) using the track's run format."""
+    """(problems as `FILE:LINE: message` strings, ParsedRun or None) using the track's run format; a file of the
+    wrong shape for it (text lines for an XML format, or XML for a text one) is said to be so first."""
     module = load_format(evaluation.track_spec.run_format)
     problems, parsed = module.check_run(data, filename, context or check_context(evaluation))
-    return [p.format(filename) for p in problems], (None if problems else parsed)
+    problems = [p.format(filename) for p in problems]
+    if problems:
+        mismatch = shape_mismatch(evaluation, module, data)
+        if mismatch:
+            problems.insert(0, Problem(None, mismatch).format(filename))
+    return problems, (None if problems else parsed)
+
+
+SHAPES = {"xml": "an XML file", "text": "a plain-text file of lines"}
+
+
+def file_shape(data):
+    """"xml" when the first character that is not white space (or a byte-order mark) is "<", else "text"."""
+    return "xml" if data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<") else "text"
+
+
+def shape_mismatch(evaluation, module, data):
+    """None when the file looks like the evaluation's runs; else why it was refused as a whole, naming the open
+    evaluations whose runs look like it (a run file checked against the wrong evaluation answers only with
+    problems of its shape, "malformed XML" on line 1, which says nothing of the real mistake)."""
+    expected, found = getattr(module, "FILE_SHAPE", None), file_shape(data)
+    if expected is None or expected == found:
+        return None
+    others = [f"{e.title} ({e.slug})" for e in Evaluation.objects.exclude(pk=evaluation.pk)
+              .exclude(state=Evaluation.RELEASED).order_by("title") if _run_shape(e.track) == found]
+    where = f" Runs like it go to {', '.join(others)}." if others else ""
+    return (f"this is {SHAPES[found]}, but a run of {evaluation.title} ({evaluation.track_spec.title}) is "
+            f"{SHAPES[expected]}: was it meant for another evaluation?{where}")
+
+
+def _run_shape(track):
+    try:
+        return getattr(load_format(get_track(track).run_format), "FILE_SHAPE", None)
+    except (ImportError, KeyError):  # a track declared before its run format exists
+        return None
 
 
 def priority_from_tag(tag):
     """TAC/TREC convention: the run tag is the team id followed by the run's priority (e.g. NISTAssessor1)."""
-    return int(tag[-1]) if tag and tag[-1].isdigit() and tag[-1] != "0" else None
+    return int(tag[-1]) if tag and tag[-1] in "123456789" else None  # ("²".isdigit() holds, int("²") fails)
 
 
 def store_run(evaluation, parsed, team, priority, manual=False, whole_collection=True, source_name=""):
     """Store a checked run in one transaction; a run with the same tag is replaced (its entries too)."""
     topic_ids = dict(Topic.objects.filter(evaluation=evaluation).values_list("ident", "pk"))
     with transaction.atomic():
-        run = Run.objects.select_for_update().filter(evaluation=evaluation, tag=parsed.tag).first()
+        run = Run.objects.select_for_update(of=("self",)).filter(evaluation=evaluation, tag=parsed.tag).first()
         replaced = run is not None
         if replaced and run.team_id != team.pk:
             raise LoadError([f"{source_name}:0: run tag {parsed.tag!r} already belongs to team {run.team.name!r}"])
@@ -288,16 +331,21 @@ def _load_run_files(evaluation, files, context):
         if problems:
             result.problems = problems
             continue
-        team = teams.get(f.team)
-        if team is None:
-            team, _ = Team.objects.get_or_create(name=f.team.strip())
-            teams[f.team] = team
         try:
-            result.run, result.replaced = store_run(evaluation, parsed, team, priority, f.manual,
-                                                    f.whole_collection, f.filename)
+            # The team is created in the run's transaction: a run refused while storing (its tag is another
+            # team's, a track's AFTER_STORE check) leaves no team behind either.
+            with transaction.atomic():
+                team = teams.get(f.team) or Team.objects.get_or_create(name=f.team.strip())[0]
+                result.run, result.replaced = store_run(evaluation, parsed, team, priority, f.manual,
+                                                        f.whole_collection, f.filename)
         except LoadError as exc:
             result.problems = exc.problems
+        else:
+            teams[f.team] = team  # only a team that was stored is reused by later files
     return results
+
+
+PRIORITY_MAX = 32767  # Run.priority is a smallint
 
 
 def parse_manifest(data, filename):
@@ -318,8 +366,12 @@ def parse_manifest(data, filename):
             problems.append(f"{filename}:{number}: expected 'FILE TEAM PRIORITY [automatic|manual] [whole|partial]'")
             continue
         name, team, priority, *flags = cols
-        if not priority.isdigit():
-            problems.append(f"{filename}:{number}: priority {priority!r} is not a number")
+        if not (priority.isascii() and priority.isdigit()) or int(priority) > PRIORITY_MAX:
+            problems.append(f"{filename}:{number}: priority {priority!r} is not a number from 0 to {PRIORITY_MAX}")
+            continue
+        longest = Team._meta.get_field("name").max_length
+        if "\x00" in name or "\x00" in team or len(team) > longest:
+            problems.append(f"{filename}:{number}: the team name must be at most {longest} characters, without NUL")
             continue
         unknown = [x for x in flags if x not in ("automatic", "manual", "whole", "partial")]
         if unknown:
@@ -354,6 +406,7 @@ def assign(evaluation, series_ident, username, second=False):
             raise LoadError([f"{username} is already the {other.role} assessor of series {series_ident}"])
         assignment, _ = Assignment.objects.update_or_create(
             topic=topic, role=role, defaults={"evaluation": evaluation, "assessor": user})
+        start_judging(evaluation)
     return assignment
 
 

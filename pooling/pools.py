@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from pooling.bulk import insert_rows
 from pooling.formats.base import ParsedEntry, load_format
-from pooling.loading import effective_settings
+from pooling.loading import effective_settings, start_judging
 from pooling.models import PoolBuild, PoolItem, Run, RunEntry, Topic
 
 Existing = namedtuple("Existing", "pk topic_id key pool_id position origin data")
@@ -178,7 +178,7 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
             groups = _groups(evaluation, question_ids, judged_priorities, module, idents)
 
         # data stays as read (JSON text on PostgreSQL): a rebuild reads every item but decodes few (`_flagged`).
-        items = [Existing(*row) for row in _raw_rows(PoolItem.objects.select_for_update().filter(
+        items = [Existing(*row) for row in _raw_rows(PoolItem.objects.select_for_update(of=("self",)).filter(
             topic_id__in=question_ids).values_list("id", "topic_id", "key", "pool_id", "position", "origin", "data"))]
         judged = set(Judgment.objects.filter(topic_id__in=question_ids, item__isnull=False)
                      .values_list("item_id", flat=True))
@@ -296,6 +296,8 @@ def build_pools(evaluation, build=None):
             _progress(build, done=done, counts=totals)
     PoolBuild.objects.filter(pk=build.pk).update(status=PoolBuild.DONE, finished_at=timezone.now(),
                                                  counts=totals, message=_summary(totals))
+    if PoolItem.objects.filter(evaluation=evaluation).exists():  # something to judge: judging has begun
+        start_judging(evaluation)
     return totals
 
 
@@ -324,6 +326,43 @@ def item_sources(evaluation, items):
     return out
 
 
+def run_items(evaluation):
+    """{run id: set of pool item ids}: the items that the lines of each judged run (priority among the judged
+    ones) were pooled into; from the link rows, or for a format without them (POOL_LINKS = False) found again by
+    key, in SQL where the format gives its key as SQL."""
+    module = load_format(evaluation.track_spec.run_format)
+    judged = list(effective_settings(evaluation).get("judged_priorities") or [1, 2])
+    out = {}
+    if getattr(module, "POOL_LINKS", True):
+        pairs = (PoolItem.sources.through.objects
+                 .filter(poolitem__evaluation=evaluation, runentry__run__priority__in=judged)
+                 .values_list("runentry__run_id", "poolitem_id").distinct())
+    elif getattr(module, "POOL_KEY_SQL", None) and connection.vendor == "postgresql":
+        entries, runs, items = RunEntry._meta.db_table, Run._meta.db_table, PoolItem._meta.db_table
+        with connection.cursor() as cursor:  # the key computed beside the entry's own columns, then matched
+            cursor.execute(f"""
+                SELECT DISTINCT e.run_id, p.id
+                FROM (SELECT run_id, topic_id, ({module.POOL_KEY_SQL}) AS k FROM {entries} WHERE run_id IN (
+                        SELECT id FROM {runs} WHERE evaluation_id = %s AND priority = ANY(%s))) e
+                JOIN {items} p ON p.topic_id = e.topic_id AND p.key = e.k""", [evaluation.pk, judged])
+            pairs = cursor.fetchall()
+    else:
+        item_of = {(topic_id, key): pk for pk, topic_id, key in
+                   PoolItem.objects.filter(evaluation=evaluation).values_list("pk", "topic_id", "key")}
+        idents = dict(Topic.objects.filter(evaluation=evaluation).values_list("pk", "ident"))
+        pairs = []
+        for run_id, topic_id, line_no, docid, text, data in (
+                RunEntry.objects.filter(run__evaluation=evaluation, run__priority__in=judged)
+                .values_list("run_id", "topic_id", "line_no", "docid", "text", "data").iterator()):
+            key = module.pool_key(ParsedEntry(topic=idents[topic_id], line=line_no, docid=docid, text=text,
+                                              data=data))
+            if (topic_id, key) in item_of:
+                pairs.append((run_id, item_of[(topic_id, key)]))
+    for run_id, item_id in pairs:
+        out.setdefault(run_id, set()).add(item_id)
+    return out
+
+
 def _summary(totals):
     return (f"{totals['created']} new items, {totals['kept']} kept, {totals['removed']} removed, "
             f"{totals['unreturned']} judged items no longer returned; {totals['links']} run lines pooled")
@@ -331,15 +370,16 @@ def _summary(totals):
 
 def start_pool_build(evaluation, user=None):
     """Queue a pool build (a Celery task) unless one is already queued or running; returns the PoolBuild."""
+    from config.celery import run_here_or_send
     from pooling.tasks import build_pools_task
 
     with transaction.atomic():
-        active = (PoolBuild.objects.select_for_update()
+        active = (PoolBuild.objects.select_for_update(of=("self",))
                   .filter(evaluation=evaluation, status__in=[PoolBuild.QUEUED, PoolBuild.RUNNING]).first())
         if active is not None:
             return active
         build = PoolBuild.objects.create(evaluation=evaluation, requested_by=user)
-        transaction.on_commit(lambda: build_pools_task.delay(build.pk))
+        transaction.on_commit(lambda: run_here_or_send(build_pools_task, build.pk))
     build.refresh_from_db()
     return build
 

@@ -73,7 +73,7 @@ def after_store(run):
     """Inside the run's loading transaction: one team ID per team and at most N runs per team, then score."""
     evaluation = run.evaluation
     # Loads of one team queue up here, so two files sent at once cannot both pass as the tenth run.
-    Team.objects.select_for_update().filter(pk=run.team_id).first()
+    Team.objects.select_for_update(of=("self",)).filter(pk=run.team_id).first()
     code = (run.data or {}).get("team_id")
     others = Run.objects.filter(evaluation=evaluation).exclude(pk=run.pk).select_related("team")
     where = f"{run.source_name or run.tag}:0"

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
 from pooling import qa4mre_views as views
 
 app_name = "qa4mre"
@@ -8,6 +9,6 @@ urlpatterns = [
     path("<slug:slug>/gold/", views.upload_gold, name="upload_gold"),
     path("<slug:slug>/results.csv", views.results, name="results"),
     path("<slug:slug>/questions/", views.questions, name="questions"),
-    path("<slug:slug>/tests/<str:ident>/", views.reading_test, name="reading_test"),
-    path("<slug:slug>/runs/<str:tag>/", views.run_report, name="run_report"),
+    path("<slug:slug>/tests/<segment:ident>/", views.reading_test, name="reading_test"),
+    path("<slug:slug>/runs/<segment:tag>/", views.run_report, name="run_report"),
 ]

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
 from pooling import views
 
 app_name = "pooling"
@@ -13,7 +14,7 @@ urlpatterns = [
     path("evaluations/<slug:slug>/runs/upload/", views.runs_upload, name="runs_upload"),
     path("evaluations/<slug:slug>/pools/", views.pools, name="pools"),
     path("evaluations/<slug:slug>/pools/progress/", views.pool_progress, name="pool_progress"),
-    path("evaluations/<slug:slug>/pools/<str:ident>/", views.pool_question, name="pool_question"),
+    path("evaluations/<slug:slug>/pools/<segment:ident>/", views.pool_question, name="pool_question"),
     path("evaluations/<slug:slug>/assignments/", views.assignments, name="assignments"),
     path("check/", views.run_check, name="run_check"),
     path("my/runs/", views.my_runs, name="my_runs"),

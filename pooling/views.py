@@ -5,6 +5,7 @@ from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from config import params
 from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, organizer_required, participant_required, role_required
 from pooling import forms
 from pooling.loading import (LoadError, RunFile, assign, check_run_file, create_evaluation, effective_settings,
@@ -154,11 +155,14 @@ def runs_upload(request, slug):
 
 @role_required(PARTICIPANT, ORGANIZER)
 def run_check(request):
-    """Who: participants and organizers. Check a run file before sending it; nothing is stored."""
+    """Who: participants and organizers. Check a run file before sending it; nothing is stored. Opened from an
+    evaluation (?evaluation=SLUG), that evaluation is chosen; otherwise the organizer or participant chooses."""
     evaluations = Evaluation.objects.exclude(state=Evaluation.RELEASED).order_by("title")
     chosen, problems, parsed, filename = None, [], None, ""
+    if request.method == "GET" and "evaluation" in request.GET:
+        chosen = evaluations.filter(slug=params.text(request.GET.get("evaluation"), "evaluation")).first()
     if request.method == "POST":
-        chosen = evaluations.filter(slug=request.POST.get("evaluation", "")).first()
+        chosen = evaluations.filter(slug=params.text(request.POST.get("evaluation"), "evaluation")).first()
         upload = request.FILES.get("file")
         if chosen is None:
             problems = ["choose an evaluation"]

@@ -32,17 +32,23 @@ def _relevant_of_item(item_data, judgment, length):
     return 0
 
 
-def score_topics(topic_ids, runs):
-    """{(run id, topic id): topic_scores} for citation runs, and {(run id, topic id): (judged, judgeable)}."""
+def score_topics(topic_ids, runs, pool=None):
+    """{(run id, topic id): topic_scores} for citation runs, and {(run id, topic id): (judged, judgeable)}.
+    `pool`, when given, receives {topic id: [judged citations, citations]} of the topics' pools."""
     official = official_values(topic_ids, "citation")
     items = {}
     total = defaultdict(int)
+    pool = {} if pool is None else pool
+    for tid in topic_ids:
+        pool[tid] = [0, 0]
     for pk, tid, key, text, data in PoolItem.objects.filter(topic_id__in=topic_ids).values_list(
             "id", "topic_id", "key", "text", "data"):
         if data.get("bolt") == "view":
             continue
         items[(tid, key)] = pk
         total[tid] += _relevant_of_item(data, official.get(pk), len(text))
+        pool[tid][0] += pk in official or "rel" in data
+        pool[tid][1] += 1
     cites = defaultdict(list)
     for run_id, tid, docid, text, data in RunEntry.objects.filter(
             topic_id__in=topic_ids, run_id__in=runs).values_list("run_id", "topic_id", "docid", "text", "data"):
@@ -129,10 +135,12 @@ def score_bolt(evaluation, topic_ids):
     cite_runs = [r for r, d in runs if (d or {}).get("subtask", "citations") != "groups"]
     group_runs = [r for r, d in runs if (d or {}).get("subtask") == "groups"]
     rows = []
-    scores, judged = score_topics(tids, cite_runs)
+    pool = {}
+    scores, judged = score_topics(tids, cite_runs, pool)
     for (run_id, tid), s in scores.items():
         detail = {k: s[k] for k in ("chars_returned", "chars_relevant_returned", "chars_relevant_total")}
         detail["judged"], detail["judgeable"] = judged[(run_id, tid)]
+        detail["pool"], detail["unjudged"] = pool[tid], pool[tid][0] < pool[tid][1]
         for m in CHAR_MEASURES:
             rows.append(ScoreRow(run_id, Score.SERIES, tid, m, s[m], detail))
         rows.append(ScoreRow(run_id, Score.SERIES, tid, "score", s["char_f"], detail))
@@ -145,7 +153,7 @@ def score_bolt(evaluation, topic_ids):
     # Run-level means use the stored rows of the topics not recomputed now.
     per_run = defaultdict(dict)
     for (run_id, tid), s in scores.items():
-        per_run[run_id][tid] = dict(s, judged=judged[(run_id, tid)])
+        per_run[run_id][tid] = dict(s, judged=judged[(run_id, tid)], pool=pool[tid])
     stale = set(tids)
     if topic_ids is not None:
         stored = defaultdict(dict)
@@ -157,14 +165,23 @@ def score_bolt(evaluation, topic_ids):
             entry[measure] = value
             entry["chars_relevant_total"] = detail.get("chars_relevant_total", 0)
             entry["judged"] = (detail.get("judged", 0), detail.get("judgeable", 0))
+            entry["pool"] = detail.get("pool", [0, 0])
         for (run_id, tid), entry in stored.items():
             per_run[run_id][tid] = entry
     idents = dict(Topic.objects.filter(pk__in=all_topics).values_list("id", "ident"))
     for run_id in cite_runs:
-        means, left_out = measures.run_means(per_run.get(run_id, {}))
-        n_judged = sum(s["judged"][0] for s in per_run.get(run_id, {}).values())
-        n_all = sum(s["judged"][1] for s in per_run.get(run_id, {}).values())
-        detail = {"left_out": [idents.get(t, t) for t in left_out]}
+        topics = per_run.get(run_id, {})
+        means, left_out = measures.run_means(topics)
+        n_judged = sum(s["judged"][0] for s in topics.values())
+        n_all = sum(s["judged"][1] for s in topics.values())
+        # how far judging has got over the topics' pools (the same for every run), for reports
+        detail = {"left_out": [idents.get(t, t) for t in left_out],
+                  "pool_items": sum(s["pool"][1] for s in topics.values()),
+                  "pool_judged": sum(s["pool"][0] for s in topics.values()),
+                  "questions": len(topics),
+                  "questions_judged": sum(1 for s in topics.values() if s["pool"][0] >= s["pool"][1]),
+                  "unjudged_questions": sorted(idents.get(t, t) for t, s in topics.items()
+                                               if s["pool"][0] < s["pool"][1])}
         for m in ("char_precision", "char_recall", "char_f", "char_map"):
             rows.append(ScoreRow(run_id, Score.RUN, None, m, means[m], detail))
         rows.append(ScoreRow(run_id, Score.RUN, None, "score", means["char_f"], detail))

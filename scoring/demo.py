@@ -1,10 +1,11 @@
 """Demo step: score the TAC 2008 demo evaluation and release Team Alpha's reports (idempotent).
 
 The evaluation stays in judging, so the organizer's board keeps moving as the demo assessors judge; only Team
-Alpha's members (user "participant") see their runs' reports, from "My team's runs".
+Alpha's members (user "participant") see their runs' reports, from "My team's runs". The release happens once:
+a rerun of the demo leaves whatever the organizer did since (withdrawn, released as final, frozen) as it is.
 """
 from pooling.models import Evaluation, Team
-from scoring.release import release
+from scoring.release import ever_released, release
 from scoring.rescore import rescore_evaluation
 
 SLUG = "demo-tac2008"
@@ -18,7 +19,10 @@ def score_demo(out):
         return
     questions = rescore_evaluation(evaluation.id)
     team = Team.objects.filter(name=TEAM, runs__evaluation=evaluation).distinct().first()
-    if team is not None:
-        release(evaluation, team)
-    out(f"scoring: {SLUG} rescored ({questions} questions); board at /scores/{SLUG}/"
-        + (f"; reports released to {TEAM} (log in as participant)" if team else ""))
+    note = ""
+    if team is not None and not ever_released(evaluation):
+        release(evaluation, team, by="demo")
+        note = f"; reports released to {TEAM} as provisional scores (log in as participant)"
+    elif team is not None:
+        note = "; releases left as they are (released before)"
+    out(f"scoring: {SLUG} rescored ({questions} questions); board at /scores/{SLUG}/{note}")

@@ -162,6 +162,14 @@ def import_jsonl(evaluation, lines, filename="<input>"):
     declared = evaluation.track_spec.judgment_kinds
     class_ids, nugget_ids, users = {}, {}, {}
     stamps = []  # (model, pk, field, value) to restore auto timestamps after creation
+    first_line = {}  # (record type, identity) -> the line that gave it first
+
+    def once(identity, what, number, where):
+        """Refuse a record that repeats an earlier one's id (or a judgment or closure of the same thing): the
+        lines referring to that id would silently point at whichever came last."""
+        if identity in first_line:
+            raise ImportFailed(f"{where}: {what} is already on line {first_line[identity]}")
+        first_line[identity] = number
 
     def user(name, where):
         if not isinstance(name, str) or not name:
@@ -221,11 +229,13 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                     if not seen_header:
                         raise ImportFailed(f"{where}: the first line must be the header")
                     if kind == "answer_class":
+                        once((kind, rec["id"]), f"answer class id {rec['id']!r}", number, where)
                         c = AnswerClass.objects.create(topic=topic(rec["topic"], where), label=rec["label"],
                                                        created_by=user(rec["created_by"], where))
                         class_ids[rec["id"]] = c.id
                         stamps.append((AnswerClass, c.id, "created_at", rec.get("created_at")))
                     elif kind == "nugget":
+                        once((kind, rec["id"]), f"nugget id {rec['id']!r}", number, where)
                         n = Nugget.objects.create(topic=topic(rec["topic"], where), text=rec["text"],
                                                   position=rec.get("position", 0),
                                                   created_by=user(rec["created_by"], where))
@@ -253,6 +263,9 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                                                f"{'on a nugget' if jkind in VOTE_KINDS else 'on a pool item'}")
                         if rec.get("role") not in dict(Judgment.ROLES):
                             raise ImportFailed(f"{where}: unknown role {rec.get('role')!r}")
+                        on = f"pool item {key[1]!r} of {key[0]}" if item_id else f"nugget {rec['nugget']}"
+                        once((kind, jkind, item_id, nugget_id, rec.get("assessor")),
+                             f"the {jkind} judgment of {rec.get('assessor')!r} on {on}", number, where)
                         j = Judgment.objects.create(
                             evaluation=evaluation, topic=topic(rec["topic"], where), kind=jkind, item_id=item_id,
                             nugget_id=nugget_id, assessor=user(rec["assessor"], where), role=rec["role"],
@@ -266,6 +279,7 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                             stamps.append((JudgmentChange, ch.id, "changed_at", h.get("changed_at")))
                             counts["changes"] += 1
                     elif kind == "closure":
+                        once((kind, rec["topic"]), f"the closure of question {rec['topic']!r}", number, where)
                         c = TopicClosure.objects.create(topic=topic(rec["topic"], where),
                                                         closed_by=user(rec["closed_by"], where))
                         stamps.append((TopicClosure, c.id, "closed_at", rec.get("closed_at")))

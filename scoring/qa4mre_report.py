@@ -4,7 +4,7 @@ The report never computes a measure: it reads the Score rows written by pooling.
 (best, median, worst over the evaluation's runs) for each reading test, each topic and the whole run.
 """
 from scoring.measures.c_at_1 import MEASURES, best_median_worst
-from scoring.registry import MEASURE_LABELS, register_report, register_scorer
+from scoring.registry import MEASURE_LABELS, register_judging, register_report, register_scorer
 
 TRACK = "qa4mre-2012"
 LABELS = {"c_at_1": "c@1", "accuracy_answered": "Accuracy over answered", "self_validation": "Self-validation"}
@@ -15,19 +15,32 @@ def register():
 
     register_scorer(TRACK, score_qa4mre)
     register_report(TRACK, run_report)
+    register_judging(TRACK, judging)
     MEASURE_LABELS.update(LABELS)
 
 
-def _spreads(evaluation, scope, measures):
-    """{(topic id or None, measure): [values of every run]} and {(run id, topic id or None, measure): (value,
-    detail)} of the stored scores at one scope."""
+def judging(evaluation):
+    """No assessors here: a question is "judged" once the gold standard gives its answer (or says none is right)."""
+    from pooling.models import Topic
+    from pooling.qa4mre import QUESTION
+
+    rows = list(Topic.objects.filter(evaluation=evaluation, kind=QUESTION).values_list("ident", "data"))
+    missing = sorted(ident for ident, data in rows if "correct" not in (data or {}))
+    return {"pool_items": len(rows), "pool_judged": len(rows) - len(missing), "questions": None,
+            "questions_judged": None, "unjudged_questions": missing, "unit": "questions with a gold answer"}
+
+
+def _spreads(evaluation, scope, measures, compared=None):
+    """{(topic id or None, measure): [values of the compared runs (None: every run)]} and {(run id, topic id or
+    None, measure): (value, detail)} of the stored scores at one scope."""
     from scoring.models import Score
 
     values, by_run = {}, {}
     for run_id, topic_id, measure, value, detail in Score.objects.filter(
             run__evaluation=evaluation, scope=scope, measure__in=measures).values_list(
             "run_id", "topic_id", "measure", "value", "detail"):
-        values.setdefault((topic_id, measure), []).append(value)
+        if compared is None or run_id in compared:
+            values.setdefault((topic_id, measure), []).append(value)
         by_run[(run_id, topic_id, measure)] = (value, detail)
     return values, by_run
 
@@ -51,14 +64,14 @@ def run_report(run):
     """The RunReport for scoring's shared report page and downloads: c@1, accuracy over answered and
     self-validation for the whole run, then c@1 per topic, per reading test and per question, each beside the best,
     median and worst of all the evaluation's runs."""
-    from pooling.models import Run, Topic
+    from pooling.models import Topic
     from scoring.models import Score
-    from scoring.reports import ReportRow, ReportSection, RunReport
+    from scoring.reports import ReportRow, ReportSection, RunReport, comparison_for
     from scoring.svg import difference_plot
 
     evaluation = run.evaluation
-    compared = Run.objects.filter(evaluation=evaluation).count()
-    values, mine = _spreads(evaluation, Score.RUN, MEASURES)
+    others, _ = comparison_for(run)  # every run, or those frozen at the release
+    values, mine = _spreads(evaluation, Score.RUN, MEASURES, others)
     summary = []
     for measure in MEASURES:
         if (run.pk, None, measure) not in mine:
@@ -73,7 +86,7 @@ def run_report(run):
                                        (Score.SERIES, "reading-test", "c@1 per reading test", "Reading test"),
                                        (Score.QUESTION, "question", "Per question (1 = answered right)",
                                         "Question")):
-        values, mine = _spreads(evaluation, scope, ["c_at_1"])
+        values, mine = _spreads(evaluation, scope, ["c_at_1"], others)
         rows = []
         for topic in (t for t in topics if t.kind == kind):
             if (run.pk, topic.pk, "c_at_1") not in mine:
@@ -95,7 +108,7 @@ def run_report(run):
     questions = next((s.rows for s in sections if s.key_header == "Question"), [])
     plot = difference_plot([(r.key, r.diff) for r in questions]) if questions else ""
     return RunReport(evaluation=evaluation.slug, track=evaluation.track, run=run.tag, team=run.team.name,
-                     compared_with=compared, summary=summary, sections=sections, notes=notes, plot_svg=plot)
+                     compared_with=len(others), summary=summary, sections=sections, notes=notes, plot_svg=plot)
 
 
 def report_rows(run):

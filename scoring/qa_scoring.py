@@ -5,6 +5,8 @@ Stored per question (measure "score"): the value its series uses, with the numbe
 Stored per series ("score"): the combined score, components per question type, counts, judging completeness,
 NIL counts and flags. Stored per run: "score" (mean of series scores), one row per question type (mean over the
 run's questions of that type), "nil_precision", "nil_recall" and "judged" (share of its judged instances).
+Every question's detail also says how far its judging has got ("pool": [judged items, items], "unpooled" answers
+of judged runs, "unjudged"), summed per series and in the run's "score" detail, which reports show.
 """
 import json
 from collections import defaultdict
@@ -98,6 +100,14 @@ def score_questions(evaluation, questions, qids, run_ids):
         for nid, tid in Nugget.objects.filter(topic_id__in=nugget_qids).order_by().values_list("id", "topic_id"):
             nuggets[tid].append(nid)
 
+    # Answers of judged runs that no pool item holds yet (a run loaded since the pools were built): until the
+    # pools are rebuilt and those answers judged, judging of their question is not complete.
+    priorities = set(evaluation.setting("judged_priorities") or [])
+    judged_runs = Run.objects.filter(id__in=run_ids)
+    if priorities:
+        judged_runs = judged_runs.filter(priority__in=priorities)
+    judged_runs = list(judged_runs.order_by().values_list("id", flat=True))
+
     out = {}
     for q in qids:
         kind = kinds[q]
@@ -110,7 +120,16 @@ def score_questions(evaluation, questions, qids, run_ids):
                                item_of, with_curve=(kind == "CIQA"))
         else:
             continue
+        # How far the question's judging has got (the same for every run): a report must tell a question nobody
+        # has judged yet from one whose final answer set turned out empty.
+        official = matches if kind in NUGGET_TYPES else instance
+        judged = sum(1 for i, _, _ in items[q] if i in official)
+        unpooled = sum(1 for run_id in judged_runs for eid, docid, text in entries.get((run_id, q), ())
+                       if eid not in item_of and not is_nil(docid, text))
         for run_id, result in per_run.items():
+            result.detail["pool"] = [judged, len(items[q])]
+            result.detail["unpooled"] = unpooled
+            result.detail["unjudged"] = judged < len(items[q]) or unpooled > 0
             out[(run_id, q)] = result
     return out
 
@@ -219,9 +238,14 @@ def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entr
     return out
 
 
+# Counts summed per series and run; "pool_*" and "questions*" say how far judging has got (reports show it).
+COUNTS = ("entries", "judged", "nil_returned", "nil_correct", "nil_questions", "pool_items", "pool_judged",
+          "unpooled", "questions", "questions_judged")
+
+
 def _new_acc():
-    return {"sums": {}, "left_out": 0, "left_out_questions": [], "entries": 0, "judged": 0, "nil_returned": 0,
-            "nil_correct": 0, "nil_questions": 0}
+    return {"sums": {}, "left_out": 0, "left_out_questions": [], "unjudged_questions": [],
+            **{k: 0 for k in COUNTS}}
 
 
 def _add_question(acc, kind, value, detail, ident):
@@ -230,8 +254,17 @@ def _add_question(acc, kind, value, detail, ident):
     else:
         total, n = acc["sums"].get(kind, (0.0, 0))
         acc["sums"][kind] = (total + value, n + 1)
-    if detail.get("left_out"):
+    unjudged = bool(detail.get("unjudged"))
+    if detail.get("left_out") and not unjudged:  # an empty final answer set only counts once judging is done
         acc["left_out_questions"].append(ident)
+    if unjudged:
+        acc["unjudged_questions"].append(ident)
+    pool_judged, pool_items = detail.get("pool", (0, 0))
+    acc["pool_items"] += pool_items
+    acc["pool_judged"] += pool_judged
+    acc["unpooled"] += detail.get("unpooled", 0)
+    acc["questions"] += 1
+    acc["questions_judged"] += not unjudged
     acc["entries"] += detail.get("entries", 0)
     acc["judged"] += detail.get("judged", 0)
     acc["nil_returned"] += int(bool(detail.get("nil_returned")))
@@ -260,20 +293,30 @@ def stored_series_partials(run_ids, topic_ids):
                count(*) FILTER (WHERE s.detail->>'nil_returned' = 'true'),
                count(*) FILTER (WHERE s.detail->>'nil_correct' = 'true'),
                count(*) FILTER (WHERE s.detail->>'nil_question' = 'true'),
-               array_agg(t.ident) FILTER (WHERE s.detail->>'left_out' = 'true')
+               array_agg(t.ident) FILTER (WHERE s.detail->>'left_out' = 'true'
+                                            AND s.detail->>'unjudged' IS DISTINCT FROM 'true'),
+               array_agg(t.ident) FILTER (WHERE s.detail->>'unjudged' = 'true'),
+               coalesce(sum((s.detail->'pool'->>1)::int), 0), coalesce(sum((s.detail->'pool'->>0)::int), 0),
+               coalesce(sum((s.detail->>'unpooled')::int), 0), count(*)
         FROM "{Score._meta.db_table}" s JOIN "{Topic._meta.db_table}" t ON t.id = s.topic_id
         WHERE s.run_id = ANY(%s) AND s.scope = 'question' AND s.measure = 'score' AND s.topic_id = ANY(%s)
         GROUP BY 1, 2, 3"""
     with connection.cursor() as cursor:
         cursor.execute(sql, [list(run_ids), list(topic_ids)])
         for (run_id, series, kind, total, n, nulls, entries, judged, nil_ret, nil_cor, nil_q,
-             left_out) in cursor:
+             left_out, unjudged, pool_items, pool_judged, unpooled, questions) in cursor:
             acc = out[(run_id, series)]
             if n:
                 old_total, old_n = acc["sums"].get(kind, (0.0, 0))
                 acc["sums"][kind] = (old_total + total, old_n + n)
             acc["left_out"] += nulls
             acc["left_out_questions"].extend(left_out or ())
+            acc["unjudged_questions"].extend(unjudged or ())
+            acc["pool_items"] += pool_items
+            acc["pool_judged"] += pool_judged
+            acc["unpooled"] += unpooled
+            acc["questions"] += questions
+            acc["questions_judged"] += questions - len(unjudged or ())
             acc["entries"] += entries
             acc["judged"] += judged
             acc["nil_returned"] += nil_ret
@@ -292,8 +335,9 @@ def series_results(questions, question_values, weights, partials=None):
     out = {}
     for key, acc in accs.items():
         s = combine.series_score_from_sums(acc["sums"], weights, acc["left_out"])
-        extra = {k: acc[k] for k in ("entries", "judged", "nil_returned", "nil_correct", "nil_questions")}
+        extra = {k: acc[k] for k in COUNTS}
         extra["left_out_questions"] = sorted(acc["left_out_questions"])
+        extra["unjudged_questions"] = sorted(acc["unjudged_questions"])
         out[key] = (s, extra)
     return out
 
@@ -321,8 +365,12 @@ def run_rows(run_ids, series_details):
         value = combine.run_score(v for _, (v, _) in series)
         flagged = [sid for sid, (_, d) in series if d.get("missing")]
         left_out = sorted(q for _, (_, d) in series for q in d.get("left_out_questions", ()))
+        unjudged = sorted(q for _, (_, d) in series for q in d.get("unjudged_questions", ()))
+        judging = {k: sum(d.get(k, 0) for _, (_, d) in series) for k in
+                   ("pool_items", "pool_judged", "unpooled", "questions", "questions_judged")}
         rows.append(ScoreRow(run_id, Score.RUN, None, "score", value, {
-            "series": len(series), "partial_series": len(flagged), "left_out_questions": left_out}))
+            "series": len(series), "partial_series": len(flagged), "left_out_questions": left_out,
+            "unjudged_questions": unjudged, **judging}))
         comps = combine.component_means(
             combine.SeriesScore(v, d.get("components", {}), d.get("counts", {})) for _, (v, d) in series)
         for qtype, mean_value in comps.items():

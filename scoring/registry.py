@@ -39,10 +39,14 @@ class ScoreBatch:
 
 SCORERS = {}
 REPORTS = {}
+# A track whose scores are not judged item by item (QA4MRE: a gold standard) says how far "judging" has got:
+# judging(evaluation) -> {"pool_items", "pool_judged", "questions", "questions_judged", "unjudged_questions",
+# "unit"}; the others' scorers store those counts in their run-level "score" detail (scoring.results.Judging).
+JUDGING = {}
 # Labels of run-level measures for tables ("factoid" -> "Factoid accuracy"); tracks add theirs.
 MEASURE_LABELS = {
     "score": "Score",
-    "judged": "Judged",
+    "judged": "Judged (share of this run's answers)",
     "nil_precision": "NIL precision",
     "nil_recall": "NIL recall",
 }
@@ -54,6 +58,14 @@ def register_scorer(track_slug, scorer):
 
 def register_report(track_slug, builder):
     REPORTS[track_slug] = builder
+
+
+def register_judging(track_slug, judging):
+    JUDGING[track_slug] = judging
+
+
+def get_judging(track_slug):
+    return JUDGING.get(track_slug)
 
 
 def get_scorer(track_slug):

@@ -5,6 +5,11 @@ below, which needs nothing but Score rows: run-scope measures become the summary
 per-series table and question-scope "score" rows the per-question table and the difference plot. A track that
 wants more (QA4MRE's c@1 per reading test and topic, BOLT's character measures) registers its own builder that
 returns a RunReport; the views, downloads, access rules and templates stay shared.
+
+Every report says what it is (`RunReport.status`, added by `build_report` whatever the builder): provisional or
+final, how far judging has got (judged pool items of the questions the run is scored on), the instant the scores
+are as of, and which runs best/median/worst are taken over (frozen at release, or live). Builders take their
+comparison runs from `comparison_for(run)`, so a release's frozen comparison holds for every track.
 """
 import csv
 import io
@@ -15,7 +20,8 @@ from scoring.measures.combine import spread
 from scoring.measures.qa import recall_by_length
 from scoring.models import Score
 from scoring.registry import get_report_builder, measure_label
-from scoring.results import RUN_MEASURE_ORDER, judged_priorities
+from scoring.release import FROZEN, LIVE, release_record, when
+from scoring.results import RUN_MEASURE_ORDER, compared_runs, run_judging
 from scoring.svg import difference_plot
 
 
@@ -52,6 +58,7 @@ class RunReport:
     sections: list = field(default_factory=list)  # [ReportSection]
     notes: list = field(default_factory=list)
     plot_svg: str = ""
+    status: dict = field(default_factory=dict)  # what the report is (report_status), filled by build_report
 
     def as_dict(self):
         data = asdict(self)
@@ -62,6 +69,8 @@ class RunReport:
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(["section", "id", "label", "value", "best", "median", "worst", "note"])
+        for key, label, value, note in _status_rows(self.status):
+            writer.writerow(["Report", key, label, "" if value is None else f"{value:.4f}", "", "", "", note])
         for section in [ReportSection("Run", self.summary)] + self.sections:
             for r in section.rows:
                 writer.writerow([section.title, r.key, r.label] + [
@@ -69,11 +78,54 @@ class RunReport:
         return out.getvalue()
 
 
-def compared_runs(evaluation):
-    """The judged runs (judged priorities of the evaluation; all runs if it names none)."""
-    runs = Run.objects.filter(evaluation=evaluation)
-    priorities = judged_priorities(evaluation)
-    return runs.filter(priority__in=priorities) if priorities else runs
+def comparison_for(run):
+    """(ids of the runs best/median/worst are taken over, how in words: {"mode", "runs", "since", "joined"}).
+
+    Frozen at the release the run's team sees: the runs compared then (those still loaded). Otherwise the judged
+    runs now; a released report also says how many joined since its release."""
+    evaluation = run.evaluation
+    record = release_record(evaluation, run.team_id)
+    live = set(compared_runs(evaluation).values_list("id", flat=True))
+    at_release = set((record or {}).get("runs") or ())
+    if record and record.get("comparison") == FROZEN:
+        kept = set(Run.objects.filter(evaluation=evaluation, id__in=at_release).values_list("id", flat=True))
+        return kept, {"mode": FROZEN, "runs": len(kept), "since": record.get("at"), "joined": 0,
+                      "not_included": len(live - kept)}
+    joined = len(live - at_release) if record and "runs" in record else 0
+    return live, {"mode": LIVE, "runs": len(live), "since": (record or {}).get("at"), "joined": joined,
+                  "not_included": 0}
+
+
+def _idents(idents, limit=20):
+    """A list of question ids for a note, cut short early in judging when nearly every question is in it."""
+    shown = ", ".join(idents[:limit])
+    return shown if len(idents) <= limit else f"{shown} … ({len(idents)} in all)"
+
+
+def _question_note(detail):
+    """Why a question's value is what it is: a missing type, judging not done, an empty final answer set."""
+    if detail.get("missing"):
+        note = "* no " + ", ".join(detail["missing"]).lower()
+    else:
+        note = ""
+    judged, items = detail.get("pool", (None, None))
+    unpooled = detail.get("unpooled", 0)
+    unjudged = detail.get("unjudged")
+    if unjudged:
+        if judged == 0 and not unpooled:
+            what = "not judged yet"
+        else:
+            parts = [f"{judged} of {items} judged"] if items and judged < items else []
+            if unpooled:
+                parts.append(f"{unpooled} answer{'s' if unpooled != 1 else ''} not pooled yet")
+            what = f"judging incomplete ({'; '.join(parts)})"
+        note = (f"left out: {what}, no correct answer known yet" if detail.get("left_out") else what)
+    elif detail.get("left_out"):
+        note = "left out: empty final answer set"
+    elif detail.get("unjudged_questions"):  # a series
+        n = len(detail["unjudged_questions"])
+        note = (note + "; " if note else "") + f"{n} question{'s' if n != 1 else ''} not fully judged"
+    return note
 
 
 def _spread_rows(run, scope, measure_filter, others):
@@ -93,7 +145,7 @@ def _spread_rows(run, scope, measure_filter, others):
 
 def generic_report(run):
     evaluation = run.evaluation
-    others = set(compared_runs(evaluation).values_list("id", flat=True))
+    others, _ = comparison_for(run)
     topics = {t.id: t for t in Topic.objects.filter(evaluation=evaluation)}
     notes = []
 
@@ -105,6 +157,10 @@ def generic_report(run):
         sp = spread(values.get(m, []))
         summary.append(ReportRow(m, measure_label(m), value, sp.best, sp.median, sp.worst))
         if m == "score":
+            if detail.get("unjudged_questions"):
+                notes.append("Not fully judged yet: " + _idents(detail["unjudged_questions"])
+                             + ". Their unjudged answers count as wrong, and a list question without a known "
+                               "correct answer is left out of the averages, so these scores will change.")
             if detail.get("left_out_questions"):
                 notes.append("Left out of the averages (empty final answer set): "
                              + ", ".join(detail["left_out_questions"]))
@@ -121,11 +177,7 @@ def generic_report(run):
             value, detail = mine[topic_id]
             sp = spread(values.get(topic_id, []))
             topic = topics[topic_id]
-            note = ""
-            if detail.get("missing"):
-                note = "* no " + ", ".join(detail["missing"]).lower()
-            elif detail.get("left_out"):
-                note = "left out: empty final answer set"
+            note = _question_note(detail)
             label = f"{topic.kind.lower()}" if scope == Score.QUESTION else (topic.text or "")[:80]
             rows.append(ReportRow(topic.ident, label, value, sp.best, sp.median, sp.worst, note))
         if rows:
@@ -166,6 +218,75 @@ def _at(curve, length):
     return curve[max(curve)] if length > max(curve) else 0.0
 
 
+def report_status(run):
+    """What the report is: {"status": "final" | "provisional", "released", "released_at", "released_as",
+    "judging": Judging.as_dict(), "scores_as_of", "comparison": comparison_for's words, "score_at_release",
+    "summary": one sentence}. Final only while both hold: the organizer released it as final, and judging is
+    still complete (a run or pool item added since, or a question reopened, makes it provisional again)."""
+    evaluation = run.evaluation
+    record = release_record(evaluation, run.team_id)
+    judging = run_judging(run)
+    final = bool(record and record.get("final")) and judging.complete
+    _, comparison = comparison_for(run)
+    scores_then = (record or {}).get("scores") or {}
+    at_release = scores_then.get(str(run.id))
+    now = Score.objects.filter(run=run, scope=Score.RUN, measure="score").values_list("value", flat=True).first()
+    status = "final" if final else "provisional"
+    if final:
+        reason = f"judging is complete ({judging.describe()}); these scores will not change."
+    elif record and record.get("final"):
+        reason = f"released as final, but judging has changed since: {judging.describe()}."
+    elif judging.complete:
+        reason = "judging is complete, but the organizers have not declared these scores final."
+    else:
+        reason = f"judging is incomplete: {judging.describe()}; these scores will change."
+    return {"status": status, "summary": f"{status.capitalize()}: {reason}", "reason": reason,
+            "released": record is not None,
+            "released_at": (record or {}).get("at"), "released_as": (
+                None if record is None else "final" if record.get("final") else "provisional"),
+            "scores_as_of": judging.as_dict()["scores_as_of"], "judging": judging.as_dict(),
+            "comparison": comparison, "score_at_release": at_release,
+            "score_changed": str(run.id) in scores_then and at_release != now}
+
+
+def _status_rows(status):
+    """(id, label, value, note) lines saying what the report is, for the CSV."""
+    if not status:
+        return []
+    j, c = status["judging"], status["comparison"]
+    share = "unknown" if j["share"] is None else f"{j['judged']} of {j['items']} {j['unit']}"
+    if j.get("questions"):
+        share += f"; {j['questions_judged']} of {j['questions']} questions fully judged"
+    if j.get("unpooled_answers"):
+        share += f"; {j['unpooled_answers']} answers of judged runs not pooled yet"
+    rows = [("status", status["status"].capitalize(), None, status["summary"]),
+            ("judged", f"Judged share ({j['unit']})", j["share"], share),
+            ("as_of", "Scores as of", None, status["scores_as_of"] or "never scored"),
+            ("comparison", "Best/median/worst over", None, comparison_words(c))]
+    if status["released"]:
+        rows.append(("released", "Released", None,
+                     f"{status['released_at'] or 'date not recorded'} as {status['released_as']}"))
+    if status["score_changed"]:
+        rows.append(("score_at_release", "Score at release", status["score_at_release"], "changed since"))
+    return rows
+
+
+def comparison_words(c):
+    """The comparison's run set in words, for the page and the CSV."""
+    runs = f"{c['runs']} judged run{'s' if c['runs'] != 1 else ''}"
+    if c["mode"] == FROZEN:
+        text = f"{runs}, frozen at the release of {when(c['since'])}"
+        if c["not_included"]:
+            text += f"; {c['not_included']} loaded since not included"
+        return text
+    text = f"{runs}, live: runs loaded later join"
+    if c["joined"]:
+        text += f" ({c['joined']} joined since the release)"
+    return text
+
+
 def build_report(run):
     builder = get_report_builder(run.evaluation.track) or generic_report
-    return builder(run)
+    report = builder(run)
+    report.status = report_status(run)
+    return report

@@ -23,7 +23,7 @@ BATCH = 2000
 
 def _lock_state(evaluation_id):
     ScoringState.objects.get_or_create(evaluation_id=evaluation_id)
-    return ScoringState.objects.select_for_update().get(evaluation_id=evaluation_id)
+    return ScoringState.objects.select_for_update(of=("self",)).get(evaluation_id=evaluation_id)
 
 
 def store(evaluation, batch):

@@ -1,9 +1,11 @@
 """Reading stored scores (never computing them) for the scoreboard, the `score` command, reports and access."""
 from collections import defaultdict
+from dataclasses import dataclass
 
 from config.roles import ORGANIZER, has_role
 from pooling.models import Run, Topic
-from scoring.models import Score
+from scoring.models import Score, ScoringState, StaleTopic
+from scoring.registry import get_judging
 from scoring.release import released_for
 
 RUN_MEASURE_ORDER = ["score", "factoid", "list", "rigidlist", "other", "squishylist", "ciqa", "nil_precision",
@@ -12,6 +14,101 @@ RUN_MEASURE_ORDER = ["score", "factoid", "list", "rigidlist", "other", "squishyl
 
 def judged_priorities(evaluation):
     return set(evaluation.setting("judged_priorities") or [])
+
+
+def compared_runs(evaluation):
+    """The judged runs (judged priorities of the evaluation; all runs if it names none)."""
+    runs = Run.objects.filter(evaluation=evaluation)
+    priorities = judged_priorities(evaluation)
+    return runs.filter(priority__in=priorities) if priorities else runs
+
+
+def run_score_values(runs):
+    """{run id: stored run score} of the given runs."""
+    return dict(Score.objects.filter(run__in=runs, scope=Score.RUN, measure="score").values_list("run_id", "value"))
+
+
+# --- how far judging has got ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Judging:
+    """How far judging has got, as the stored scores saw it (so it describes the very numbers shown beside it):
+    the scorers store, with each run's score, the pool items of its questions and how many have an official
+    judgment, and which questions are not fully judged. Plus what is still waiting for rescoring."""
+
+    items: int | None  # None: the track's scores say nothing about judging (scored before this was recorded)
+    judged: int | None
+    questions: int | None
+    questions_judged: int | None
+    unjudged: tuple
+    stale: int  # questions whose scores wait for a worker
+    as_of: object  # datetime of ScoringState.fresh_as_of, or None (never scored)
+    unit: str = "pool items"
+    unpooled: int = 0  # answers of judged runs no pool item holds yet (pools not rebuilt since a run came)
+
+    @property
+    def share(self):
+        if self.items is None:
+            return None
+        return self.judged / self.items if self.items else 1.0
+
+    @property
+    def complete(self):
+        # (no pool at all is no judging at all, not a complete one)
+        return (bool(self.items) and self.judged >= self.items and not self.unpooled and not self.unjudged
+                and not self.stale and self.as_of is not None)
+
+    def describe(self):
+        if self.items is None:
+            text = "judged share unknown (rescore to record it)"
+        else:
+            text = f"{self.judged} of {self.items} {self.unit} judged ({100 * self.share:.1f} %)"
+            if self.questions:
+                text += f", {self.questions_judged} of {self.questions} questions fully judged"
+            if self.unpooled:
+                text += f", {self.unpooled} answer{'s' if self.unpooled != 1 else ''} of judged runs not pooled yet"
+        if self.stale:
+            text += f", {self.stale} question{'s' if self.stale != 1 else ''} waiting to be rescored"
+        return text
+
+    def as_dict(self):
+        return {"judged": self.judged, "items": self.items, "unit": self.unit, "share": self.share,
+                "questions": self.questions, "questions_judged": self.questions_judged,
+                "unjudged_questions": list(self.unjudged), "unpooled_answers": self.unpooled,
+                "stale_questions": self.stale,
+                "scores_as_of": self.as_of.isoformat() if self.as_of else None, "complete": self.complete}
+
+
+def _judging(evaluation, counts):
+    state = ScoringState.objects.filter(evaluation=evaluation).values_list("fresh_as_of", flat=True).first()
+    stale = StaleTopic.objects.filter(evaluation=evaluation).count()
+    if not counts or "pool_items" not in counts:
+        return Judging(None, None, None, None, (), stale, state)
+    return Judging(counts["pool_items"], counts["pool_judged"], counts.get("questions"),
+                   counts.get("questions_judged"), tuple(counts.get("unjudged_questions") or ()), stale, state,
+                   counts.get("unit", "pool items"), counts.get("unpooled", 0))
+
+
+def evaluation_judging(evaluation):
+    """Judging of the whole evaluation: the track's own count (registry.register_judging), else the counts the
+    scorer stored with the run scores (every run's are the same: they count the questions' pools)."""
+    hook = get_judging(evaluation.track)
+    if hook is not None:
+        return _judging(evaluation, hook(evaluation))
+    detail = Score.objects.filter(run__evaluation=evaluation, scope=Score.RUN, measure="score",
+                                  detail__has_key="pool_items").order_by("run_id").values_list(
+        "detail", flat=True).first()
+    return _judging(evaluation, detail)
+
+
+def run_judging(run):
+    """Judging of the questions a run's score is computed over (the evaluation's, when the run stores none)."""
+    if get_judging(run.evaluation.track) is None:
+        detail = Score.objects.filter(run=run, scope=Score.RUN, measure="score").values_list(
+            "detail", flat=True).first()
+        if detail and "pool_items" in detail:
+            return _judging(run.evaluation, detail)
+    return evaluation_judging(run.evaluation)
 
 
 def run_measures(evaluation):
@@ -82,12 +179,62 @@ def visible_runs(user, evaluation=None):
     return [r for r in runs.filter(team__members=user) if released_for(r.evaluation, r.team_id)]
 
 
-def significance_of(evaluation, alpha=0.05):
-    """(tukey_two_way result or None, {run tag: team name}) over the judged runs' stored per-series scores."""
-    from scoring.measures.significance import tukey_two_way
-    from scoring.reports import compared_runs
+@dataclass
+class SignificanceRun:
+    result: object  # scoring.measures.significance.Significance, or None (fewer than two runs or series)
+    teams: dict  # {run tag: team name}
+    runs: list  # tags of the runs analysed
+    over: str  # which runs, in words
+    best_per_team: bool
+    judging: Judging
 
-    runs = {r.id: r for r in compared_runs(evaluation).select_related("team")}
-    rows = Score.objects.filter(run_id__in=list(runs), scope=Score.SERIES, measure="score").exclude(
-        value__isnull=True).values_list("run__tag", "topic_id", "value")
-    return tukey_two_way(list(rows), alpha=alpha), {r.tag: r.team.name for r in runs.values()}
+    @property
+    def warning(self):
+        if self.judging.complete:
+            return ""
+        return (f"Judging is incomplete ({self.judging.describe()}): these differences are computed from "
+                "provisional scores and may change as judging goes on.")
+
+    def as_dict(self):
+        r = self.result
+        out = {"over": self.over, "best_per_team": self.best_per_team, "runs_analysed": self.runs,
+               "judging": self.judging.as_dict(), "warning": self.warning or None}
+        if r is not None:
+            out.update({"mse": r.mse, "df_error": r.df_error, "q": r.q, "hsd": r.hsd, "p_run": r.p_run,
+                        "series": r.n_series, "anova": r.anova,
+                        "runs": [{"run": t, "team": self.teams.get(t), "mean": m, "letters": ltr}
+                                 for t, m, ltr in r.runs]})
+        return out
+
+
+def best_run_per_team(runs, scores):
+    """The run with the highest run score of each team (ties: the first tag), as TREC overviews compare them."""
+    best = {}
+    for run in sorted(runs, key=lambda r: r.tag):
+        value = scores.get(run.id)
+        held = best.get(run.team_id)
+        if held is None or (value is not None and (scores.get(held.id) is None or value > scores[held.id])):
+            best[run.team_id] = run
+    return list(best.values())
+
+
+def significance_of(evaluation, alpha=0.05, best_per_team=False):
+    """Two-way ANOVA + Tukey HSD over the stored per-series scores of the judged runs (or of the best judged run
+    per team), with the run set in words and how far judging has got (SignificanceRun)."""
+    from scoring.measures.significance import tukey_two_way
+
+    runs = list(compared_runs(evaluation).select_related("team"))
+    priorities = sorted(judged_priorities(evaluation))
+    judged = (f"runs of the judged priorities ({', '.join(map(str, priorities))})" if priorities
+              else "runs (every priority: the evaluation names no judged priorities)")
+    if best_per_team:
+        runs = best_run_per_team(runs, run_score_values([r.id for r in runs]))
+        over = f"the best run of each of {len(runs)} teams (highest run score among its {judged})"
+    else:
+        over = f"all {len(runs)} {judged}"
+    by_id = {r.id: r for r in runs}
+    rows = list(Score.objects.filter(run_id__in=list(by_id), scope=Score.SERIES, measure="score").exclude(
+        value__isnull=True).values_list("run__tag", "topic_id", "value"))
+    return SignificanceRun(result=tukey_two_way(rows, alpha=alpha),
+                           teams={r.tag: r.team.name for r in runs}, runs=sorted(r.tag for r in runs),
+                           over=over, best_per_team=best_per_team, judging=evaluation_judging(evaluation))

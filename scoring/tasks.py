@@ -1,15 +1,23 @@
 """Celery tasks of scoring. Every task reads what is stale from the database, so a lost or duplicated message
 only delays or repeats work; it never loses a judgment's effect."""
 import logging
+import threading
+import time
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_ready, worker_shutdown
 
 log = logging.getLogger(__name__)
 
 
 # Passes one task makes while judgments keep arriving, before it leaves the rest to the task they queued.
 MAX_PASSES = 20
+
+
+def _pass_budget(app):
+    """Seconds after which a task starts no further pass: half the visibility timeout, so it is acknowledged before
+    Redis would hand its message out again (the marks that kept it going queued the next task already)."""
+    return (app.conf.broker_transport_options or {}).get("visibility_timeout", 3600) / 2
 
 
 @shared_task(name="scoring.rescore_stale", acks_late=True)
@@ -23,13 +31,17 @@ def rescore_stale(evaluation_id):
     from scoring.rescore import has_stale, rescore_stale_topics
 
     eager = rescore_stale.app.conf.task_always_eager
+    if not eager:
+        # Once, before the first pass reads the marks: later marks claim the key and queue the next task, which
+        # waits while this one passes. (Given back before every pass, it freed that waiting task's claim each
+        # time, so each pass let one more task queue.)
+        pending.release(evaluation_id)
+    deadline = time.monotonic() + _pass_budget(rescore_stale.app)
     total = 0
     for _ in range(MAX_PASSES):
-        if not eager:
-            pending.release(evaluation_id)  # before reading the marks: later marks queue the next task
         done = rescore_stale_topics(evaluation_id)
         total += done
-        if eager or not done or not has_stale(evaluation_id):
+        if eager or not done or time.monotonic() >= deadline or not has_stale(evaluation_id):
             break
     return total
 
@@ -42,21 +54,74 @@ def rescore_evaluation(evaluation_id):
     return full(evaluation_id)
 
 
-@shared_task(name="scoring.sweep_stale", acks_late=True)
-def sweep_stale():
-    """Catch up: queue a rescoring for every evaluation that has stale questions (e.g. after Redis was down)."""
+def sweep():
+    """Queue a rescoring for every evaluation that has stale questions; returns the evaluations queued.
+
+    Through the pending claim, like a save: an evaluation whose task already waits gets no second one. A claim that
+    vanished with Redis's data is free, and one whose task was lost expires (pending.ttl_seconds), so a sweep is
+    never skipped for good because of a claim."""
+    from scoring import pending
     from scoring.models import StaleTopic
 
-    ids = sorted(set(StaleTopic.objects.values_list("evaluation_id", flat=True)))
+    ids = list(StaleTopic.objects.order_by("evaluation_id").values_list("evaluation_id", flat=True).distinct())
+    if rescore_stale.app.conf.task_always_eager:  # no broker, no claims: rescore here
+        from config.celery import run_here_or_send
+
+        for evaluation_id in ids:
+            run_here_or_send(rescore_stale, evaluation_id)
+        return ids
+    queued = []
     for evaluation_id in ids:
-        rescore_stale.delay(evaluation_id)  # not coalesced: a sweep must not be skipped because of a stale claim
-    return ids
+        if not pending.claim(evaluation_id):
+            continue
+        try:
+            rescore_stale.apply_async((evaluation_id,))
+        except Exception:
+            pending.release(evaluation_id)
+            raise
+        queued.append(evaluation_id)
+    return queued
+
+
+@shared_task(name="scoring.sweep_stale", acks_late=True)
+def sweep_stale():
+    """Catch up on demand: queue a rescoring for every evaluation that has stale questions."""
+    return sweep()
+
+
+_stop_sweeping = threading.Event()
 
 
 @worker_ready.connect
-def _catch_up_on_start(sender=None, **kwargs):
-    """A worker coming (back) up sweeps, so marks left while it or Redis was down are scored without waiting."""
-    try:
-        sweep_stale.delay()
-    except Exception:  # the broker went away again; the next judgment or sweep will do it
-        log.warning("could not queue the stale-score sweep", exc_info=True)
+def _start_sweeping(sender=None, **kwargs):
+    """Every worker sweeps as it comes (back) up and then every SCORING_SWEEP_SECONDS, so marks whose request was
+    lost (Redis restarted empty, a purged queue, a task lost with its claim) are scored without a later save.
+
+    A thread of the worker's main process rather than a beat schedule or a task that queues itself again: it needs
+    no single beat process, survives Redis being emptied (a self-queueing task would vanish with it), and queues
+    nothing while no worker runs to take it; several workers' sweeps coalesce through the claims."""
+    from django.conf import settings
+
+    threading.Thread(target=_sweep_every, args=(settings.SCORING_SWEEP_SECONDS,), daemon=True,
+                     name="assay-sweep").start()
+
+
+@worker_shutdown.connect
+def _end_sweeping(sender=None, **kwargs):
+    _stop_sweeping.set()
+
+
+def _sweep_every(interval):
+    from django.db import connection
+
+    while not _stop_sweeping.is_set():
+        try:
+            queued = sweep()
+            if queued:
+                log.info("the stale-score sweep queued rescoring of evaluations %s", queued)
+        except Exception:  # database or broker away: the marks stay, the next sweep tries again
+            log.warning("the stale-score sweep failed", exc_info=True)
+        finally:
+            connection.close()  # this thread's own; idle between sweeps, and not to be inherited by a forked child
+        if interval <= 0 or _stop_sweeping.wait(interval):
+            return

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
 from scoring import views
 
 app_name = "scoring"
@@ -9,8 +10,8 @@ urlpatterns = [
     path("<slug:slug>/significance/", views.significance, name="significance"),
     path("<slug:slug>/release/", views.release_view, name="release"),
     path("<slug:slug>/rescore/", views.rescore_view, name="rescore"),
-    path("<slug:slug>/export/<str:kind>/", views.export_view, name="export"),
-    path("<slug:slug>/runs/<str:tag>/", views.run_report, name="run_report"),
-    path("<slug:slug>/runs/<str:tag>/report.csv", views.run_report_csv, name="run_report_csv"),
-    path("<slug:slug>/runs/<str:tag>/report.json", views.run_report_json, name="run_report_json"),
+    path("<slug:slug>/export/<segment:kind>/", views.export_view, name="export"),
+    path("<slug:slug>/runs/<segment:tag>/", views.run_report, name="run_report"),
+    path("<slug:slug>/runs/<segment:tag>/report.csv", views.run_report_csv, name="run_report_csv"),
+    path("<slug:slug>/runs/<segment:tag>/report.json", views.run_report_json, name="run_report_json"),
 ]

@@ -5,14 +5,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from config import params
 from config.roles import ORGANIZER, PARTICIPANT, organizer_required, role_required
 from pooling.models import Evaluation, Run, Team
 from scoring import exports
 from scoring.registry import measure_label
-from scoring.release import SETTING, release, withdraw
-from scoring.reports import build_report
+from scoring.release import ReleaseRefused, release, release_summary, withdraw
+from scoring.reports import build_report, comparison_words
 from scoring.rescore import freshness
-from scoring.results import can_see_run_scores, component_measures, ranked_runs, significance_of
+from scoring.results import (can_see_run_scores, component_measures, evaluation_judging, ranked_runs,
+                             significance_of)
 
 
 def _board_context(evaluation):
@@ -23,16 +25,18 @@ def _board_context(evaluation):
         judged = measures.get("judged")
         rows.append({"rank": position, "run": run, "values": [measures.get(m) for m in names], "judged": judged})
     teams = sorted({run.team for run, _ in ranked}, key=lambda t: t.name)
-    released = set(evaluation.settings.get(SETTING, []))
     return {"evaluation": evaluation, "columns": [(m, measure_label(m)) for m in names], "rows": rows,
-            "fresh": freshness(evaluation), "teams": [(t, t.id in released) for t in teams]}
+            "fresh": freshness(evaluation), "teams": teams}
 
 
 @organizer_required
 def scoreboard(request, slug):
     """Who: organizers only (participants see released per-run reports, never the board)."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    return render(request, "scoring/scoreboard.html", _board_context(evaluation))
+    context = _board_context(evaluation)
+    # what each team has been released and on which terms (not in the polled partial: it changes on a POST)
+    context.update(release=release_summary(evaluation, context["teams"]), judging=evaluation_judging(evaluation))
+    return render(request, "scoring/scoreboard.html", context)
 
 
 @organizer_required
@@ -44,28 +48,42 @@ def board(request, slug):
 
 @organizer_required
 def significance(request, slug):
-    """Who: organizers. Two-way ANOVA of per-series scores of the judged runs, Tukey HSD letter table."""
+    """Who: organizers. Two-way ANOVA of per-series scores of the judged runs (?runs=best: the best judged run
+    of each team), Tukey HSD letter table, with a warning while judging is incomplete."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    result, teams = significance_of(evaluation)
-    return render(request, "scoring/significance.html", {"evaluation": evaluation, "result": result,
-                                                          "teams": teams})
+    analysis = significance_of(evaluation, best_per_team=request.GET.get("runs") == "best")
+    return render(request, "scoring/significance.html", {"evaluation": evaluation, "analysis": analysis,
+                                                          "result": analysis.result, "teams": analysis.teams})
 
 
 @organizer_required
 @require_POST
 def release_view(request, slug):
-    """Who: organizers. Releases (or withdraws) the reports of the evaluation, or of one team ("team" = its id)."""
+    """Who: organizers. Releases (or withdraws) the reports of the evaluation, or of one team ("team" = its id);
+    a release may be "final" (refused while judging is incomplete) and freeze the comparison ("comparison" =
+    "frozen"), else runs loaded later join best/median/worst."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
     team = None
     if request.POST.get("team"):
-        team = get_object_or_404(Team, pk=request.POST["team"], runs__evaluation=evaluation)
+        # distinct: the join yields the team once per run it has in the evaluation
+        team = get_object_or_404(Team.objects.filter(runs__evaluation=evaluation).distinct(),
+                                 pk=params.integer(request.POST["team"], "team"))
     who = f"team {team.name}" if team else "every team"
     if request.POST.get("action") == "withdraw":
-        withdraw(evaluation, team)
+        withdraw(evaluation, team, by=request.user.username)
         messages.info(request, f"Reports withdrawn for {who}.")
-    else:
-        release(evaluation, team)
-        messages.info(request, f"Reports released to {who}: each team sees only its own runs.")
+        return redirect("scoring:scoreboard", slug=slug)
+    final = request.POST.get("final") == "1"
+    try:
+        record = release(evaluation, team, final=final, freeze=request.POST.get("comparison") == "frozen",
+                         by=request.user.username)
+    except ReleaseRefused as e:
+        messages.error(request, f"Not released as final: {e}.")
+        return redirect("scoring:scoreboard", slug=slug)
+    how = ("best/median/worst frozen at this release" if record["comparison"] == "frozen"
+           else "runs loaded later join best/median/worst")
+    messages.info(request, f"Reports released to {who} as {'final' if final else 'provisional'} scores ({how}); "
+                           "each team sees only its own runs.")
     return redirect("scoring:scoreboard", slug=slug)
 
 
@@ -73,11 +91,12 @@ def release_view(request, slug):
 @require_POST
 def rescore_view(request, slug):
     """Who: organizers. Queues a full rescoring of the evaluation (one task)."""
+    from config.celery import run_here_or_send
     from scoring.tasks import rescore_evaluation
 
     evaluation = get_object_or_404(Evaluation, slug=slug)
     try:
-        rescore_evaluation.apply_async((evaluation.id,), retry=False)
+        run_here_or_send(rescore_evaluation, evaluation.id)
         messages.info(request, "Full rescoring queued.")
     except Exception:
         messages.error(request, "The task queue is unreachable; run `python manage.py rescore "
@@ -99,7 +118,8 @@ def run_report(request, slug, tag):
     run = _visible_run(request, slug, tag)
     report = build_report(run)
     return render(request, "scoring/run_report.html", {
-        "run": run, "evaluation": run.evaluation, "report": report, "plot": mark_safe(report.plot_svg)})
+        "run": run, "evaluation": run.evaluation, "report": report, "plot": mark_safe(report.plot_svg),
+        "status": report.status, "comparison": comparison_words(report.status["comparison"])})
 
 
 @role_required(ORGANIZER, PARTICIPANT)

@@ -32,6 +32,11 @@ def _tasks_in_process(request, settings):
     from config.celery import app
 
     eager = "celery_worker" not in request.fixturenames
+    # This process is never a worker; a flag some thread's eager Task.apply() left set would fail every later
+    # result.get() (tests/test_eager_tasks.py shows the leak the application code no longer causes).
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = eager
     yield

@@ -170,7 +170,7 @@ def test_a_decision_is_stored_with_history_and_refuses_stale_and_rival_saves(set
     assert client.post(url, {"version": 2, "rel": "yes"}).status_code == 409
     assert Judgment.objects.filter(item=fare, role=Judgment.ADJUDICATED).count() == 1
     # Only a citation both assessors judged can be decided.
-    with pytest.raises(bolt.BoltError, match="not been judged by both"):
+    with pytest.raises(services.NotInQueue, match="not been judged by both"):
         adj.adjudicate_citation(org, setup["women"], {"rel": "yes"}, 0)
 
 

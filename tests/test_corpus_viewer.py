@@ -24,6 +24,17 @@ def demo(db):
     load_collection("news", "aquaint2", [FIX / "aquaint2-sample.xml"])
 
 
+@pytest.fixture
+def assessor(make_user, demo):
+    """An assessor of an evaluation over demo-blog06, so the viewer lets them read it (tests/test_corpus_access.py
+    has the rest of who reads what)."""
+    from tests.test_corpus_access import assign
+
+    user = make_user("ass", "assessor")
+    assign(user, "demo-blog06")
+    return user
+
+
 def _get(client, user, url):
     if user is not None:
         client.force_login(user)

@@ -1,7 +1,7 @@
 """Every page of the application says who may see it: a role check wraps each view, bar the public few."""
 from django.urls import URLPattern, URLResolver, get_resolver
 
-PUBLIC = {"home", "healthz", "login", "logout"}  # home only redirects; healthz shows no data
+PUBLIC = {"home", "healthz", "favicon", "login", "logout"}  # home and favicon only redirect; healthz shows no data
 
 
 def _patterns(resolver, prefix=""):

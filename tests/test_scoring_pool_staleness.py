@@ -57,7 +57,8 @@ def test_bulk_loading_and_pool_building_start_one_rescoring_each(transactional_d
     from scoring import tasks
 
     started = []
-    monkeypatch.setattr(tasks.rescore_stale, "delay", lambda evaluation_id: started.append(evaluation_id))
+    # in-process mode runs the task body (config.celery.run_here_or_send): count the runs
+    monkeypatch.setattr(tasks.rescore_stale, "run", lambda evaluation_id: started.append(evaluation_id))
     files = [RunFile(filename=f"{tag}.txt", data=VALID.replace(b"AlphaQA1", tag.encode()), team=f"t-{tag}",
                      priority=1) for tag in ("A1", "B1", "C1")]
     results = load_run_files(tac, files)  # real commits: one per stored run

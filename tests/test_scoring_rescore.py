@@ -73,8 +73,10 @@ def test_unjudged_scores_zero_and_completeness_shows_it():
     run_a = _scores(t["runA"], "run")
     assert run_a["score"].value == 0.0
     assert run_a["judged"].value == 0.0
-    # no judged list instance yet: S = 0, the question is left out and reported
-    assert run_a["score"].detail["left_out_questions"] == ["216.2"]
+    # nothing judged yet: 216.2 (S = 0 so far) is left out as unjudged, not as an empty final answer set
+    assert run_a["score"].detail["left_out_questions"] == []
+    assert run_a["score"].detail["unjudged_questions"] == ["216.1", "216.2", "216.3", "217.1", "217.2"]
+    assert (run_a["score"].detail["pool_judged"], run_a["score"].detail["pool_items"]) == (0, 11)
 
 
 def test_stale_question_recomputed_for_every_run_and_marks_cleared():

@@ -1,7 +1,8 @@
 """Collection formats: pure parsers (no Django) from a collection's files to ParsedDocument records.
 
 Each format module defines
-    records(stream, filename) -> iterator of Record (one raw record and where it sits in the file)
+    records(stream, filename, max_record=None) -> iterator of Record (one raw record and where it sits in the
+        file); a record longer than max_record bytes raises base.SizeLimitExceeded, so memory stays bounded
     docno_of(raw: bytes) -> str | None      (cheap, so a --docnos limit skips records before parsing them)
     parse_record(raw: bytes) -> ParsedDocument, raising FormatError(reason) for a bad record
 """

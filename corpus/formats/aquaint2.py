@@ -11,8 +11,8 @@ _ID = re.compile(rb"""\bid\s*=\s*["']?([^"'\s>]+)""")
 _TAG = re.compile(r"<[^>]*>")
 
 
-def records(stream, filename=""):
-    return split_records(stream, b"<DOC ", b"</DOC>")
+def records(stream, filename="", max_record=None):
+    return split_records(stream, b"<DOC ", b"</DOC>", max_record=max_record)
 
 
 def docno_of(raw):

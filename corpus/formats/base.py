@@ -38,35 +38,36 @@ class BadRecord:
         return f"{self.file}: record {self.number} (byte {self.offset}): {self.reason}"
 
 
-class GzipStream:
-    """Reads a gzip file (several members allowed) as far as it goes: a truncated or damaged file yields every
-    byte before the damage, then read() raises OSError, so a loader keeps the records it could read."""
+class SizeLimitExceeded(Exception):
+    """More decompressed bytes than a loader allows: `kind` is "file" (the whole file) or "record" (one record,
+    or text outside records, that would have to be held in memory at once). The message says where."""
 
-    def __init__(self, fh):
+    def __init__(self, message, kind):
+        super().__init__(message)
+        self.kind = kind
+
+
+def size_text(n):
+    """2147483648 -> "2 GiB"; sizes that are no whole KiB/MiB/GiB as bytes."""
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f"{n >> shift} {unit}"
+    return f"{n:,} bytes"
+
+
+class _CountedStream:
+    """A binary file read through a limit on the bytes it yields (decompressed, for gzip)."""
+
+    def __init__(self, fh, limit=None):
         self.fh = fh
-        self.z = zlib.decompressobj(wbits=31)
-        self.done = False
+        self.limit = limit
+        self.total = 0  # bytes returned so far
 
-    def read(self, n=CHUNK):
-        while not self.done:
-            data = self.fh.read(1 << 16)
-            if not data:
-                if not self.z.eof:
-                    self.done = True
-                    tail = self.z.flush()
-                    if tail:
-                        return tail
-                    raise OSError("compressed file ended before the end of the gzip stream")
-                self.done = True
-                break
-            out = self.z.decompress(data)
-            while self.z.eof and self.z.unused_data:  # the next gzip member
-                rest = self.z.unused_data
-                self.z = zlib.decompressobj(wbits=31)
-                out += self.z.decompress(rest)
-            if out:
-                return out
-        return b""
+    def _counted(self, out):
+        self.total += len(out)
+        if self.limit is not None and self.total > self.limit:
+            raise SizeLimitExceeded(f"decompresses to more than {size_text(self.limit)}", "file")
+        return out
 
     def close(self):
         self.fh.close()
@@ -78,14 +79,75 @@ class GzipStream:
         self.close()
 
 
-def open_maybe_gzip(path):
-    """Open a file for binary reading, transparently decompressing gzip (detected by magic bytes, not name)."""
+class GzipStream(_CountedStream):
+    """Reads a gzip file (several members allowed) as far as it goes: a truncated or damaged file yields every
+    byte before the damage, then read() raises OSError, so a loader keeps the records it could read.
+
+    Each read() inflates at most `n` bytes (zlib's max_length), so a highly compressed file never expands in
+    memory all at once; past `limit` decompressed bytes read() raises SizeLimitExceeded (a gzip bomb)."""
+
+    def __init__(self, fh, limit=None):
+        super().__init__(fh, limit)
+        self.z = zlib.decompressobj(wbits=31)
+        self.done = False
+
+    def read(self, n=CHUNK):
+        n = n if n and n > 0 else CHUNK
+        while True:
+            if self.z.eof:  # a member ended: the next one starts in its unused data or further in the file
+                data = self.z.unused_data or self.fh.read(1 << 16)
+                if not data:
+                    return b""
+                self.z = zlib.decompressobj(wbits=31)
+            elif self.z.unconsumed_tail:  # input left over when the last call stopped at n bytes
+                data = self.z.unconsumed_tail
+            else:
+                if self.done:
+                    return b""
+                data = self.fh.read(1 << 16)
+                if not data:
+                    self.done = True
+                    tail = self.z.flush()  # all input is consumed here, so this is at most a few bytes
+                    if tail:
+                        return self._counted(tail)
+                    raise OSError("compressed file ended before the end of the gzip stream")
+            out = self.z.decompress(data, n)
+            if out:
+                return self._counted(out)
+
+
+class PlainStream(_CountedStream):
+    """An uncompressed file read through the same limit (it may grow while it is read)."""
+
+    def read(self, n=CHUNK):
+        return self._counted(self.fh.read(n if n and n > 0 else CHUNK))
+
+
+# Magic bytes of compressed formats the loaders do not read: refused by name rather than parsed as text.
+_OTHER_COMPRESSION = re.compile(rb"(?P<bzip2>BZh[1-9]1AY&SY)|(?P<xz>\xfd7zXZ\x00)|(?P<zip>PK\x03\x04)"
+                                rb"|(?P<zstd>\x28\xb5\x2f\xfd)")
+
+
+def compression_of(path):
+    """"gzip", "plain", or the name of a compression the loaders do not read (bzip2, xz, zip, zstd)."""
+    with open(path, "rb") as fh:
+        magic = fh.read(10)
+    if magic[:2] == b"\x1f\x8b":
+        return "gzip"
+    m = _OTHER_COMPRESSION.match(magic)
+    return m.lastgroup if m else "plain"
+
+
+def open_maybe_gzip(path, limit=None):
+    """Open a file for binary reading, transparently decompressing gzip (detected by magic bytes, not name).
+
+    `limit`: at most that many (decompressed) bytes are read before SizeLimitExceeded."""
     fh = open(path, "rb")
     magic = fh.read(2)
     fh.seek(0)
     if magic == b"\x1f\x8b":
-        return GzipStream(fh)
-    return fh
+        return GzipStream(fh, limit)
+    return PlainStream(fh, limit) if limit is not None else fh
 
 
 # Container lines some distributions wrap their records in; they are not stray text.
@@ -96,11 +158,13 @@ def _stray(segment):
     return bool(segment.strip()) and bool(_WRAPPERS.sub(b"", segment).strip())
 
 
-def split_records(stream, start, end, chunk=CHUNK):
+def split_records(stream, start, end, chunk=CHUNK, max_record=None):
     """Yield a Record for each `start`...`end` record that begins at a line start.
 
     A record runs to the last `end` before the next `start`, so a page that happens to contain the end tag does not
     cut its record short. Non-blank bytes outside records and records without an end tag come back with a problem.
+    `max_record` bounds the bytes held at once: a record (or text outside records) longer than that raises
+    SizeLimitExceeded instead of growing the buffer without end.
     """
     buf = b""
     base = 0  # file offset of buf[0]
@@ -115,6 +179,12 @@ def split_records(stream, start, end, chunk=CHUNK):
                 return i
             frm = i + 1
 
+    def check(at, length, outside=False):
+        if max_record is not None and length > max_record:
+            what = f"text outside any {start.decode()} record" if outside else "a record"
+            raise SizeLimitExceeded(f"record {number + 1} (byte {base + at}): {what} longer than "
+                                    f"{size_text(max_record)}", "record")
+
     while True:
         if not eof:
             more = stream.read(chunk)
@@ -128,18 +198,24 @@ def split_records(stream, start, end, chunk=CHUNK):
             s = find_start(buf, pos)
             if s < 0:
                 if eof and _stray(buf[pos:]):
+                    check(pos, len(buf) - pos, outside=True)
                     number += 1
                     yield Record(number, base + pos, buf[pos:], f"text outside any {start.decode()} record")
                     pos = len(buf)
+                elif not eof:  # no record start so far: that text may not grow past the limit either
+                    check(pos, len(buf) - pos, outside=True)
                 break
             if _stray(buf[pos:s]):
+                check(pos, s - pos, outside=True)
                 number += 1
                 yield Record(number, base + pos, buf[pos:s], f"text outside any {start.decode()} record")
             nxt = find_start(buf, s + len(start))
             if nxt < 0 and not eof:
+                check(s, len(buf) - s)  # the record so far, before reading more of it
                 pos = s
                 break  # need more data
             stop = nxt if nxt >= 0 else len(buf)
+            check(s, stop - s)
             e = buf.rfind(end, s, stop)
             number += 1
             if e < 0:

@@ -12,8 +12,8 @@ _FIELD = re.compile(rb"<(DATE_XML|FEEDNO|FEEDURL|BLOGHPNO|BLOGHPURL|PERMALINK)>(
 _HEADER_LINE = re.compile(r"^([!-9;-~]+):[ \t]*(.*)$")  # RFC 7230 token, colon, value
 
 
-def records(stream, filename=""):
-    return split_records(stream, b"<DOC>", b"</DOC>")
+def records(stream, filename="", max_record=None):
+    return split_records(stream, b"<DOC>", b"</DOC>", max_record=max_record)
 
 
 def docno_of(raw):

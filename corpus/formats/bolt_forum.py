@@ -20,8 +20,8 @@ TOKEN = re.compile(r"<[^>]*>|&#?\w+;|[^<&]+|[<&]")
 _QUOTE_OPEN = re.compile(r"<quote\b([^>]*)>")
 
 
-def records(stream, filename=""):
-    return split_records(stream, b"<doc ", b"</doc>")
+def records(stream, filename="", max_record=None):
+    return split_records(stream, b"<doc ", b"</doc>", max_record=max_record)
 
 
 def docno_of(raw):

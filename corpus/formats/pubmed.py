@@ -1,11 +1,12 @@
 """PubMed abstracts as JSON Lines: {"pmid": ..., "title": ..., "abstract": ...} per line (BioGen)."""
 import json
 
-from corpus.formats.base import CHUNK, FormatError, ParsedDocument, Record
+from corpus.formats.base import CHUNK, FormatError, ParsedDocument, Record, SizeLimitExceeded, size_text
 
 
-def records(stream, filename=""):
-    """One Record per non-blank line; number is the line number, offset the line's first byte."""
+def records(stream, filename="", max_record=None):
+    """One Record per non-blank line; number is the line number, offset the line's first byte. A line longer
+    than `max_record` bytes raises SizeLimitExceeded rather than being gathered whole."""
     offset, number, rest = 0, 0, b""
     while True:
         data = stream.read(CHUNK)
@@ -13,11 +14,19 @@ def records(stream, filename=""):
         rest = lines.pop() if data else b""
         for line in lines:
             number += 1
+            _check(line, number, offset, max_record)
             if line.strip():
                 yield Record(number, offset, line.rstrip(b"\r"))
             offset += len(line) + 1
+        _check(rest, number + 1, offset, max_record)
         if not data:
             return
+
+
+def _check(line, number, offset, max_record):
+    if max_record is not None and len(line) > max_record:
+        raise SizeLimitExceeded(f"record {number} (byte {offset}): a line longer than {size_text(max_record)}",
+                                "record")
 
 
 def docno_of(raw):

@@ -5,6 +5,8 @@ A topic format is a module `pooling.formats.<name>` (named by the track's `topic
 A run format is a module `pooling.formats.<name>` (named by the track's `run_format`) with
     check_run(data: bytes, filename: str, context: CheckContext) -> (list[Problem], ParsedRun | None)
 Both report every problem they find (not just the first); a caller loads nothing when any problem is returned.
+A run format may say what its files look like, FILE_SHAPE = "xml" or "text" (lines), so that a file of the other
+shape, most likely meant for another evaluation, is named as such rather than only reported line by line.
 """
 from dataclasses import dataclass, field
 from importlib import import_module

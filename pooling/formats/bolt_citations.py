@@ -250,6 +250,8 @@ def split_key(key):
 # The scorer, the export and the judging pages find an item's citations by key (`citation_key`), so the pool
 # build stores no item-to-run-line link rows for this track (pooling.pools.item_sources finds them by key).
 POOL_LINKS = False
+
+FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file of the other shape)
 # pool_key in SQL (PostgreSQL, over the run entry's docid, text and data), so the pool build groups the 100,000s
 # of citations in the database; tests/test_bolt_pipeline.py checks that both agree.
 POOL_KEY_SQL = ("CASE WHEN data ? 'view' OR coalesce((data->>'near_dup')::boolean, false) THEN NULL ELSE "

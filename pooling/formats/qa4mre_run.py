@@ -28,6 +28,7 @@ from pooling.formats.qa4mre_test_set import ANSWER_IDS, QUESTION, READING_TEST, 
 # The seven languages of the 2012 main task; an evaluation may set its own list in settings["languages"].
 LANGUAGES = ("ar", "bg", "de", "en", "es", "it", "ro")
 MAX_RUNS = 10
+FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file of the other shape)
 # Django-side hooks looked up by pooling.loading (named as strings: this module imports no Django).
 CONTEXT_EXTRA = "pooling.qa4mre.check_context_extra"
 AFTER_STORE = "pooling.qa4mre.after_store"

@@ -17,6 +17,7 @@ import re
 from pooling.formats.base import ParsedEntry, ParsedRun, Problem
 
 NIL = "NIL"
+FILE_SHAPE = "text"  # what a run file looks like (pooling.loading names a file of the other shape)
 MAX_TAG = 100
 SINGLE_ANSWER_TYPES = ("FACTOID",)  # exactly one [docid, answer] pair or NIL
 

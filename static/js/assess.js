@@ -1,12 +1,13 @@
-// Keyboard-first judging. A key "presses" the visible, enabled element carrying data-key="<key>", so the keyboard
-// and the mouse take exactly the same path (htmx requests declared in the templates). In the nugget workspace,
-// j/k move between answer strings and the digits 1–9 toggle that nugget for the current one.
+// Keyboard-first QA judging. Keys come from the page's key map (assess/keymap.py via static/js/keys.js) and are
+// acted on by action name. Most press the visible, enabled element carrying data-key="<key>" (rendered from the
+// same map), so the keyboard and the mouse take exactly the same path (htmx requests declared in the templates).
+// - Instance judging: digits are labels, ⇧digits answer classes; with "move on after each judgment" the next item
+//   is shown once a judgment is complete, and keys typed meanwhile wait for it.
+// - Nugget workspace: j/k move over answer strings and digits toggle the current string's nuggets (two digits from
+//   10 nuggets on); J/K move over nuggets and v/o vote the current one; t types a nugget, + takes the selection.
+// - Vote page: j/k move over nuggets, v/o vote.
 (function () {
   "use strict";
-
-  function typing(el) {
-    return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
-  }
 
   function visible(el) {
     return !el.disabled && el.getClientRects().length > 0;
@@ -24,68 +25,114 @@
     if (root && window.htmx && !wired(root)) window.htmx.process(root);
   }
 
+  function click(el) {
+    if (!el || !visible(el)) return false;
+    wire(el);
+    el.click();
+    return true;
+  }
+
   function pressKey(key) {
     var all = document.querySelectorAll("[data-key]");
     for (var i = 0; i < all.length; i++) {
-      if (all[i].getAttribute("data-key") === key && visible(all[i])) {
-        wire(all[i]);
-        all[i].click();
-        return true;
-      }
+      if (all[i].getAttribute("data-key") === key && visible(all[i])) return click(all[i]);
     }
     return false;
   }
 
-  // --- nugget workspace: a current answer string, digits toggle its nugget matches ---
-  // The current row is remembered by id, not only by its class: htmx re-renders rows (after each match) and,
-  // while settling, puts their attributes back, so the class is re-applied once the swap has settled.
-  var currentId = null;
-
-  function rows() {
-    return Array.prototype.slice.call(document.querySelectorAll("[data-match-row]"));
+  // --- a cursor over a list whose elements htmx re-renders -------------------------------------------------------
+  // The current element is remembered by an attribute value, not only by its class: htmx re-renders rows (after
+  // each match) and, while settling, puts their attributes back, so the class is re-applied once a swap settled.
+  function Cursor(selector, idAttr) {
+    this.selector = selector;
+    this.idAttr = idAttr;
+    this.id = null;
   }
 
-  function current() {
-    var row = currentId && document.getElementById(currentId);
-    return row && row.hasAttribute("data-match-row") ? row : null;
-  }
+  Cursor.prototype.all = function () {
+    return Array.prototype.slice.call(document.querySelectorAll(this.selector));
+  };
 
-  function mark(row) {
-    rows().forEach(function (r) { if (r !== row) r.classList.remove("current"); });
-    if (row) row.classList.add("current");
-  }
+  Cursor.prototype.current = function () {
+    var self = this;
+    return self.id === null ? null : self.all().filter(function (el) {
+      return el.getAttribute(self.idAttr) === self.id;
+    })[0] || null;
+  };
 
-  function setCurrent(row) {
-    currentId = row ? row.id : null;
-    mark(row);
-    if (row) row.scrollIntoView({block: "nearest"});
-  }
+  Cursor.prototype.mark = function (el) {
+    this.all().forEach(function (other) { if (other !== el) other.classList.remove("current"); });
+    if (el) el.classList.add("current");
+  };
 
-  function ensureCurrent() {
-    if (!document.getElementById("nugget-workspace")) return;
-    var row = current() || rows()[0] || null;
-    currentId = row ? row.id : null;
-    mark(row);
-  }
+  Cursor.prototype.set = function (el, quiet) {
+    this.id = el ? el.getAttribute(this.idAttr) : null;
+    this.mark(el);
+    if (el && !quiet) el.scrollIntoView({block: "nearest"});
+    return !!el;
+  };
 
-  function moveRow(step) {
-    var all = rows();
+  Cursor.prototype.ensure = function () {
+    var el = this.current() || this.all()[0] || null;
+    this.id = el ? el.getAttribute(this.idAttr) : null;
+    this.mark(el);
+  };
+
+  Cursor.prototype.move = function (step) {
+    var all = this.all();
     if (!all.length) return false;
-    var i = all.indexOf(current());
-    setCurrent(all[Math.max(0, Math.min(all.length - 1, i < 0 ? 0 : i + step))]);
-    return true;
-  }
+    var i = all.indexOf(this.current());
+    return this.set(all[Math.max(0, Math.min(all.length - 1, i < 0 ? 0 : i + step))]);
+  };
 
-  function toggleNugget(n) {
-    var row = current();
-    if (!row) return false;
+  // The next element after the current one (wrapping) that `open` accepts.
+  Cursor.prototype.nextWhere = function (open) {
+    var all = this.all(), at = all.indexOf(this.current());
+    for (var step = 1; step <= all.length; step++) {
+      var el = all[(at + step) % all.length];
+      if (open(el)) return this.set(el);
+    }
+    return false;
+  };
+
+  var rows = new Cursor("[data-match-row]", "id");            // answer strings of the nugget workspace
+  var nuggets = new Cursor("li[data-nugget-id]", "data-nugget-id");  // nuggets (workspace and vote page)
+
+  // A row saves itself on change and is swapped for the server's answer (with its new version); a toggle typed
+  // while its save is out would be dropped by htmx, so it waits for the row that comes back and applies there.
+  var laterToggles = {};  // row id -> nugget numbers
+
+  function toggleNugget(rowId, n) {
+    var row = document.getElementById(rowId);
+    if (!row) return;
+    if (row.classList.contains("htmx-request")) {
+      (laterToggles[rowId] = laterToggles[rowId] || []).push(n);
+      return;
+    }
     var box = row.querySelector('input[data-nugget-index="' + n + '"]');
-    if (!box) return false;
+    if (!box) return;
     wire(box);
     box.checked = !box.checked;
     box.dispatchEvent(new Event("change", {bubbles: true}));
+  }
+
+  document.addEventListener("htmx:load", function (e) {
+    var id = e.detail.elt && e.detail.elt.id, later = id && laterToggles[id];
+    if (!later) return;
+    delete laterToggles[id];
+    later.forEach(function (n) { toggleNugget(id, n); });
+  });
+
+  function vote(which) {
+    var li = nuggets.current();
+    var button = li && li.querySelector('.vote-btn[value="' + which + '"]');
+    if (!click(button)) return false;
+    nuggets.move(1);
     return true;
   }
+
+  function unvoted(li) { return !li.querySelector(".vote-btn.current"); }
+  function unmatched(row) { return row.getAttribute("data-matched") !== "1"; }
 
   function nuggetFromSelection() {
     var form = document.getElementById("nugget-create");
@@ -97,22 +144,128 @@
     return true;
   }
 
-  document.addEventListener("keydown", function (e) {
-    if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
-    var handled = false;
-    if (document.getElementById("nugget-workspace")) {
-      if (e.key === "j") handled = moveRow(1);
-      else if (e.key === "k") handled = moveRow(-1);
-      else if (/^[1-9]$/.test(e.key)) handled = toggleNugget(e.key);
-      else if (e.key === "+") handled = nuggetFromSelection();
+  function typeNugget() {
+    var input = document.getElementById("nugget-text");
+    if (!input) return false;
+    input.focus();
+    return true;
+  }
+
+  // --- instance judging: auto-advance ------------------------------------------------------------------------------
+  // The preference lives in localStorage under the assessor's id: it is about how this person works at this
+  // browser, needs no request (the save path stays three round trips) and outlives a sign-out, unlike the session.
+  var toggle = document.getElementById("auto-advance");
+  var advancing = false;  // a judgment was sent with auto-advance on: keys wait for the next item
+  var waiting = [];       // the keys that wait, replayed in order on the item that arrives
+
+  function autoAdvance() { return !!(toggle && toggle.checked); }
+
+  if (toggle) {
+    try { toggle.checked = window.localStorage.getItem(toggle.getAttribute("data-store")) === "1"; } catch (e) {}
+    toggle.addEventListener("change", function () {
+      try { window.localStorage.setItem(toggle.getAttribute("data-store"), toggle.checked ? "1" : "0"); } catch (e) {}
+    });
+  }
+
+  function replay() {
+    advancing = false;
+    var keys = waiting;
+    waiting = [];
+    for (var i = 0; i < keys.length; i++) {
+      if (advancing) { waiting = waiting.concat(keys.slice(i)); return; }
+      act(keys[i]);
     }
-    if (!handled && e.key.length === 1) handled = pressKey(e.key);
-    if (handled) e.preventDefault();
+  }
+
+  function stopAdvancing() {
+    advancing = false;
+    waiting = [];  // typed for an item that is not coming
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (e.detail.elt.id === "judge-bar" && autoAdvance()) advancing = true;
+  });
+
+  document.addEventListener("htmx:load", function (e) {
+    var elt = e.detail.elt;
+    if (!advancing || !elt) return;
+    if (elt.id === "judge-bar") {  // a save answered
+      if (elt.getAttribute("data-saved") !== "1") stopAdvancing();  // refused: the keys were meant for later
+      else if (elt.getAttribute("data-complete") !== "1") replay();  // a correct list answer still needs a class
+      else if (!pressKey(window.assayKeys.keyFor("next"))) replay();
+    } else if (elt.id === "item-panel") {
+      replay();
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (advancing && !e.detail.successful) stopAdvancing();
+  });
+
+  // --- keys --------------------------------------------------------------------------------------------------------
+  function act(k) {
+    var keys = window.assayKeys;
+    if (document.getElementById("nugget-workspace")) {
+      switch (k.action) {
+        case "next": return rows.move(1);
+        case "previous": return rows.move(-1);
+        case "unjudged": return rows.nextWhere(unmatched);
+        case "next-nugget": return nuggets.move(1);
+        case "previous-nugget": return nuggets.move(-1);
+        case "vital": case "okay": return vote(k.action);
+        case "type-nugget": return typeNugget();
+        case "nugget-from-selection": return nuggetFromSelection();
+        case "number":
+          var row = rows.current();
+          if (!row) return false;
+          keys.number("number", k.digit, row.querySelectorAll("input[data-nugget-index]").length,
+                      function (n) { toggleNugget(row.id, n); });
+          return true;
+      }
+      return false;
+    }
+    if (document.getElementById("vote-page")) {
+      switch (k.action) {
+        case "next": return nuggets.move(1);
+        case "previous": return nuggets.move(-1);
+        case "unjudged": return nuggets.nextWhere(unvoted);
+        case "vital": case "okay": return vote(k.action);
+      }
+      return false;
+    }
+    if (k.action === "class") {
+      var bar = document.getElementById("judge-bar");
+      var count = bar ? bar.querySelectorAll("[data-class-number]").length : 0;
+      if (!count) return false;
+      keys.number("class", k.digit, count, function (n) {
+        var bar = document.getElementById("judge-bar");
+        click(bar && bar.querySelector('[data-class-number="' + n + '"]'));
+      });
+      return true;
+    }
+    return pressKey(k.key);
+  }
+
+  document.addEventListener("keydown", function (e) {
+    var keys = window.assayKeys;
+    if (!keys) return;
+    if (keys.typing(e.target)) {
+      if (e.key === "Escape" && e.target.id === "nugget-text") e.target.blur();  // back to the keys
+      return;
+    }
+    var action = keys.action(e);
+    if (!action || action === "number-done") return;  // Enter ends a number in keys.js; otherwise it is Enter
+    var k = {action: action, key: e.key, digit: keys.digit(e)};
+    if (advancing) waiting.push(k);
+    else if (!act(k)) return;
+    e.preventDefault();
   });
 
   document.addEventListener("click", function (e) {
     var row = e.target.closest && e.target.closest("[data-match-row]");
-    if (row) setCurrent(row);
+    if (row) rows.set(row, true);
+    var li = e.target.closest && e.target.closest("li[data-nugget-id]");
+    if (li) nuggets.set(li, true);
     var sel = e.target.closest && e.target.closest("[data-nugget-from-selection]");
     if (sel) { e.preventDefault(); nuggetFromSelection(); }
   });
@@ -142,6 +295,12 @@
     }
   });
 
-  document.addEventListener("htmx:afterSettle", ensureCurrent);
-  document.addEventListener("DOMContentLoaded", ensureCurrent);
+  function ensureCursors() {
+    if (document.getElementById("nugget-workspace")) rows.ensure();
+    if (document.getElementById("nugget-workspace") || document.getElementById("vote-page")) nuggets.ensure();
+  }
+
+  document.addEventListener("htmx:afterSettle", ensureCursors);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ensureCursors);
+  else ensureCursors();
 })();

@@ -1,5 +1,6 @@
-// BOLT judging, keyboard first. A key presses the visible, enabled element carrying data-key="<key>", so the
-// keyboard and the mouse take the same path.
+// BOLT judging, keyboard first. Keys come from the page's key map (assess/keymap.py via static/js/keys.js) and
+// are acted on by action name; most press the visible, enabled element carrying data-key="<key>" (rendered from
+// the same map), so the keyboard and the mouse take the same path.
 // - Citation page: moving (j/k/u, or the links) swaps the citation panel in with htmx and pushes its URL. Each
 //   panel keeps its judgment in `value` and saves it as JSON after every change. Saves go out one at a time, each
 //   with the version the previous one returned, so a key pressed while a save is in flight never trips the
@@ -25,11 +26,19 @@
     el.className = bad ? "error" : "";
   }
 
+  var NO_ANSWER = "Not saved: the server could not be reached. Your choice is kept on screen; press it again to retry.";
+
   function post(url, body) {
     return fetch(url, {method: "POST", credentials: "same-origin",
                        headers: {"Content-Type": "application/json", "X-CSRFToken": csrf()},
                        body: JSON.stringify(body)})
-      .then(function (r) { return r.json().then(function (d) { return {status: r.status, data: d}; }); });
+      .then(function (r) {
+        // a server error or a proxy's page is no JSON: still a refusal that must be shown, never "saved"
+        return r.json().then(function (d) { return {status: r.status, data: d}; }, function () {
+          return {status: r.status, data: {error: "Not saved: the server answered " + r.status +
+                                          ". Your choice is kept on screen; press it again to retry."}};
+        });
+      });
   }
 
   function typing(el) {
@@ -136,7 +145,7 @@
         self.say(r.data.error || "Not saved.", true);
         self.render();
       },
-      failed: function () { self.say("Not saved: the server did not answer. Try again.", true); }
+      failed: function () { self.say(NO_ANSWER, true); }
     });
     self.render();
   }
@@ -238,9 +247,9 @@
     return true;
   };
 
-  function citationKey(key) {
-    if (key === "x") return citation.removeLast();
-    return pressKey(key);
+  function citationKey(k) {
+    if (k.action === "remove-relspan") return citation.removeLast();
+    return pressKey(k.key);
   }
 
   function initCitation() {
@@ -316,7 +325,7 @@
         }
         self.say(r.data.error || "Not saved.", true);
       },
-      failed: function () { self.say("Not saved: the server did not answer. Try again.", true); }
+      failed: function () { self.say(NO_ANSWER, true); }
     });
     form.classList.add("live");  // answers save themselves: the whole-form button is for pages without script
     var first = self.rows.findIndex(function (row) { return self.answerOf(row) === null; });
@@ -383,14 +392,14 @@
     this.say("Every question of this view is answered.");
   };
 
-  ViewJudge.prototype.key = function (key) {
+  ViewJudge.prototype.key = function (action) {
     if (!this.rows.length) return false;
-    if (key === "j" || key === "ArrowDown") this.moveTo(this.cursor + 1);
-    else if (key === "k" || key === "ArrowUp") this.moveTo(this.cursor - 1);
-    else if (key === "y" || key === "n") {
-      this.answer(this.rows[this.cursor], key === "y" ? "yes" : "no");
+    if (action === "next") this.moveTo(this.cursor + 1);
+    else if (action === "previous") this.moveTo(this.cursor - 1);
+    else if (action === "yes" || action === "no") {
+      this.answer(this.rows[this.cursor], action);
       this.moveTo(this.cursor + 1);
-    } else if (key === "u") this.nextUnanswered();
+    } else if (action === "unjudged") this.nextUnanswered();
     else return false;
     return true;
   };
@@ -409,13 +418,13 @@
 
   // --- keys ----------------------------------------------------------------------------------------------------
   document.addEventListener("keydown", function (ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || typing(document.activeElement)) return;
-    var handled = false;
-    if (view) handled = view.key(ev.key);
-    else if (citation && navigating) {
-      if (ev.key.length === 1) { pendingKeys.push(ev.key); handled = true; }
-    } else if (citation) handled = ev.key.length === 1 && citationKey(ev.key);
-    else handled = ev.key.length === 1 && pressKey(ev.key);
+    var action = window.assayKeys && window.assayKeys.action(ev);
+    if (!action || typing(document.activeElement)) return;  // only what the page's key map declares
+    var k = {action: action, key: ev.key}, handled = false;
+    if (view) handled = view.key(action);
+    else if (citation && navigating) { pendingKeys.push(k); handled = true; }
+    else if (citation) handled = citationKey(k);
+    else handled = pressKey(ev.key);
     if (handled) ev.preventDefault();
   });
 

@@ -1,6 +1,7 @@
-// BOLT adjudication, keyboard first: a key "presses" the visible, enabled element carrying data-key="<key>" (a
-// radio, the checkbox, a submit button or a link), so the keys and the mouse do exactly the same thing. The
-// decision itself is a plain form post; nothing here talks to the server.
+// BOLT adjudication, keyboard first: a key the page's key map declares (assess/keymap.py via static/js/keys.js)
+// "presses" the visible, enabled element carrying data-key="<key>" (a radio, the checkbox, a submit button or a
+// link), so the keys and the mouse do exactly the same thing. The decision itself is a plain form post; nothing
+// here talks to the server.
 (function () {
   "use strict";
 
@@ -10,7 +11,7 @@
   }
 
   document.addEventListener("keydown", function (ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || typing(document.activeElement)) return;
+    if (!window.assayKeys || !window.assayKeys.action(ev) || typing(document.activeElement)) return;
     var all = document.querySelectorAll("[data-key]");
     for (var i = 0; i < all.length; i++) {
       var el = all[i];

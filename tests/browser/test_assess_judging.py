@@ -40,42 +40,42 @@ def test_judge_a_series_end_to_end_with_the_keyboard_only(page, login, live_serv
     sample, assessor, assignment = instance_series
     login(page, "judy")
     page.goto(live_server.url + reverse("assess:assignment", args=[assignment.pk]))
-    page.keyboard.press("n")  # first question
+    page.keyboard.press("u")  # the first question with items left to judge
     page.wait_for_selector("#item-panel[data-question='1.1']")
     page.evaluate("window.__noReload = true")  # lost on any full page load
     assert page.locator("#key-list").is_visible()
     # factoid 1.1: "1983", "Karl Lagerfeld", "NIL", "Paris" → incorrect, globally-correct, globally-correct, non-exact
     for key in ("1", "5"):
         press(page, key)
-        page.keyboard.press("n")
+        page.keyboard.press("j")
         page.wait_for_function("() => !document.querySelector('#judge-bar .status .ok')")
     # the NIL response offers only incorrect (1) and globally-correct (2)
     assert page.locator("#judge-bar .label-btn").count() == 2
     press(page, "2")
-    page.keyboard.press("n")
+    page.keyboard.press("j")
     expect_text(page, ".item-meta", "Item 4 of 4")
     press(page, "3")
-    page.keyboard.press("n")  # end of the question
+    page.keyboard.press("j")  # end of the question
     page.wait_for_selector("#question-done")
-    page.keyboard.press("n")  # next question, still without a page load
+    page.keyboard.press("j")  # next question, still without a page load
     page.wait_for_selector("#item-panel[data-question='1.2']")
-    # list 1.2: "Nicole Kidman" correct, new class; "Keira Knightley" correct, new class;
-    # "N. Kidman" correct, into class a; "Brad Pitt" incorrect
-    press(page, "5")
+    # list 1.2: "Nicole Kidman" correct, new class (= alone judges it correct); "Keira Knightley" correct, then a
+    # new class; "N. Kidman" into class 1 (⇧1, correct with it); "Brad Pitt" incorrect
     press(page, "=")
     expect_text(page, "#classes-panel", "Nicole Kidman")
-    page.keyboard.press("n")
+    page.keyboard.press("j")
     expect_text(page, ".item-meta", "Item 2 of 4")
     press(page, "5")
-    press(page, "=")
-    page.keyboard.press("n")
+    expect_text(page, "#judge-bar .classes .hint", "Put this correct answer into a class")
+    page.keyboard.press("=")
+    expect_text(page, "#classes-panel", "Keira Knightley")
+    page.keyboard.press("j")
     expect_text(page, ".item-meta", "Item 3 of 4")
-    press(page, "5")
-    press(page, "a")
-    page.keyboard.press("n")
+    press(page, "Shift+Digit1")
+    page.keyboard.press("j")
     expect_text(page, ".item-meta", "Item 4 of 4")
     press(page, "1")
-    page.keyboard.press("n")
+    page.keyboard.press("j")
     page.wait_for_selector("#question-done")
     assert page.evaluate("window.__noReload") is True
     expect_text(page, "#question-done", "last question")
@@ -202,7 +202,7 @@ def test_double_judge_and_adjudicate(browser, login, live_server, transactional_
             expect_text(tab, "#judge-bar .status", "not judged yet")
         for n, key in enumerate(keys):
             press(tab, key)
-            tab.keyboard.press("n")
+            tab.keyboard.press("j")
             expect_text(tab, ".item-meta", f"Item {n + 2} of 4")
         context.close()
     disputed = sample.items["1.1"][0]  # ann: incorrect, bob: globally-correct

@@ -46,11 +46,12 @@ def test_primary_votes_a_later_set(page, browser, login, live_server, transactio
     assert "Chanel No. 5 is its top-selling perfume" not in body and "headquartered in Paris" not in body
     assert tab.locator(".vote-btn.current").count() == 0  # the first votes are not shown
 
-    # keyboard: focus the first nugget's "okay" button and press Enter
-    tab.focus(f"#vote-{first.pk} button[value=okay]")
-    tab.keyboard.press("Enter")
+    # keyboard: the nugget cursor starts on the first nugget; o votes it okay and moves on
+    tab.wait_for_selector(f"li[data-nugget-id='{first.pk}'].current")
+    tab.keyboard.press("o")
     expect_text(tab, f"#vote-{first.pk} .status", "saved")
     tab.wait_for_selector(f"#vote-{first.pk} button[value=okay].current")
+    tab.wait_for_selector(f"li[data-nugget-id='{second.pk}'].current")
     # mouse: the second nugget vital, then changed to okay (the swapped form carries the new version)
     tab.click(f"#vote-{second.pk} button[value=vital]")
     expect_text(tab, f"#vote-{second.pk} .status", "saved")

@@ -30,9 +30,11 @@ def test_board_follows_judging_and_report_for_released_team(page, login, make_us
         "text => document.querySelector('#scoreboard tr[data-run=\"runA\"]').innerText.includes(text)",
         arg=new, timeout=15_000)
     assert page.locator("#stale-count").inner_text() == "0"
-    # Release to Team Alpha only, from the board.
+    # Release to Team Alpha only, from the board, which then says so (not "Reports not released").
     page.click("text=Release to Team Alpha only")
     page.wait_for_load_state()
+    state = page.locator("#release-state").inner_text()
+    assert "Reports released to Team Alpha as provisional scores" in state and "Not released to Team Beta" in state
     page.click(".logout button")
     login(page, "alice")
     page.click("a.report-link")
@@ -40,6 +42,13 @@ def test_board_follows_judging_and_report_for_released_team(page, login, make_us
     assert page.locator("h1").inner_text().startswith("Run runA")
     assert page.locator("svg.diffplot").count() == 1
     assert page.locator('#summary tr[data-measure="score"]').inner_text().count(new) >= 1
+    # The report says what it is, on screen and on paper.
+    assert page.locator("#status-word").inner_text() == "Provisional"
+    assert "100.0 %" in page.locator("#judged-share").inner_text()
+    assert page.locator("#as-of").inner_text().startswith("Scores as of 20")
+    page.emulate_media(media="print")
+    assert page.locator("#report-status").is_visible() and not page.locator("#csv").is_visible()
+    page.emulate_media(media="screen")
     # the other team's run stays hidden
     response = page.goto(f"{live_server.url}/scores/browser-board/runs/runB/")
     assert response.status == 404

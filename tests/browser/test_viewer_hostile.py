@@ -48,7 +48,9 @@ def hostile_docs(live_server, make_user):
         Document(collection=collection, docno=f"HOSTILE-{i:03d}", raw=_page_bytes(v), charset="utf-8",
                  meta={"PERMALINK": "http://blog.example/post.html", "where": where})
         for i, (where, v) in enumerate(VECTORS)])
-    make_user("hostile-assessor", "assessor")
+    from tests.test_corpus_access import assign
+
+    assign(make_user("hostile-assessor", "assessor"), "hostile")  # assessors read their evaluations' collections
     return [f"HOSTILE-{i:03d}" for i in range(len(VECTORS))]
 
 

@@ -20,8 +20,11 @@ def docs(live_server, make_user):
     raw = f"<html><body>{filler}<p>The <b>answer</b> is   forty-two.</p>{filler}</body></html>".encode()
     Document.objects.create(collection=Collection.objects.create(name="long", format="blog06"), docno="LONG-1",
                             raw=raw, charset="utf-8", meta={})
-    make_user("viewer-assessor", "assessor")
+    assessor = make_user("viewer-assessor", "assessor")
     make_user("viewer-participant", "participant", team="Team Alpha")
+    from tests.test_corpus_access import assign
+
+    assign(assessor, "demo-blog06", "forum", "long")  # assessors read the collections of their evaluations
 
 
 def _frame(page):

@@ -9,7 +9,10 @@ from corpus.loading import load_collection, read_docnos
 
 class Command(BaseCommand):
     help = ("Load collection files (gzip or plain) into collection NAME. Idempotent: documents already stored are "
-            "left alone. Bad records are skipped and listed at the end.")
+            "left alone. Bad records are skipped and listed at the end. A file that decompresses to more than "
+            "the setting CORPUS_MAX_FILE_BYTES (default 2 GiB) or holds a record longer than "
+            "CORPUS_MAX_RECORD_BYTES (default 64 MiB) refuses the whole load (exit status 1): what it had stored "
+            "is removed again.")
 
     def add_arguments(self, parser):
         parser.add_argument("name")

@@ -6,7 +6,8 @@ from scoring.exports import ImportFailed, import_jsonl
 
 class Command(BaseCommand):
     help = "Load judgments exported by export_judgments into an evaluation with the same questions and pools. " \
-           "All or nothing: a bad line is named (FILE:LINE) and nothing is stored."
+           "All or nothing: a bad line is named (FILE:LINE) and nothing is stored; a record repeating an " \
+           "earlier one's id (or judging the same thing again) names both lines."
 
     def add_arguments(self, parser):
         parser.add_argument("slug")

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from pooling.models import Evaluation
 from scoring.rescore import freshness, rescore_evaluation
-from scoring.results import score_tree
+from scoring.results import evaluation_judging, score_tree
 
 
 def _fmt(value):
@@ -29,14 +29,16 @@ class Command(BaseCommand):
             rescore_evaluation(evaluation.id)
         tree = score_tree(evaluation)
         fresh = freshness(evaluation)
+        judging = evaluation_judging(evaluation)
         if as_json:
             out = {"evaluation": slug, "track": evaluation.track,
                    "fresh_as_of": fresh["fresh_as_of"].isoformat() if fresh["fresh_as_of"] else None,
-                   "stale_questions": fresh["stale_questions"], "runs": tree}
+                   "stale_questions": fresh["stale_questions"], "judging": judging.as_dict(), "runs": tree}
             self.stdout.write(json.dumps(out, indent=1, sort_keys=True))
             return
         self.stdout.write(f"{evaluation.slug} ({evaluation.track}); fresh as of {fresh['fresh_as_of'] or 'never'}; "
-                          f"{fresh['stale_questions']} questions stale")
+                          f"{fresh['stale_questions']} questions stale; {judging.describe()}; judging "
+                          f"{'complete' if judging.complete else 'incomplete: scores provisional'}")
         for tag, node in tree.items():
             measures = "  ".join(f"{m}={_fmt(v)}" for m, v in sorted(node["run"].items()))
             self.stdout.write(f"\n{tag} ({node['team']}): {measures or 'not scored'}")

@@ -1,0 +1,29 @@
+"""Key hints from the one key map (assess.keymap): {% key "next" %} for a data-key attribute, {% kbd "next" %} for
+the hint on a button, {% key_list "qa-instances" %} for the page's key list, its `?` dialog and the key map the
+scripts read."""
+from django import template
+from django.utils.html import format_html
+
+from assess import keymap
+
+register = template.Library()
+
+
+@register.simple_tag
+def key(action):
+    return keymap.key(action)
+
+
+@register.simple_tag
+def kbd(action):
+    return format_html("<kbd>{}</kbd>", keymap.key(action))
+
+
+@register.inclusion_tag("assess/_keys.html", takes_context=True)
+def key_list(context, page, sidebar=True):
+    """sidebar: the list stays in view beside the page (judging pages with room for it); otherwise only a
+    "keys" button. Either way `?` opens the whole list in a dialog."""
+    user = context.get("user")
+    return {"page": page, "keys": keymap.for_page(page), "script_keys": keymap.for_script(page),
+            "sidebar": sidebar, "user_id": getattr(user, "pk", None) or "",
+            "auto_advance": page == keymap.QA_INSTANCES}

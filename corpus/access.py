@@ -1,0 +1,35 @@
+"""Which collections' documents a user may open in the viewer.
+
+corpus is the first stage (config <- corpus <- pooling <- assess <- scoring), so it knows nothing of
+evaluations, assignments or invitations. A later app says who may read what by registering a function from its
+AppConfig.ready():
+
+    register_document_access(grant)    # grant(user) -> collection ids: an iterable, or a values() QuerySet
+
+Organizers read every collection. Anyone else reads the union of what the registered functions grant, and nothing
+when none is registered: the viewer fails closed. (assess registers: the collections of the evaluations where the
+user has an assignment or an invitation.)
+"""
+from django.db.models import Q
+
+from config.roles import ORGANIZER, has_role
+
+_GRANTS = []
+
+
+def register_document_access(grant):
+    """Add `grant(user) -> collection ids` to what decides access; registering the same function twice is a no-op."""
+    if grant not in _GRANTS:
+        _GRANTS.append(grant)
+    return grant
+
+
+def readable_documents(user, documents):
+    """`documents` (a Document QuerySet) narrowed to the collections `user` may read; a QuerySet given by a grant
+    becomes a subquery, so the check costs no extra round trip."""
+    if has_role(user, ORGANIZER):
+        return documents
+    allowed = Q(pk__in=[])  # matches nothing
+    for grant in _GRANTS:
+        allowed |= Q(collection_id__in=grant(user))
+    return documents.filter(allowed)

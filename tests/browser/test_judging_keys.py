@@ -1,0 +1,217 @@
+"""The one key map in Chromium: `?` lists a page's keys, one key per instance judgment with auto-advance, votes
+and matches by keyboard past nine nuggets with the matched counter following, and BOLT's key hints on pressed
+buttons."""
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from assess import services
+from assess.models import Assignment, Judgment, Nugget
+from assess.official import nugget_votes, official_values
+from assess.sample import build_sample
+from corpus.loading import load_collection
+from pooling import bolt
+from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+from pooling.pools import build_pools
+
+pytestmark = pytest.mark.browser
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "bolt"
+
+
+def expect_text(page, selector, text):
+    page.wait_for_function(
+        "([s, t]) => { const e = document.querySelector(s); return e && e.textContent.includes(t); }",
+        arg=[selector, text])
+
+
+@pytest.fixture
+def instance_series(transactional_db, make_user):
+    sample = build_sample()
+    sample.questions.pop("1.3").delete()  # factoid and list only: judged item by item
+    assessor = make_user("judy", "assessor")
+    assignment = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=assessor)
+    return sample, assessor, assignment
+
+
+def open_key_list(page):
+    """`?` opens the list; while it is open the page's own keys do nothing; Escape closes it."""
+    assert not page.locator("#key-help").is_visible()
+    page.keyboard.press("?")
+    page.wait_for_selector("#key-help[open]")
+    text = page.locator("#key-help").inner_text()
+    return text
+
+
+def close_key_list(page):
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#key-help", state="hidden")
+
+
+def test_question_mark_lists_the_keys_on_judging_pages(page, login, live_server, instance_series):
+    sample, assessor, assignment = instance_series
+    login(page, "judy")
+    page.goto(live_server.url + reverse("assess:question", args=[assignment.pk, sample.questions["1.1"].pk]))
+    page.wait_for_selector("#judge-bar")
+    text = open_key_list(page)
+    assert "next item" in text and "judgment: the label with that number" in text and "⇧1" in text
+    page.keyboard.press("1")  # held back while the list is open
+    page.wait_for_timeout(300)
+    assert not Judgment.objects.exists()
+    close_key_list(page)
+    page.keyboard.press("1")
+    expect_text(page, "#judge-bar .status .ok", "saved")
+    assert Judgment.objects.get(assessor=assessor).value["label"] == "incorrect"
+    # the mouse opens it too where no key list stands beside the page
+    page.goto(live_server.url + reverse("assess:assignment", args=[assignment.pk]))
+    page.click("#key-list-button")
+    page.wait_for_selector("#key-help[open]")
+    assert "first question with items left to judge" in page.locator("#key-help").inner_text()
+    page.click("#key-help [data-close-keys]")
+    page.wait_for_selector("#key-help", state="hidden")
+
+
+def test_one_key_per_instance_with_auto_advance(page, login, live_server, instance_series):
+    sample, assessor, assignment = instance_series
+    login(page, "judy")
+    page.goto(live_server.url + reverse("assess:question", args=[assignment.pk, sample.questions["1.1"].pk]))
+    assert not page.is_checked("#auto-advance")  # off unless the assessor turns it on
+    page.check("#auto-advance")
+    page.reload()  # the preference stays (this browser, this assessor)
+    page.wait_for_selector("#judge-bar")
+    assert page.is_checked("#auto-advance")
+    page.evaluate("window.__noReload = true")
+    page.keyboard.press("1")
+    expect_text(page, ".item-meta", "Item 2 of 4")
+    # typed faster than the server answers: each key waits for the item it was meant for
+    for key in ("5", "2", "3"):
+        page.keyboard.press(key)
+    page.wait_for_selector("#question-done")
+    labels = {j.item.text: j.value["label"] for j in Judgment.objects.select_related("item")
+              .filter(assessor=assessor, topic=sample.questions["1.1"])}
+    assert labels == {"1983": "incorrect", "Karl Lagerfeld": "globally-correct", "NIL": "globally-correct",
+                      "Paris": "non-exact"}
+    page.keyboard.press("j")
+    page.wait_for_selector("#item-panel[data-question='1.2']")
+    # list 1.2: "=" new class; "5" (correct, no class yet: stays) then "="; ⇧1 into the first class; "1"
+    for key in ("=", "5", "=", "Shift+Digit1", "1"):
+        page.keyboard.press(key)
+    page.wait_for_selector("#question-done")
+    assert page.evaluate("window.__noReload") is True
+    values = {j.item.text: j for j in Judgment.objects.select_related("item")
+              .filter(assessor=assessor, topic=sample.questions["1.2"])}
+    kidman = values["Nicole Kidman"].value["answer_class"]
+    assert kidman is not None and values["N. Kidman"].value["answer_class"] == kidman
+    assert values["Keira Knightley"].value["answer_class"] not in (None, kidman)
+    assert values["Keira Knightley"].version == 2  # the label, then the class
+    assert values["Brad Pitt"].value == {"label": "incorrect", "answer_class": None}
+    assert {j.value["label"] for t, j in values.items() if t != "Brad Pitt"} == {"globally-correct"}
+
+
+def row_version(page, item, version):
+    page.wait_for_selector(f"#match-{item.pk} input[name=version][value='{version}']", state="attached")
+
+
+def test_vote_and_match_by_keyboard_past_nine_nuggets(page, login, live_server, sample, primary, transactional_db):
+    question = sample.questions["1.3"]
+    items = sample.items["1.3"]
+    assignment = Assignment.objects.get(assessor=primary)
+    nuggets = [services.create_nugget(primary, question, f"nugget number {i}") for i in range(1, 13)]
+    login(page, "prim")
+    page.goto(live_server.url + reverse("assess:question", args=[assignment.pk, question.pk]))
+    page.wait_for_selector(f"#match-{items[0].pk}.current")
+    page.evaluate("window.__noReload = true")
+    assert page.inner_text("#matched-count") == "0"
+    # two digits name nugget 12; the counter follows each save without a reload
+    page.keyboard.press("1")
+    page.keyboard.press("2")
+    row_version(page, items[0], 1)
+    expect_text(page, "#matched-count", "1")
+    page.keyboard.press("1")  # alone: applied once no second digit comes
+    row_version(page, items[0], 2)
+    page.keyboard.press("j")
+    page.keyboard.press("1")
+    page.keyboard.press("0")
+    row_version(page, items[1], 1)
+    expect_text(page, "#matched-count", "2")
+    page.keyboard.press("1")
+    page.keyboard.press("Enter")  # ends the number at once
+    row_version(page, items[1], 2)
+    page.keyboard.press("u")  # the next answer string not matched yet
+    page.wait_for_selector(f"#match-{items[2].pk}.current")
+    # votes: J/K move over the nuggets, v/o vote the current one and move on
+    page.wait_for_selector(f"li[data-nugget-id='{nuggets[0].pk}'].current")
+    page.keyboard.press("v")
+    page.keyboard.press("o")
+    for _ in range(8):  # from nugget 3 to nugget 11
+        page.keyboard.press("J")
+    page.keyboard.press("v")
+    page.wait_for_selector(f"li[data-nugget-id='{nuggets[11].pk}'].current")
+    page.keyboard.press("K")
+    page.wait_for_selector(f"#vote-{nuggets[10].pk} .vote-btn[value=vital].current")
+    page.keyboard.press("o")  # changed to okay
+    page.wait_for_selector(f"#vote-{nuggets[10].pk} .vote-btn[value=okay].current")
+    for n in (0, 1):
+        expect_text(page, f"#vote-{nuggets[n].pk} .status", "saved")
+    # t: the nugget input at once (no Tab presses); Escape leaves it, Enter adds the nugget
+    page.keyboard.press("t")
+    assert page.evaluate("document.activeElement.id") == "nugget-text"
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.id") != "nugget-text"
+    page.keyboard.press("t")
+    page.keyboard.type("the thirteenth")
+    page.keyboard.press("Enter")
+    expect_text(page, "#nugget-list", "the thirteenth")
+    assert page.evaluate("document.activeElement.id") == "nugget-text"  # ready for the next nugget
+    page.keyboard.press("Escape")
+    page.wait_for_selector(f"#match-{items[2].pk}.current")  # the cursor stays on its string
+    page.keyboard.press("1")
+    page.keyboard.press("3")
+    row_version(page, items[2], 1)
+    expect_text(page, "#matched-count", "3")
+    assert page.evaluate("window.__noReload") is True
+
+    thirteenth = Nugget.objects.get(topic=question, text="the thirteenth")
+    matches = official_values([question.pk], "nugget_match")
+    ids = [n.pk for n in nuggets]
+    assert sorted(matches[items[0].pk]["nuggets"]) == sorted([ids[11], ids[0]])
+    assert sorted(matches[items[1].pk]["nuggets"]) == sorted([ids[9], ids[0]])
+    assert matches[items[2].pk]["nuggets"] == [thirteenth.pk]
+    votes = nugget_votes([question.pk])
+    assert votes[ids[0]] == ["vital"] and votes[ids[1]] == ["okay"] and votes[ids[10]] == ["okay"]
+    assert ids[11] not in votes
+
+
+@pytest.fixture
+def bolt_topic(transactional_db, make_user):
+    load_collection("bolt-keys-forum", "bolt-forum", [str(FIXTURES / "forum.xml")])
+    ev = create_evaluation("bolt-keys", "bolt-ir-p2", ["bolt-keys-forum"])
+    load_topics(ev, (FIXTURES / "topics.xml").read_bytes(), "topics.xml")
+    load_run_files(ev, [RunFile(filename="alpha1.xml", data=(FIXTURES / "alpha1.xml").read_bytes(),
+                                team="Team Alpha", priority=1)])
+    build_pools(ev)
+    user = make_user("boltie", "assessor")
+    topic = ev.topics.get(ident="1.002")
+    return topic, Assignment.objects.create(evaluation=ev, topic=topic, assessor=user), user
+
+
+def test_bolt_keys_listed_and_pressed_hints_stay_readable(page, login, live_server, bolt_topic):
+    topic, assignment, user = bolt_topic
+    item = bolt.citation_items(topic)[0]
+    login(page, "boltie")
+    page.goto(live_server.url + reverse("bolt:item", args=[assignment.pk, item.pk]))
+    page.wait_for_selector("#citation-panel")
+    text = open_key_list(page)
+    assert "relevant: no" in text and "next citation" in text
+    page.keyboard.press("y")  # held back while the list is open
+    page.wait_for_timeout(300)
+    assert not Judgment.objects.filter(assessor=user).exists()
+    close_key_list(page)
+    page.keyboard.press("y")
+    page.wait_for_function("() => /^Saved/.test(document.getElementById('status').textContent)")
+    assert page.get_attribute("[data-rel=yes]", "aria-pressed") == "true"
+    # the pressed button turns white on blue; its key hint keeps dark text on its light box, not an empty box
+    color, box = page.evaluate("""() => { const k = getComputedStyle(document.querySelector('[data-rel=yes] kbd'));
+                                          return [k.color, k.backgroundColor]; }""")
+    assert page.inner_text("[data-rel=yes] kbd") == "y"
+    assert color != box and color not in ("rgb(255, 255, 255)", "rgba(0, 0, 0, 0)")

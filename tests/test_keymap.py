@@ -1,0 +1,137 @@
+"""The one key map of the judging pages (assess/keymap.py): no key means two things, and every judging page, as
+rendered, uses only keys it declares and lists every one of them in its `?` dialog."""
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from assess import keymap, services
+from assess.models import Assignment, Invitation
+from corpus.loading import load_collection
+from pooling import bolt
+from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+from pooling.pools import build_pools
+from tests.test_bolt_adjudication import build_disagreements
+
+FIXTURES = Path(__file__).parent / "fixtures" / "bolt"
+
+
+def test_no_key_means_two_things():
+    actions = defaultdict(set)
+    for k in keymap.KEYS:
+        for name in k.keys:
+            actions[name].add(k.action)
+    assert {name: a for name, a in actions.items() if len(a) > 1} == {}
+    # the clash the one map ends: "n" was "next item" in QA and "no" in BOLT
+    assert actions["n"] == {"no"} and actions["j"] == {"next"}
+
+
+def test_every_declared_key_is_described_on_declared_pages():
+    for k in keymap.KEYS:
+        assert k.keys and k.shown and k.action
+        assert set(k.pages) <= set(keymap.PAGES), k
+        assert all(text.strip() for text in k.pages.values()), k
+    for page in keymap.PAGES:
+        assert ("?", "show this list of keys (Escape closes it)") in keymap.for_page(page)
+    with pytest.raises(KeyError):
+        keymap.for_page("no-such-page")
+
+
+def declared_on(page_html):
+    """The key map the page hands its scripts, the keys its dialog lists, and every data-key it renders."""
+    script = json.loads(re.search(r'<script id="keymap" type="application/json">(.*?)</script>', page_html,
+                                  re.DOTALL).group(1))
+    dialog = re.search(r'<dialog id="key-help".*?</dialog>', page_html, re.DOTALL).group(0)
+    listed = re.findall(r"<dt>(.*?)</dt>", dialog)
+    used = {v for v in re.findall(r'data-key="([^"]*)"', page_html) if v}
+    return script, listed, used
+
+
+def assert_page_keys(client, url, page):
+    response = client.get(url)
+    assert response.status_code == 200, url
+    html = response.content.decode()
+    assert f'data-page="{page}"' in html
+    script, listed, used = declared_on(html)
+    assert script == keymap.for_script(page)
+    assert listed == [shown for shown, _ in keymap.for_page(page)]
+    assert used <= set(script), (page, used - set(script))
+    if "data-class-number" in html:  # ⇧digits press the numbered class buttons
+        assert script.get("Shift+1") == "class"
+    return html
+
+
+@pytest.fixture
+def qa(sample, make_user, organizer):
+    nora = make_user("nora", "assessor")
+    assignment = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=nora)
+    list_item = sample.items["1.2"][0]
+    list_item.evaluation = sample.evaluation
+    services.create_class(nora, sample.questions["1.2"], "", item=list_item, expected_version=0)
+    services.create_nugget(nora, sample.questions["1.3"], "founded by Coco Chanel")
+    voter = make_user("victor", "assessor")
+    Invitation.objects.create(evaluation=sample.evaluation, topic=sample.series[0], user=voter,
+                              kind=Invitation.VOTER, invited_by=organizer)
+    return sample, nora, assignment, voter
+
+
+def test_qa_pages_use_and_list_only_declared_keys(client, qa):
+    sample, nora, assignment, voter = qa
+    client.force_login(nora)
+    html = assert_page_keys(client, reverse("assess:assignment", args=[assignment.pk]), keymap.QA_SERIES)
+    assert 'data-key="u"' in html
+    html = assert_page_keys(client, reverse("assess:question", args=[assignment.pk, sample.questions["1.2"].pk]),
+                            keymap.QA_INSTANCES)
+    assert 'data-class-number="1"' in html and "<kbd>⇧1</kbd>" in html and 'id="auto-advance"' in html
+    assert 'data-key="n"' not in html and 'data-key="j"' in html
+    assert_page_keys(client, reverse("assess:question", args=[assignment.pk, sample.questions["1.3"].pk]),
+                     keymap.QA_NUGGETS)
+    client.force_login(voter)
+    html = assert_page_keys(client, reverse("assess:vote_series", args=[sample.series[0].pk]), keymap.QA_VOTES)
+    assert "vital <kbd>v</kbd>" in html
+
+
+@pytest.fixture
+def bolt_topic(db, make_user):
+    load_collection("bolt-keys-forum", "bolt-forum", [str(FIXTURES / "forum.xml")])
+    ev = create_evaluation("bolt-keys", "bolt-ir-p2", ["bolt-keys-forum"])
+    load_topics(ev, (FIXTURES / "topics.xml").read_bytes(), "topics.xml")
+    load_run_files(ev, [RunFile(filename=n, data=(FIXTURES / n).read_bytes(), team="Team Alpha", priority=1)
+                        for n in ("alpha1.xml", "alpha1-groups.xml")])
+    build_pools(ev)
+    user = make_user("boltie", "assessor")
+    topic = ev.topics.get(ident="1.002")
+    return topic, Assignment.objects.create(evaluation=ev, topic=topic, assessor=user), user
+
+
+def test_bolt_pages_use_and_list_only_declared_keys(client, bolt_topic):
+    topic, assignment, user = bolt_topic
+    client.force_login(user)
+    item = bolt.citation_items(topic)[1]
+    html = assert_page_keys(client, reverse("bolt:item", args=[assignment.pk, item.pk]), keymap.BOLT_CITATIONS)
+    assert 'data-key="n"' in html and 'data-key="1"' in html and 'data-key="k"' in html
+    (_, view), = bolt.grouping_views(topic).items()
+    assert_page_keys(client, reverse("bolt:view", args=[assignment.pk, view.pk]), keymap.BOLT_GROUPINGS)
+    assert_page_keys(client, reverse("bolt:find", args=[assignment.pk]) + f"?thread={item.docid}", keymap.BOLT_FIND)
+
+
+def test_bolt_adjudication_pages_use_and_list_only_declared_keys(client, make_user, organizer):
+    setup = build_disagreements(make_user)
+    client.force_login(organizer)
+    assert_page_keys(client, reverse("bolt:adjudication", args=["bolt-adj"]), keymap.BOLT_QUEUE)
+    html = assert_page_keys(client, reverse("bolt:adjudicate", args=["bolt-adj", setup["fare"].pk]),
+                            keymap.BOLT_ADJUDICATION)
+    assert {"p", "s", "w", "d", "y"} <= set(re.findall(r'data-key="([^"]*)"', html))
+
+
+def test_a_match_answers_with_the_new_matched_count(client, sample, primary):
+    question = sample.questions["1.3"]
+    nugget = services.create_nugget(primary, question, "founded by Coco Chanel")
+    client.force_login(primary)
+    for n, item in enumerate(sample.items["1.3"][:2], start=1):
+        response = client.post(reverse("assess:match", args=[item.pk]), {"version": 0, "nuggets": [nugget.pk]})
+        assert response.status_code == 200
+        assert f'<span id="matched-count" hx-swap-oob="true">{n}</span>' in response.content.decode()

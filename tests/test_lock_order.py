@@ -1,0 +1,150 @@
+"""Saves, adjudication and rescoring never deadlock.
+
+The cycle found under load: an adjudication locked its pool item with SELECT ... FOR UPDATE, and the pool item's
+default ordering (by topic) joined pooling_topic, so the topic row was locked too. Rescoring, committing, checks
+its new Score rows' foreign keys (FOR KEY SHARE on the topic) and waited for the adjudication, which waited for
+the stale mark the rescoring had deleted. Every row lock now names its own table (FOR UPDATE OF), so a lock taken
+while judging never reaches a row rescoring references.
+"""
+import threading
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, connections, transaction
+from django.test.utils import CaptureQueriesContext
+
+from assess import services
+from assess.models import Assignment, Invitation, Judgment
+from assess.sample import build_sample
+from scoring.rescore import rescore_evaluation, rescore_stale_topics
+
+pytestmark = pytest.mark.skipif("connection.vendor != 'postgresql'", reason="row locks are PostgreSQL's")
+User = get_user_model()
+
+
+def _double_judged(make_user, n_series=1):
+    sample = build_sample(slug="locks", n_series=n_series)
+    ann, bob = make_user("ann", "assessor"), make_user("bob", "assessor")
+    disputed = []
+    for series in sample.series:
+        Assignment.objects.create(evaluation=sample.evaluation, topic=series, assessor=ann)
+        Assignment.objects.create(evaluation=sample.evaluation, topic=series, assessor=bob,
+                                  role=Assignment.SECONDARY)
+    for ident, items in sample.items.items():
+        if not services.questions.is_instance_question(sample.questions[ident]):
+            continue
+        for item in items:
+            if services.questions.is_nil(item):
+                continue
+            services.judge_instance(ann, services.load_item(ann, item.pk), "incorrect", 0)
+            services.judge_instance(bob, services.load_item(bob, item.pk), "globally-correct", 0)
+            disputed.append(item)
+    cy = make_user("cy", "assessor")
+    services.invite(make_user("org", "organizer"), sample.evaluation, cy, Invitation.ADJUDICATOR)
+    return sample, disputed, cy
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_adjudication_in_progress_leaves_the_topic_and_evaluation_free(make_user):
+    sample, disputed, cy = _double_judged(make_user)
+    item = disputed[0]
+    holding, release, failures = threading.Event(), threading.Event(), []
+
+    def adjudicator():
+        try:
+            with transaction.atomic():
+                services.claim_decision(cy, item, "instance")
+                holding.set()
+                release.wait(10)
+        except Exception as error:  # pragma: no cover - reported below
+            failures.append(error)
+            holding.set()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=adjudicator)
+    thread.start()
+    try:
+        assert holding.wait(10)
+        with transaction.atomic(), connection.cursor() as cursor:
+            # what rescoring's commit takes on the rows its Score and stale-mark rows reference; NOWAIT fails
+            # at once if the adjudication holds them
+            for table, pk in (("pooling_topic", item.topic_id), ("pooling_evaluation", item.evaluation_id)):
+                cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR KEY SHARE NOWAIT", [pk])
+            # the item itself is locked: a second decider waits for the first
+            with pytest.raises(Exception, match="could not obtain lock"):
+                with transaction.atomic():
+                    cursor.execute("SELECT 1 FROM pooling_poolitem WHERE id = %s FOR UPDATE NOWAIT", [item.pk])
+    finally:
+        release.set()
+        thread.join()
+    assert failures == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_row_lock_taken_while_judging_names_its_table(make_user, monkeypatch):
+    """FOR UPDATE without OF locks every joined table's rows: default orderings by a foreign key join quietly."""
+    from assess import fastsave
+
+    sample, disputed, cy = _double_judged(make_user)
+    monkeypatch.setattr(fastsave, "available", lambda: False)  # the ORM path takes the row locks itself
+    other = sample.questions["1.3"]
+    nugget = services.create_nugget(User.objects.get(username="ann"), other, "founded by Coco Chanel")
+    with CaptureQueriesContext(connection) as queries:
+        services.adjudicate(cy, services.load_item(cy, disputed[0].pk), "globally-correct", 0)
+        services.adjudicate(cy, services.load_item(cy, disputed[0].pk), "incorrect", 1)
+        services.reorder_nuggets(User.objects.get(username="ann"), other, [nugget.pk])
+        services.delete_nugget(User.objects.get(username="ann"), nugget, confirmed=True)
+        rescore_stale_topics(sample.evaluation.pk)
+    locks = [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
+    assert len(locks) >= 4
+    assert [sql for sql in locks if "FOR UPDATE OF" not in sql] == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_adjudications_during_rescoring_are_all_stored(make_user):
+    """Two adjudicators decide and re-decide disputed items while rescoring runs pass after pass: no request
+    fails, and every acknowledged decision is the one stored."""
+    sample, disputed, cy = _double_judged(make_user, n_series=6)
+    rescore_evaluation(sample.evaluation.pk)
+    deadline = time.monotonic() + 6
+    errors, acknowledged, passes = [], {}, [0]
+
+    def rescoring():
+        try:
+            while time.monotonic() < deadline:
+                rescore_stale_topics(sample.evaluation.pk)
+                passes[0] += 1
+        except Exception as error:
+            errors.append(repr(error))
+        finally:
+            connections.close_all()
+
+    def adjudicating(share):
+        try:
+            version = {}
+            while time.monotonic() < deadline:
+                for item in share:
+                    v = version.get(item.pk, 0)
+                    label = "incorrect" if v % 2 else "globally-correct"
+                    saved = services.adjudicate(cy, services.load_item(cy, item.pk), label, v)
+                    version[item.pk] = saved.judgment.version
+                    acknowledged[item.pk] = (saved.judgment.version, label)
+        except Exception as error:
+            errors.append(repr(error))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=rescoring)] + [
+        threading.Thread(target=adjudicating, args=(disputed[k::2],)) for k in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert passes[0] > 0 and len(acknowledged) == len(disputed)
+    stored = {j.item_id: (j.version, j.value["label"])
+              for j in Judgment.objects.filter(role=Judgment.ADJUDICATED)}
+    assert stored == acknowledged
+
