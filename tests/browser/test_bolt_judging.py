@@ -268,6 +268,7 @@ def test_judge_a_grouping_view_with_the_mouse_and_a_stale_tab(page, login, live_
     login(page, "boltie")
     page.goto(live_server.url + reverse("bolt:topic", args=[assignment.pk]))
     page.click("#views a")
+    page.wait_for_selector("form.live")  # bolt.js took the form over (a change before that saves nothing)
     page.check("input[name=g0-scope][value=no]")
     saved(page, 1)
     assert page.locator("#q-4").get_attribute("aria-current") == "true"  # the cursor follows the mouse
