@@ -386,7 +386,7 @@ def _json_mutations(valid, path="body", keys=None):
 
 def _send(client, method, url, kwargs):
     """One request in a savepoint that is always rolled back: the next request sees the same world."""
-    sid = transaction.savepoint()
+    sid = transaction.savepoint_create()
     try:
         if method == "GET":
             query = kwargs.get("QUERY_STRING")
@@ -515,7 +515,7 @@ def test_each_single_role_gets_no_500_on_malformed_ids(db, world, username):
 def test_a_malformed_session_cookie_is_no_500(db, cookie):
     client = Client(raise_request_exception=False)
     for url in ("/", "/assess/", "/evaluations/"):
-        sid = transaction.savepoint()
+        sid = transaction.savepoint_create()
         try:
             response = client.get(url, HTTP_COOKIE=cookie)
         finally:

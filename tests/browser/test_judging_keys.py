@@ -9,29 +9,14 @@ from django.urls import reverse
 from assess import services
 from assess.models import Assignment, Judgment, Nugget
 from assess.official import nugget_votes, official_values
-from assess.sample import build_sample
 from corpus.loading import load_collection
 from pooling import bolt
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
 from pooling.pools import build_pools
+from tests.browser.test_assess_judging import expect_text, instance_series  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "bolt"
-
-
-def expect_text(page, selector, text):
-    page.wait_for_function(
-        "([s, t]) => { const e = document.querySelector(s); return e && e.textContent.includes(t); }",
-        arg=[selector, text])
-
-
-@pytest.fixture
-def instance_series(transactional_db, make_user):
-    sample = build_sample()
-    sample.questions.pop("1.3").delete()  # factoid and list only: judged item by item
-    assessor = make_user("judy", "assessor")
-    assignment = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=assessor)
-    return sample, assessor, assignment
 
 
 def open_key_list(page):
