@@ -3,20 +3,16 @@ rendered, uses only keys it declares and lists every one of them in its `?` dial
 import json
 import re
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from assess import keymap, services
 from assess.models import Assignment, Invitation
-from corpus.loading import load_collection
 from pooling import bolt
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
-from pooling.pools import build_pools
 from tests.test_bolt_adjudication import build_disagreements
+from tests.test_bolt_views import setup  # noqa: F401 (a fixture: topic 1.002 assigned to bolt-a1)
 
-FIXTURES = Path(__file__).parent / "fixtures" / "bolt"
 
 
 def test_no_key_means_two_things():
@@ -94,21 +90,8 @@ def test_qa_pages_use_and_list_only_declared_keys(client, qa):
     assert "vital <kbd>v</kbd>" in html
 
 
-@pytest.fixture
-def bolt_topic(db, make_user):
-    load_collection("bolt-keys-forum", "bolt-forum", [str(FIXTURES / "forum.xml")])
-    ev = create_evaluation("bolt-keys", "bolt-ir-p2", ["bolt-keys-forum"])
-    load_topics(ev, (FIXTURES / "topics.xml").read_bytes(), "topics.xml")
-    load_run_files(ev, [RunFile(filename=n, data=(FIXTURES / n).read_bytes(), team="Team Alpha", priority=1)
-                        for n in ("alpha1.xml", "alpha1-groups.xml")])
-    build_pools(ev)
-    user = make_user("boltie", "assessor")
-    topic = ev.topics.get(ident="1.002")
-    return topic, Assignment.objects.create(evaluation=ev, topic=topic, assessor=user), user
-
-
-def test_bolt_pages_use_and_list_only_declared_keys(client, bolt_topic):
-    topic, assignment, user = bolt_topic
+def test_bolt_pages_use_and_list_only_declared_keys(client, setup):
+    topic, assignment, user = setup["topic"], setup["mine"], setup["a1"]
     client.force_login(user)
     item = bolt.citation_items(topic)[1]
     html = assert_page_keys(client, reverse("bolt:item", args=[assignment.pk, item.pk]), keymap.BOLT_CITATIONS)
