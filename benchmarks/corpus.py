@@ -177,7 +177,7 @@ def _assign_to_collection(user, collection_name):
 def _viewer_times(n_requests, seed):
     from django.test import Client
 
-    from config.demo import ensure_user
+    from pooling.demo import ensure_user
     from corpus import viewer
     from corpus.models import Document
 

@@ -41,6 +41,10 @@ INSTALLED_APPS = [
     "pooling",
     "assess",
     "scoring",
+    # The tracks, after every stage app: each registers itself with the stages from its AppConfig.ready().
+    "tracks.qa",
+    "tracks.qa4mre",
+    "tracks.bolt",
 ]
 
 MIDDLEWARE = [

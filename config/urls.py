@@ -1,3 +1,4 @@
+from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -15,6 +16,8 @@ urlpatterns = [
     path("", include("pooling.urls")),
     path("assess/", include("assess.urls")),
     path("scores/", include("scoring.urls")),
-    path("qa4mre/", include("pooling.qa4mre_urls")),
-    path("bolt/", include("assess.bolt_urls")),
+] + [
+    # Each track app with pages mounts its urls.py at its url_prefix (discovered, so a new track needs no line here).
+    path(app.url_prefix, include(f"{app.name}.urls"))
+    for app in apps.get_app_configs() if getattr(app, "url_prefix", None)
 ]

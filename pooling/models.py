@@ -14,7 +14,7 @@ class Evaluation(models.Model):
 
     slug = models.SlugField(max_length=100, unique=True)
     title = models.CharField(max_length=200)
-    track = models.CharField(max_length=40, choices=track_choices())
+    track = models.CharField(max_length=40, choices=track_choices)  # callable: tracks register after models load
     collections = models.ManyToManyField("corpus.Collection", blank=True, related_name="evaluations")
     state = models.CharField(max_length=20, choices=STATES, default=OPEN)
     # Track-specific settings (judged priorities, answer-length limits, series weights...), seeded from the

@@ -45,7 +45,7 @@ def _tasks_in_process(request, settings):
 
 @pytest.fixture
 def make_user(db):
-    from config.demo import ensure_user
+    from pooling.demo import ensure_user
 
     def make(username, role, team=None):
         return ensure_user(username, role, PASSWORD, team)

@@ -3,7 +3,7 @@ body, upload or cookie with a refusal (400, 403, 404, 405, 409, 423), or normall
 harmless to it, and never with a 500.
 
 The walk is over get_resolver(), like tests/test_every_view_states_its_roles.py, so a new page fails here until
-the `routes` table of _build_world names real objects for its parameters. The demo (config.demo) supplies them, so
+the `routes` table of _build_world names real objects for its parameters. The demo (pooling.demo) supplies them, so
 the malformed *other* parameters get past the 404 of a missing object and reach the view bodies. Each request runs
 in a savepoint that is rolled back, so a save that goes through leaves the next request the same world (and a
 database error cannot poison the rest of the walk). A 500 is reported with the page, the request and what was
@@ -102,11 +102,11 @@ def world(django_db_setup, django_db_blocker):
 def _build_world():
     from assess.models import AnswerClass, Assignment, Judgment, Nugget
     from assess.progress import adjudication_queue
-    from config.demo import run_all
+    from pooling.demo import run_all
     from config.roles import ORGANIZER, PARTICIPANT
     from corpus.models import Document
     from pooling import bolt
-    from pooling import demo as tac_demo
+    from pooling import demo_tac as tac_demo
     from pooling.models import Evaluation, PoolItem, Run, Team, Topic
 
     run_all(out=lambda *args: None)
@@ -526,7 +526,7 @@ def test_a_malformed_session_cookie_is_no_500(db, cookie):
 
 @pytest.mark.parametrize("case", ["run tag", "manifest"])
 def test_a_digit_int_refuses_in_a_run_tag_or_a_manifest_is_a_400(db, world, case):
-    from pooling import demo as tac_demo
+    from pooling import demo_tac as tac_demo
 
     tag = "AlphaQA²" if case == "run tag" else "AlphaQA9"
     run = SimpleUploadedFile("run.txt", tac_demo.run_file_bytes(tag, tac_demo.ALPHA_1, tac_demo._documents()))

@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
-from config.demo import DEMO_USERS, ensure_user
+from pooling.demo import DEMO_USERS, ensure_user
 from pooling.models import Team
 from tests.conftest import PASSWORD
 
@@ -47,7 +47,7 @@ def test_ensure_user_validates_before_storing():
 
 
 def test_demo_passwords_pass_the_validators():
-    from config.demo import create_users
+    from pooling.demo import create_users
 
     create_users(lambda line: None)
     for username, _role, password, _team in DEMO_USERS:

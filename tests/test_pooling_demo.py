@@ -1,9 +1,9 @@
 """The TAC demo step: answers really occur in their documents, runs load, pools build, series are assigned."""
 from assess.models import Assignment
-from config.demo import create_users
+from pooling.demo import create_users
 from corpus.demo import load_demo_collections
 from corpus.models import Document
-from pooling.demo import BAD_RUN, SLUG, load_tac_demo
+from pooling.demo_tac import BAD_RUN, SLUG, load_tac_demo
 from pooling.loading import check_run_file
 from pooling.models import Evaluation, PoolItem
 

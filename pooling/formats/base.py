@@ -60,5 +60,6 @@ class CheckContext:
 
 
 def load_format(name):
-    """The module of a topic or run format named in a track declaration."""
-    return import_module(f"pooling.formats.{name}")
+    """The module of a topic or run format named in a track declaration: a dotted module path (a track's own
+    formats, e.g. "tracks.bolt.formats.topics") or the name of a module in pooling.formats."""
+    return import_module(name if "." in name else f"pooling.formats.{name}")

@@ -41,6 +41,8 @@ def test_judge_a_series_end_to_end_with_the_keyboard_only(page, login, live_serv
     login(page, "judy")
     page.goto(live_server.url + reverse("assess:assignment", args=[assignment.pk]))
     page.keyboard.press("u")  # the first question with items left to judge
+    # a full page load: wait until "load", when the deferred key scripts run (the panel is there before)
+    page.wait_for_url(live_server.url + reverse("assess:question", args=[assignment.pk, sample.questions["1.1"].pk]))
     page.wait_for_selector("#item-panel[data-question='1.1']")
     page.evaluate("window.__noReload = true")  # lost on any full page load
     assert page.locator("#key-list").is_visible()

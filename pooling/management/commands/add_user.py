@@ -2,7 +2,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from config.demo import ensure_user
+from pooling.demo import ensure_user
 from config.roles import ROLES
 
 

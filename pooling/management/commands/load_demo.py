@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from config.demo import run_all
+from pooling.demo import run_all
 from scoring.staleness import rescoring_deferred
 
 

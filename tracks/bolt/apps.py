@@ -1,0 +1,51 @@
+from django.apps import AppConfig
+
+from pooling.tracks import PageLink, Track, register_track
+
+BOLT = Track(
+    slug="bolt-ir-p2",
+    title="BOLT IR phase 2 (forum citations and thematic groupings)",
+    seed="004",
+    collection_formats=("bolt-forum",),
+    topic_format="bolt_topics",
+    run_format="bolt_citations",
+    judgment_kinds=("citation", "relspan", "grouping"),
+    judgments={"citation": ("yes", "maybe", "no")},
+    measures=("char_precision", "char_recall", "char_f", "char_map", "view_precision", "group_precision",
+              "group_skew"),
+    default_settings={
+        "judged_priorities": list(range(1, 10)),  # the seed: "all returned passages will be pooled"
+        "eval_id": "BOLT-IR-P2",
+        "max_citations": 100,
+        "max_passage_chars": 250,
+        "near_dup_percent": 95,
+        "max_views": 3,
+        "max_groups": 10,
+        "max_label_chars": 250,
+    },
+    adjudication_queue="pooling.bolt_adjudication.adjudication_queue",
+    adjudication_page="bolt:adjudication",
+    assignment_page="bolt:topic",
+    organizer_links=(
+        PageLink("bolt-agreement-link", "BOLT: agreement on double-judged topics and assessed-citation exports",
+                 "bolt:agreement", note="also manage.py bolt_export SLUG RUN"),
+        PageLink("bolt-adjudication-link", "adjudication of disagreements", "bolt:adjudication"),
+    ),
+    participant_links=(PageLink("bolt-team-topics", "topics", "bolt:team_topics"),),
+    demo_steps=("pooling.bolt_demo.load_bolt_demo",),
+)
+
+
+class BoltConfig(AppConfig):
+    """BOLT IR phase 2 (seed 004): forum citations, relevant spans and thematic groupings."""
+
+    name = "tracks.bolt"
+    label = "bolt"
+    default_auto_field = "django.db.models.BigAutoField"
+    url_prefix = "bolt/"
+
+    def ready(self):
+        register_track(BOLT)
+        from scoring import bolt_scoring
+
+        bolt_scoring.register()
