@@ -76,5 +76,12 @@ def get_report_builder(track_slug):
     return REPORTS.get(track_slug)
 
 
-def measure_label(name):
-    return MEASURE_LABELS.get(name, name.replace("_", " "))
+def measure_label(name, track_slug=None):
+    """The label of a stored measure: from the track's measure definitions (Track.measures), else generic."""
+    from pooling.tracks import TRACKS
+    from scoring.measures.definition import label_of
+
+    track = TRACKS.get(track_slug)
+    if track is not None and any(getattr(m, "name", None) == name for m in track.measures):
+        return label_of(name, track.measures)
+    return MEASURE_LABELS.get(name) or label_of(name)

@@ -155,7 +155,7 @@ def generic_report(run):
     for m in order:
         value, detail = mine[m]
         sp = spread(values.get(m, []))
-        summary.append(ReportRow(m, measure_label(m), value, sp.best, sp.median, sp.worst))
+        summary.append(ReportRow(m, measure_label(m, evaluation.track), value, sp.best, sp.median, sp.worst))
         if m == "score":
             if detail.get("unjudged_questions"):
                 notes.append("Not fully judged yet: " + _idents(detail["unjudged_questions"])

@@ -25,7 +25,7 @@ def _board_context(evaluation):
         judged = measures.get("judged")
         rows.append({"rank": position, "run": run, "values": [measures.get(m) for m in names], "judged": judged})
     teams = sorted({run.team for run, _ in ranked}, key=lambda t: t.name)
-    return {"evaluation": evaluation, "columns": [(m, measure_label(m)) for m in names], "rows": rows,
+    return {"evaluation": evaluation, "columns": [(m, measure_label(m, evaluation.track)) for m in names], "rows": rows,
             "fresh": freshness(evaluation), "teams": teams}
 
 
