@@ -11,7 +11,7 @@ from django.db import connection
 from config import prepared
 
 from assess.models import Judgment, JudgmentChange, TopicClosure
-from scoring.models import StaleTopic
+from pooling.models import StaleTopic
 
 ITEM_FIELDS = ("id", "evaluation_id", "topic_id", "key", "pool_id", "docid", "text", "origin", "position")
 TOPIC_FIELDS = ("id", "evaluation_id", "parent_id", "ident", "kind", "text", "position")
@@ -58,7 +58,7 @@ _S, _CLOSURE = StaleTopic._meta.db_table, TopicClosure._meta.db_table
 # Refused inside the statement too, so a closure committed after load_item read "open" still stops the save.
 _OPEN = f"NOT EXISTS (SELECT 1 FROM {_CLOSURE} c WHERE c.topic_id IN (%(topic)s::bigint, %(series)s::bigint))"
 
-# The stale mark of scoring.staleness, written by the same statement: the judgment, its history row and the mark
+# The stale mark of pooling.staleness, written by the same statement: the judgment, its history row and the mark
 # commit together or not at all. clock_timestamp(), not now(): rescoring clears a mark only if changed_at is
 # still what it read, so two saves must not share a stamp.
 _STALE = f"""

@@ -2,7 +2,7 @@
 
 Each function runs in one transaction, refuses changes to closed questions, records who/when/before/after
 (JudgmentChange for judgments, StructureChange for classes, nuggets and closures), and marks the question's scores
-stale in the same transaction (scoring.staleness.mark_stale). Judgments carry a version: the caller passes the
+stale in the same transaction (pooling.staleness.mark_stale). Judgments carry a version: the caller passes the
 version it last saw (0 for "none yet"), and a save made against an older version is refused with StaleJudgment,
 which carries the newer judgment so the page can show it. Views and commands call these; nothing else writes
 judgments.
@@ -18,7 +18,7 @@ from assess.official import REVOTE, VOTE
 from assess.models import (AnswerClass, Assignment, Invitation, Judgment, JudgmentChange, Nugget, StructureChange,
                            TopicClosure)
 from config.roles import ORGANIZER, has_role
-from scoring.staleness import mark_stale, request_rescoring
+from pooling.staleness import mark_stale, request_rescoring
 
 KEEP = object()  # "leave the answer class as it is"
 

@@ -142,7 +142,7 @@ def _db_phase(parsed, idents, pure_keys):
     from pooling.loading import create_evaluation, store_run
     from pooling.models import PoolItem, Team, Topic
     from pooling.pools import build_pools
-    from scoring.staleness import rescoring_deferred
+    from pooling.staleness import rescoring_deferred
 
     evaluation = create_evaluation("bench-bolt", "bolt-ir-p2")
     evaluation.settings = dict(evaluation.settings) | {"judged_priorities": [1, 2, 3]}

@@ -111,7 +111,7 @@ def _freshness(ev, args):
 
     from assess.models import Judgment
     from scoring.models import ScoringState
-    from scoring.staleness import mark_stale
+    from pooling.staleness import mark_stale
 
     judgments = list(Judgment.objects.filter(evaluation=ev, kind="instance").select_related("topic")
                      .only("id", "value", "topic__id", "topic__evaluation_id"))
@@ -215,8 +215,8 @@ def _warm_up(ev, topic, timeout=60):
     scoring modules and opens its connection (a second or more), which a running deployment has long done."""
     from django.db import transaction
 
-    from scoring.models import StaleTopic
-    from scoring.staleness import mark_stale
+    from pooling.models import StaleTopic
+    from pooling.staleness import mark_stale
 
     with transaction.atomic():
         mark_stale(topic)

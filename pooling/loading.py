@@ -285,7 +285,7 @@ def store_run(evaluation, parsed, team, priority, manual=False, whole_collection
         insert_rows(RunEntry, ["run_id", "topic_id", "line_no", "docid", "text", "data"],
                     [(run.pk, topic_ids[e.topic], e.line, e.docid, e.text, e.data) for e in parsed.entries])
         # Every question: the run is scored on all of them (a question it did not answer scores 0).
-        from scoring.staleness import mark_questions_stale
+        from pooling.staleness import mark_questions_stale
 
         mark_questions_stale(topic_ids.values())
         # A run format may name, in AFTER_STORE, a Django-side f(run) run inside this transaction (QA4MRE scores
@@ -303,7 +303,7 @@ def load_run_files(evaluation, files, context=None):
     A file with problems is not stored and leaves any earlier run of the same tag untouched. Returns one
     RunLoadResult per file, in order.
     """
-    from scoring.staleness import rescoring_deferred
+    from pooling.staleness import rescoring_deferred
 
     with rescoring_deferred():  # one rescoring after the batch, not one per stored run
         return _load_run_files(evaluation, files, context or check_context(evaluation))

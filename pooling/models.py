@@ -181,3 +181,19 @@ class PoolBuild(models.Model):
     @property
     def active(self):
         return self.status in (self.QUEUED, self.RUNNING)
+
+
+class StaleTopic(models.Model):
+    """A question whose scores are out of date: pooling.staleness writes it in the same transaction as the change
+    that made it stale (a judgment, a run, a pool), scoring clears it once recomputed. So a stopped Redis or a
+    crashed worker delays the score but never loses the need to recompute it."""
+
+    topic = models.OneToOneField("pooling.Topic", on_delete=models.CASCADE, related_name="stale_mark")
+    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="stale_topics")
+    since = models.DateTimeField()  # first change not yet reflected in the scores
+    changed_at = models.DateTimeField()  # latest change
+
+    class Meta:
+        # The model moved here from scoring (issue 13) so that the stages before scoring can write it; the table
+        # kept its name, so no data moved.
+        db_table = "scoring_staletopic"

@@ -240,7 +240,7 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
         else:  # rows a build from before the format said so may have left
             links_changed = _drop_links([i.pk for i in items])
         if new or stale or changed or links_changed:  # scores read the pools (and their links)
-            from scoring.staleness import mark_questions_stale
+            from pooling.staleness import mark_questions_stale
 
             mark_questions_stale(question_ids)
     return counts
@@ -275,7 +275,7 @@ def _drop_links(item_ids):
 
 def build_pools(evaluation, build=None):
     """Build or rebuild every pool of the evaluation, recording progress on `build` (a new PoolBuild if none)."""
-    from scoring.staleness import rescoring_deferred
+    from pooling.staleness import rescoring_deferred
 
     settings = effective_settings(evaluation)
     judged = list(settings.get("judged_priorities") or [1, 2])

@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from scoring.models import Score, StaleTopic
+from scoring.models import Score
+from pooling.models import StaleTopic
 
 
 @admin.register(Score)

@@ -298,7 +298,7 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                 when = parse_datetime(stamp) if stamp else None
                 if when is not None:
                     model.objects.filter(pk=pk).update(**{fname: when})
-            from scoring.staleness import mark_stale_many
+            from pooling.staleness import mark_stale_many
 
             mark_stale_many(t for t in topics.values() if t.kind != "series")
     except ImportFailed:

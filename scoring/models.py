@@ -39,16 +39,6 @@ class Score(models.Model):
         return f"{self.run} {self.scope} {self.topic_id or ''} {self.measure}={self.value}"
 
 
-class StaleTopic(models.Model):
-    """A question whose scores are out of date. Written in the same transaction as the judgment that made it
-    stale, so a stopped Redis or a crashed worker delays the score but never loses the need to recompute it."""
-
-    topic = models.OneToOneField("pooling.Topic", on_delete=models.CASCADE, related_name="stale_mark")
-    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="stale_topics")
-    since = models.DateTimeField()  # first change not yet reflected in the scores
-    changed_at = models.DateTimeField()  # latest change
-
-
 class ScoringState(models.Model):
     """Per evaluation: how fresh its stored scores are. Its row is also the lock that keeps at most one
     recomputation of an evaluation in flight (select_for_update), so bursts of judgments coalesce."""

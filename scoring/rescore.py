@@ -15,7 +15,8 @@ from django.utils import timezone
 
 import scoring.qa_scoring  # noqa: F401  (registers the QA scorers)
 from pooling.models import Evaluation, Run
-from scoring.models import Score, ScoringState, StaleTopic
+from scoring.models import Score, ScoringState
+from pooling.models import StaleTopic
 from scoring.registry import get_scorer
 
 BATCH = 2000

@@ -4,7 +4,8 @@ from dataclasses import dataclass
 
 from config.roles import ORGANIZER, has_role
 from pooling.models import Run, Topic
-from scoring.models import Score, ScoringState, StaleTopic
+from scoring.models import Score, ScoringState
+from pooling.models import StaleTopic
 from scoring.registry import get_judging
 from scoring.release import released_for
 

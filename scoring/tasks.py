@@ -27,7 +27,7 @@ def rescore_stale(evaluation_id):
     Marks committed during a pass are taken at once by another pass of this task, without a round trip
     through the queue; the task they queued meanwhile then finds nothing left and only confirms freshness.
     Returns the number of questions recomputed over all passes."""
-    from scoring import pending
+    from pooling import rescoring_claims as pending
     from scoring.rescore import has_stale, rescore_stale_topics
 
     eager = rescore_stale.app.conf.task_always_eager
@@ -60,8 +60,8 @@ def sweep():
     Through the pending claim, like a save: an evaluation whose task already waits gets no second one. A claim that
     vanished with Redis's data is free, and one whose task was lost expires (pending.ttl_seconds), so a sweep is
     never skipped for good because of a claim."""
-    from scoring import pending
-    from scoring.models import StaleTopic
+    from pooling import rescoring_claims as pending
+    from pooling.models import StaleTopic
 
     ids = list(StaleTopic.objects.order_by("evaluation_id").values_list("evaluation_id", flat=True).distinct())
     if rescore_stale.app.conf.task_always_eager:  # no broker, no claims: rescore here

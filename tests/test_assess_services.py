@@ -6,7 +6,7 @@ from assess.models import (AnswerClass, Assignment, Invitation, Judgment, Judgme
                            TopicClosure)
 from assess.official import nugget_votes, official_values
 from pooling.models import PoolItem
-from scoring.models import StaleTopic
+from pooling.models import StaleTopic
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ from pooling import bolt_adjudication as adj
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
 from pooling.models import Run
 from pooling.pools import build_pools
-from scoring.models import Score, StaleTopic
+from scoring.models import Score
+from pooling.models import StaleTopic
 from scoring.rescore import rescore_evaluation
 from tests.conftest import PASSWORD
 

@@ -1,6 +1,6 @@
 """The judgment save path's shortcuts keep every rule of the long way round: the one-query sign-in
 (config.auth), the single-statement save with its stale mark and closure check (assess.fastsave), prepared
-statements (config.prepared) and the rescoring publisher (scoring.staleness)."""
+statements (config.prepared) and the rescoring publisher (pooling.staleness)."""
 import threading
 
 import pytest
@@ -16,8 +16,8 @@ from config import auth
 from config.models import Session
 from config.roles import ASSESSOR, roles_of
 from config.sessions import SessionStore
-from scoring import staleness
-from scoring.models import StaleTopic
+from pooling import staleness
+from pooling.models import StaleTopic
 from tests.conftest import PASSWORD
 
 postgres_only = pytest.mark.skipif("connection.vendor != 'postgresql'")

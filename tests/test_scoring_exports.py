@@ -139,7 +139,7 @@ def test_release_command():
 
 
 def test_rescore_command_catches_up_stale():
-    from scoring.staleness import mark_stale
+    from pooling.staleness import mark_stale
 
     t = tiny_trec2007()
     mark_stale(t["q"]["216.2"])

@@ -4,7 +4,8 @@ import pytest
 
 from pooling.models import Topic
 from pooling.pools import build_pools
-from scoring.models import Score, StaleTopic
+from scoring.models import Score
+from pooling.models import StaleTopic
 from scoring.rescore import rescore_stale_topics
 from tests.test_pooling_loading import blog, tac  # noqa: F401 (fixtures)
 from tests.test_pooling_pools import VALID, load

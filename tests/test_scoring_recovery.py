@@ -17,7 +17,8 @@ import pytest
 from django.db import connection, transaction
 
 from assess.models import Judgment
-from scoring.models import Score, ScoringState, StaleTopic
+from scoring.models import Score, ScoringState
+from pooling.models import StaleTopic
 from scoring.rescore import rescore_evaluation
 from scoring.synthetic import tiny_trec2007
 from tests.conftest import ROOT, _database_url_for
@@ -30,7 +31,7 @@ def _value(run, topic):
 
 def _judge(t, label):
     """A committed judgment and its stale mark, with the rescoring request lost (as when Redis came back empty)."""
-    from scoring import staleness
+    from pooling import staleness
 
     j = Judgment.objects.get(item=t["items"]["f1"], kind="instance")
     real = staleness.request_rescoring
@@ -195,8 +196,9 @@ def own_queue(settings):
 
 @pytest.mark.worker
 def test_saves_and_sweeps_while_the_worker_is_stopped_or_busy_queue_one_task(transactional_db, own_queue):
-    from scoring import pending, rescore, tasks
-    from scoring.staleness import mark_stale, wait_for_publisher
+    from pooling import rescoring_claims as pending
+    from scoring import rescore, tasks
+    from pooling.staleness import mark_stale, wait_for_publisher
 
     queue, r = own_queue["queue"], own_queue["redis"]
     t = tiny_trec2007(slug="bounded-queue")
@@ -269,8 +271,9 @@ def test_a_task_stops_passing_before_the_visibility_timeout(db, monkeypatch):
     """A task still running when the timeout passes would be delivered a second time, so it leaves further passes
     to the task the new marks queued."""
     from config.celery import app
-    from scoring import pending, rescore, tasks
-    from scoring.staleness import mark_stale
+    from pooling import rescoring_claims as pending
+    from scoring import rescore, tasks
+    from pooling.staleness import mark_stale
 
     t = tiny_trec2007()
     rescore_evaluation(t["evaluation"].id)

@@ -16,7 +16,7 @@ from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team
 from scoring.models import ScoringState
 from scoring.release import ReleaseRefused, release, withdraw
 from scoring.rescore import rescore_evaluation, rescore_stale_topics
-from scoring.staleness import mark_stale
+from pooling.staleness import mark_stale
 from scoring.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db

@@ -3,9 +3,10 @@ import pytest
 from django.db import transaction
 
 from assess.models import Judgment
-from scoring.models import Score, ScoringState, StaleTopic
+from scoring.models import Score, ScoringState
+from pooling.models import StaleTopic
 from scoring.rescore import freshness, rescore_evaluation, rescore_stale_topics
-from scoring.staleness import mark_stale
+from pooling.staleness import mark_stale
 from scoring.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db

@@ -5,9 +5,10 @@ import pytest
 from django.db import transaction
 
 from assess.models import Judgment
-from scoring.models import Score, StaleTopic
+from scoring.models import Score
+from pooling.models import StaleTopic
 from scoring.rescore import rescore_evaluation
-from scoring.staleness import mark_stale, wait_for_publisher
+from pooling.staleness import mark_stale, wait_for_publisher
 from scoring.synthetic import tiny_trec2007
 
 

@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from assess.models import Assignment, Judgment
 from assess.sample import build_sample
-from scoring.models import StaleTopic
+from pooling.models import StaleTopic
 from scoring.rescore import rescore_evaluation
 from scoring.synthetic import tiny_trec2007
 from tests.conftest import PASSWORD, ROOT, _database_url_for

@@ -4,7 +4,7 @@ from django.db import transaction
 
 from assess.models import Judgment
 from scoring.rescore import rescore_evaluation
-from scoring.staleness import mark_stale
+from pooling.staleness import mark_stale
 from scoring.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.browser

@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from pooling.demo import run_all
-from scoring.staleness import rescoring_deferred
+from pooling.staleness import rescoring_deferred
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from pooling.models import Evaluation
-from scoring.models import StaleTopic
+from pooling.models import StaleTopic
 from scoring.rescore import rescore_evaluation, rescore_stale_topics
 
 

@@ -1,4 +1,6 @@
-"""Marking questions stale when judgments change. Judging code calls `mark_stale` inside its transaction."""
+"""Stale marks and rescoring requests: the one interface through which pooling, assess and the tracks tell
+scoring that scores are out of date. Judging code calls `mark_stale` inside its transaction; the rescoring task is
+sent by name (RESCORE_TASK), so this early stage never imports scoring."""
 import logging
 import os
 import threading
@@ -8,7 +10,9 @@ from contextlib import contextmanager
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.models import StaleTopic
+from pooling.models import StaleTopic
+
+RESCORE_TASK = "scoring.rescore_stale"  # scoring.tasks.rescore_stale: recomputes an evaluation's stale marks
 
 
 def mark_stale(topic):
@@ -87,10 +91,9 @@ def _enqueue_soon(evaluation_id):
 
     if app.conf.task_always_eager:
         from config.celery import run_here_or_send
-        from scoring.tasks import rescore_stale
 
         try:
-            run_here_or_send(rescore_stale, evaluation_id)
+            run_here_or_send(app.tasks[RESCORE_TASK], evaluation_id)
         except Exception:  # the judgment is committed; a failed rescoring leaves its mark for the next one
             logging.getLogger(__name__).exception("rescoring of evaluation %s failed", evaluation_id)
     else:
@@ -171,8 +174,7 @@ os.register_at_fork(after_in_child=_forget_publisher)
 
 def _enqueue(evaluation_id):
     from config.celery import app
-    from scoring import pending
-    from scoring.tasks import rescore_stale
+    from pooling import rescoring_claims as pending
 
     if app.conf.task_always_eager:
         return  # switched to in-process mode since the request was put (tests do): publishing would run it here
@@ -181,7 +183,7 @@ def _enqueue(evaluation_id):
             return  # a task for this evaluation is already waiting and will read this mark
         try:
             # No publish retries: with Redis down the judgment's request must not hang; the mark is enough.
-            rescore_stale.apply_async((evaluation_id,), retry=False)
+            app.send_task(RESCORE_TASK, (evaluation_id,), retry=False)
         except Exception:
             pending.release(evaluation_id)
             raise
