@@ -11,3 +11,8 @@ class AssessConfig(AppConfig):
         from corpus.access import register_document_access
 
         register_document_access(readable_collection_ids)
+        # Pool rebuilding (an earlier stage) keeps every item we hold a judgment of.
+        from assess.judged_items import judged_item_ids
+        from pooling.judged import register_judged_items
+
+        register_judged_items(judged_item_ids)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from assess import class_views, nugget_views, organizer_views, progress_views, views
+from assess import assignment_views, class_views, nugget_views, organizer_views, progress_views, views
 from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
 
 app_name = "assess"
@@ -33,6 +33,7 @@ urlpatterns = [
     path("organize/", organizer_views.organize_index, name="organize_index"),
     path("organize/<slug:slug>/", organizer_views.overview, name="organize"),
     path("organize/<slug:slug>/progress", progress_views.evaluation_progress, name="evaluation_progress"),
+    path("organize/<slug:slug>/assignments/", assignment_views.assignments, name="assignments"),
     path("organize/<slug:slug>/invite", organizer_views.invite, name="invite"),
     path("organize/<slug:slug>/second", organizer_views.second_assessor, name="second_assessor"),
     path("organize/<slug:slug>/revote", organizer_views.revote, name="revote"),

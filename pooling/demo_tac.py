@@ -9,7 +9,8 @@ Idempotent: running it again re-checks and replaces the runs, and rebuilding kee
 """
 from pathlib import Path
 
-from pooling.loading import (RunFile, assign, create_evaluation, load_run_files, load_top_docs, load_topics)
+from assess.assignments import assign
+from pooling.loading import RunFile, create_evaluation, load_run_files, load_top_docs, load_topics
 
 SLUG = "demo-tac2008"
 COLLECTION = "demo-blog06"

@@ -50,9 +50,3 @@ class RunUploadForm(forms.Form):
     partial_collection = forms.BooleanField(required=False, label="Searched only part of the collection")
     manifest = forms.FileField(required=False, help_text="optional: lines 'FILE TEAM PRIORITY [automatic|manual] "
                                                          "[whole|partial]' (replaces the fields above)")
-
-
-class AssignForm(forms.Form):
-    series = forms.CharField(max_length=50)
-    assessor = forms.CharField(max_length=150, required=False)
-    second = forms.BooleanField(required=False)

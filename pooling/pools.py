@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from pooling.bulk import insert_rows
 from pooling.formats.base import ParsedEntry, load_format
+from pooling.judged import judged_item_ids
 from pooling.loading import effective_settings, start_judging
 from pooling.models import PoolBuild, PoolItem, Run, RunEntry, Topic
 
@@ -162,8 +163,6 @@ def _groups_in_sql(evaluation, question_ids, judged_priorities, module, idents, 
 
 def build_unit(evaluation, question_ids, judged_priorities, module):
     """(Re)build the pool of some questions in one transaction; returns counts."""
-    from assess.models import Judgment
-
     item_of = getattr(module, "pool_item", _default_item)
     # A format whose consumers find an item's run lines by its key (POOL_LINKS = False; BOLT) gets no link rows:
     # each one costs PostgreSQL two foreign-key checks, most of a first build's time.
@@ -180,8 +179,7 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
         # data stays as read (JSON text on PostgreSQL): a rebuild reads every item but decodes few (`_flagged`).
         items = [Existing(*row) for row in _raw_rows(PoolItem.objects.select_for_update(of=("self",)).filter(
             topic_id__in=question_ids).values_list("id", "topic_id", "key", "pool_id", "position", "origin", "data"))]
-        judged = set(Judgment.objects.filter(topic_id__in=question_ids, item__isnull=False)
-                     .values_list("item_id", flat=True))
+        judged = judged_item_ids(question_ids)
         item_ids = {(i.topic_id, i.key): i.pk for i in items}
         items_of, fresh_of = {}, {}
         for item in items:

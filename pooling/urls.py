@@ -15,7 +15,6 @@ urlpatterns = [
     path("evaluations/<slug:slug>/pools/", views.pools, name="pools"),
     path("evaluations/<slug:slug>/pools/progress/", views.pool_progress, name="pool_progress"),
     path("evaluations/<slug:slug>/pools/<segment:ident>/", views.pool_question, name="pool_question"),
-    path("evaluations/<slug:slug>/assignments/", views.assignments, name="assignments"),
     path("check/", views.run_check, name="run_check"),
     path("my/runs/", views.my_runs, name="my_runs"),
 ]

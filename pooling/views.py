@@ -8,9 +8,8 @@ from django.views.decorators.http import require_POST
 from config import params
 from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, organizer_required, participant_required, role_required
 from pooling import forms
-from pooling.loading import (LoadError, RunFile, assign, check_run_file, create_evaluation, effective_settings,
-                             load_run_files, load_top_docs, load_topics, parse_manifest, set_state, unassign,
-                             update_settings)
+from pooling.loading import (LoadError, RunFile, check_run_file, create_evaluation, effective_settings, load_run_files,
+                             load_top_docs, load_topics, parse_manifest, set_state, update_settings)
 from pooling.models import Evaluation, PoolBuild, PoolItem, Run, Topic
 from pooling.pools import item_sources, pools_out_of_date, start_pool_build
 
@@ -212,40 +211,6 @@ def pool_question(request, slug, ident):
         item.run_lines = sources[item.pk]
     return render(request, "pooling/pool_question.html",
                   {"evaluation": evaluation, "question": question, "items": items})
-
-
-@organizer_required
-def assignments(request, slug):
-    """Who: organizers. Assign each series a primary assessor and, for double judging, a second one."""
-    from assess.models import Assignment
-
-    evaluation = get_object_or_404(Evaluation, slug=slug)
-    problems = []
-    if request.method == "POST":
-        form = forms.AssignForm(request.POST)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                if data["assessor"]:
-                    assign(evaluation, data["series"], data["assessor"], data["second"])
-                else:
-                    unassign(evaluation, data["series"], data["second"])
-            except LoadError as exc:
-                problems = exc.problems
-            else:
-                messages.success(request, f"Series {data['series']} updated.")
-                return redirect("pooling:assignments", slug)
-    current = {}
-    for a in Assignment.objects.filter(evaluation=evaluation).select_related("assessor"):
-        current.setdefault(a.topic_id, {})[a.role] = a.assessor.username
-    series = list(Topic.objects.filter(evaluation=evaluation, parent__isnull=True).order_by("position"))
-    for s in series:
-        s.primary = current.get(s.pk, {}).get(Assignment.PRIMARY, "")
-        s.second = current.get(s.pk, {}).get(Assignment.SECONDARY, "")
-    assessors = get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
-    return render(request, "pooling/assignments.html",
-                  {"evaluation": evaluation, "series": series, "assessors": assessors, "problems": problems},
-                  status=400 if problems else 200)
 
 
 @participant_required

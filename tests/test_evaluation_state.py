@@ -2,7 +2,8 @@
 pool is built or a series assigned; shown on the evaluation page."""
 from django.urls import reverse
 
-from pooling.loading import RunFile, assign, load_run_files, set_state
+from assess.assignments import assign
+from pooling.loading import RunFile, load_run_files, set_state
 from pooling.models import Evaluation
 from pooling.pools import build_pools
 from tests.conftest import PASSWORD

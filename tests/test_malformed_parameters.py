@@ -191,7 +191,7 @@ def _build_world():
         "pooling:pools": [Route({"slug": tac_slug}, ("GET", "POST"), post_as_is=False)],
         "pooling:pool_progress": [Route({"slug": tac_slug})],
         "pooling:pool_question": [Route({"slug": tac_slug, "ident": "1001.1"})],
-        "pooling:assignments": [Route({"slug": tac_slug}, ("GET", "POST"),
+        "assess:assignments": [Route({"slug": tac_slug}, ("GET", "POST"),
                                       form={"series": "1003", "assessor": "assessor3", "second": "on"})],
         "pooling:run_check": [Route(methods=("GET", "POST"), query={"evaluation": tac_slug},
                                     form={"evaluation": tac_slug}, files={"file": ("AlphaQA9.txt", run_bytes)})],

@@ -6,7 +6,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from corpus.models import Collection, Document
-from pooling.loading import LoadError, RunFile, assign, create_evaluation, load_run_files, load_top_docs, load_topics
+from assess.assignments import assign
+from pooling.loading import LoadError, RunFile, create_evaluation, load_run_files, load_top_docs, load_topics
 from pooling.models import Evaluation, Run, RunEntry, Team, Topic
 
 FIXTURES = Path(__file__).parent / "fixtures" / "qa"

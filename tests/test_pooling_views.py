@@ -9,7 +9,8 @@ from pooling.models import Evaluation, PoolItem, Run, Topic
 from tests.conftest import PASSWORD
 from tests.test_pooling_loading import FIXTURES, blog, tac  # noqa: F401 (fixtures)
 
-ORGANIZER_PAGES = ["evaluation_detail", "topics", "runs_upload", "pools", "pool_progress", "assignments"]
+ORGANIZER_PAGES = ["pooling:evaluation_detail", "pooling:topics", "pooling:runs_upload", "pooling:pools",
+                   "pooling:pool_progress", "assess:assignments"]
 
 
 def upload(name, data=None):
@@ -27,8 +28,8 @@ def org_client(client, organizer):
 def test_organizer_pages_refuse_other_roles(client, make_user, tac, role, name):
     make_user("u", role, team="T" if role == "participant" else None)
     client.login(username="u", password=PASSWORD)
-    assert client.get(reverse(f"pooling:{name}", args=["tac-test"])).status_code == 403
-    assert client.post(reverse(f"pooling:{name}", args=["tac-test"])).status_code == 403
+    assert client.get(reverse(name, args=["tac-test"])).status_code == 403
+    assert client.post(reverse(name, args=["tac-test"])).status_code == 403
 
 
 def test_checker_page_is_for_participants_and_organizers_only(client, make_user, db):
@@ -106,10 +107,10 @@ def test_pool_build_page_and_progress_partial(org_client, tac, django_capture_on
 def test_assignments_page(org_client, tac, make_user):
     make_user("ann", "assessor")
     make_user("bob", "assessor")
-    org_client.post(reverse("pooling:assignments", args=["tac-test"]), {"series": "1001", "assessor": "ann"})
-    org_client.post(reverse("pooling:assignments", args=["tac-test"]),
+    org_client.post(reverse("assess:assignments", args=["tac-test"]), {"series": "1001", "assessor": "ann"})
+    org_client.post(reverse("assess:assignments", args=["tac-test"]),
                     {"series": "1001", "assessor": "bob", "second": "on"})
-    bad = org_client.post(reverse("pooling:assignments", args=["tac-test"]), {"series": "1002", "assessor": "org"})
+    bad = org_client.post(reverse("assess:assignments", args=["tac-test"]), {"series": "1002", "assessor": "org"})
     assert bad.status_code == 400 and "&#x27;org&#x27; is not an assessor" in bad.content.decode()
     assert sorted(Assignment.objects.values_list("assessor__username", "role")) == [("ann", "primary"),
                                                                                       ("bob", "secondary")]

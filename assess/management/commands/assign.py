@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand
 
-from pooling.loading import LoadError, assign, unassign
+from assess.assignments import assign, unassign
+from pooling.loading import LoadError
 from pooling.management.commands._common import fail_with, get_evaluation
 
 
