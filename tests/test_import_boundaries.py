@@ -1,0 +1,102 @@
+"""The shape of the code: dependencies run one way, config ← corpus ← pooling ← assess ← scoring ← tracks/*, and
+formats and measures are pure Python. Every import statement counts, those inside function bodies too (that is
+where backward imports used to hide)."""
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGES = ["config", "corpus", "pooling", "assess", "scoring"]
+PROJECT = set(STAGES) | {"tracks"}
+# Pure modules: plain data and functions over it, importable and testable without Django.
+PURE_GLOBS = ["corpus/formats/*.py", "pooling/formats/*.py", "scoring/measures/*.py", "pooling/tracks.py",
+              "tracks/*/formats/*.py", "tracks/*/formats.py", "tracks/*/measures.py", "tracks/*/measures/*.py"]
+
+
+def imports_of(path):
+    """(line, module, names) of every absolute import in the file, anywhere in it (names: those of a `from`)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name, ()
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.lineno, node.module, tuple(alias.name for alias in node.names)
+
+
+def python_files(folder):
+    return sorted(p for p in (ROOT / folder).rglob("*.py") if "migrations" not in p.parts)
+
+
+def backward_imports(stage):
+    """Imports in `stage` of a later stage or of any track."""
+    later = set(STAGES[STAGES.index(stage) + 1:]) | {"tracks"}
+    found = set()
+    for path in python_files(stage):
+        for line, module, _ in imports_of(path):
+            if module.split(".")[0] in later:
+                found.add(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    return sorted(found)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_a_stage_imports_no_later_stage_and_no_track(stage):
+    assert backward_imports(stage) == []
+
+
+def test_the_check_sees_imports_inside_function_bodies(tmp_path):
+    """The walk must find what a module-level scan would miss (the test above cannot pass vacuously)."""
+    sample = tmp_path / "sample.py"
+    sample.write_text("def f():\n    from scoring.rescore import rescore_evaluation\n    import tracks.bolt\n")
+    assert {m for _, m, _ in imports_of(sample)} == {"scoring.rescore", "tracks.bolt"}
+
+
+def pure_modules():
+    return sorted({p for pattern in PURE_GLOBS for p in ROOT.glob(pattern) if p.name != "__init__.py"})
+
+
+def module_path(module):
+    """The file of a project module, or None (a name imported from a package is not a module)."""
+    base = ROOT.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def impure_imports(path, seen=None):
+    """Imports of Django (or Celery, DRF) by the module or by any project module it imports, transitively: a
+    formats module may use a helper module, as long as that one is plain Python too."""
+    seen = set() if seen is None else seen
+    if path in seen:
+        return []
+    seen.add(path)
+    bad = []
+    for line, module, names in imports_of(path):
+        top = module.split(".")[0]
+        if top in ("django", "rest_framework", "celery"):
+            bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+        elif top in PROJECT:
+            targets = [module_path(f"{module}.{n}") for n in names] + [module_path(module)]
+            for target in {t for t in targets if t is not None}:
+                bad += impure_imports(target, seen)
+    return bad
+
+
+def test_formats_and_measures_are_pure():
+    modules = pure_modules()
+    assert len(modules) > 10  # the globs still find the formats and measures
+    bad = sorted({problem for path in modules for problem in impure_imports(path)})
+    assert bad == []
+
+
+def test_the_purity_check_follows_helper_modules(tmp_path, monkeypatch):
+    """A format importing a helper that imports Django is caught (so the test above cannot pass vacuously)."""
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    (tmp_path / "tracks" / "demo").mkdir(parents=True)
+    (tmp_path / "tracks" / "demo" / "helper.py").write_text("from django.db import models\n")
+    fmt = tmp_path / "tracks" / "demo" / "formats.py"
+    fmt.write_text("def f():\n    from tracks.demo.helper import models\n")
+    assert impure_imports(fmt) == ["tracks/demo/helper.py:1 imports django.db"]
