@@ -1,0 +1,76 @@
+"""Judgment kinds and the shape of their values, declared by the tracks and checked in one place: the one judgment
+writer (assess.judgments.save_judgment) refuses a value that does not fit its kind, whatever path it came by.
+
+A shape is plain data: a type (str, int, bool), a tuple of allowed values, `Nullable(shape)`, a one-element list
+`[shape]` (a list of such), `MapOf(shape)` (an object with any string keys) or a dict (an object with exactly
+those keys). A track registers its kinds from its AppConfig.ready():
+
+    register_kind(JudgmentKind("citation", {"rel": ("yes", "maybe", "no"), ...}))
+"""
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Nullable:
+    shape: Any
+
+
+@dataclass(frozen=True)
+class MapOf:
+    shape: Any
+
+
+@dataclass(frozen=True)
+class JudgmentKind:
+    name: str
+    shape: Any  # the value's shape, as above
+    description: str = ""
+
+
+KINDS: dict[str, JudgmentKind] = {}
+
+
+class InvalidValue(ValueError):
+    """A judgment value that does not fit its kind; the message names the kind, the place and what was wrong."""
+
+
+def register_kind(kind: JudgmentKind) -> None:
+    KINDS[kind.name] = kind
+
+
+def problems(value: Any, shape: Any, where: str = "value") -> list[str]:
+    """What is wrong with `value` against `shape` (empty: it fits)."""
+    if isinstance(shape, Nullable):
+        return [] if value is None else problems(value, shape.shape, where)
+    if isinstance(shape, tuple):
+        return [] if value in shape and type(value) is type(next(iter(shape), value)) else [
+            f"{where} must be one of {', '.join(map(repr, shape))}, not {value!r}"]
+    if isinstance(shape, list):
+        if not isinstance(value, list):
+            return [f"{where} must be a list, not {type(value).__name__}"]
+        return [p for i, v in enumerate(value) for p in problems(v, shape[0], f"{where}[{i}]")]
+    if isinstance(shape, MapOf):
+        if not isinstance(value, dict):
+            return [f"{where} must be an object, not {type(value).__name__}"]
+        return [p for k, v in value.items() for p in problems(v, shape.shape, f"{where}[{k!r}]")]
+    if isinstance(shape, dict):
+        if not isinstance(value, dict):
+            return [f"{where} must be an object, not {type(value).__name__}"]
+        found = [f"{where} has no {k!r}" for k in shape if k not in value]
+        found += [f"{where} has an unknown key {k!r}" for k in value if k not in shape]
+        return found + [p for k, s in shape.items() if k in value for p in problems(value[k], s, f"{where}.{k}")]
+    if shape is int:  # bool is an int to Python, not to a judgment
+        return [] if isinstance(value, int) and not isinstance(value, bool) else [
+            f"{where} must be an integer, not {value!r}"]
+    return [] if isinstance(value, shape) else [f"{where} must be {shape.__name__}, not {value!r}"]
+
+
+def check_value(kind: str, value: Any) -> None:
+    """Raise InvalidValue unless `value` fits the registered judgment kind `kind`."""
+    declared = KINDS.get(kind)
+    if declared is None:
+        raise InvalidValue(f"unknown judgment kind {kind!r}; known: {', '.join(sorted(KINDS))}")
+    found = problems(value, declared.shape)
+    if found:
+        raise InvalidValue(f"a {kind} judgment: {'; '.join(found)}")
