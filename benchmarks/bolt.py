@@ -76,9 +76,9 @@ def generate(topics, runs, per_run, seed=7):
 def run(args):
     from lxml import etree
 
-    from pooling.bolt_neardup import leaders
-    from pooling.formats import bolt_citations
     from pooling.formats.base import CheckContext, ParsedEntry
+    from tracks.bolt.formats import citations
+    from tracks.bolt.near_duplicates import leaders
 
     files, lengths, idents = generate(args.topics, args.runs, args.citations)
     total = args.topics * args.runs * args.citations
@@ -91,7 +91,7 @@ def run(args):
     parsed = {}
     with Timer() as check:
         for tag, data in files.items():
-            problems, run = bolt_citations.check_run(data, f"{tag}.xml", ctx)
+            problems, run = citations.check_run(data, f"{tag}.xml", ctx)
             assert not problems, problems[:3]
             parsed[tag] = run
     lists = {}
@@ -106,7 +106,7 @@ def run(args):
         pool = {}
         for run in parsed.values():
             for e in run.entries:
-                key = bolt_citations.pool_key(ParsedEntry(e.topic, e.line, e.docid, e.text, e.data))
+                key = citations.pool_key(ParsedEntry(e.topic, e.line, e.docid, e.text, e.data))
                 if key is not None:
                     pool.setdefault((e.topic, key), []).append(e)
     near_dups = sum(1 for run in parsed.values() for e in run.entries if e.data["near_dup"])

@@ -11,8 +11,8 @@ from assess import services
 from assess.models import Assignment, Invitation, Judgment
 from assess.official import official_values
 from assess.sample import build_sample
-from pooling import bolt_adjudication as adj
-from tests.test_bolt_adjudication import build_disagreements, invite
+from tests.tracks.bolt.test_adjudication import build_disagreements, invite
+from tracks.bolt import adjudication as adj
 
 
 def _double_judged(track, make_user):

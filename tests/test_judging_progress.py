@@ -7,12 +7,12 @@ from django.urls import reverse
 
 from assess import progress, services
 from assess.models import Assignment, JudgmentChange
-from pooling import bolt
-from pooling.formats import bolt_citations
 from pooling.models import PoolItem, Run
 from pooling.pools import item_sources, run_items
 from tests.conftest import PASSWORD
-from tests.test_bolt_pipeline import evaluation, load, loaded  # noqa: F401 (fixtures)
+from tests.tracks.bolt.test_pipeline import evaluation, load, loaded  # noqa: F401 (fixtures)
+from tracks.bolt import judging
+from tracks.bolt.formats import citations as citation_format
 
 
 def judge(user, item, label="incorrect"):
@@ -73,17 +73,17 @@ def test_run_items_agree_with_the_pool_whether_found_by_link_or_by_key(loaded, m
         for entry in lines:
             expected.setdefault(entry.run_id, set()).add(item_id)
     assert len(expected) == 3 and run_items(loaded) == expected
-    monkeypatch.setattr(bolt_citations, "POOL_KEY_SQL", None)
+    monkeypatch.setattr(citation_format, "POOL_KEY_SQL", None)
     assert run_items(loaded) == expected
 
 
 def test_bolt_grouping_views_are_not_counted_as_citations_to_judge(loaded, make_user):
     load(loaded, "alpha1-groups.xml")
     topic = loaded.topics.get(ident="1.001")
-    assert bolt.grouping_views(topic)  # the view's pool item exists
+    assert judging.grouping_views(topic)  # the view's pool item exists
     user = make_user("bea", "assessor")
     assignment = Assignment.objects.create(evaluation=loaded, topic=topic, assessor=user)
-    citations = len(bolt.citation_items(topic))
+    citations = len(judging.citation_items(topic))
     assert progress.assignment_progress([assignment])[assignment.pk] == (0, citations)
     rows = {q.ident: p.total for q, p in progress.evaluation_progress(loaded)["questions"]}
     assert rows["1.001"] == citations

@@ -9,9 +9,9 @@ from django.urls import reverse
 
 from assess import keymap, services
 from assess.models import Assignment, Invitation
-from pooling import bolt
-from tests.test_bolt_adjudication import build_disagreements
-from tests.test_bolt_views import setup  # noqa: F401 (a fixture: topic 1.002 assigned to bolt-a1)
+from tests.tracks.bolt.test_adjudication import build_disagreements
+from tests.tracks.bolt.test_views import setup  # noqa: F401 (a fixture: topic 1.002 assigned to bolt-a1)
+from tracks.bolt import judging
 
 
 
@@ -93,10 +93,10 @@ def test_qa_pages_use_and_list_only_declared_keys(client, qa):
 def test_bolt_pages_use_and_list_only_declared_keys(client, setup):
     topic, assignment, user = setup["topic"], setup["mine"], setup["a1"]
     client.force_login(user)
-    item = bolt.citation_items(topic)[1]
+    item = judging.citation_items(topic)[1]
     html = assert_page_keys(client, reverse("bolt:item", args=[assignment.pk, item.pk]), keymap.BOLT_CITATIONS)
     assert 'data-key="n"' in html and 'data-key="1"' in html and 'data-key="k"' in html
-    (_, view), = bolt.grouping_views(topic).items()
+    (_, view), = judging.grouping_views(topic).items()
     assert_page_keys(client, reverse("bolt:view", args=[assignment.pk, view.pk]), keymap.BOLT_GROUPINGS)
     assert_page_keys(client, reverse("bolt:find", args=[assignment.pk]) + f"?thread={item.docid}", keymap.BOLT_FIND)
 

@@ -105,9 +105,9 @@ def _build_world():
     from pooling.demo import run_all
     from config.roles import ORGANIZER, PARTICIPANT
     from corpus.models import Document
-    from pooling import bolt
     from pooling import demo_tac as tac_demo
     from pooling.models import Evaluation, PoolItem, Run, Team, Topic
+    from tracks.bolt import judging
 
     run_all(out=lambda *args: None)
     users = get_user_model().objects
@@ -133,16 +133,16 @@ def _build_world():
 
     bolt_ev = Evaluation.objects.get(slug="bolt-demo")
     b_mine = Assignment.objects.get(evaluation=bolt_ev, assessor=everyone)
-    citation = next(i for i in bolt.citation_items(b_mine.topic) if i.origin != PoolItem.ASSESSOR)
+    citation = next(i for i in judging.citation_items(b_mine.topic) if i.origin != PoolItem.ASSESSOR)
     # a disagreement, so the BOLT adjudication pages have a citation to decide
-    bolt.judge_citation(everyone, citation, {"rel": "yes", "relspans": [[0, 3]]}, 0)
-    bolt.judge_citation(users.get(username="assessor2"), citation, {"rel": "no"}, 0)
-    view_item = next(iter(bolt.grouping_views(b_mine.topic).values()))
-    groups = bolt.view_structure(view_item)
+    judging.judge_citation(everyone, citation, {"rel": "yes", "relspans": [[0, 3]]}, 0)
+    judging.judge_citation(users.get(username="assessor2"), citation, {"rel": "no"}, 0)
+    view_item = next(iter(judging.grouping_views(b_mine.topic).values()))
+    groups = judging.view_structure(view_item)
     # one field of each kind stands for the rest
     view_form = {"version": "0", "view-relevant": "yes", f"g{groups[0]['number']}-scope": "no",
                  f"g{groups[0]['number']}-m0": "yes"}
-    thread = Document.objects.get(collection__name=bolt.collection_of(bolt_ev).name, docno=citation.docid)
+    thread = Document.objects.get(collection__name=judging.collection_of(bolt_ev).name, docno=citation.docid)
 
     qa4mre = Evaluation.objects.get(slug="qa4mre-2012-demo")
     blog_doc = Document.objects.filter(collection__name=tac_demo.COLLECTION).order_by("docno").first()
@@ -169,7 +169,7 @@ def _build_world():
                                   query={"m": ["the", "a"], "s": "p1:0:5"})],
         "corpus:frame": [Route({"name": tac_demo.COLLECTION, "docno": blog_doc.docno},
                                query={"m": "the", "s": ["p1:0:5"], "img": "token"}),
-                         Route({"name": bolt.collection_of(bolt_ev).name, "docno": thread.docno},
+                         Route({"name": judging.collection_of(bolt_ev).name, "docno": thread.docno},
                                query={"s": f"{post['id']}:0:5"})],
         "pooling:evaluation_list": [Route()],
         "pooling:evaluation_create": [Route(methods=("GET", "POST"), form={

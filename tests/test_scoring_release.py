@@ -344,7 +344,7 @@ def test_bolt_report_counts_judged_citations(client, organizer):
     from corpus.loading import load_collection
     from pooling.loading import create_evaluation, load_topics
     from pooling.pools import build_pools
-    from tests.test_bolt_pipeline import FIXTURES, load
+    from tests.tracks.bolt.test_pipeline import FIXTURES, load
 
     load_collection("bolt-test-forum", "bolt-forum", [str(FIXTURES / "forum.xml")])
     ev = create_evaluation("bolt-test", "bolt-ir-p2", ["bolt-test-forum"])

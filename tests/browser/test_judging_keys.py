@@ -10,10 +10,10 @@ from assess import services
 from assess.models import Assignment, Judgment, Nugget
 from assess.official import nugget_votes, official_values
 from corpus.loading import load_collection
-from pooling import bolt
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
 from pooling.pools import build_pools
 from tests.browser.test_assess_judging import expect_text, instance_series  # noqa: F401 (a fixture)
+from tracks.bolt import judging
 
 pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "bolt"
@@ -182,7 +182,7 @@ def bolt_topic(transactional_db, make_user):
 
 def test_bolt_keys_listed_and_pressed_hints_stay_readable(page, login, live_server, bolt_topic):
     topic, assignment, user = bolt_topic
-    item = bolt.citation_items(topic)[0]
+    item = judging.citation_items(topic)[0]
     login(page, "boltie")
     page.goto(live_server.url + reverse("bolt:item", args=[assignment.pk, item.pk]))
     page.wait_for_selector("#citation-panel")

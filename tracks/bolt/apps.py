@@ -1,18 +1,18 @@
 from django.apps import AppConfig
 
 from pooling.tracks import PageLink, Track, register_track
+from tracks.bolt.measures import MEASURES
 
 BOLT = Track(
     slug="bolt-ir-p2",
     title="BOLT IR phase 2 (forum citations and thematic groupings)",
     seed="004",
     collection_formats=("bolt-forum",),
-    topic_format="bolt_topics",
-    run_format="bolt_citations",
+    topic_format="tracks.bolt.formats.topics",
+    run_format="tracks.bolt.formats.citations",
     judgment_kinds=("citation", "relspan", "grouping"),
     judgments={"citation": ("yes", "maybe", "no")},
-    measures=("char_precision", "char_recall", "char_f", "char_map", "view_precision", "group_precision",
-              "group_skew"),
+    measures=MEASURES,
     default_settings={
         "judged_priorities": list(range(1, 10)),  # the seed: "all returned passages will be pooled"
         "eval_id": "BOLT-IR-P2",
@@ -23,7 +23,7 @@ BOLT = Track(
         "max_groups": 10,
         "max_label_chars": 250,
     },
-    adjudication_queue="pooling.bolt_adjudication.adjudication_queue",
+    adjudication_queue="tracks.bolt.adjudication.adjudication_queue",
     adjudication_page="bolt:adjudication",
     assignment_page="bolt:topic",
     organizer_links=(
@@ -32,7 +32,7 @@ BOLT = Track(
         PageLink("bolt-adjudication-link", "adjudication of disagreements", "bolt:adjudication"),
     ),
     participant_links=(PageLink("bolt-team-topics", "topics", "bolt:team_topics"),),
-    demo_steps=("pooling.bolt_demo.load_bolt_demo",),
+    demo_steps=("tracks.bolt.demo.load_bolt_demo",),
 )
 
 
@@ -46,6 +46,6 @@ class BoltConfig(AppConfig):
 
     def ready(self):
         register_track(BOLT)
-        from scoring import bolt_scoring
+        from tracks.bolt import scorer  # imports models: not before the apps are ready
 
-        bolt_scoring.register()
+        scorer.register()

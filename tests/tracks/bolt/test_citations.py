@@ -1,0 +1,158 @@
+"""BOLT citation submissions (seed 004 appendix DTD): every problem by file and line; near-duplicates marked."""
+import io
+from pathlib import Path
+
+from corpus.formats import bolt_forum
+from pooling.formats.base import CheckContext, ParsedEntry
+from tracks.bolt.formats import citations
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "bolt"
+T1 = "bolt-eng-DF-170-181103-8882"
+
+
+def forum_post_lengths():
+    """The fixture forum's posts, read through the corpus format: {thread: {post: raw length}}."""
+    lengths = {}
+    for record in bolt_forum.records(io.BytesIO((FIXTURES / "forum.xml").read_bytes())):
+        doc = bolt_forum.parse_record(record.raw)
+        lengths[doc.docno] = {p["id"]: p["length"] for p in doc.meta["posts"]}
+    return lengths
+
+
+def context(settings=None, with_corpus=True):
+    lengths = forum_post_lengths()
+    extra = {"post_lengths": lambda threads: {t: lengths[t] for t in threads if t in lengths}} if with_corpus else {}
+    return CheckContext(topics={"1.001": "topic", "1.002": "topic"}, settings=settings or {}, extra=extra)
+
+
+def test_fixture_runs_pass_and_carry_their_fields():
+    problems, run = citations.check_run((FIXTURES / "alpha1.xml").read_bytes(), "alpha1.xml", context())
+    assert problems == []
+    assert run.tag == "alpha1"
+    assert run.data == {"subtask": "citations", "team": "Team Alpha", "date": "2013-09-19", "eval": "BOLT-IR-P2",
+                        "contact": "Demo Person demo@example.org", "priority": 1}
+    first = run.entries[0]
+    assert (first.topic, first.line, first.docid) == ("1.001", 4, T1)
+    # Entities decoded in the passage (91 characters), raw length 95 in the pointer (&amp; is 5 characters).
+    assert first.text == "The new metro line opened last week. Tickets cost 2 pounds & the trains are clean and fast."
+    assert len(first.text) == 91
+    assert first.data == {"post": "p1", "offset": 1, "length": 95, "score": 0.95, "rank": 1, "leader": 4,
+                          "near_dup": False}
+    # The same passage quoted in the next post, ranked second: a near-duplicate of the first.
+    second = run.entries[1]
+    assert second.data["near_dup"] is True and second.data["leader"] == 4
+    assert [e.data["near_dup"] for e in run.entries].count(True) == 1
+    for name in ("alpha2.xml", "beta1.xml"):
+        problems, run = citations.check_run((FIXTURES / name).read_bytes(), name, context())
+        assert problems == [], name
+
+
+def test_rank_is_by_score_then_file_order():
+    data = b"""<bolt-ir-submission team="t" date="d" eval="BOLT-IR-P2" subtask="citations" contact="c">
+<response number="1.001">
+<cite score="0.2" thread="%s" post="p1" offset="0" length="5">low one here</cite>
+<cite score="0.9" thread="%s" post="p1" offset="0" length="5">high one here</cite>
+<cite score="0.2" thread="%s" post="p1" offset="0" length="5">tied with the first</cite>
+</response>
+<response number="1.002"><cite score="1" thread="%s" post="p1" offset="0" length="1">x y</cite></response>
+</bolt-ir-submission>""" % ((T1.encode(),) * 4)
+    problems, run = citations.check_run(data, "r.xml", context())
+    assert problems == []
+    assert [e.data["rank"] for e in run.entries[:3]] == [2, 1, 3]
+
+
+BAD = """<?xml version="1.0"?>
+<bolt-ir-submission team="" date="2013-09-19" eval="BOLT-IR-P1" subtask="citations">
+<response number="1.001">
+<cite score="1.5" thread="{t}" post="p1" offset="0" length="10">too high a score</cite>
+<cite score="abc" thread="{t}" post="p1" offset="x" length="0">bad numbers</cite>
+<cite score="0.5" thread="no-such-thread" post="p1" offset="0" length="10">unknown thread</cite>
+<cite score="0.5" thread="{t}" post="p9" offset="0" length="10">unknown post</cite>
+<cite score="0.5" thread="{t}" post="p1" offset="100" length="51">past the end of the post</cite>
+<cite score="0.5" thread="{t}" post="p1" offset="100" length="50">exactly to the end is fine</cite>
+<cite score="0.5" post="p1" offset="0" length="1">no thread</cite>
+<cite score="0.5" thread="{t}" post="p1" offset="0" length="1">{long}</cite>
+<cite score="0.5" thread="{t}" post="p1" offset="0" length="1">   </cite>
+<note/>
+</response>
+<response number="9.999"><cite score="1" thread="{t}" post="p1" offset="0" length="1">x</cite></response>
+<response number="1.001"><cite score="1" thread="{t}" post="p1" offset="0" length="1">x</cite></response>
+</bolt-ir-submission>
+"""
+
+
+def test_every_problem_by_line():
+    data = BAD.format(t=T1, long="w" * 251).encode()
+    problems, run = citations.check_run(data, "bad.xml", context())
+    assert run is None
+    assert [p.format("bad.xml") for p in problems] == [
+        "bad.xml:0: no response for topic 1.002",
+        "bad.xml:2: <bolt-ir-submission>: missing or empty attribute 'team'",
+        "bad.xml:2: <bolt-ir-submission>: missing or empty attribute 'contact'",
+        "bad.xml:2: <bolt-ir-submission>: eval must be 'BOLT-IR-P2', not 'BOLT-IR-P1'",
+        "bad.xml:4: cite: score must be a number between 0 and 1, not '1.5'",
+        "bad.xml:5: cite: score must be a number between 0 and 1, not 'abc'",
+        "bad.xml:5: cite: offset must be a non-negative integer, not 'x'",
+        "bad.xml:5: cite: length must be a positive integer, not '0'",
+        "bad.xml:6: cite: thread 'no-such-thread' is not in the collection",
+        "bad.xml:7: cite: post 'p9' is not in thread 'bolt-eng-DF-170-181103-8882'",
+        "bad.xml:8: cite: offset 100 + length 51 lies outside post 'p1', whose raw text has 150 characters",
+        "bad.xml:10: cite: missing attribute 'thread'",
+        "bad.xml:11: cite: passage has 251 characters; at most 250 are allowed",
+        "bad.xml:12: cite: empty passage",
+        "bad.xml:13: unexpected element <note> in a response",
+        "bad.xml:15: response number '9.999' is not a topic of this evaluation",
+        "bad.xml:16: second response for topic 1.001 (first at line 3)",
+    ]
+
+
+def test_citation_limit_per_topic_is_a_setting():
+    cites = "\n".join(f'<cite score="0.5" thread="{T1}" post="p1" offset="0" length="1">word{i} other{i}</cite>'
+                      for i in range(4))
+    data = (f'<bolt-ir-submission team="t" date="d" eval="BOLT-IR-P2" subtask="citations" contact="c">\n'
+            f'<response number="1.001">\n{cites}\n</response>\n'
+            f'<response number="1.002"><cite score="1" thread="{T1}" post="p1" offset="0" length="1">x</cite>'
+            f'</response></bolt-ir-submission>').encode()
+    problems, _ = citations.check_run(data, "r.xml", context({"max_citations": 3}))
+    assert [p.format("r.xml") for p in problems] == ["r.xml:2: response 1.001 has 4 citations; at most 3 are allowed"]
+    problems, run = citations.check_run(data, "r.xml", context())  # the seed's 100
+    assert problems == [] and len(run.entries) == 5
+
+
+def test_hundred_and_one_citations_refused_by_default():
+    cites = "\n".join(f'<cite score="0.5" thread="{T1}" post="p1" offset="0" length="1">a{i} b{i}</cite>'
+                      for i in range(101))
+    data = (f'<bolt-ir-submission team="t" date="d" eval="BOLT-IR-P2" subtask="citations" contact="c">'
+            f'<response number="1.001">{cites}</response><response number="1.002">'
+            f'<cite score="1" thread="{T1}" post="p1" offset="0" length="1">x</cite></response>'
+            f'</bolt-ir-submission>').encode()
+    problems, _ = citations.check_run(data, "r.xml", context())
+    assert [p.message for p in problems] == ["response 1.001 has 101 citations; at most 100 are allowed"]
+
+
+def test_malformed_xml_reports_lines_and_wrong_subtask():
+    problems, run = citations.check_run(b"<bolt-ir-submission>\n<response number='1'>\n<cite>\n"
+                                        b"</bolt-ir-submission>", "m.xml", context())
+    assert run is None and problems[0].line == 4 and problems[0].message.startswith("malformed XML")
+    data = (FIXTURES / "alpha1.xml").read_bytes().replace(b'subtask="citations"', b'subtask="cites"')
+    problems, _ = citations.check_run(data, "a.xml", context())
+    assert [p.format("a.xml") for p in problems] == [
+        "a.xml:2: <bolt-ir-submission>: subtask must be 'citations', not 'cites'"]
+
+
+def test_without_corpus_lookup_sources_are_not_checked():
+    data = BAD.format(t=T1, long="w").encode()
+    problems, _ = citations.check_run(data, "bad.xml", context(with_corpus=False))
+    assert not any("collection" in p.message or "post" in p.message for p in problems)
+
+
+def test_pool_key_skips_near_duplicates_and_grouping_lines():
+    entry = ParsedEntry(topic="1.001", line=4, docid=T1, text="Some passage",
+                        data={"post": "p1", "offset": 3, "length": 12, "near_dup": False})
+    key = citations.pool_key(entry)
+    assert citations.split_key(key) == {"thread": T1, "post": "p1", "offset": 3, "length": 12,
+                                        "passage": "Some passage"}
+    assert citations.pool_key(ParsedEntry("1.001", 5, T1, "x", {**entry.data, "near_dup": True})) is None
+    assert citations.pool_key(ParsedEntry("1.001", 5, T1, "x", {**entry.data, "view": "0"})) is None
+    assert citations.pool_item(entry) == {"docid": T1, "text": "Some passage",
+                                          "data": {"post": "p1", "offset": 3, "length": 12}}

@@ -1,0 +1,66 @@
+"""Near-duplicate citations (seed 004: 95 % overlap of word bigrams; SPEC-NOTES: of the shorter's bigrams)."""
+from tracks.bolt.near_duplicates import bigrams, features, leaders, near_duplicates
+
+WORDS = [f"w{i}" for i in range(60)]
+
+
+def test_bigrams_ignore_case_and_punctuation():
+    assert bigrams("The cat sat.") == {("the", "cat"), ("cat", "sat")}
+    assert features("The cat sat.") == {hash(b) for b in bigrams("The cat sat.")}
+    assert near_duplicates("The cat sat on the mat", "the CAT sat, on the mat!")
+
+
+def test_the_95_percent_boundary_is_inclusive():
+    # 21 words give 20 bigrams; changing the last word changes one: 19/20 = 95 % -> near-duplicates.
+    a = " ".join(WORDS[:21])
+    b = " ".join(WORDS[:20] + ["other"])
+    assert near_duplicates(a, b)
+    # 20 words give 19 bigrams; one changed: 18/19 = 94.7 % -> not.
+    a = " ".join(WORDS[:20])
+    b = " ".join(WORDS[:19] + ["other"])
+    assert not near_duplicates(a, b)
+
+
+def test_a_quoted_passage_inside_a_longer_one_is_a_near_duplicate():
+    quoted = "Taxi drivers lost half their customers since the metro line opened."
+    longer = "As he said: " + quoted + " That is progress and the metro is cheap."
+    assert near_duplicates(quoted, longer) and near_duplicates(longer, quoted)
+
+
+def test_short_passages_match_only_the_same_words():
+    assert near_duplicates("Yes!", "yes")
+    assert not near_duplicates("yes", "yes indeed")
+    assert not near_duplicates("yes", "no")
+
+
+def test_leaders_take_the_highest_ranked_and_do_not_chain():
+    x = " ".join(WORDS[0:40])  # 39 bigrams
+    y = " ".join(WORDS[0:42])  # holds all of x's bigrams
+    z = " ".join(WORDS[2:42])  # 39 bigrams: all in y, but only 37 in x (94.9 %)
+    assert near_duplicates(x, y) and near_duplicates(y, z) and not near_duplicates(x, z)
+    other = "something else entirely different here"
+    assert leaders([x, y, other, z, x]) == [0, 0, 2, 3, 0]
+
+
+def test_leaders_prefer_the_earliest_of_several_matching_leaders():
+    a = " ".join(WORDS[0:30])
+    b = "completely unrelated words in this one"
+    c = a + " " + b  # holds all of a's bigrams and all of b's
+    assert leaders([b, a, c]) == [0, 1, 0]
+    assert leaders([]) == []
+
+
+def test_bolt_formats_and_measures_import_no_django():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys; import tracks.bolt.formats.topics, tracks.bolt.formats.citations, "
+            "tracks.bolt.formats.groups, tracks.bolt.formats.export, tracks.bolt.near_duplicates, "
+            "tracks.bolt.measures; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))")
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[3], env=env,
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,117 @@
+"""BOLT adjudication: citations the two assessors of a double-judged topic judged differently wait in a queue
+where an organizer or an invited adjudicator, never one of the topic's assessors, decides. The decision is a
+"citation" judgment of role "adjudicated" written through assess.services.save_judgment (version check, history,
+stale mark); assess.official makes it the judgment that counts in the BOLT measures and the export.
+
+What goes to the queue: the relevance (yes / maybe / no) differs, or both say relevant but mark different
+relevant characters (relspans compared after merging, so a relspan over the whole passage equals none). Both
+change the character measures. Translation and source-checked differences change no measure, so on their own
+they do not queue a citation; the adjudicator sees and decides them along with the rest.
+"""
+from collections import defaultdict
+
+from django.db import transaction
+
+from assess import services
+from assess.models import Assignment, Judgment
+from tracks.bolt.judging import BoltError, clean_citation_value
+from tracks.bolt.measures import merge_spans, relevant_spans
+
+RELEVANCE, RELEVANT_PART = "relevance", "relevant part"
+
+
+def disagreement(first, second, length):
+    """Why two citation judgment values of a passage of `length` characters need a third person, or None."""
+    if first.get("rel") != second.get("rel"):
+        return RELEVANCE
+    if relevant_spans(length, first) != relevant_spans(length, second):
+        return RELEVANT_PART
+    return None
+
+
+def passage_segments(text, relspans):
+    """The passage as [(text, marked)] pieces, the relspans (merged) marked, for showing a judgment."""
+    out, pos = [], 0
+    for start, end in merge_spans(relspans or [], len(text)):
+        if start > pos:
+            out.append((text[pos:start], False))
+        out.append((text[start:end], True))
+        pos = end
+    if pos < len(text):
+        out.append((text[pos:], False))
+    return out
+
+
+def judged_topics(user, evaluation):
+    return set(Assignment.objects.filter(evaluation=evaluation, assessor=user).values_list("topic_id", flat=True))
+
+
+def adjudication_queue(evaluation, user=None):
+    """[(item, primary, secondary, adjudicated or None)] for every disagreement, in topic and pool order; each
+    item carries `reason` (RELEVANCE or RELEVANT_PART). The shape of assess.progress.adjudication_queue, so the
+    organizer's judging overview counts both alike. With `user`, the topics the user judged are left out."""
+    mine = judged_topics(user, evaluation) if user is not None else set()
+    by_item = defaultdict(dict)
+    judged = Judgment.objects.filter(evaluation=evaluation, kind="citation", item__isnull=False)
+    # Only items a second assessor judged can disagree (half the topics at most): the rest is never read.
+    seconded = judged.filter(role=Judgment.SECONDARY).values("item_id")
+    rows = (judged.filter(item_id__in=seconded).exclude(topic_id__in=mine)
+            .select_related("assessor", "item", "topic"))
+    for j in rows:
+        by_item[j.item_id][j.role] = j
+    out = []
+    for roles in by_item.values():
+        first, second = roles.get(Judgment.PRIMARY), roles.get(Judgment.SECONDARY)
+        if first is None or second is None:
+            continue
+        reason = disagreement(first.value, second.value, len(first.item.text))
+        if reason is None:
+            continue
+        item = first.item
+        item.topic, item.reason = first.topic, reason
+        out.append((item, first, second, roles.get(Judgment.ADJUDICATED)))
+    out.sort(key=lambda row: (row[0].topic.position, row[0].position, row[0].pk))
+    return out
+
+
+def decision_value(form, primary, secondary):
+    """The decided value from the adjudication form: `adopt` ("primary" / "secondary") takes that judgment whole;
+    otherwise rel, trans and chksrc as given, and the relevant part `spans` from the whole passage ("whole") or
+    as one of the assessors marked it ("primary" / "secondary")."""
+    sides = {"primary": primary, "secondary": secondary}
+    adopt = form.get("adopt")
+    if adopt:
+        if adopt not in sides:
+            raise BoltError(f"adopt must be primary or secondary, not {adopt!r}")
+        return dict(sides[adopt].value)
+    spans = form.get("spans") or "whole"
+    if spans != "whole" and spans not in sides:
+        raise BoltError(f"the relevant part is whole, primary or secondary, not {spans!r}")
+    return {"rel": form.get("rel"), "trans": form.get("trans") or "na", "chksrc": bool(form.get("chksrc")),
+            "relspans": [] if spans == "whole" else list(sides[spans].value.get("relspans") or [])}
+
+
+def adjudicate_citation(user, item, value, expected_version):
+    """Decide a double-judged citation. One decision per citation: the adjudicator who made it may change it;
+    another adjudicator's save is refused (services.AlreadyDecided, a StaleJudgment carrying the decision), so
+    two decisions can never compete. Raises services.Forbidden for anyone who may not adjudicate it."""
+    if not services.may_adjudicate(user, item.evaluation):
+        raise services.Forbidden("only the organizer or an invited adjudicator decides disagreements")
+    if item.data.get("bolt") == "view":
+        raise BoltError("this item is a grouping view, not a citation")
+    if Assignment.objects.filter(assessor=user, topic_id=item.topic_id).exists():
+        raise services.Forbidden(f"you judged topic {item.topic.ident} yourself; a third person must adjudicate it")
+    clean = clean_citation_value(value, len(item.text))
+    with transaction.atomic():
+        services.claim_decision(user, item, "citation")  # one decider at a time, one decision per citation
+        sides = dict(Judgment.objects.filter(kind="citation", item=item)
+                     .filter(role__in=[Judgment.PRIMARY, Judgment.SECONDARY]).values_list("role", "value"))
+        if len(sides) < 2:
+            raise services.NotInQueue(f"citation {item.pool_id} is not in the adjudication queue: it has not "
+                                      f"been judged by both assessors")
+        # the queue's own rule (adjudication_queue), read under the item's lock like the decision itself
+        if disagreement(sides[Judgment.PRIMARY], sides[Judgment.SECONDARY], len(item.text)) is None:
+            raise services.NotInQueue(f"citation {item.pool_id} is not in the adjudication queue: both "
+                                      f"assessors judged it alike")
+        return services.save_judgment(user, topic=item.topic, kind="citation", role=Judgment.ADJUDICATED,
+                                      item=item, value=clean, expected_version=expected_version)

@@ -1,0 +1,281 @@
+"""BOLT IR phase 2 submissions (seed 004, appendix DTDs), checked like a submission validator. Pure.
+
+A citation submission (subtask "citations"):
+
+    <bolt-ir-submission team=".." date=".." eval="BOLT-IR-P2" subtask="citations" contact="..">
+      <response number="1.001">
+        <cite score="0.876" thread="thread-id" post="post-id" offset="12" length="80">passage</cite> ...
+
+`check_run` reports every problem by line: header attributes; known and unrepeated topic numbers; at most
+`max_citations` (100) citations per topic; passages of at most `max_passage_chars` (250) characters; scores
+in [0, 1]; thread and post in the collection and offset + length inside the post's raw text. A file whose
+subtask is "groups" is handed to `groups` (the track has one run format; the header says which subtask).
+
+What the checker may know of the collection comes through CheckContext.extra:
+    extra["post_lengths"](thread_ids: set) -> {thread id: {post id: length of the post's raw XML text}}
+for the threads that exist (raw characters: an entity such as &amp; counts as its 5 characters).
+Without it, thread, post and offsets are not checked.
+
+Near-duplicates (tracks.bolt.near_duplicates) are found here, within each topic's ranked list, since they depend
+on nothing but the run: every entry records its class leader (`leader`: the leader's line) and whether it is a
+near-duplicate of a higher-ranked citation (`near_dup`). Only leaders enter the pool (`pool_key` is None for
+the others); the others take their leader's judgment but count as false alarms (SPEC-NOTES). A grouping
+run's entries are never pooled as citations.
+
+The run tag is extra["tag"] when the loader names it, else the root's `run` attribute, else the file name
+without its extension (the DTD has no run tag; NIST named runs by file).
+"""
+import math
+from pathlib import PurePath
+
+from pooling.formats.base import ParsedEntry, ParsedRun, Problem
+from tracks.bolt.formats.xml_common import children, parse_xml, passage_text
+from tracks.bolt.near_duplicates import THRESHOLD_PERCENT, leaders
+
+# The Django-side function that tells the checker about the collection (see pooling.loading.check_context).
+CONTEXT_EXTRA = "tracks.bolt.judging.check_extra"
+
+ROOT = "bolt-ir-submission"
+HEADER = ("team", "date", "eval", "subtask", "contact")
+CITE_REQUIRED = ("score", "thread", "post", "offset", "length")
+# Every BOLT run is pooled ("all returned passages will be pooled"), so a run's priority only orders the runs;
+# the loader uses this one when the organizer gives none and the tag does not end in a digit.
+DEFAULT_PRIORITY = 1
+DEFAULTS = {"max_citations": 100, "max_passage_chars": 250, "eval_id": "BOLT-IR-P2",
+            "near_dup_percent": THRESHOLD_PERCENT}
+
+
+def setting(context, name):
+    return (context.settings or {}).get(name, DEFAULTS[name])
+
+
+def run_tag(root, filename, context):
+    tag = (context.extra or {}).get("tag") or (root.get("run") or "").strip()
+    return tag or PurePath(filename).name.split(".")[0]
+
+
+def check_header(root, subtask, context, problems):
+    """Header attributes present, subtask as expected, eval as the evaluation's."""
+    line = root.sourceline
+    header = {}
+    for name in HEADER:
+        value = (root.get(name) or "").strip()
+        if not value:
+            problems.append(Problem(line, f"<{ROOT}>: missing or empty attribute {name!r}"))
+        header[name] = value
+    if header["subtask"] and header["subtask"] != subtask:
+        problems.append(Problem(line, f"<{ROOT}>: subtask must be {subtask!r}, not {header['subtask']!r}"))
+    wanted = setting(context, "eval_id")
+    if header["eval"] and wanted and header["eval"].upper() != wanted.upper():
+        problems.append(Problem(line, f"<{ROOT}>: eval must be {wanted!r}, not {header['eval']!r}"))
+    return header
+
+
+def parse_cite(el, problems, extra_required=()):
+    """The attributes and passage of one <cite>, every bad attribute reported; None values where unusable."""
+    line = el.sourceline
+    cite = {"line": line}
+    for name in CITE_REQUIRED + tuple(extra_required):
+        value = el.get(name)
+        if value is None or not value.strip():
+            problems.append(Problem(line, f"cite: missing attribute {name!r}"))
+        cite[name] = (value or "").strip()
+    for name in ("score",) + tuple(n for n in extra_required if n.endswith("score")):
+        if cite[name]:
+            try:
+                number = float(cite[name])
+            except ValueError:
+                number = math.nan
+            if not (0.0 <= number <= 1.0):  # also false for nan
+                problems.append(Problem(line, f"cite: {name} must be a number between 0 and 1, not {cite[name]!r}"))
+                number = None
+            cite[name] = number
+        else:
+            cite[name] = None
+    for name in ("offset", "length"):
+        raw = cite[name]
+        if raw:
+            try:
+                number = int(raw)
+            except ValueError:
+                number = None
+            if number is None or number < 0 or (name == "length" and number == 0):
+                kind = "a positive" if name == "length" else "a non-negative"
+                problems.append(Problem(line, f"cite: {name} must be {kind} integer, not {raw!r}"))
+                number = None
+            cite[name] = number
+        else:
+            cite[name] = None
+    if el.get("original") is not None:
+        cite["original"] = el.get("original")
+    if el.get("id") is not None:
+        cite["id"] = el.get("id").strip()
+    cite["passage"] = passage_text(el)
+    return cite
+
+
+def check_passage(cite, context, problems):
+    limit = setting(context, "max_passage_chars")
+    if not cite["passage"]:
+        problems.append(Problem(cite["line"], "cite: empty passage"))
+    elif len(cite["passage"]) > limit:
+        problems.append(Problem(cite["line"], f"cite: passage has {len(cite['passage'])} characters; "
+                                              f"at most {limit} are allowed"))
+
+
+def check_sources(cites, context, problems):
+    """Thread and post exist; offset + length inside the post's raw text."""
+    lookup = (context.extra or {}).get("post_lengths")
+    if lookup is None:
+        return
+    threads = {c["thread"] for c in cites if c["thread"]}
+    known = lookup(threads) if threads else {}
+    for c in cites:
+        if not c["thread"] or not c["post"]:
+            continue
+        posts = known.get(c["thread"])
+        if posts is None:
+            problems.append(Problem(c["line"], f"cite: thread {c['thread']!r} is not in the collection"))
+            continue
+        size = posts.get(c["post"])
+        if size is None:
+            problems.append(Problem(c["line"], f"cite: post {c['post']!r} is not in thread {c['thread']!r}"))
+            continue
+        if c["offset"] is not None and c["length"] is not None and c["offset"] + c["length"] > size:
+            problems.append(Problem(c["line"], f"cite: offset {c['offset']} + length {c['length']} lies outside "
+                                               f"post {c['post']!r}, whose raw text has {size} characters"))
+
+
+def sort_problems(problems):
+    return sorted(problems, key=lambda p: p.line or 0)
+
+
+def responses(root, context, problems, inner_tag, required=None):
+    """[(topic ident, response element)] for known, unrepeated topics; unknown, repeated and missing ones
+    reported (`required`: the topics that need a response, by default all of the evaluation's)."""
+    found, seen = [], {}
+    for el in root:
+        if not isinstance(el.tag, str):
+            continue
+        if el.tag != "response":
+            problems.append(Problem(el.sourceline, f"unexpected element <{el.tag}> (expected <response>)"))
+            continue
+        number = (el.get("number") or "").strip()
+        if not number:
+            problems.append(Problem(el.sourceline, "response without a number attribute"))
+            continue
+        if number not in context.topics:
+            problems.append(Problem(el.sourceline, f"response number {number!r} is not a topic of this evaluation"))
+            continue
+        if number in seen:
+            problems.append(Problem(el.sourceline, f"second response for topic {number} "
+                                                   f"(first at line {seen[number]})"))
+            continue
+        seen[number] = el.sourceline
+        if not children(el, inner_tag):
+            problems.append(Problem(el.sourceline, f"response {number} has no <{inner_tag}>"))
+        found.append((number, el))
+    for ident in (context.topics if required is None else required):
+        if ident not in seen:
+            problems.append(Problem(None, f"no response for topic {ident}"))
+    return found
+
+
+def rank_cites(cites):
+    """Rank by descending score, ties in file order (the seed breaks ties arbitrarily; Assay's rule is fixed)."""
+    order = sorted(range(len(cites)), key=lambda i: (-(cites[i]["score"] or 0.0), i))
+    for rank, i in enumerate(order, start=1):
+        cites[i]["rank"] = rank
+
+
+def check_run(data, filename, context):
+    """(problems, ParsedRun or None) for a BOLT IR submission file of either subtask."""
+    problems, root = parse_xml(data)
+    if root is None:
+        return problems, None
+    if root.tag != ROOT:
+        return [Problem(root.sourceline, f"root element must be <{ROOT}>, not <{root.tag}>")], None
+    if (root.get("subtask") or "").strip() == "groups":
+        from tracks.bolt.formats import groups
+
+        return groups.check_tree(root, filename, context)
+    header = check_header(root, "citations", context, problems)
+    limit = setting(context, "max_citations")
+    entries, all_cites = [], []
+    for number, response in responses(root, context, problems, "cite"):
+        cites = []
+        for el in response:
+            if not isinstance(el.tag, str):
+                continue
+            if el.tag != "cite":
+                problems.append(Problem(el.sourceline, f"unexpected element <{el.tag}> in a response"))
+                continue
+            cite = parse_cite(el, problems)
+            check_passage(cite, context, problems)
+            cites.append(cite)
+        if len(cites) > limit:
+            problems.append(Problem(response.sourceline, f"response {number} has {len(cites)} citations; "
+                                                         f"at most {limit} are allowed"))
+        rank_cites(cites)
+        mark_near_duplicates(cites, setting(context, "near_dup_percent"))
+        all_cites.extend(cites)
+        for cite in cites:
+            entries.append(ParsedEntry(topic=number, line=cite["line"], docid=cite["thread"], text=cite["passage"],
+                                       data=entry_data(cite)))
+    check_sources(all_cites, context, problems)
+    if problems:
+        return sort_problems(problems), None
+    return [], ParsedRun(tag=run_tag(root, filename, context), entries=entries,
+                         data={"subtask": "citations", **header, "priority": DEFAULT_PRIORITY})
+
+
+def mark_near_duplicates(cites, threshold):
+    """Set each cite's `leader` (line of its class leader) and `near_dup` within one ranked list."""
+    ranked = sorted(cites, key=lambda c: c["rank"])
+    for cite, lead in zip(ranked, leaders([c["passage"] for c in ranked], threshold)):
+        cite["leader"] = ranked[lead]["line"]
+        cite["near_dup"] = ranked[lead] is not cite
+
+
+def citation_key(thread, post, offset, length, passage):
+    """The identity of a pool item (SPEC-NOTES: same thread, post, offset, length and passage text)."""
+    return "\t".join((str(thread), str(post), str(offset), str(length), passage))
+
+
+def split_key(key):
+    thread, post, offset, length, passage = key.split("\t", 4)
+    return {"thread": thread, "post": post, "offset": int(offset), "length": int(length), "passage": passage}
+
+
+# The scorer, the export and the judging pages find an item's citations by key (`citation_key`), so the pool
+# build stores no item-to-run-line link rows for this track (pooling.pools.item_sources finds them by key).
+POOL_LINKS = False
+
+FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file of the other shape)
+# pool_key in SQL (PostgreSQL, over the run entry's docid, text and data), so the pool build groups the 100,000s
+# of citations in the database; tests/tracks/bolt/test_pipeline.py checks that both agree.
+POOL_KEY_SQL = ("CASE WHEN data ? 'view' OR coalesce((data->>'near_dup')::boolean, false) THEN NULL ELSE "
+                "docid || E'\\t' || (data->>'post') || E'\\t' || (data->>'offset') || E'\\t' || (data->>'length') "
+                "|| E'\\t' || text END")
+
+
+def pool_key(entry):
+    """The pool item of a stored run entry (a ParsedEntry), or None when it is not judged: a near-duplicate of a
+    higher-ranked citation of its run, or a line of a grouping run."""
+    data = entry.data or {}
+    if "view" in data or data.get("near_dup"):
+        return None
+    return citation_key(entry.docid, data["post"], data["offset"], data["length"], entry.text)
+
+
+def pool_item(entry):
+    data = entry.data
+    return {"docid": entry.docid, "text": entry.text,
+            "data": {"post": data["post"], "offset": data["offset"], "length": data["length"]}}
+
+
+def entry_data(cite):
+    data = {name: cite[name] for name in ("post", "offset", "length", "score", "rank", "leader", "near_dup")}
+    if "original" in cite:
+        data["original"] = cite["original"]
+    return data
