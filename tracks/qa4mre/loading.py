@@ -1,27 +1,19 @@
-"""QA4MRE 2012 glue: test-set documents, the gold standard, and scoring runs the moment they are loaded.
+"""QA4MRE 2012 loading: test-set documents, the gold standard, and the hooks pooling.loading calls for this track.
 
 No human judging in this track: organizers load the test set (load_topics), the gold standard (load_gold) and the
-runs (load_runs); each run is scored inside the transaction that stores it (after_store, called by
-pooling.loading.store_run), and loading the gold standard (again) rescores every run in the same transaction as the gold answers.
-
-Stored scores (scoring.models.Score), all computed by scoring.measures.c_at_1:
-  scope run       measures c_at_1, accuracy_answered, self_validation (detail: the counts behind them)
-  scope series    the same per reading test and per topic (topic = the Topic row of that reading test/topic)
-  scope question  the same over the one question (c_at_1 1 or 0), detail: answered, a_id, gold
-and "score" = c@1 for the run, each reading test and each question: the headline the shared scoreboard, `score`
-command and significance test read (reading tests play the part of the QA tracks' series; topics are left out of
-"score" so that no question counts twice there).
+runs (load_runs). Scores are written by scoring alone, with the scorer in tracks.qa4mre.scorer; they are asked for
+at once, inside the transaction that stores a run (after_store, called by pooling.loading.store_run) or the gold
+answers (load_gold), so a run is scored the moment it is loaded, as the organizer and participant expect.
 """
 import html
 
 from django.db import transaction
 
-from pooling.formats.qa4mre_gold import parse_gold
-from pooling.formats.qa4mre_run import max_runs
-from pooling.formats.qa4mre_test_set import QUESTION, READING_TEST, TOPIC
 from pooling.loading import LoadError, effective_settings
-from pooling.models import Run, RunEntry, Team, Topic
-from scoring.measures import c_at_1
+from pooling.models import Run, Team, Topic
+from tracks.qa4mre.formats.gold import parse_gold
+from tracks.qa4mre.formats.run import max_runs
+from tracks.qa4mre.formats.test_set import QUESTION, READING_TEST
 
 TRACK = "qa4mre-2012"
 
@@ -55,7 +47,7 @@ def load_gold(evaluation, data, filename):
         for q in questions:
             q.data = (q.data or {}) | {"correct": gold[q.ident]}
             q.save(update_fields=["data"])
-        score_runs(evaluation)
+        rescore(evaluation)
     return len(questions), sum(1 for v in gold.values() if v is None)
 
 
@@ -90,7 +82,7 @@ def after_store(run):
         problems.append(f"{where}: team {run.team.name} already has {len(mine)} runs; at most {limit} per team")
     if problems:
         raise LoadError(problems)
-    score_run(run)
+    rescore(evaluation)
 
 
 def after_topics_loaded(evaluation):
@@ -128,95 +120,10 @@ def docs_collection_name(evaluation):
     return f"{evaluation.slug}-docs"[:100]
 
 
-# ---------------------------------------------------------------- scoring
-
-def structure(evaluation):
-    """(questions in order, {reading test or topic Topic: [question pks]}) of an evaluation."""
-    topics = list(Topic.objects.filter(evaluation=evaluation).order_by("position"))
-    by_pk = {t.pk: t for t in topics}
-    questions = [t for t in topics if t.kind == QUESTION]
-    groups = {t.pk: [] for t in topics if t.kind in (READING_TEST, TOPIC)}
-    for q in questions:
-        test = by_pk.get(q.parent_id)
-        if test is not None:
-            groups[test.pk].append(q.pk)
-            if test.parent_id in groups:
-                groups[test.parent_id].append(q.pk)
-    return questions, groups
-
-
-def _detail(outcomes):
-    counts = c_at_1.count(outcomes)
-    return {"n": counts.n, "right": counts.right, "wrong": counts.wrong, "unanswered": counts.unanswered,
-            "candidates": counts.candidates, "candidates_right": counts.candidates_right}
-
-
-def compute_rows(evaluation, runs=None):
-    """scoring.registry.ScoreRow list for the runs (every run of the evaluation by default); empty while no gold
-    standard is loaded."""
-    from scoring.models import Score
-    from scoring.registry import ScoreRow
-
-    if not has_gold(evaluation):
-        return []
-    questions, groups = structure(evaluation)
-    gold = {q.pk: (q.data or {}).get("correct") for q in questions}
-    reading_tests = {q.parent_id for q in questions}
-    responses = {}
-    run_ids = [r.pk for r in runs] if runs is not None else list(
-        Run.objects.filter(evaluation=evaluation).values_list("pk", flat=True))
-    entries = RunEntry.objects.filter(run_id__in=run_ids).values_list("run_id", "topic_id", "data")
-    for run_id, topic_id, data in entries:
-        responses.setdefault(run_id, {})[topic_id] = data or {}
-    rows = []
-    for run_id in run_ids:
-        outcomes = {}
-        for q in questions:
-            response = responses.get(run_id, {}).get(q.pk, {})  # a missing question counts as unanswered
-            answered, a_id = bool(response.get("answered")), response.get("a_id")
-            outcomes[q.pk] = c_at_1.outcome(answered, a_id, gold[q.pk])
-            detail = {"answered": answered, "a_id": a_id, "gold": gold[q.pk]}
-            measures = c_at_1.measures([outcomes[q.pk]])
-            rows += [ScoreRow(run_id, Score.QUESTION, q.pk, m, v, detail) for m, v in measures.items()]
-            rows.append(ScoreRow(run_id, Score.QUESTION, q.pk, "score", measures["c_at_1"], detail))
-        for group_pk, measures in c_at_1.grouped(outcomes, groups).items():
-            detail = _detail(outcomes[q] for q in groups[group_pk])
-            rows += [ScoreRow(run_id, Score.SERIES, group_pk, m, v, detail) for m, v in measures.items()]
-            if group_pk in reading_tests:
-                rows.append(ScoreRow(run_id, Score.SERIES, group_pk, "score", measures["c_at_1"], detail))
-        everything = list(outcomes.values())
-        detail = _detail(everything)
-        run_measures = c_at_1.measures(everything)
-        rows += [ScoreRow(run_id, Score.RUN, None, m, v, detail) for m, v in run_measures.items()]
-        # "score" is the headline every shared board ranks runs by; for this track it is c@1.
-        rows.append(ScoreRow(run_id, Score.RUN, None, "score", run_measures["c_at_1"], detail | {"is": "c_at_1"}))
-    return rows
-
-
-def score_qa4mre(evaluation, topic_ids=None):
-    """The track's scorer for scoring.registry: always every run and every question (there is no judging, so
-    nothing is ever partly stale, and a whole evaluation is a few thousand rows)."""
-    from scoring.registry import ScoreBatch
-
-    return ScoreBatch(rows=compute_rows(evaluation), full=True)
-
-
-def score_run(run):
-    """Replace the scores of one run just loaded (the others' best/median/worst are read at display time, so they
-    need no recomputation)."""
-    from scoring.models import Score
-
-    rows = compute_rows(run.evaluation, [run])
-    Score.objects.filter(run=run).delete()
-    Score.objects.bulk_create([Score(run_id=r.run_id, scope=r.scope, topic_id=r.topic_id, measure=r.measure,
-                                     value=r.value, detail=r.detail) for r in rows], batch_size=2000)
-
-
-def score_runs(evaluation):
-    """Recompute and store every score of the evaluation through the shared rescoring (locks, freshness)."""
+def rescore(evaluation):
+    """Have scoring recompute and store every score of the evaluation inside the caller's transaction. Stored rows
+    that come out the same are kept, so after a run is loaded only that run's rows are written (a run's scores do
+    not depend on the other runs)."""
     from scoring.rescore import rescore_evaluation
-    from scoring.registry import get_scorer, register_scorer
 
-    if get_scorer(TRACK) is None:  # normally registered at start-up by scoring.qa4mre_report
-        register_scorer(TRACK, score_qa4mre)
     rescore_evaluation(evaluation.pk)
