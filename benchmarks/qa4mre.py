@@ -58,12 +58,12 @@ def run_file(run_id, rng):
 def run(args):
     setup_django("assay_bench_qa4mre")
     from pooling.formats.base import CheckContext
-    from pooling.formats.qa4mre_run import check_run
     from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
     from pooling.models import Run
-    from pooling.qa4mre import load_gold
     from scoring.models import Score
-    from scoring.qa4mre_report import run_report
+    from tracks.qa4mre.formats.run import check_run
+    from tracks.qa4mre.loading import load_gold
+    from tracks.qa4mre.report import run_report
 
     rng = random.Random(2012)
     evaluation = create_evaluation("bench-qa4mre", "qa4mre-2012")

@@ -9,8 +9,8 @@ report built from their stored Score rows (question, series and run scopes), so 
 report. Register from your app's `AppConfig.ready()`:
 
     from scoring.registry import register_scorer, register_report
-    register_scorer("qa4mre-2012", score_qa4mre)
-    register_report("qa4mre-2012", qa4mre_report)
+    register_scorer("my-track", score_my_track)
+    register_report("my-track", my_track_report)
 """
 from dataclasses import dataclass, field
 

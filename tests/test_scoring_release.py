@@ -325,7 +325,7 @@ def test_rerunning_the_demo_does_not_release_again(make_user):
 
 def test_qa4mre_report_counts_questions_with_a_gold_answer(client, organizer):
     from pooling.loading import create_evaluation
-    from tests.test_qa4mre_views import FIXTURES, SLUG, load
+    from tests.tracks.qa4mre.test_views import FIXTURES, SLUG, load
 
     evaluation = create_evaluation(SLUG, "qa4mre-2012", title="QA4MRE status")
     load(evaluation, gold=False)

@@ -1,16 +1,17 @@
 from django.apps import AppConfig
 
 from pooling.tracks import PageLink, Track, register_track
+from tracks.qa4mre.measures import DEFINITIONS
 
 QA4MRE = Track(
     slug="qa4mre-2012",
     title="QA4MRE 2012 (reading tests, multiple choice)",
     seed="003",
     collection_formats=(),
-    topic_format="qa4mre_test_set",
-    run_format="qa4mre_run",
+    topic_format="tracks.qa4mre.formats.test_set",
+    run_format="tracks.qa4mre.formats.run",
     judgment_kinds=(),
-    measures=("c_at_1", "accuracy_answered", "self_validation"),
+    measures=DEFINITIONS,
     human_judging=False,
     default_settings={
         "max_runs_per_team": 10,
@@ -18,7 +19,7 @@ QA4MRE = Track(
     },
     organizer_links=(PageLink("qa4mre-link", "QA4MRE: reading tests, gold standard, c@1 and the per-question view",
                               "qa4mre:overview"),),
-    demo_steps=("pooling.qa4mre_demo.load_qa4mre_demo",),
+    demo_steps=("tracks.qa4mre.demo.load_qa4mre_demo",),
 )
 
 
@@ -31,7 +32,10 @@ class Qa4mreConfig(AppConfig):
     url_prefix = "qa4mre/"
 
     def ready(self):
-        register_track(QA4MRE)
-        from scoring import qa4mre_report
+        from scoring.registry import register_judging, register_report, register_scorer
+        from tracks.qa4mre import report, scorer
 
-        qa4mre_report.register()
+        register_track(QA4MRE)
+        register_scorer(QA4MRE.slug, scorer.score)
+        register_report(QA4MRE.slug, report.run_report)
+        register_judging(QA4MRE.slug, report.judging)

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
-from pooling import qa4mre_views as views
+from tracks.qa4mre import views
 
 app_name = "qa4mre"
 urlpatterns = [

@@ -4,11 +4,11 @@ from pathlib import Path
 import pytest
 
 from pooling.formats.base import CheckContext, load_format
-from pooling.formats.qa4mre_gold import parse_gold
-from pooling.formats.qa4mre_run import check_run, parse_run_id
-from pooling.formats.qa4mre_test_set import parse_topics
+from tracks.qa4mre.formats.gold import parse_gold
+from tracks.qa4mre.formats.run import check_run, parse_run_id
+from tracks.qa4mre.formats.test_set import parse_topics
 
-FIXTURES = Path(__file__).parent / "fixtures" / "qa4mre"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "qa4mre"
 
 
 def fixture(name):
@@ -300,8 +300,8 @@ def test_no_test_set_loaded():
 
 
 def test_track_defaults_match_the_checker():
-    from pooling.formats.qa4mre_run import LANGUAGES, MAX_RUNS
     from pooling.tracks import get_track
+    from tracks.qa4mre.formats.run import LANGUAGES, MAX_RUNS
 
     defaults = get_track("qa4mre-2012").default_settings
     assert defaults["max_runs_per_team"] == MAX_RUNS

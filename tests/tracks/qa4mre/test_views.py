@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from pooling.loading import create_evaluation, set_state
 
-FIXTURES = Path(__file__).parent / "fixtures" / "qa4mre"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "qa4mre"
 SLUG = "qa4mre-views"
 
 

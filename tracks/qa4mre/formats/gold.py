@@ -4,7 +4,7 @@ Plain data, no Django import. A question may have no answer marked (then no answ
 mark is an error. Checked against the loaded test set so that a gold file for another test set is refused.
 """
 from pooling.formats.base import Problem
-from pooling.formats.qa4mre_test_set import QUESTION, parse_xml, walk
+from tracks.qa4mre.formats.test_set import QUESTION, parse_xml, walk
 
 
 def parse_gold(data, filename, expected_questions=None):

@@ -13,25 +13,25 @@ run_id = team ID (four lower-case ASCII letters) + "12" + run number 01-10 + res
 language (two lower-case letters each, from the task's languages). Every problem is reported with its line.
 
 The context (pooling.formats.base.CheckContext) gives the test set's idents in `topics` (topic "1", reading test
-"1.2", question "1.2.7", as made by qa4mre_test_set; questions alone are enough) and in
+"1.2", question "1.2.7", as made by formats.test_set; questions alone are enough) and in
 `extra["runs_by_team_id"]` the run_ids already loaded in the evaluation, by team ID (a run_id among them is being
 replaced and does not count towards the limit). A run that passes is added there, so a batch of files checked with
-one context cannot pass eleven runs of one team. pooling.qa4mre.check_context_extra fills it from the database
-(CONTEXT_EXTRA below); pooling.qa4mre.after_store also enforces the limit per team as stored.
+one context cannot pass eleven runs of one team. tracks.qa4mre.loading.check_context_extra fills it from the database
+(CONTEXT_EXTRA below); tracks.qa4mre.loading.after_store also enforces the limit per team as stored.
 """
 import os
 import re
 
 from pooling.formats.base import ParsedEntry, ParsedRun, Problem
-from pooling.formats.qa4mre_test_set import ANSWER_IDS, QUESTION, READING_TEST, TOPIC, element_children, parse_xml
+from tracks.qa4mre.formats.test_set import ANSWER_IDS, QUESTION, READING_TEST, TOPIC, element_children, parse_xml
 
 # The seven languages of the 2012 main task; an evaluation may set its own list in settings["languages"].
 LANGUAGES = ("ar", "bg", "de", "en", "es", "it", "ro")
 MAX_RUNS = 10
 FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file of the other shape)
 # Django-side hooks looked up by pooling.loading (named as strings: this module imports no Django).
-CONTEXT_EXTRA = "pooling.qa4mre.check_context_extra"
-AFTER_STORE = "pooling.qa4mre.after_store"
+CONTEXT_EXTRA = "tracks.qa4mre.loading.check_context_extra"
+AFTER_STORE = "tracks.qa4mre.loading.after_store"
 RUN_ID = re.compile(r"^(?P<team>[a-z]{4})(?P<year>12)(?P<number>0[1-9]|10)(?P<resources>[1-4])"
                     r"(?P<source>[a-z]{2})(?P<target>[a-z]{2})$")
 RESOURCE_TYPES = {

@@ -7,7 +7,7 @@ parent: topic "1", reading test "1.2" (t_id.r_id), question "1.2.7" (t_id.r_id.q
 Kinds: "topic", "reading-test", "question".
 
 The gold standard has the same shape with correct="Yes" on the right answer; it is read by the same walker
-(`walk(..., gold=True)`, see qa4mre_gold) so the two files can never be parsed differently.
+(`walk(..., gold=True)`, see formats.gold) so the two files can never be parsed differently.
 """
 from lxml import etree
 
@@ -15,7 +15,7 @@ from pooling.formats.base import ParsedTopic, Problem
 
 TOPIC, READING_TEST, QUESTION = "topic", "reading-test", "question"
 # Django-side hook run by pooling.loading.load_topics after storing (keeps the documents for the viewer).
-AFTER_LOAD = "pooling.qa4mre.after_topics_loaded"
+AFTER_LOAD = "tracks.qa4mre.loading.after_topics_loaded"
 ANSWER_IDS = ("1", "2", "3", "4", "5")
 
 

@@ -10,7 +10,7 @@ from pooling.loading import create_evaluation
 from pooling.models import Run, Topic
 from scoring.models import Score
 
-FIXTURES = Path(__file__).parent / "fixtures" / "qa4mre"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "qa4mre"
 SLUG = "qa4mre-test"
 
 
@@ -65,7 +65,7 @@ def test_runs_wait_for_gold_then_scored(evaluation):
     call_command("load_gold", SLUG, path("gold.xml"), stdout=out)
     assert "gold answers of 10 questions" in out.getvalue() and "1 without a correct answer" in out.getvalue()
     assert Topic.objects.get(evaluation=evaluation, ident="1.2.3").data["correct"] is None
-    # worked by hand in test_qa4mre_measures: answers all 0.7; mixed 0.6; nothing 0
+    # worked by hand in test_measures: answers all 0.7; mixed 0.6; nothing 0
     assert run_score("alph12011enen") == pytest.approx(0.7)
     assert run_score("alph12022enen") == pytest.approx(0.6)
     assert run_score("beta12013enen") == 0.0

@@ -9,7 +9,7 @@ from pooling.loading import create_evaluation, set_state
 
 pytestmark = pytest.mark.browser
 
-FIXTURES = Path(__file__).parent / "fixtures" / "qa4mre"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "qa4mre"
 SLUG = "qa4mre-browser"
 
 

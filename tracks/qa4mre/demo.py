@@ -7,7 +7,7 @@ from django.conf import settings
 
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics, set_state
 from pooling.models import Evaluation
-from pooling.qa4mre import load_gold
+from tracks.qa4mre.loading import load_gold
 
 SLUG = "qa4mre-2012-demo"
 FILES = Path(settings.BASE_DIR) / "tests" / "fixtures" / "qa4mre"

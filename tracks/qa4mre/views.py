@@ -1,6 +1,6 @@
 """QA4MRE 2012 pages: the organizer's overview, per-question view and reading tests; per-run reports.
 
-Pages only read what pooling.qa4mre stored (topics, run entries, Score rows); nothing is computed here beyond
+Pages only read what was stored (topics, run entries, the Score rows scoring wrote); nothing is computed here beyond
 ranking stored values. Document text is untrusted: it is shown through the corpus viewer when there is one, and
 otherwise as auto-escaped text.
 """
@@ -10,11 +10,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, has_role, organizer_required, role_required
-from pooling.models import Evaluation, Run, RunEntry, Topic
 from pooling.loading import LoadError
-from pooling.qa4mre import TRACK, has_gold, load_gold
+from pooling.models import Evaluation, Run, RunEntry, Topic
 from scoring.models import Score
-from scoring.qa4mre_report import LABELS, report_rows, results_csv
+from tracks.qa4mre.loading import TRACK, docs_collection_name, has_gold, load_gold
+from tracks.qa4mre.report import LABELS, report_rows, results_csv
 
 
 def _evaluation(slug):
@@ -34,8 +34,6 @@ def document_frame_url(evaluation, test, user):
         from corpus.viewer import frame_url
     except ImportError:
         return None
-    from pooling.qa4mre import docs_collection_name
-
     return frame_url(docs_collection_name(evaluation), docno)
 
 

@@ -1,29 +1,22 @@
-"""QA4MRE 2012 in scoring: registers the track's scorer and builds its per-run report from stored scores.
+"""QA4MRE 2012 reports, built from stored scores: scoring's shared run report, the track's own report rows and
+results CSV, and how far "judging" (the gold standard) has got.
 
-The report never computes a measure: it reads the Score rows written by pooling.qa4mre and only ranks them
-(best, median, worst over the evaluation's runs) for each reading test, each topic and the whole run.
+The report never computes a measure: it reads the Score rows scoring stored (with tracks.qa4mre.scorer) and only
+ranks them (best, median, worst over the evaluation's runs) for each reading test, each topic and the whole run.
 """
-from scoring.measures.c_at_1 import MEASURES, best_median_worst
-from scoring.registry import MEASURE_LABELS, register_judging, register_report, register_scorer
+import csv
+import io
 
-TRACK = "qa4mre-2012"
-LABELS = {"c_at_1": "c@1", "accuracy_answered": "Accuracy over answered", "self_validation": "Self-validation"}
-
-
-def register():
-    from pooling.qa4mre import score_qa4mre
-
-    register_scorer(TRACK, score_qa4mre)
-    register_report(TRACK, run_report)
-    register_judging(TRACK, judging)
-    MEASURE_LABELS.update(LABELS)
+from pooling.models import Run, Topic
+from scoring.models import Score
+from scoring.reports import ReportRow, ReportSection, RunReport, comparison_for
+from scoring.svg import difference_plot
+from tracks.qa4mre.formats.test_set import QUESTION
+from tracks.qa4mre.measures import LABELS, MEASURES, best_median_worst
 
 
 def judging(evaluation):
     """No assessors here: a question is "judged" once the gold standard gives its answer (or says none is right)."""
-    from pooling.models import Topic
-    from pooling.qa4mre import QUESTION
-
     rows = list(Topic.objects.filter(evaluation=evaluation, kind=QUESTION).values_list("ident", "data"))
     missing = sorted(ident for ident, data in rows if "correct" not in (data or {}))
     return {"pool_items": len(rows), "pool_judged": len(rows) - len(missing), "questions": None,
@@ -33,8 +26,6 @@ def judging(evaluation):
 def _spreads(evaluation, scope, measures, compared=None):
     """{(topic id or None, measure): [values of the compared runs (None: every run)]} and {(run id, topic id or
     None, measure): (value, detail)} of the stored scores at one scope."""
-    from scoring.models import Score
-
     values, by_run = {}, {}
     for run_id, topic_id, measure, value, detail in Score.objects.filter(
             run__evaluation=evaluation, scope=scope, measure__in=measures).values_list(
@@ -64,11 +55,6 @@ def run_report(run):
     """The RunReport for scoring's shared report page and downloads: c@1, accuracy over answered and
     self-validation for the whole run, then c@1 per topic, per reading test and per question, each beside the best,
     median and worst of all the evaluation's runs."""
-    from pooling.models import Topic
-    from scoring.models import Score
-    from scoring.reports import ReportRow, ReportSection, RunReport, comparison_for
-    from scoring.svg import difference_plot
-
     evaluation = run.evaluation
     others, _ = comparison_for(run)  # every run, or those frozen at the release
     values, mine = _spreads(evaluation, Score.RUN, MEASURES, others)
@@ -115,9 +101,6 @@ def report_rows(run):
     """One row per topic and reading test (file order) and one for the whole run:
     {"label", "topic", "kind", "values": {measure: this run's value}, "best", "median", "worst" (of c@1),
      "detail": the counts behind this run's values}."""
-    from pooling.models import Topic
-    from scoring.models import Score
-
     evaluation = run.evaluation
     scores = Score.objects.filter(run__evaluation=evaluation, scope__in=[Score.RUN, Score.SERIES],
                                   measure__in=MEASURES).values_list("run_id", "scope", "topic_id", "measure",
@@ -150,12 +133,6 @@ CSV_COUNTS = ("n", "right", "wrong", "unanswered", "candidates", "candidates_rig
 def results_csv(evaluation):
     """Every run's stored scores for the whole run, each topic and each reading test, one line each (the
     organizer's results export; `python manage.py score SLUG --json` gives the same numbers with the questions)."""
-    import csv
-    import io
-
-    from pooling.models import Run, Topic
-    from scoring.models import Score
-
     order = {t.pk: (t.position, t.ident, t.kind) for t in Topic.objects.filter(evaluation=evaluation)}
     cells = {}
     for run_id, scope, topic_id, measure, value, detail in Score.objects.filter(

@@ -1,4 +1,4 @@
-"""c@1 and the QA4MRE diagnostics (SPEC-NOTES "QA4MRE 2012"). Plain data, no Django import.
+"""c@1 and the QA4MRE diagnostics (seed 003, SPEC-NOTES "QA4MRE 2012"). Plain data, no Django import.
 
 c@1 = (n_R + n_U * n_R / n) / n over n questions, n_R of them answered correctly and n_U unanswered.
 A question with answered="NO" is unanswered whether or not it carries a candidate answer; the candidates are
@@ -9,7 +9,7 @@ Undefined values (no question, nothing answered, no candidate) are None, shown a
 from dataclasses import dataclass
 from statistics import median
 
-MEASURES = ("c_at_1", "accuracy_answered", "self_validation")
+from scoring.measures.definition import Measure
 
 
 @dataclass(frozen=True)
@@ -67,14 +67,29 @@ def self_validation(counts):
     return counts.candidates_right / counts.candidates if counts.candidates else None
 
 
+# What the track declares (Track.measures): the names the scorer stores at every scope, besides the shared
+# headline "score" (= c@1 of the run, each reading test and each question).
+DEFINITIONS = (
+    Measure("c_at_1", "c@1", "The share of questions answered right, where a question left unanswered earns that "
+            "share instead of nothing: leaving a question unanswered beats answering it wrong.",
+            "003 EVALUATION: 'Each test will receive an evaluation score between 0 and 1 using c@1'", c_at_1),
+    Measure("accuracy_answered", "Accuracy over answered", "Share of the answered questions that were answered "
+            "right.",
+            "003 EVALUATION: 'encourages systems to reduce the number of incorrect answers while maintaining the "
+            "number of correct ones by leaving some questions unanswered'", accuracy_answered),
+    Measure("self_validation", "Self-validation", "Of the questions left unanswered with a candidate answer, the "
+            "share whose candidate was right.",
+            "003 ANSWERS: 'the differences could be interesting for further analysis (e.g., to provide additional "
+            "feedback about a system's self-validation)'", self_validation),
+)
+MEASURES = tuple(m.name for m in DEFINITIONS)
+LABELS = {m.name: m.label for m in DEFINITIONS}
+
+
 def measures(outcomes):
     """{measure name: value} for a set of questions (a whole run, a reading test or a topic)."""
     counts = count(outcomes)
-    return {
-        "c_at_1": c_at_1(counts),
-        "accuracy_answered": accuracy_answered(counts),
-        "self_validation": self_validation(counts),
-    }
+    return {m.name: m.function(counts) for m in DEFINITIONS}
 
 
 def grouped(outcomes_by_question, groups):

@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 
 from pooling.loading import LoadError
 from pooling.management.commands._common import fail_with, get_evaluation, read_file
-from pooling.qa4mre import load_gold
+from tracks.qa4mre.loading import load_gold
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 """c@1, accuracy over answered questions and the self-validation diagnostic, on examples worked by hand."""
 import pytest
 
-from scoring.measures.c_at_1 import Outcome, best_median_worst, count, grouped, measures, outcome
+from tracks.qa4mre.measures import Outcome, best_median_worst, count, grouped, measures, outcome
 
 GOLD = {"q1": 2, "q2": 4, "q3": 1, "q4": 5, "q5": 3, "q6": 3, "q7": 1, "q8": None, "q9": 2, "q10": 4}
 
@@ -83,3 +83,15 @@ def test_best_median_worst():
     assert best_median_worst([0.8, None, 0.0, 0.64]) == (0.8, 0.64, 0.0)
     assert best_median_worst([0.5, 0.7]) == (0.7, pytest.approx(0.6), 0.5)
     assert best_median_worst([None]) == (None, None, None)
+
+
+def test_track_declares_every_stored_measure():
+    """Track.measures names what the scorer stores (besides the shared "score"), with the labels tables show."""
+    from pooling.tracks import get_track
+    from scoring.registry import measure_label
+
+    declared = get_track("qa4mre-2012").measures
+    assert [m.name for m in declared] == ["c_at_1", "accuracy_answered", "self_validation"]
+    assert all(m.function is not None and m.seed.startswith("003 ") for m in declared)
+    assert [measure_label(m.name, "qa4mre-2012") for m in declared] == [
+        "c@1", "Accuracy over answered", "Self-validation"]
