@@ -14,6 +14,7 @@ from corpus.models import Collection, Document
 from pooling.bulk import insert_rows
 from pooling.formats.base import CheckContext, Problem, load_format
 from pooling.models import Evaluation, Run, RunEntry, Team, Topic
+from pooling.staleness import mark_questions_stale, rescoring_deferred
 from pooling.tracks import TRACKS, get_track
 
 DOCID_BATCH = 5000
@@ -284,16 +285,15 @@ def store_run(evaluation, parsed, team, priority, manual=False, whole_collection
         run.save()
         insert_rows(RunEntry, ["run_id", "topic_id", "line_no", "docid", "text", "data"],
                     [(run.pk, topic_ids[e.topic], e.line, e.docid, e.text, e.data) for e in parsed.entries])
-        # Every question: the run is scored on all of them (a question it did not answer scores 0).
-        from pooling.staleness import mark_questions_stale
-
-        mark_questions_stale(topic_ids.values())
         # A run format may name, in AFTER_STORE, a Django-side f(run) run inside this transaction (QA4MRE scores
-        # the run there); raising LoadError from it refuses the run.
+        # the run there); raising LoadError from it refuses the run. Before the stale marks: a rescoring locks
+        # the evaluation's scoring state and then the marks, and so must this transaction, or the two deadlock.
         after_store = getattr(load_format(evaluation.track_spec.run_format), "AFTER_STORE", None)
         if after_store:
             module_name, func_name = after_store.rsplit(".", 1)
             getattr(import_module(module_name), func_name)(run)
+        # Every question: the run is scored on all of them (a question it did not answer scores 0).
+        mark_questions_stale(topic_ids.values())
     return run, replaced
 
 
@@ -303,8 +303,6 @@ def load_run_files(evaluation, files, context=None):
     A file with problems is not stored and leaves any earlier run of the same tag untouched. Returns one
     RunLoadResult per file, in order.
     """
-    from pooling.staleness import rescoring_deferred
-
     with rescoring_deferred():  # one rescoring after the batch, not one per stored run
         return _load_run_files(evaluation, files, context or check_context(evaluation))
 

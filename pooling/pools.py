@@ -22,6 +22,7 @@ from pooling.formats.base import ParsedEntry, load_format
 from pooling.judged import judged_item_ids
 from pooling.loading import effective_settings, start_judging
 from pooling.models import PoolBuild, PoolItem, Run, RunEntry, Topic
+from pooling.staleness import mark_questions_stale, rescoring_deferred
 
 Existing = namedtuple("Existing", "pk topic_id key pool_id position origin data")
 SERIES_PER_TRANSACTION = 5  # fewer round trips, still fine-grained progress and short locks
@@ -238,8 +239,6 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
         else:  # rows a build from before the format said so may have left
             links_changed = _drop_links([i.pk for i in items])
         if new or stale or changed or links_changed:  # scores read the pools (and their links)
-            from pooling.staleness import mark_questions_stale
-
             mark_questions_stale(question_ids)
     return counts
 
@@ -273,8 +272,6 @@ def _drop_links(item_ids):
 
 def build_pools(evaluation, build=None):
     """Build or rebuild every pool of the evaluation, recording progress on `build` (a new PoolBuild if none)."""
-    from pooling.staleness import rescoring_deferred
-
     settings = effective_settings(evaluation)
     judged = list(settings.get("judged_priorities") or [1, 2])
     module = load_format(evaluation.track_spec.run_format)

@@ -149,13 +149,14 @@ def test_participants_see_only_query_and_language_target(client, setup, make_use
     assert client.get(reverse("bolt:team_topics", args=["bolt-views"])).status_code == 403
 
 
-@pytest.mark.parametrize("name,extra", [("evaluation_detail", []), ("topics", []), ("pools", []),
-                                        ("pool_question", ["1.002"]), ("assignments", [])])
+@pytest.mark.parametrize("name,extra", [("pooling:evaluation_detail", []), ("pooling:topics", []),
+                                        ("pooling:pools", []), ("pooling:pool_question", ["1.002"]),
+                                        ("assess:assignments", [])])
 def test_organizer_pages_of_a_bolt_evaluation_render(client, setup, make_user, name, extra):
     client_for(client, make_user("bolt-org2", "organizer"))
-    r = client.get(reverse(f"pooling:{name}", args=["bolt-views", *extra]))
+    r = client.get(reverse(name, args=["bolt-views", *extra]))
     assert r.status_code == 200
-    if name == "evaluation_detail":
+    if name == "pooling:evaluation_detail":
         assert reverse("bolt:agreement", args=["bolt-views"]) in r.content.decode()
 
 
