@@ -1,14 +1,15 @@
 """Answer classes of a list question (rename, merge, split) and answers the assessor found: the primary's panel
-beside instance judging. Every write goes through assess.services."""
+beside instance judging. Every write goes through tracks.qa.instance_judging."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
-from assess import questions, services
+from assess.judging import JudgingError
 from assess.models import AnswerClass, Assignment, Judgment
-from assess.views import my_assignment, question_of
 from config import params
 from config.roles import assessor_required
+from tracks.qa import instance_judging, questions
+from tracks.qa.instance_views import my_assignment, question_of
 
 
 def _primary_question(request, pk, qid):
@@ -58,24 +59,25 @@ def class_action(request, pk, qid, class_id, action):
     post = request.POST
     try:
         if action == "rename":
-            services.rename_class(request.user, answer_class, params.text(post.get("label"), "label"))
+            instance_judging.rename_class(request.user, answer_class, params.text(post.get("label"), "label"))
             message = "renamed"
         elif action == "merge":
             ids = params.integers(post.getlist("sources"), "sources")
             sources = list(AnswerClass.objects.filter(topic=question, pk__in=ids))
             if not sources:
-                raise services.JudgingError("choose the classes to merge into this one")
-            services.merge_classes(request.user, answer_class, sources)
+                raise JudgingError("choose the classes to merge into this one")
+            instance_judging.merge_classes(request.user, answer_class, sources)
             message = f"merged {len(sources)} class(es) into “{answer_class.label}”"
         elif action == "split":
-            new = services.split_class(request.user, answer_class, params.integers(post.getlist("items"), "items"),
-                                       params.text(post.get("label"), "label"))
+            new = instance_judging.split_class(request.user, answer_class,
+                                               params.integers(post.getlist("items"), "items"),
+                                               params.text(post.get("label"), "label"))
             message = f"split off “{new.label}”"
         else:
             raise Http404("unknown class action")
     except params.BadParameter as bad:
         return _render(request, assignment, question, error=str(bad), status=400)
-    except services.JudgingError as refused:
+    except JudgingError as refused:
         return _render(request, assignment, question, error=str(refused), status=refused.status)
     return _render(request, assignment, question, message=message)
 
@@ -87,11 +89,11 @@ def found_answer(request, pk, qid):
     assignment, question = _primary_question(request, pk, qid)
     post = request.POST
     try:
-        item = services.add_found_answer(request.user, question, params.text(post.get("docid"), "docid"),
-                                         params.text(post.get("text"), "text"),
-                                         params.optional_integer(post.get("answer_class"), "answer_class"))
+        item = instance_judging.add_found_answer(request.user, question, params.text(post.get("docid"), "docid"),
+                                                 params.text(post.get("text"), "text"),
+                                                 params.optional_integer(post.get("answer_class"), "answer_class"))
     except params.BadParameter as bad:
         return _render(request, assignment, question, error=str(bad), status=400)
-    except services.JudgingError as refused:
+    except JudgingError as refused:
         return _render(request, assignment, question, error=str(refused), status=refused.status)
     return _render(request, assignment, question, message=f"added [{item.docid}, “{item.text}”] as correct")

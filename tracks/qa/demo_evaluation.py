@@ -13,7 +13,7 @@ from pooling.loading import (RunFile, assign, create_evaluation, load_run_files,
 
 SLUG = "demo-tac2008"
 COLLECTION = "demo-blog06"
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "qa"
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "qa"
 QUESTIONS = FIXTURES / "demo_tac2008_questions.xml"
 BAD_RUN = FIXTURES / "demo_tac2008_bad_run.txt"
 TARGET_WORDS = {"1001": ["Dana", "Whitfield"], "1002": ["RAZR", "Motorola"], "1003": ["King", "Kong"]}

@@ -3,15 +3,16 @@
 The primary assessor ("assessor") judges the rigid list questions of series 1001 and 1002 and builds, votes and
 matches nuggets for their squishy list questions; "assessor3" is invited to vote; the second assessor of series
 1001 ("assessor2") judges its rigid list items too and disagrees once, which leaves an item in the organizer's
-adjudication queue. Series 1003 is left for the demo's visitors to judge. Everything goes through
-assess.services, so the history and stale marks are the real thing.
+adjudication queue. Series 1003 is left for the demo's visitors to judge. Everything goes through the QA saves
+(tracks.qa.instance_judging, nugget_judging) on assess.judging, so the history and stale marks are the real thing.
 """
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from assess import questions, services
+from assess import judging
 from assess.models import Assignment, Invitation, Judgment
 from pooling.models import Evaluation, PoolItem
+from tracks.qa import instance_judging, nugget_judging, questions
 
 SLUG = "demo-tac2008"
 DEMO_SERIES = ("1001", "1002")
@@ -51,7 +52,7 @@ def _judge_instances(assignment, question, counts):
     user, evaluation = assignment.assessor, question.evaluation
     classes = {}
     for index, item in enumerate(PoolItem.objects.filter(topic=question).order_by("position", "id")):
-        item = services.load_item(user, item.pk)
+        item = judging.load_item(user, item.pk)
         labels = questions.labels_for(item, evaluation)
         label = _label(item, labels, index)
         if assignment.role == Assignment.SECONDARY and index == 0:
@@ -59,11 +60,12 @@ def _judge_instances(assignment, question, counts):
         if label == labels[-1] and assignment.role == Assignment.PRIMARY and questions.is_list_question(question):
             key = " ".join(item.text.lower().split())
             if key in classes:
-                services.judge_instance(user, item, label, 0, answer_class=classes[key])
+                instance_judging.judge_instance(user, item, label, 0, answer_class=classes[key])
             else:
-                classes[key] = services.create_class(user, question, item.text, item=item, expected_version=0).pk
+                classes[key] = instance_judging.create_class(user, question, item.text, item=item,
+                                                             expected_version=0).pk
         else:
-            services.judge_instance(user, item, label, 0)
+            instance_judging.judge_instance(user, item, label, 0)
         counts["instances"] += 1
 
 
@@ -72,20 +74,20 @@ def _build_nuggets(assignment, question, counts, organizer):
     items = list(PoolItem.objects.filter(topic=question).order_by("position", "id"))
     nuggets = []
     for item in items[:3]:
-        nuggets.append(services.create_nugget(user, question, " ".join(item.text.split()[:8])))
+        nuggets.append(nugget_judging.create_nugget(user, question, " ".join(item.text.split()[:8])))
         counts["nuggets"] += 1
     for i, nugget in enumerate(nuggets):
-        services.vote(user, nugget, "vital" if i == 0 else "okay", 0)
+        nugget_judging.vote(user, nugget, "vital" if i == 0 else "okay", 0)
         counts["votes"] += 1
     voter = get_user_model().objects.filter(username="assessor3").first()
     if voter is not None and organizer is not None:
-        services.invite(organizer, question.evaluation, voter, Invitation.VOTER, assignment.topic)
+        judging.invite(organizer, question.evaluation, voter, Invitation.VOTER, assignment.topic)
         for i, nugget in enumerate(nuggets):
-            services.vote(voter, nugget, "vital" if i < 2 else "okay", 0)
+            nugget_judging.vote(voter, nugget, "vital" if i < 2 else "okay", 0)
             counts["votes"] += 1
     for index, item in enumerate(items):
         held = [n.pk for n in nuggets if n.text.lower() in " ".join(item.text.lower().split())]
         if index % 3 == 2 and not held:
             continue  # a few strings left unmatched for the visitor
-        services.match(user, services.load_item(user, item.pk), held, 0)
+        nugget_judging.match(user, judging.load_item(user, item.pk), held, 0)
         counts["matches"] += 1

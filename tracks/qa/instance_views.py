@@ -1,39 +1,20 @@
-"""The assessor's pages: their assignments, a series, and instance judging one pool item at a time.
+"""QA judging pages: a series with its questions, and instance judging one pool item at a time.
 
 Pages are server-rendered; after the first load everything is htmx partials: the item panel (question, answer,
 document frame, judgment bar) is swapped as a whole when moving on, and only the judgment bar after a save.
-All writes go through assess.services.
+All writes go through tracks.qa.instance_judging (on assess.judging).
 """
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from assess import documents, keymap, progress, questions, services
-from assess.models import AnswerClass, Assignment, Invitation, Judgment, JudgmentChange, StructureChange
+from assess import documents, judging, keymap, progress
+from assess.models import AnswerClass, Assignment, Judgment
 from config import params
-from config.roles import ASSESSOR, ORGANIZER, assessor_required, has_role, role_required
+from config.roles import assessor_required
 from pooling.models import PoolItem, Topic
-
-@assessor_required
-def my_assignments(request):
-    """Who: assessors. Their home page: the series assigned to them, and nothing of anyone else's."""
-    assignments = list(Assignment.objects.filter(assessor=request.user).select_related("evaluation", "topic"))
-    done = progress.assignment_progress(assignments)
-    times = progress.my_time(request.user)
-    overall = progress.Progress()
-    for a in assignments:
-        a.judged, a.total = done[a.pk]
-        a.progress = progress.Progress(*done[a.pk], (times.get(a.topic_id) or {}).get("per_item"))
-        overall += a.progress
-    overall.seconds_per_item = (times.get(None) or {}).get("per_item")
-    invitations = list(Invitation.objects.filter(user=request.user).select_related("evaluation", "topic"))
-    primary_of = {a.topic_id for a in assignments if a.role == Assignment.PRIMARY}
-    for inv in invitations:
-        inv.revote = inv.kind == Invitation.VOTER and inv.topic_id in primary_of  # the primary's later vote set
-    return render(request, "assess/my_assignments.html", {"assignments": assignments, "invitations": invitations,
-                                                          "overall": overall})
-
+from tracks.qa import instance_judging, questions
 
 def my_assignment(request, pk):
     """The request user's own assignment, or 404: another assessor's assignment does not exist for them."""
@@ -81,7 +62,7 @@ def assignment_detail(request, pk):
     first_open = next((q for q in qs if q.judged < q.total), qs[0] if qs else None)
     return render(request, "assess/assignment.html", {"assignment": assignment, "questions": qs,
                                                       "first_open": first_open, "series_progress": series,
-                                                      "closed": services.is_closed(assignment.topic),
+                                                      "closed": judging.is_closed(assignment.topic),
                                                       "top_docs_url": _document_prefix(assignment.evaluation)})
 
 
@@ -102,7 +83,7 @@ def question_page(request, pk, qid):
     if questions.is_nugget_question(question):
         if assignment.role != Assignment.PRIMARY:
             raise Http404("nugget questions are judged by the primary assessor")
-        from assess.nugget_views import workspace_context
+        from tracks.qa.nugget_views import workspace_context
 
         return render(request, "assess/nuggets.html", workspace_context(request, assignment, question))
     item_id = params.optional_integer(request.GET.get("item"), "item")
@@ -142,9 +123,9 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
         item_id = rest[0] if rest else item_id
     context = {"assignment": assignment, "question": question, "evaluation": evaluation, "total": len(order),
                "judged": len(mine), "next_question": _next_instance_question(assignment, question),
-               "closed": services.is_closed(question)}
+               "closed": judging.is_closed(question)}
     if assignment.role == Assignment.PRIMARY:
-        from assess.class_views import classes_context
+        from tracks.qa.class_views import classes_context
 
         context["classes_panel"] = classes_context(assignment, question)
     if item_id is None or want == "end":
@@ -154,7 +135,7 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
     item.evaluation = evaluation
     item.topic = question
     judgment = Judgment.objects.filter(kind="instance", item=item, assessor=request.user).first()
-    base = reverse("assess:item_panel", args=[assignment.pk, question.pk, 0])[:-2]
+    base = reverse("qa:item_panel", args=[assignment.pk, question.pk, 0])[:-2]
     context |= {
         "item": item, "index": index + 1,
         "prev_url": f"{base}{order[index - 1]}/" if index > 0 else None,
@@ -171,8 +152,8 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
 def bar_context(item, role, judgment, message=None, error=None):
     """The judgment bar: label buttons with their keys (assess.keymap: the digits), the current value, and on a
     list question (primary) the answer classes, numbered for ⇧digits: putting an answer into a class also judges
-    it correct (services.assign_class), so a correct answer is one key too. `complete` tells static/js/assess.js
-    that the judgment needs nothing more (auto-advance may move on)."""
+    it correct (instance_judging.assign_class), so a correct answer is one key too. `complete` tells static/js/assess.js
+    (tracks/qa/static) that the judgment needs nothing more (auto-advance may move on)."""
     question, evaluation = item.topic, item.evaluation
     value = judgment.value if judgment is not None else {}
     labels = [{"name": name, "key": keymap.number(i + 1), "current": value.get("label") == name}
@@ -198,7 +179,7 @@ def judge(request, item_id):
     """Who: the assessor assigned to the item's series (primary or second). Save a label, or put the item into
     an answer class (existing or new); answers with the judgment bar partial."""
     try:
-        item = services.load_item(request.user, item_id)
+        item = judging.load_item(request.user, item_id)
     except PoolItem.DoesNotExist:
         raise Http404("no such pool item") from None
     if item.my_role is None:
@@ -210,19 +191,21 @@ def judge(request, item_id):
         return _bar(request, item, error="the form did not say which version you saw; reload the item", status=400)
     try:
         if post.get("new_class"):
-            services.create_class(request.user, item.topic, params.text(post.get("class_label"), "class_label"),
-                                  item=item, expected_version=version)
+            instance_judging.create_class(request.user, item.topic,
+                                          params.text(post.get("class_label"), "class_label"),
+                                          item=item, expected_version=version)
             saved = None
         elif post.get("answer_class"):
-            saved = services.assign_class(request.user, item, params.integer(post["answer_class"], "answer_class"),
-                                          version)
+            saved = instance_judging.assign_class(request.user, item,
+                                                  params.integer(post["answer_class"], "answer_class"), version)
         else:
-            saved = services.judge_instance(request.user, item, params.text(post.get("label"), "label"), version)
+            saved = instance_judging.judge_instance(request.user, item, params.text(post.get("label"), "label"),
+                                                    version)
     except params.BadParameter as bad:
         return _bar(request, item, error=str(bad), status=400)
-    except services.StaleJudgment as stale:
+    except judging.StaleJudgment as stale:
         return _bar(request, item, judgment=stale.current, error=str(stale), status=409)
-    except services.JudgingError as refused:
+    except judging.JudgingError as refused:
         return _bar(request, item, error=str(refused), status=refused.status)
     if saved is None:
         return _bar(request, item, message="saved")
@@ -238,39 +221,8 @@ def _bar(request, item, judgment=_UNSET, message=None, error=None, status=200):
     context = bar_context(item, item.my_role, judgment, message, error)
     if item.my_role == Assignment.PRIMARY and questions.is_list_question(item.topic):
         # the classes panel comes along out of band, so it always shows what this save left behind
-        from assess.class_views import classes_context
+        from tracks.qa.class_views import classes_context
 
-        assignment = Assignment.objects.get(assessor=request.user, topic_id=questions.series_id(item.topic))
+        assignment = Assignment.objects.get(assessor=request.user, topic_id=judging.series_id(item.topic))
         context["classes_oob"] = classes_context(assignment, item.topic)
     return render(request, "assess/_judge_bar.html", context, status=status)
-
-
-@role_required(ASSESSOR, ORGANIZER)
-def item_history(request, item_id):
-    """Who: the assessor who judged the item sees the history of their own judgments; organizers see all."""
-    item = get_object_or_404(PoolItem.objects.select_related("topic"), pk=item_id)
-    changes = JudgmentChange.objects.filter(judgment__item=item).select_related("judgment", "changed_by")
-    if not has_role(request.user, ORGANIZER):
-        if services.assignment_role(request.user, item.topic) is None:
-            raise Http404("no such pool item among your assignments")
-        changes = changes.filter(judgment__assessor=request.user)
-    return render(request, "assess/_history.html", {"item": item, "changes": changes.order_by("-changed_at", "-id")})
-
-
-@role_required(ASSESSOR, ORGANIZER)
-def question_history(request, qid):
-    """Who: the question's assessors (their own judgments) and organizers (everything, structure changes too)."""
-    question = get_object_or_404(Topic.objects.select_related("evaluation", "parent"), pk=qid)
-    changes = (JudgmentChange.objects.filter(judgment__topic=question)
-               .select_related("judgment", "judgment__item", "judgment__nugget", "changed_by"))
-    structure = StructureChange.objects.filter(topic=question).select_related("actor")
-    if not has_role(request.user, ORGANIZER):
-        role = services.assignment_role(request.user, question)
-        if role is None:
-            raise Http404("no such question among your assignments")
-        changes = changes.filter(judgment__assessor=request.user)
-        if role != Assignment.PRIMARY:
-            structure = structure.none()
-    return render(request, "assess/history.html", {
-        "question": question, "changes": changes.order_by("-changed_at", "-id")[:500],
-        "structure": structure.order_by("-at", "-id")[:500]})

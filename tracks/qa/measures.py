@@ -1,11 +1,15 @@
 """Per-question QA measures of TREC 2004-2007 and TAC 2008 (seeds 000_, 001_ and SPEC-NOTES).
 
 Pure functions over plain data: no Django, no database. Inputs are what a run returned for one question and
-the question's official judgments, already looked up by the caller.
+the question's official judgments, already looked up by the caller. At the end, the measures the QA scorer stores
+as the Measure definitions the tracks declare (TREC2007_MEASURES, TAC2008_MEASURES).
 """
 import math
 import re
 from dataclasses import dataclass, field
+
+from scoring.measures.combine import series_score
+from scoring.measures.definition import Measure
 
 _WHITESPACE = re.compile(r"\s+")
 BETA = 3
@@ -187,3 +191,68 @@ class QuestionScore:
     kind: str
     value: float | None
     detail: dict = field(default_factory=dict)
+
+
+# --- the measures the QA scorer (tracks.qa.scorer) stores, as Track.measures declares them --------------------
+# Run level: one mean per question type ("factoid", "list", "other", "rigidlist", "squishylist", "ciqa") and the
+# NIL rates; question and series level: "score", whose meaning per question type the last three entries give.
+
+_FACTOID = "001 2.1 Factoid questions"
+_LIST = "001 2.2 List questions"
+_OTHER = "001 2.3 Other questions"
+_SERIES = "001 2.4 Per-series Combined Scores"
+_RIGID = "000 Rigid-list-score"
+_SQUISHY = "000 Squishy-list-score"
+
+FACTOID = Measure("factoid", "Factoid accuracy",
+                  "The share of the run's factoid questions whose response was judged globally correct (a NIL "
+                  "response is right only when the collection holds no known answer).",
+                  f"{_FACTOID}: 'the fraction of questions judged to be globally correct'", accuracy)
+NIL_PRECISION = Measure("nil_precision", "NIL precision",
+                        "Of the run's NIL responses, the share that were right (none when it never returned NIL).",
+                        f"{_FACTOID}: 'NIL precision is the ratio of the number of times NIL was returned and "
+                        "correct to the number of times it was returned'", nil_precision)
+NIL_RECALL = Measure("nil_recall", "NIL recall",
+                     "Of the factoid questions without a known answer, the share the run answered NIL.",
+                     f"{_FACTOID}: 'NIL recall is the ratio of the number of times NIL was returned and correct to "
+                     "the number of times it was correct in the entire test set'", nil_recall)
+LIST = Measure("list", "List F",
+               "The mean over the run's list questions of the F of instance precision and instance recall, "
+               "counting each distinct correct answer once.",
+               f"{_LIST}: 'The score for the list component of a run was the average F-score'", list_score)
+OTHER = Measure("other", "Other F(β=3)",
+                "The mean over the run's Other questions of the nugget F with recall weighted three times "
+                "precision, precision approximated from the response's length.",
+                f"{_OTHER}: 'The score for the Other questions component was the average F-score ($\\beta=3$)'",
+                nugget_score)
+RIGIDLIST = Measure("rigidlist", "Rigid list F",
+                    "The mean over the run's rigid list questions of the F of instance precision and instance "
+                    "recall against the final answer set.",
+                    f"{_RIGID}: 'combining those scores using the F measure with recall and precision equally "
+                    "weighted'", list_score)
+SQUISHYLIST = Measure("squishylist", "Squishy list F",
+                      "The mean over the run's squishy list questions of the nugget F(β=3), nuggets weighted by how "
+                      "many assessors voted them vital.",
+                      f"{_SQUISHY}: 'These scores will be combined using the F measure with beta=3'", nugget_score)
+CIQA = Measure("ciqa", "Pyramid F(β=3)",
+               "The mean over the run's ciQA topics of the nugget pyramid F(β=3).",
+               "001 3.2.3 Evaluation Methodology: 'System responses were evaluated using the “nugget pyramid” "
+               "extension of the nugget-based methodology'", nugget_score)
+LIST_F = Measure("list_f", "List F",
+                 "A list question's stored score: F of instance precision (distinct correct answers over instances "
+                 "returned) and instance recall (over the final answer set).",
+                 f"{_RIGID}: 'F = (2*IP*IR)/(IP+IR)'", list_score)
+NUGGET_F_PYRAMID = Measure("nugget_f_pyramid", "Nugget F(β=3), pyramid",
+                           "A nugget question's stored score: F(β=3) of pyramid nugget recall and the length "
+                           "allowance precision (100 characters per nugget matched).",
+                           f"{_SQUISHY}: 'Each nugget will be assigned a weight equal to the number of assessors "
+                           "who judged it to be vital'", nugget_score)
+SERIES_SCORE = Measure("series_score", "Series score",
+                       "A series' stored score: the weighted mean of its question types' mean scores; the run's "
+                       "score is the mean over its series.",
+                       f"{_SERIES}: 'The final per-series score of each run is simply the average of individual "
+                       "per-series weighted scores'", series_score)
+
+TREC2007_MEASURES = (FACTOID, LIST, OTHER, NIL_PRECISION, NIL_RECALL, LIST_F, NUGGET_F_PYRAMID, SERIES_SCORE)
+TAC2008_MEASURES = (RIGIDLIST, SQUISHYLIST, LIST_F, NUGGET_F_PYRAMID, SERIES_SCORE)
+CIQA_MEASURES = (CIQA, NUGGET_F_PYRAMID)  # for ciQA's declaration, once its topic format is built

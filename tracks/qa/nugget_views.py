@@ -1,17 +1,20 @@
 """Nugget questions (Other, squishy list, ciQA): the primary's workspace to build the nugget list from all answer
 strings, vote vital/okay and mark which nuggets each pool item holds; and the voting page of invited voters, who
-see the series' questions and nuggets but never the responses. Writes go through assess.services."""
+see the series' questions and nuggets but never the responses. Writes go through tracks.qa.nugget_judging."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
-from assess import questions, services
+from assess import judging
 from assess.official import REVOTE, VOTE
 from assess.models import Assignment, Judgment, Nugget
-from assess.views import my_assignment, question_of
 from config import params
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, role_required
 from pooling.models import PoolItem, Topic
+from tracks.qa import nugget_judging
+from tracks.qa import questions
+from tracks.qa.instance_views import my_assignment, question_of
+from tracks.qa.permissions import may_vote, revote_asked
 
 
 def _nugget_question(request, pk, qid):
@@ -42,7 +45,7 @@ def workspace_context(request, assignment, question, message=None, error=None):
     for item in items:
         _attach_match(item, matches.get(item.pk), nuggets)
     return {"assignment": assignment, "question": question, "nuggets": nuggets, "items": items,
-            "message": message, "error": error, "closed": services.is_closed(question),
+            "message": message, "error": error, "closed": judging.is_closed(question),
             "matched": sum(1 for i in items if i.match is not None)}
 
 
@@ -71,10 +74,10 @@ def nugget_create(request, pk, qid):
     """Who: the primary assessor of this assignment. A nugget typed or taken from selected answer text."""
     assignment, question = _nugget_question(request, pk, qid)
     try:
-        nugget = services.create_nugget(request.user, question, params.text(request.POST.get("text"), "text"))
+        nugget = nugget_judging.create_nugget(request.user, question, params.text(request.POST.get("text"), "text"))
     except params.BadParameter as bad:
         return _workspace(request, assignment, question, error=str(bad), status=400)
-    except services.JudgingError as refused:
+    except judging.JudgingError as refused:
         return _workspace(request, assignment, question, error=str(refused), status=refused.status)
     return _workspace(request, assignment, question, message=f"added nugget “{nugget.text[:60]}”")
 
@@ -85,8 +88,8 @@ def nugget_order(request, pk, qid):
     """Who: the primary assessor of this assignment. Put the nuggets in the posted order."""
     assignment, question = _nugget_question(request, pk, qid)
     try:
-        services.reorder_nuggets(request.user, question, params.integers(request.POST.getlist("order"), "order"))
-    except (services.JudgingError, params.BadParameter) as refused:
+        nugget_judging.reorder_nuggets(request.user, question, params.integers(request.POST.getlist("order"), "order"))
+    except (judging.JudgingError, params.BadParameter) as refused:
         return _workspace(request, assignment, question, error=str(refused), status=400)
     return _workspace(request, assignment, question, message="reordered")
 
@@ -100,7 +103,7 @@ def nugget_action(request, pk, qid, nugget_id, action):
     nugget.topic = question
     try:
         if action == "edit":
-            services.edit_nugget(request.user, nugget, params.text(request.POST.get("text"), "text"))
+            nugget_judging.edit_nugget(request.user, nugget, params.text(request.POST.get("text"), "text"))
             message = "nugget edited"
         elif action in ("up", "down"):
             order = list(Nugget.objects.filter(topic=question).order_by("position", "id").values_list("pk", flat=True))
@@ -108,23 +111,23 @@ def nugget_action(request, pk, qid, nugget_id, action):
             j = i - 1 if action == "up" else i + 1
             if 0 <= j < len(order):
                 order[i], order[j] = order[j], order[i]
-                services.reorder_nuggets(request.user, question, order)
+                nugget_judging.reorder_nuggets(request.user, question, order)
             message = "moved"
         elif action == "merge":
             ids = params.integers(request.POST.getlist("sources"), "sources")
             sources = list(Nugget.objects.filter(topic=question, pk__in=ids))
             if not sources:
-                raise services.JudgingError("choose the nugget to merge into this one")
-            services.merge_nuggets(request.user, nugget, sources)
+                raise judging.JudgingError("choose the nugget to merge into this one")
+            nugget_judging.merge_nuggets(request.user, nugget, sources)
             message = f"merged into “{nugget.text[:60]}”"
         elif action == "delete":
-            services.delete_nugget(request.user, nugget, confirmed=request.POST.get("confirm") == "yes")
+            nugget_judging.delete_nugget(request.user, nugget, confirmed=request.POST.get("confirm") == "yes")
             message = "nugget deleted with its matches"
         else:
             raise Http404("unknown nugget action")
     except params.BadParameter as bad:
         return _workspace(request, assignment, question, error=str(bad), status=400)
-    except services.JudgingError as refused:
+    except judging.JudgingError as refused:
         return _workspace(request, assignment, question, error=str(refused), status=refused.status)
     return _workspace(request, assignment, question, message=message)
 
@@ -134,7 +137,7 @@ def nugget_action(request, pk, qid, nugget_id, action):
 def match(request, item_id):
     """Who: the primary assessor of the item's series. Which nuggets this [docid, answer-string] holds."""
     try:
-        item = services.load_item(request.user, item_id)
+        item = judging.load_item(request.user, item_id)
     except PoolItem.DoesNotExist:
         raise Http404("no such pool item") from None
     if item.my_role is None:
@@ -145,14 +148,14 @@ def match(request, item_id):
     status, message, error = 200, "saved", None
     try:
         version = params.version(request.POST.get("version"))
-        saved = services.match(request.user, item, params.integers(request.POST.getlist("nuggets"), "nuggets"),
-                               version)
+        saved = nugget_judging.match(request.user, item,
+                                     params.integers(request.POST.getlist("nuggets"), "nuggets"), version)
         judgment = saved.judgment
     except params.BadParameter as bad:
         judgment, status, error = None, 400, str(bad)
-    except services.StaleJudgment as stale:
+    except judging.StaleJudgment as stale:
         judgment, status, error = stale.current, 409, str(stale)
-    except services.JudgingError as refused:
+    except judging.JudgingError as refused:
         judgment = Judgment.objects.filter(kind="nugget_match", item=item, assessor=request.user).first()
         status, error = refused.status, str(refused)
     _attach_match(item, judgment, nuggets)
@@ -168,19 +171,19 @@ def vote(request, nugget_id):
     """Who: the primary assessor of the nugget's series and the voters the organizer invited to it. `set=later`:
     the primary's later vote set, once the organizer asked for it."""
     nugget = get_object_or_404(Nugget.objects.select_related("topic__evaluation"), pk=nugget_id)
-    if not services.may_vote(request.user, nugget.topic):
+    if not may_vote(request.user, nugget.topic):
         raise Http404("no such nugget among your series")
     later = request.POST.get("set") == "later"
     status, error = 200, None
     try:
         version = params.version(request.POST.get("version"))
-        judgment = services.vote(request.user, nugget, params.text(request.POST.get("vote"), "vote"), version,
-                                 later=later).judgment
+        judgment = nugget_judging.vote(request.user, nugget, params.text(request.POST.get("vote"), "vote"),
+                                       version, later=later).judgment
     except params.BadParameter as bad:
         judgment, status, error = None, 400, str(bad)
-    except services.StaleJudgment as stale:
+    except judging.StaleJudgment as stale:
         judgment, status, error = stale.current, 409, str(stale)
-    except services.JudgingError as refused:
+    except judging.JudgingError as refused:
         judgment = Judgment.objects.filter(kind=REVOTE if later else VOTE, nugget=nugget,
                                            assessor=request.user).first()
         status, error = refused.status, str(refused)
@@ -195,10 +198,10 @@ def vote_series(request, series_id):
     not the responses — with vital/okay buttons. A primary the organizer asked to vote again votes their later
     set here, shown apart from (and without) their first votes."""
     series = get_object_or_404(Topic.objects.select_related("evaluation"), pk=series_id)
-    if not services.may_vote(request.user, series):
+    if not may_vote(request.user, series):
         raise Http404("you are not a voter on this series")
-    later = services.revote_asked(request.user, series)
-    primary = later or services.assignment_role(request.user, series) == Assignment.PRIMARY
+    later = revote_asked(request.user, series)
+    primary = later or judging.assignment_role(request.user, series) == Assignment.PRIMARY
     qs = list(Topic.objects.filter(parent=series).order_by("position")) or [series]
     nugget_qs = [q for q in qs if questions.is_nugget_question(q)]
     nuggets = list(Nugget.objects.filter(topic__in=nugget_qs))

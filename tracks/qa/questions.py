@@ -26,13 +26,8 @@ def is_nugget_question(topic):
     return qtype(topic) in NUGGET_TYPES
 
 
-def series_id(topic):
-    """The series a question belongs to (assignments are made per series); a topic without parent is its own."""
-    return topic.parent_id or topic.id
-
-
 def instance_labels(evaluation):
-    """The track's instance labels, worst to best (pooling/tracks.py)."""
+    """The track's instance labels, worst to best (its declaration, tracks/qa/apps.py)."""
     return tuple(evaluation.track_spec.judgments.get("instance", ()))
 
 

@@ -1,4 +1,4 @@
-"""A small, self-contained QA evaluation to judge: used by the assess tests and the judging benchmark.
+"""A small, self-contained QA evaluation to judge: used by the judging tests (the `sample` fixture).
 
 Built with the ORM only (no loaders): a collection with a few documents, a series with a factoid, a list and an
 Other question (TREC 2007) or a rigid and a squishy list question (TAC 2008), two runs whose answers are pooled.

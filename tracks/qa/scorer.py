@@ -16,24 +16,15 @@ from django.db import connection
 from assess.models import Nugget
 from assess.official import nugget_vote_sets, official_fields
 from pooling.models import PoolItem, Run, RunEntry, Topic
-from scoring.measures import combine, qa
+from scoring.measures import combine
 from scoring.models import Score
-from scoring.registry import MEASURE_LABELS, ScoreBatch, ScoreRow, register_scorer
+from scoring.registry import ScoreBatch, ScoreRow
+from tracks.qa import measures as qa
 
 FACTOID_TYPES = {"FACTOID"}
 LIST_TYPES = {"LIST", "RIGIDLIST"}
 NUGGET_TYPES = {"OTHER", "SQUISHYLIST", "CIQA"}
 QA_TRACKS = ("tac2008-qa", "trec2007-qa", "trec2007-ciqa")
-
-MEASURE_LABELS.update({
-    "factoid": "Factoid accuracy",
-    "list": "List F",
-    "other": "Other F(β=3)",
-    "rigidlist": "Rigid list F",
-    "squishylist": "Squishy list F",
-    "ciqa": "Pyramid F(β=3)",
-})
-
 
 def correct_label(evaluation):
     labels = evaluation.track_spec.judgments.get("instance", ())
@@ -41,7 +32,7 @@ def correct_label(evaluation):
 
 
 def is_nil(docid, text=""):
-    """NIL is the docid `NIL` with no answer string (pooling/formats/qa_run.py); never pooled."""
+    """NIL is the docid `NIL` with no answer string (tracks/qa/formats/runs.py); never pooled."""
     return docid.strip().upper() == "NIL"
 
 
@@ -435,6 +426,3 @@ def score_qa(evaluation, topic_ids):
     rows = question_rows(scores) + series_rows(s_results) + run_rows(run_ids, series_details)
     return ScoreBatch(rows=rows, question_ids=qids, series_ids=series_ids, run_level=True, full=full)
 
-
-for _slug in QA_TRACKS:
-    register_scorer(_slug, score_qa)

@@ -10,10 +10,11 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.urls import reverse
 
-from assess import services
+from assess import judging
 from assess.models import Assignment, Invitation, Judgment
 from assess.official import official_values
-from assess.sample import build_sample
+from tracks.qa import adjudication, instance_judging
+from tracks.qa.sample import build_sample
 
 
 def _disagreement(make_user):
@@ -23,8 +24,8 @@ def _disagreement(make_user):
     Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=bob,
                               role=Assignment.SECONDARY)
     it = sample.items["1.1"][1]
-    services.judge_instance(ann, services.load_item(ann, it.pk), "incorrect", 0)
-    services.judge_instance(bob, services.load_item(bob, it.pk), "globally-correct", 0)
+    instance_judging.judge_instance(ann, judging.load_item(ann, it.pk), "incorrect", 0)
+    instance_judging.judge_instance(bob, judging.load_item(bob, it.pk), "globally-correct", 0)
     return sample, it
 
 
@@ -36,18 +37,18 @@ def disagreement(db, make_user):
 def test_one_decision_per_item(disagreement, organizer, make_user, save_path):
     sample, it = disagreement
     cy = make_user("cy", "assessor")
-    services.invite(organizer, sample.evaluation, cy, Invitation.ADJUDICATOR)
-    services.adjudicate(cy, it, "globally-correct", 0)
+    judging.invite(organizer, sample.evaluation, cy, Invitation.ADJUDICATOR)
+    adjudication.adjudicate(cy, it, "globally-correct", 0)
     for version in (0, 1):  # whatever version the rival saw, the decision is cy's
-        with pytest.raises(services.AlreadyDecided, match="cy already decided this item") as refused:
-            services.adjudicate(organizer, it, "incorrect", version)
+        with pytest.raises(judging.AlreadyDecided, match="cy already decided this item") as refused:
+            adjudication.adjudicate(organizer, it, "incorrect", version)
         assert refused.value.status == 409 and refused.value.current.assessor == cy
         assert refused.value.current.value["label"] == "globally-correct"
-    assert issubclass(services.AlreadyDecided, services.StaleJudgment)  # views show it like a stale save
-    saved = services.adjudicate(cy, it, "incorrect", 1)  # the one who decided changes it with its version
+    assert issubclass(judging.AlreadyDecided, judging.StaleJudgment)  # views show it like a stale save
+    saved = adjudication.adjudicate(cy, it, "incorrect", 1)  # the one who decided changes it with its version
     assert saved.judgment.version == 2
-    with pytest.raises(services.StaleJudgment):
-        services.adjudicate(cy, it, "globally-correct", 1)
+    with pytest.raises(judging.StaleJudgment):
+        adjudication.adjudicate(cy, it, "globally-correct", 1)
     decisions = Judgment.objects.filter(item=it, role=Judgment.ADJUDICATED)
     assert list(decisions.values_list("assessor__username", "version")) == [("cy", 2)]
     assert official_values([it.topic_id], "instance")[it.pk]["label"] == "incorrect"
@@ -56,10 +57,10 @@ def test_one_decision_per_item(disagreement, organizer, make_user, save_path):
 def test_rival_gets_409_and_the_queue_shows_who_decided(client, disagreement, organizer, make_user):
     sample, it = disagreement
     rival = make_user("rival", "organizer")
-    url = reverse("assess:adjudicate", args=[it.pk])
+    url = reverse("qa:adjudicate", args=[it.pk])
     client.force_login(organizer)
     assert client.post(url, {"label": "globally-correct", "version": 0}).status_code == 200
-    queue = reverse("assess:adjudication", args=[sample.evaluation.slug])
+    queue = reverse("qa:adjudication", args=[sample.evaluation.slug])
     page = client.get(queue).content.decode()
     assert "decided: globally-correct" in page and "by org" in page and "only they can change it" not in page
     client.force_login(rival)
@@ -85,20 +86,20 @@ def test_two_adjudicators_at_once_are_serialised(make_user, organizer):
 
     def rival_decides():
         try:
-            services.adjudicate(rival, it, "incorrect", 0)
+            adjudication.adjudicate(rival, it, "incorrect", 0)
             outcome["rival"] = "saved"
-        except services.AlreadyDecided as refused:
+        except judging.AlreadyDecided as refused:
             outcome["rival"] = f"refused: decided by {refused.current.assessor.username}"
         finally:
             connection.close()
 
     with transaction.atomic():
-        services.claim_decision(organizer, it, "instance")  # the organizer's save holds the item's lock
+        judging.claim_decision(organizer, it, "instance")  # the organizer's save holds the item's lock
         thread = threading.Thread(target=rival_decides)
         thread.start()
         time.sleep(0.5)
         assert thread.is_alive() and "rival" not in outcome  # waiting for the lock, not deciding
-        services.adjudicate(organizer, it, "globally-correct", 0)
+        adjudication.adjudicate(organizer, it, "globally-correct", 0)
     thread.join(10)
     assert outcome == {"rival": "refused: decided by org"}
     assert list(Judgment.objects.filter(item=it, role=Judgment.ADJUDICATED)

@@ -1,11 +1,11 @@
 """The TAC demo step: answers really occur in their documents, runs load, pools build, series are assigned."""
 from assess.models import Assignment
-from pooling.demo import create_users
 from corpus.demo import load_demo_collections
 from corpus.models import Document
-from pooling.demo_tac import BAD_RUN, SLUG, load_tac_demo
+from pooling.demo import create_users
 from pooling.loading import check_run_file
 from pooling.models import Evaluation, PoolItem
+from tracks.qa.demo_evaluation import BAD_RUN, SLUG, load_tac_demo
 
 
 def test_demo_step_is_complete_and_idempotent(db):

@@ -1,9 +1,9 @@
 """The demo step records real judgments through the services, is idempotent, and is quiet without its data."""
-from assess.demo import judge_demo
 from assess.models import Assignment, Judgment, JudgmentChange
 from assess.official import nugget_votes, official_values
-from assess.progress import adjudication_queue
-from assess.sample import build_sample
+from tracks.qa.adjudication import adjudication_queue
+from tracks.qa.demo_judgments import judge_demo
+from tracks.qa.sample import build_sample
 
 
 def test_judge_demo_skips_without_the_evaluation(db):

@@ -2,11 +2,11 @@
 from pathlib import Path
 
 from pooling.formats.base import CheckContext, ParsedEntry, load_format
-from pooling.formats.qa_run import check_run, collapse, pool_key
 from pooling.formats.top_docs import parse_top_docs
-from pooling.formats.trec_qa_xml import parse_topics
+from tracks.qa.formats.runs import check_run, collapse, pool_key
+from tracks.qa.formats.topics import parse_topics
 
-FIXTURES = Path(__file__).parent / "fixtures" / "qa"
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "qa"
 TAC = {"1001.1": "RIGIDLIST", "1001.2": "SQUISHYLIST", "1002.1": "RIGIDLIST", "1002.2": "SQUISHYLIST",
        "1002.3": "SQUISHYLIST"}
 TAC_SETTINGS = {"allow_nil": False, "max_answer_chars": 7000, "permalink_only": True}
@@ -152,3 +152,16 @@ def test_tracks_name_these_modules():
         spec = get_track(slug)
         assert load_format(spec.topic_format).parse_topics is parse_topics
         assert load_format(spec.run_format).check_run is check_run
+
+
+def test_qa_formats_and_measures_import_no_django():
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; import tracks.qa.formats.topics, tracks.qa.formats.runs, tracks.qa.measures; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))")
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[3], env=env,
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,7 +1,7 @@
 """Per-question QA measures against worked examples computed by hand from seeds 000_/001_ and SPEC-NOTES."""
 import pytest
 
-from scoring.measures import qa
+from tracks.qa import measures as qa
 
 GC = "globally-correct"
 

@@ -8,14 +8,16 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from assess import services
+from assess import judging
 from assess.models import Invitation, Judgment, JudgmentChange, Nugget
 from assess.official import REVOTE, VOTE, nugget_vote_sets, nugget_votes, official_values
-from assess.sample import build_sample
-from scoring.exports import ImportFailed, export_jsonl, import_jsonl, nist_nuggets
-from scoring.measures import qa
+from scoring.judgments_jsonl import ImportFailed, export_jsonl, import_jsonl
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
+from tracks.qa import measures as qa
+from tracks.qa import nugget_judging
+from tracks.qa.nist_exports import nist_nuggets
+from tracks.qa.sample import build_sample
 
 # Vital votes per nugget over the nine vote sets; the sets vote vital in this order: the primary's later set
 # first, then the primary's first set, then the seven invited voters. So nuggets 6-8 (count 1) are vital only
@@ -28,18 +30,18 @@ NUGGET_TEXTS = [f"nugget number {i}" for i in range(1, 10)]
 def nine(sample, primary, organizer, make_user):
     """Nine nuggets on Other question 1.3 voted by nine vote sets with vital counts COUNTS."""
     q, series = sample.questions["1.3"], sample.series[0]
-    nuggets = [services.create_nugget(primary, q, text) for text in NUGGET_TEXTS]
+    nuggets = [nugget_judging.create_nugget(primary, q, text) for text in NUGGET_TEXTS]
     voters = [make_user(f"voter{i}", "assessor") for i in range(1, 8)]
     for v in voters:
-        services.invite(organizer, sample.evaluation, v, Invitation.VOTER, series)
-    services.ask_revote(organizer, series)
+        judging.invite(organizer, sample.evaluation, v, Invitation.VOTER, series)
+    judging.ask_revote(organizer, series)
     sets = [(primary, True), (primary, False)] + [(v, False) for v in voters]
     for n, count in zip(nuggets, COUNTS):
         for j, (who, later) in enumerate(sets):
-            services.vote(who, n, "vital" if j < count else "okay", 0, later=later)
+            nugget_judging.vote(who, n, "vital" if j < count else "okay", 0, later=later)
     # run 1 returns all four strings: string 1 holds nugget 1 (count 9), string 2 nugget 6 (count 1, later set)
     for item, held in zip(sample.items["1.3"][:2], ([nuggets[0].pk], [nuggets[5].pk])):
-        services.match(primary, services.load_item(primary, item.pk), held, 0)
+        nugget_judging.match(primary, judging.load_item(primary, item.pk), held, 0)
     return q, nuggets
 
 
@@ -85,7 +87,7 @@ def test_the_later_vote_changes_the_scored_pyramid_f(sample, primary, nine):
     assert before.detail["pyramid_recall"] == pytest.approx(10 / 35)
     assert before.detail["binary_recall"] == pytest.approx(1 / 5)  # nugget 6 is okay officially
     later = Judgment.objects.get(nugget=nuggets[5], assessor=primary, kind=REVOTE)
-    saved = services.vote(primary, nuggets[5], "okay", later.version, later=True)
+    saved = nugget_judging.vote(primary, nuggets[5], "okay", later.version, later=True)
     assert saved.judgment.version == 2 and saved.judgment.kind == REVOTE
     rescore_evaluation(sample.evaluation.pk)
     after = _other_score(sample)
@@ -95,44 +97,44 @@ def test_the_later_vote_changes_the_scored_pyramid_f(sample, primary, nine):
     assert after.detail["binary_f"] == pytest.approx(before.detail["binary_f"])  # the first vote did not change
     assert nugget_vote_sets([q.pk])[0][nuggets[5].pk] == "okay"
     # and the later vote back to vital restores the score
-    services.vote(primary, nuggets[5], "vital", 2, later=True)
+    nugget_judging.vote(primary, nuggets[5], "vital", 2, later=True)
     rescore_evaluation(sample.evaluation.pk)
     assert _other_score(sample).value == pytest.approx(before.value)
 
 
 def test_the_later_set_needs_the_organizers_request(sample, primary, organizer, make_user):
     q = sample.questions["1.3"]
-    n = services.create_nugget(primary, q, "founded in 1909")
+    n = nugget_judging.create_nugget(primary, q, "founded in 1909")
     voter = make_user("voter", "assessor")
-    services.invite(organizer, sample.evaluation, voter, Invitation.VOTER, sample.series[0])
-    with pytest.raises(services.Forbidden, match="not asked you for a later vote set"):
-        services.vote(primary, n, "vital", 0, later=True)
-    with pytest.raises(services.Forbidden):
-        services.ask_revote(primary, sample.series[0])  # only organizers ask
-    services.ask_revote(organizer, sample.series[0])
-    with pytest.raises(services.Forbidden, match="not asked you"):
-        services.vote(voter, n, "vital", 0, later=True)  # an invited voter has one set only
-    services.vote(primary, n, "okay", 0)
-    services.vote(primary, n, "vital", 0, later=True)
-    with pytest.raises(services.StaleJudgment):
-        services.vote(primary, n, "okay", 0, later=True)  # another tab saw no later vote yet
-    services.close_question(organizer, q)
-    with pytest.raises(services.QuestionClosed):
-        services.vote(primary, n, "okay", 1, later=True)
+    judging.invite(organizer, sample.evaluation, voter, Invitation.VOTER, sample.series[0])
+    with pytest.raises(judging.Forbidden, match="not asked you for a later vote set"):
+        nugget_judging.vote(primary, n, "vital", 0, later=True)
+    with pytest.raises(judging.Forbidden):
+        judging.ask_revote(primary, sample.series[0])  # only organizers ask
+    judging.ask_revote(organizer, sample.series[0])
+    with pytest.raises(judging.Forbidden, match="not asked you"):
+        nugget_judging.vote(voter, n, "vital", 0, later=True)  # an invited voter has one set only
+    nugget_judging.vote(primary, n, "okay", 0)
+    nugget_judging.vote(primary, n, "vital", 0, later=True)
+    with pytest.raises(judging.StaleJudgment):
+        nugget_judging.vote(primary, n, "okay", 0, later=True)  # another tab saw no later vote yet
+    judging.close_question(organizer, q)
+    with pytest.raises(judging.QuestionClosed):
+        nugget_judging.vote(primary, n, "okay", 1, later=True)
     assert sorted(Judgment.objects.filter(nugget=n).values_list("kind", "assessor__username", "value")) == [
         (REVOTE, "prim", {"vote": "vital"}), (VOTE, "prim", {"vote": "okay"})]
 
 
 def test_voting_page_says_which_set_and_never_shows_responses(client, sample, primary, organizer):
     q = sample.questions["1.3"]
-    n = services.create_nugget(primary, q, "founded in 1909")
-    services.vote(primary, n, "vital", 0)
+    n = nugget_judging.create_nugget(primary, q, "founded in 1909")
+    nugget_judging.vote(primary, n, "vital", 0)
     client.force_login(primary)
-    url = reverse("assess:vote_series", args=[sample.series[0].pk])
+    url = reverse("qa:vote_series", args=[sample.series[0].pk])
     page = client.get(url).content.decode()
     assert 'data-set="first"' in page and "Your first vote set" in page and 'name="set"' not in page
     assert "vote-btn current" in page  # the first vote is the one shown on the first set's page
-    services.ask_revote(organizer, sample.series[0])
+    judging.ask_revote(organizer, sample.series[0])
     home = client.get(reverse("assess:my_assignments")).content.decode()
     assert "Vote again (your later vote set) on the nuggets of series 1" in home
     page = client.get(url).content.decode()
@@ -141,9 +143,9 @@ def test_voting_page_says_which_set_and_never_shows_responses(client, sample, pr
     assert "vote-btn current" not in page  # the first votes are not shown while voting the later set
     for answer in ("headquartered in Paris", "Chanel No. 5 is its top-selling perfume"):
         assert answer not in page  # responses are never shown
-    r = client.post(reverse("assess:vote", args=[n.pk]), {"vote": "okay", "version": 0, "set": "later"})
+    r = client.post(reverse("qa:vote", args=[n.pk]), {"vote": "okay", "version": 0, "set": "later"})
     assert r.status_code == 200 and 'name="set" value="later"' in r.content.decode()
-    r = client.post(reverse("assess:vote", args=[n.pk]), {"vote": "vital", "version": 0, "set": "later"})
+    r = client.post(reverse("qa:vote", args=[n.pk]), {"vote": "vital", "version": 0, "set": "later"})
     assert r.status_code == 409 and "changed elsewhere" in r.content.decode()
     values = dict(Judgment.objects.filter(nugget=n, assessor=primary).values_list("kind", "value"))
     assert values == {VOTE: {"vote": "vital"}, REVOTE: {"vote": "okay"}}

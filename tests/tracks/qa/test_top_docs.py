@@ -22,7 +22,7 @@ def test_series_page_lists_top_documents_linked_to_the_viewer(client, make_user)
     assignment = Assignment.objects.create(evaluation=evaluation, topic=series, assessor=me)
 
     client.login(username="judge", password=PASSWORD)
-    body = client.get(reverse("assess:assignment", args=[assignment.pk])).content.decode()
+    body = client.get(reverse("qa:assignment", args=[assignment.pk])).content.decode()
     link = reverse("corpus:document", args=["blogs", "BLOG06-20051206-001-0001"])
     assert f'href="{link}"' in body
     assert "BLOG06-20051207-002-0002" in body

@@ -23,12 +23,12 @@ def login(client, user):
 def judging_urls(sample, assignment):
     q, nq = sample.questions["1.1"], sample.questions["1.3"]
     it = sample.items["1.1"][0]
-    return [reverse("assess:assignment", args=[assignment.pk]),
-            reverse("assess:question", args=[assignment.pk, q.pk]),
-            reverse("assess:question", args=[assignment.pk, nq.pk]),
-            reverse("assess:item_panel", args=[assignment.pk, q.pk, it.pk]),
-            reverse("assess:classes", args=[assignment.pk, sample.questions["1.2"].pk]),
-            reverse("assess:nuggets", args=[assignment.pk, nq.pk])]
+    return [reverse("qa:assignment", args=[assignment.pk]),
+            reverse("qa:question", args=[assignment.pk, q.pk]),
+            reverse("qa:question", args=[assignment.pk, nq.pk]),
+            reverse("qa:item_panel", args=[assignment.pk, q.pk, it.pk]),
+            reverse("qa:classes", args=[assignment.pk, sample.questions["1.2"].pk]),
+            reverse("qa:nuggets", args=[assignment.pk, nq.pk])]
 
 
 def test_assessor_opens_own_pages(client, setup):
@@ -36,7 +36,7 @@ def test_assessor_opens_own_pages(client, setup):
     login(client, me)
     for url in judging_urls(sample, mine):
         assert client.get(url).status_code == 200, url
-    body = client.get(reverse("assess:question", args=[mine.pk, sample.questions["1.1"].pk])).content.decode()
+    body = client.get(reverse("qa:question", args=[mine.pk, sample.questions["1.1"].pk])).content.decode()
     assert 'data-key="1"' in body and "globally-correct" in body and 'id="key-list"' in body
 
 
@@ -46,10 +46,10 @@ def test_assessor_cannot_open_or_change_another_assessors_assignment(client, set
     for url in judging_urls(sample, mine):
         assert client.get(url).status_code == 404, url
     it = sample.items["1.1"][0]
-    response = client.post(reverse("assess:judge", args=[it.pk]), {"label": "incorrect", "version": 0})
+    response = client.post(reverse("qa:judge", args=[it.pk]), {"label": "incorrect", "version": 0})
     assert response.status_code == 404
     nugget_item = sample.items["1.3"][0]
-    assert client.post(reverse("assess:match", args=[nugget_item.pk]), {"version": 0}).status_code == 404
+    assert client.post(reverse("qa:match", args=[nugget_item.pk]), {"version": 0}).status_code == 404
     assert not Judgment.objects.exists()
 
 
@@ -60,12 +60,12 @@ def test_participant_cannot_open_any_judging_page(client, setup, participant, or
     urls = judging_urls(sample, mine) + [
         reverse("assess:my_assignments"), reverse("assess:item_history", args=[it.pk]),
         reverse("assess:question_history", args=[it.topic_id]),
-        reverse("assess:vote_series", args=[sample.series[0].pk]),
-        reverse("assess:adjudication", args=[sample.evaluation.slug]),
+        reverse("qa:vote_series", args=[sample.series[0].pk]),
+        reverse("qa:adjudication", args=[sample.evaluation.slug]),
         reverse("assess:organize", args=[sample.evaluation.slug])]
     for url in urls:
         assert client.get(url).status_code == 403, url
-    assert client.post(reverse("assess:judge", args=[it.pk]), {"label": "incorrect", "version": 0}).status_code == 403
+    assert client.post(reverse("qa:judge", args=[it.pk]), {"label": "incorrect", "version": 0}).status_code == 403
     assert not Judgment.objects.exists()
 
 
@@ -73,14 +73,14 @@ def test_organizer_pages_refuse_assessors(client, setup):
     sample, me, _, _ = setup
     login(client, me)
     assert client.get(reverse("assess:organize", args=[sample.evaluation.slug])).status_code == 403
-    assert client.get(reverse("assess:adjudication", args=[sample.evaluation.slug])).status_code == 404
+    assert client.get(reverse("qa:adjudication", args=[sample.evaluation.slug])).status_code == 404
 
 
 def test_htmx_save_and_refused_stale_save(client, setup):
     sample, me, _, _ = setup
     login(client, me)
     it = sample.items["1.1"][0]
-    url = reverse("assess:judge", args=[it.pk])
+    url = reverse("qa:judge", args=[it.pk])
     ok = client.post(url, {"label": "non-exact", "version": 0}, headers={"HX-Request": "true"})
     assert ok.status_code == 200 and b"saved" in ok.content and b'name="version" value="1"' in ok.content
     stale = client.post(url, {"label": "incorrect", "version": 0}, headers={"HX-Request": "true"})
@@ -96,11 +96,11 @@ def test_save_path_is_lean(client, setup, django_assert_max_num_queries):
     sample, me, _, _ = setup
     login(client, me)
     it = sample.items["1.1"][0]
-    client.post(reverse("assess:judge", args=[it.pk]), {"label": "incorrect", "version": 0})
+    client.post(reverse("qa:judge", args=[it.pk]), {"label": "incorrect", "version": 0})
     # session+user+roles in one query, item+question+closure+assignment in one, judgment+history+stale mark in
     # one statement on PostgreSQL (tests/test_save_path.py); the ORM fallback used on SQLite takes more
     with django_assert_max_num_queries(3 if connection.vendor == "postgresql" else 12):
-        response = client.post(reverse("assess:judge", args=[it.pk]), {"label": "non-exact", "version": 1})
+        response = client.post(reverse("qa:judge", args=[it.pk]), {"label": "non-exact", "version": 1})
     assert response.status_code == 200
 
 
@@ -109,12 +109,12 @@ def test_item_navigation_and_history(client, setup):
     login(client, me)
     q = sample.questions["1.1"]
     first, second = sample.items["1.1"][:2]
-    client.post(reverse("assess:judge", args=[first.pk]), {"label": "incorrect", "version": 0})
-    panel = client.get(reverse("assess:item_panel", args=[mine.pk, q.pk, 0])).content.decode()
+    client.post(reverse("qa:judge", args=[first.pk]), {"label": "incorrect", "version": 0})
+    panel = client.get(reverse("qa:item_panel", args=[mine.pk, q.pk, 0])).content.decode()
     assert second.text in panel  # the first unjudged item
     history = client.get(reverse("assess:item_history", args=[first.pk])).content.decode()
     assert "incorrect" in history and "me" in history
-    end = client.get(reverse("assess:item_panel", args=[mine.pk, q.pk, 0]) + "?want=end").content.decode()
+    end = client.get(reverse("qa:item_panel", args=[mine.pk, q.pk, 0]) + "?want=end").content.decode()
     assert "next question 1.2" in end
 
 
@@ -124,13 +124,13 @@ def test_second_assessor_sees_only_own_judgments(client, setup, make_user):
                                        role=Assignment.SECONDARY)
     it = sample.items["1.1"][0]
     login(client, me)
-    client.post(reverse("assess:judge", args=[it.pk]), {"label": "unsupported", "version": 0})
+    client.post(reverse("qa:judge", args=[it.pk]), {"label": "unsupported", "version": 0})
     client.logout()
     login(client, other)
-    panel = client.get(reverse("assess:item_panel", args=[second.pk, it.topic_id, it.pk])).content.decode()
+    panel = client.get(reverse("qa:item_panel", args=[second.pk, it.topic_id, it.pk])).content.decode()
     assert "label-btn current" not in panel and "not judged yet" in panel
     # the nugget question is the primary's
-    assert client.get(reverse("assess:question", args=[second.pk, sample.questions["1.3"].pk])).status_code == 404
+    assert client.get(reverse("qa:question", args=[second.pk, sample.questions["1.3"].pk])).status_code == 404
 
 
 def test_organizer_overview_shows_progress_time_and_agreement(client, setup, organizer):
@@ -140,13 +140,13 @@ def test_organizer_overview_shows_progress_time_and_agreement(client, setup, org
     for user, labels in ((me, ["incorrect", "globally-correct"]), (other, ["incorrect", "incorrect"])):
         login(client, user)
         for it, label in zip(sample.items["1.1"][:2], labels):
-            client.post(reverse("assess:judge", args=[it.pk]), {"label": label, "version": 0})
+            client.post(reverse("qa:judge", args=[it.pk]), {"label": label, "version": 0})
         client.logout()
     login(client, organizer)
     body = client.get(reverse("assess:organize", args=[sample.evaluation.slug])).content.decode()
     assert "1 open of 1 disagreements" in body
     assert "<td>me · other</td><td>2</td><td>0.500</td>" in body
-    queue = client.get(reverse("assess:adjudication", args=[sample.evaluation.slug])).content.decode()
+    queue = client.get(reverse("qa:adjudication", args=[sample.evaluation.slug])).content.decode()
     assert sample.items["1.1"][1].docid in queue
 
 
@@ -161,11 +161,11 @@ def test_organizer_invites_and_closes(client, setup, organizer):
     client.logout()
     login(client, me)
     it = sample.items["1.1"][0]
-    response = client.post(reverse("assess:judge", args=[it.pk]), {"label": "incorrect", "version": 0})
+    response = client.post(reverse("qa:judge", args=[it.pk]), {"label": "incorrect", "version": 0})
     assert response.status_code == 423 and b"closed" in response.content
     client.logout()
     login(client, other)
-    assert client.get(reverse("assess:vote_series", args=[sample.series[0].pk])).status_code == 200
+    assert client.get(reverse("qa:vote_series", args=[sample.series[0].pk])).status_code == 200
 
 
 def test_kappa_and_percent_agreement_by_hand():

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from assess.models import AnswerClass, Assignment, Invitation, Judgment, Nugget
 from assess.official import nugget_votes, official_values
-from assess.sample import build_sample
+from tracks.qa.sample import build_sample
 
 pytestmark = pytest.mark.browser
 
@@ -39,10 +39,10 @@ def instance_series(transactional_db, make_user):
 def test_judge_a_series_end_to_end_with_the_keyboard_only(page, login, live_server, instance_series):
     sample, assessor, assignment = instance_series
     login(page, "judy")
-    page.goto(live_server.url + reverse("assess:assignment", args=[assignment.pk]))
+    page.goto(live_server.url + reverse("qa:assignment", args=[assignment.pk]))
     page.keyboard.press("u")  # the first question with items left to judge
     # a full page load: wait until "load", when the deferred key scripts run (the panel is there before)
-    page.wait_for_url(live_server.url + reverse("assess:question", args=[assignment.pk, sample.questions["1.1"].pk]))
+    page.wait_for_url(live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk]))
     page.wait_for_selector("#item-panel[data-question='1.1']")
     page.evaluate("window.__noReload = true")  # lost on any full page load
     assert page.locator("#key-list").is_visible()
@@ -96,7 +96,7 @@ def test_judge_a_series_end_to_end_with_the_keyboard_only(page, login, live_serv
 
 def test_two_tabs_cannot_overwrite_each_other(browser, login, live_server, instance_series):
     sample, assessor, assignment = instance_series
-    url = live_server.url + reverse("assess:question", args=[assignment.pk, sample.questions["1.1"].pk])
+    url = live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk])
     first = browser.new_context()
     tab_a = first.new_page()
     login(tab_a, "judy")
@@ -118,7 +118,7 @@ def test_build_nuggets_vote_and_match(page, browser, login, live_server, transac
     assignment = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=primary)
     question = sample.questions["1.3"]
     login(page, "nora")
-    page.goto(live_server.url + reverse("assess:question", args=[assignment.pk, question.pk]))
+    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, question.pk]))
     # typed nugget
     page.fill("#nugget-create input[name=text]", "founded by Coco Chanel")
     page.keyboard.press("Enter")
@@ -198,7 +198,7 @@ def test_double_judge_and_adjudicate(browser, login, live_server, transactional_
         context = browser.new_context()
         tab = context.new_page()
         login(tab, user)
-        tab.goto(live_server.url + reverse("assess:question", args=[assignment.pk, q.pk]))
+        tab.goto(live_server.url + reverse("qa:question", args=[assignment.pk, q.pk]))
         if user == "bob":  # the second assessor does not see the primary's labels
             assert tab.locator("#judge-bar .label-btn.current").count() == 0
             expect_text(tab, "#judge-bar .status", "not judged yet")

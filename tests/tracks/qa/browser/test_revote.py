@@ -4,10 +4,10 @@ and votes with the keyboard and the mouse."""
 import pytest
 from django.urls import reverse
 
-from assess import services
 from assess.models import Assignment, Judgment
 from assess.official import REVOTE, VOTE, nugget_vote_sets
-from assess.sample import build_sample
+from tracks.qa import nugget_judging
+from tracks.qa.sample import build_sample
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +23,10 @@ def test_primary_votes_a_later_set(page, browser, login, live_server, transactio
     nora = make_user("nora", "assessor")
     Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=nora)
     question = sample.questions["1.3"]
-    first, second = (services.create_nugget(nora, question, text) for text in ("founded by Coco Chanel in 1909",
-                                                                                 "a fashion house in Paris"))
-    services.vote(nora, first, "vital", 0)
-    services.vote(nora, second, "okay", 0)
+    first, second = (nugget_judging.create_nugget(nora, question, text)
+                     for text in ("founded by Coco Chanel in 1909", "a fashion house in Paris"))
+    nugget_judging.vote(nora, first, "vital", 0)
+    nugget_judging.vote(nora, second, "okay", 0)
 
     # the organizer asks the primary of series 1 to vote again
     login(page, "org")
