@@ -219,6 +219,7 @@ def test_double_judge_and_adjudicate(browser, login, live_server, transactional_
     row = f"#adjudicate-{disputed.pk}"
     expect_text(tab, row + " .primary-label", "incorrect")
     expect_text(tab, row + " .secondary-label", "globally-correct")
+    tab.wait_for_load_state()  # the rows come before htmx (deferred) wires their forms; on a busy machine, long before
     tab.click(f"{row} button[value=globally-correct]")
     expect_text(tab, row + " .status", "decided: globally-correct")
     context.close()
