@@ -1,7 +1,7 @@
 """The judgment save path on PostgreSQL in as few round trips as it takes: one query to read the item with its
 question, evaluation, closure and the user's assignment; one statement to write the judgment, its history row and
 the question's stale mark together (data-modifying CTE, row-locked by the UPDATE itself, its own transaction).
-assess.services uses these when the database is PostgreSQL and falls back to the ORM elsewhere (the SQLite demo);
+assess.judging uses these when the database is PostgreSQL and falls back to the ORM elsewhere (the SQLite demo);
 both paths keep the same rules and are tested.
 """
 import json

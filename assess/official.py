@@ -16,8 +16,8 @@ from assess.models import Judgment
 
 _PRECEDENCE = {Judgment.ADJUDICATED: 2, Judgment.PRIMARY: 1}
 # TIES: two judgments of the same rank on one subject (two adjudicators' decisions stored before
-# services.claim_decision refused the second) resolve to the one stored last (the higher id), the same on every
-# reading, without asking the database to sort tens of thousands of rows.
+# assess.judging.claim_decision refused the second) resolve to the one stored last (the higher id), the same on
+# every reading, without asking the database to sort tens of thousands of rows.
 
 VOTE, REVOTE = "nugget_vote", "nugget_revote"
 VOTE_KINDS = (VOTE, REVOTE)  # every vote set of the pyramid

@@ -1,5 +1,6 @@
-"""The organizer's judging pages — progress, time per item, agreement, invitations, double judging, closing
-questions — and the adjudication queue, which organizers and invited adjudicators work through."""
+"""The organizer's judging pages of every track — progress, time per item, agreement, invitations, double judging,
+closing questions — with the size of the track's adjudication queue (Track.adjudication_queue), whose page is the
+track's (Track.adjudication_page)."""
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import Http404
@@ -8,63 +9,11 @@ from django.urls import reverse
 from django.utils.module_loading import import_string
 from django.views.decorators.http import require_POST
 
-from assess import documents, progress, questions, services
-from assess.models import AnswerClass, Assignment, Invitation, Judgment, TopicClosure
+from assess import judging, progress
+from assess.models import Assignment, Invitation, TopicClosure
 from config import params
-from config.roles import ASSESSOR, ORGANIZER, organizer_required, role_required
-from pooling.models import Evaluation, PoolItem, Topic
-
-
-@role_required(ORGANIZER, ASSESSOR)
-def adjudication(request, slug):
-    """Who: organizers and the adjudicators they invited, for series they did not judge themselves. Each
-    disagreement with both labels side by side, and the decision."""
-    evaluation = get_object_or_404(Evaluation, slug=slug)
-    if not services.may_adjudicate(request.user, evaluation):
-        raise Http404("you are not an adjudicator of this evaluation")
-    rows = progress.adjudication_queue(evaluation, user=request.user)
-    labels = questions.instance_labels(evaluation)
-    classes = {}
-    for item, *_ in rows:
-        if questions.is_list_question(item.topic) and item.topic_id not in classes:
-            classes[item.topic_id] = list(AnswerClass.objects.filter(topic_id=item.topic_id))
-    entries = [_entry(evaluation, item, first, second, decided, classes.get(item.topic_id))
-               for item, first, second, decided in rows]
-    return render(request, "assess/adjudication.html", {
-        "evaluation": evaluation, "entries": entries, "labels": labels,
-        "open": sum(1 for e in entries if e["decided"] is None)})
-
-
-def _entry(evaluation, item, first, second, decided, classes, error=None):
-    item.evaluation = evaluation
-    return {"item": item, "primary": first, "secondary": second, "decided": decided, "classes": classes,
-            "frame_url": documents.frame_url(evaluation, item.docid, marks=(item.text,)),
-            "labels": questions.labels_for(item, evaluation), "version": decided.version if decided else 0,
-            "error": error}
-
-
-@role_required(ORGANIZER, ASSESSOR)
-@require_POST
-def adjudicate(request, item_id):
-    """Who: organizers and invited adjudicators who did not judge the item's series. Decide one disagreement."""
-    item = get_object_or_404(PoolItem.objects.select_related("topic", "evaluation"), pk=item_id)
-    if not services.may_adjudicate(request.user, item.evaluation):
-        raise Http404("you are not an adjudicator of this evaluation")
-    status, error = 200, None
-    try:
-        answer_class = params.optional_integer(request.POST.get("answer_class"), "answer_class")
-        version = params.version(request.POST.get("version"))
-        services.adjudicate(request.user, item, params.text(request.POST.get("label"), "label"), version,
-                            answer_class=services.KEEP if answer_class is None else answer_class)
-    except params.BadParameter as bad:
-        status, error = 400, str(bad)
-    except services.JudgingError as refused:
-        status, error = refused.status, str(refused)
-    judgments = {j.role: j for j in Judgment.objects.filter(kind="instance", item=item).select_related("assessor")}
-    classes = list(AnswerClass.objects.filter(topic=item.topic)) if questions.is_list_question(item.topic) else None
-    entry = _entry(item.evaluation, item, judgments.get(Judgment.PRIMARY), judgments.get(Judgment.SECONDARY),
-                   judgments.get(Judgment.ADJUDICATED), classes, error)
-    return render(request, "assess/_adjudication_row.html", {"e": entry}, status=status)
+from config.roles import ASSESSOR, organizer_required
+from pooling.models import Evaluation, Topic
 
 
 @organizer_required
@@ -98,12 +47,14 @@ def overview(request, slug):
     closed = set(TopicClosure.objects.filter(topic__evaluation=evaluation).values_list("topic_id", flat=True))
     for q in all_questions:
         q.is_closed, q.closed_by_series = q.pk in closed, q.parent_id in closed
-    queue = import_string(evaluation.track_spec.adjudication_queue)(evaluation)
+    spec = evaluation.track_spec
+    queue = import_string(spec.adjudication_queue)(evaluation) if spec.adjudication_queue else []
+    queue_url = reverse(spec.adjudication_page, args=[slug]) if spec.adjudication_page else ""
     users = get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
     return render(request, "assess/organize.html", {
         "evaluation": evaluation, "assignments": assignments, "per_assessor": per_assessor.values(),
         "agreement": progress.agreement_tables(evaluation), "queue_open": sum(1 for r in queue if r[3] is None),
-        "queue_total": len(queue), "queue_url": reverse(evaluation.track_spec.adjudication_page, args=[slug]),
+        "queue_total": len(queue), "queue_url": queue_url,
         "series": series, "questions": all_questions, "assessors": users,
         "invitations": _invitations(evaluation, assignments),
         "idle_cap": int(progress.IDLE_CAP)})
@@ -137,7 +88,7 @@ def invite(request, slug):
     series = None
     if kind == Invitation.VOTER:
         series = _series(request, evaluation)
-    services.invite(request.user, evaluation, _user(request.POST.get("user")), kind, series)
+    judging.invite(request.user, evaluation, _user(request.POST.get("user")), kind, series)
     return redirect("assess:organize", slug=slug)
 
 
@@ -148,8 +99,8 @@ def revote(request, slug):
     evaluation = get_object_or_404(Evaluation, slug=slug)
     series = _series(request, evaluation)
     try:
-        services.ask_revote(request.user, series)
-    except services.JudgingError as refused:
+        judging.ask_revote(request.user, series)
+    except judging.JudgingError as refused:
         messages.error(request, str(refused))
     return redirect("assess:organize", slug=slug)
 
@@ -161,8 +112,8 @@ def second_assessor(request, slug):
     evaluation = get_object_or_404(Evaluation, slug=slug)
     series = _series(request, evaluation)
     try:
-        services.assign_secondary(request.user, series, _user(request.POST.get("user")))
-    except services.JudgingError as refused:
+        judging.assign_secondary(request.user, series, _user(request.POST.get("user")))
+    except judging.JudgingError as refused:
         messages.error(request, str(refused))
     return redirect("assess:organize", slug=slug)
 
@@ -173,9 +124,9 @@ def closure(request, topic_id, action):
     """Who: organizers. Close a question or series (judgments can no longer change), or reopen it."""
     topic = get_object_or_404(Topic.objects.select_related("evaluation"), pk=topic_id)
     if action == "close":
-        services.close_question(request.user, topic)
+        judging.close_question(request.user, topic)
     elif action == "reopen":
-        services.reopen_question(request.user, topic)
+        judging.reopen_question(request.user, topic)
     else:
         raise Http404("unknown action")
     return redirect("assess:organize", slug=topic.evaluation.slug)

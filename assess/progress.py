@@ -1,5 +1,5 @@
 """Views of the judging: progress (for each assessor's own pages, and for organizers per assessor, series, question
-and run), time per item, agreement, disagreements.
+and run), time per item, agreement of double judging (a track's adjudication queue builds on it).
 
 Time spent is derived from the history, not from extra writes: for each assessor, the gap between two consecutive
 saves is the time spent on the item of the later save; gaps longer than IDLE_CAP (a break, a night) count as
@@ -10,24 +10,27 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
-from assess import agreement, questions
+from assess import agreement
 from assess.models import Assignment, Judgment, JudgmentChange
 from pooling.models import PoolItem, Topic
 
 IDLE_CAP = 300.0  # seconds
 
 
+# The judgment kind that marks a pool item judged, by question type: a BOLT topic's citations (grouping views are
+# judged on their own page); a QA factoid or list question's instance labels; a QA nugget question's matches.
+DONE_KINDS = {"TOPIC": "citation", "FACTOID": "instance", "LIST": "instance", "RIGIDLIST": "instance",
+              "OTHER": "nugget_match", "SQUISHYLIST": "nugget_match", "CIQA": "nugget_match"}
+PRIMARY_ONLY_KINDS = {"nugget_match"}  # nugget questions are the primary's; a second assessor judges instances
+
+
 def done_kind(question_type, role):
-    """The judgment kind that marks an item of this question type done for this assignment role (a second
-    assessor judges instances only; nugget questions are the primary's)."""
-    question_type = (question_type or "").upper()
-    if question_type == "TOPIC":  # a BOLT topic: its citations (grouping views are judged on their own page)
-        return "citation"
-    if question_type in questions.INSTANCE_TYPES:
-        return "instance"
-    if question_type in questions.NUGGET_TYPES and role == Assignment.PRIMARY:
-        return "nugget_match"
-    return None
+    """The judgment kind that marks an item of this question type done for this assignment role (None: nothing
+    for this role to judge)."""
+    kind = DONE_KINDS.get((question_type or "").upper())
+    if kind in PRIMARY_ONLY_KINDS and role != Assignment.PRIMARY:
+        return None
+    return kind
 
 
 @dataclass
@@ -207,20 +210,3 @@ def agreement_tables(evaluation):
 
     return {"pairs": [row(k, v) for k, v in sorted(by_pair.items())],
             "questions": [row(q, v) for q, v in sorted(by_question.items(), key=lambda kv: kv[0].position)]}
-
-
-def adjudication_queue(evaluation, user=None):
-    """Items the two assessors labelled differently: [(item, primary, secondary, adjudicated or None)].
-
-    With `user`, series the user judged are left out (a third person adjudicates)."""
-    mine = set()
-    if user is not None:
-        mine = set(Assignment.objects.filter(evaluation=evaluation, assessor=user).values_list("topic_id", flat=True))
-    out = []
-    for question, first, second, roles in paired_instance_labels(evaluation):
-        if questions.series_id(question) in mine or question.id in mine:
-            continue
-        if first.value.get("label") != second.value.get("label"):
-            out.append((first.item, first, second, roles.get(Judgment.ADJUDICATED)))
-    out.sort(key=lambda row: (row[0].topic.position, row[0].position, row[0].pk))
-    return out

@@ -91,7 +91,7 @@ def run(args):
     setup_django("assay_bench_pooling")
     from corpus.models import Collection, Document
     from pooling.formats.base import CheckContext
-    from pooling.formats.qa_run import check_run
+    from tracks.qa.formats.runs import check_run
     from pooling.loading import (RunFile, answerable_topics, create_evaluation, effective_settings,
                                  load_run_files, load_topics)
     from pooling.models import PoolItem, RunEntry

@@ -33,11 +33,13 @@ class Track:
     human_judging: bool = True
     default_settings: dict = field(default_factory=dict)
     # Double judging's disagreements: the function listing them ([(item, primary, secondary, decided)]) and the
-    # URL name of the page deciding them (takes the evaluation's slug).
-    adjudication_queue: str = "assess.progress.adjudication_queue"
-    adjudication_page: str = "assess:adjudication"
+    # URL name of the page deciding them (takes the evaluation's slug); "" for a track without human judging.
+    adjudication_queue: str = ""
+    adjudication_page: str = ""
     # The assessor's page of one assignment (URL name taking the assignment's pk).
-    assignment_page: str = "assess:assignment"
+    assignment_page: str = ""
+    # The page where a voter the organizer invited votes on a series (URL name taking the series' pk), if any.
+    vote_page: str = ""
     # Links on the organizer's evaluation page (reversed with the evaluation's slug) and beside a participant's
     # run (reversed with the run's evaluation's slug).
     organizer_links: tuple[PageLink, ...] = ()

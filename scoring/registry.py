@@ -11,7 +11,12 @@ report. Register from your app's `AppConfig.ready()`:
     from scoring.registry import register_scorer, register_report
     register_scorer("my-track", score_my_track)
     register_report("my-track", my_track_report)
+
+A track may also offer judgment exports of its own (QA: NIST's formats) beside the JSON Lines every evaluation has
+(scoring.judgments_jsonl): `register_exports(track_slug, exports, note)` with Export entries; the board links them
+and `manage.py export_judgments --format KIND` writes them.
 """
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -37,8 +42,16 @@ class ScoreBatch:
     full: bool = False
 
 
+@dataclass(frozen=True)
+class Export:
+    kind: str  # its name in the URL and in `export_judgments --format`
+    label: str  # the board's link text
+    writer: Callable  # writer(evaluation) -> the file's lines
+
+
 SCORERS = {}
 REPORTS = {}
+EXPORTS = {}  # track slug -> (Export, ...), note shown after them on the board
 # A track whose scores are not judged item by item (QA4MRE: a gold standard) says how far "judging" has got:
 # judging(evaluation) -> {"pool_items", "pool_judged", "questions", "questions_judged", "unjudged_questions",
 # "unit"}; the others' scorers store those counts in their run-level "score" detail (scoring.results.Judging).
@@ -58,6 +71,15 @@ def register_scorer(track_slug, scorer):
 
 def register_report(track_slug, builder):
     REPORTS[track_slug] = builder
+
+
+def register_exports(track_slug, exports, note=""):
+    EXPORTS[track_slug] = (tuple(exports), note)
+
+
+def get_exports(track_slug):
+    """(the track's Export entries, their note); none for a track without exports of its own."""
+    return EXPORTS.get(track_slug, ((), ""))
 
 
 def register_judging(track_slug, judging):

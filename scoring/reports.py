@@ -17,7 +17,6 @@ from dataclasses import asdict, dataclass, field
 
 from pooling.models import Run, Topic
 from scoring.measures.combine import spread
-from scoring.measures.qa import recall_by_length
 from scoring.models import Score
 from scoring.registry import get_report_builder, measure_label
 from scoring.release import FROZEN, LIVE, release_record, when
@@ -182,40 +181,10 @@ def generic_report(run):
             rows.append(ReportRow(topic.ident, label, value, sp.best, sp.median, sp.worst, note))
         if rows:
             sections.append(ReportSection(title, rows, header))
-    curve = _recall_by_length(run, others)
-    if curve:
-        sections.append(curve)
     question_rows = next((sec.rows for sec in sections if sec.title == "Per question"), [])
     plot = difference_plot([(r.key, r.diff) for r in question_rows]) if question_rows else ""
     return RunReport(evaluation=evaluation.slug, track=evaluation.track, run=run.tag, team=run.team.name,
                      compared_with=len(others), summary=summary, sections=sections, notes=notes, plot_svg=plot)
-
-
-def _recall_by_length(run, others):
-    """ciQA: the run's pyramid recall at each multiple of 50 characters, averaged over topics (Lin 2007), beside
-    the best, median and worst run at the same length. Only questions whose detail stores recall points count."""
-    per_run = {}
-    for run_id, detail in Score.objects.filter(run__evaluation=run.evaluation, scope=Score.QUESTION,
-                                               measure="score", detail__has_key="recall_points").values_list(
-            "run_id", "detail"):
-        per_run.setdefault(run_id, []).append([tuple(p) for p in detail["recall_points"]])
-    if run.id not in per_run:
-        return None
-    curves = {run_id: dict(recall_by_length(points)) for run_id, points in per_run.items()}
-    rows = []
-    for length, value in sorted(curves[run.id].items()):
-        # a run whose responses are shorter has reached its final recall already
-        sp = spread([_at(curves[r], length) for r in others if r in curves])
-        rows.append(ReportRow(str(length), "characters", value, sp.best, sp.median, sp.worst))
-    return ReportSection("Recall by length", rows, "Length")
-
-
-def _at(curve, length):
-    if not curve:
-        return 0.0
-    if length in curve:
-        return curve[length]
-    return curve[max(curve)] if length > max(curve) else 0.0
 
 
 def report_status(run):

@@ -13,7 +13,6 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-import scoring.qa_scoring  # noqa: F401  (registers the QA scorers)
 from pooling.models import Evaluation, Run
 from scoring.models import Score, ScoringState
 from pooling.models import StaleTopic

@@ -8,8 +8,8 @@ from django.views.decorators.http import require_POST
 from config import params
 from config.roles import ORGANIZER, PARTICIPANT, organizer_required, role_required
 from pooling.models import Evaluation, Run, Team
-from scoring import exports
-from scoring.registry import measure_label
+from scoring.judgments_jsonl import export_jsonl
+from scoring.registry import get_exports, measure_label
 from scoring.release import ReleaseRefused, release, release_summary, withdraw
 from scoring.reports import build_report, comparison_words
 from scoring.rescore import freshness
@@ -36,6 +36,7 @@ def scoreboard(request, slug):
     context = _board_context(evaluation)
     # what each team has been released and on which terms (not in the polled partial: it changes on a POST)
     context.update(release=release_summary(evaluation, context["teams"]), judging=evaluation_judging(evaluation))
+    context["exports"], context["exports_note"] = get_exports(evaluation.track)
     return render(request, "scoring/scoreboard.html", context)
 
 
@@ -142,10 +143,9 @@ def run_report_json(request, slug, tag):
 
 @organizer_required
 def export_view(request, slug, kind):
-    """Who: organizers. Judgments in NIST's formats, or Assay's lossless JSON Lines."""
+    """Who: organizers. Judgments in Assay's lossless JSON Lines, or in a format of the track's own (QA: NIST's)."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    writers = {"list": exports.nist_list_judgments, "nuggets": exports.nist_nuggets,
-               "matches": exports.nist_nugget_matches, "jsonl": exports.export_jsonl}
+    writers = {"jsonl": export_jsonl} | {e.kind: e.writer for e in get_exports(evaluation.track)[0]}
     if kind not in writers:
         raise Http404("Unknown export.")
     body = "".join(writers[kind](evaluation))

@@ -162,11 +162,11 @@ def login(live_server):
     return do_login
 
 
-# --- the QA judging sample (assess.sample) shared by the judging tests ------------------------------------------
+# --- the QA judging sample (tracks.qa.sample) shared by the judging tests --------------------------------------
 
 @pytest.fixture
 def sample(db):
-    from assess.sample import build_sample
+    from tracks.qa.sample import build_sample
 
     return build_sample()
 

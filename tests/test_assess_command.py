@@ -4,9 +4,10 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from assess import services
+from assess import judging
 from assess.models import Assignment, Invitation, TopicClosure
-from assess.sample import build_sample
+from tracks.qa import instance_judging
+from tracks.qa.sample import build_sample
 
 
 def run(*args):
@@ -25,8 +26,8 @@ def test_organizer_actions_and_reports(make_user, organizer):
     run("invite-adjudicator", slug, "cy", "--by", "org")
     assert Invitation.objects.filter(user=cy).count() == 2
     it = sample.items["1.1"][0]
-    services.judge_instance(ann, services.load_item(ann, it.pk), "incorrect", 0)
-    services.judge_instance(bob, services.load_item(bob, it.pk), "non-exact", 0)
+    instance_judging.judge_instance(ann, judging.load_item(ann, it.pk), "incorrect", 0)
+    instance_judging.judge_instance(bob, judging.load_item(bob, it.pk), "non-exact", 0)
     assert "ann: incorrect\tbob: non-exact\topen" in run("queue", slug)
     assert "pair ann/bob\tn=1\tagreement=0.000" in run("agreement", slug)
     assert "ann\t1\tprimary\t1\t12" in run("progress", slug)

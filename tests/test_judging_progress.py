@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from assess import progress, services
+from assess import judging, progress
 from assess.models import Assignment, JudgmentChange
 from pooling.models import PoolItem, Run
 from pooling.pools import item_sources, run_items
@@ -13,10 +13,11 @@ from tests.conftest import PASSWORD
 from tests.tracks.bolt.test_pipeline import evaluation, load, loaded  # noqa: F401 (fixtures)
 from tracks.bolt import judging
 from tracks.bolt.formats import citations as citation_format
+from tracks.qa import instance_judging
 
 
 def judge(user, item, label="incorrect"):
-    services.judge_instance(user, services.load_item(user, item.pk), label, 0)
+    instance_judging.judge_instance(user, judging.load_item(user, item.pk), label, 0)
 
 
 def spread_saves(user, seconds):
@@ -100,7 +101,7 @@ def test_assessor_sees_progress_per_assignment_and_overall(client, judged):
     assert '<progress max="12" value="2"' in row and "<td>10</td>" in row and "<td>20 s</td>" in row
 
     mine = Assignment.objects.get(assessor=primary)
-    series = client.get(reverse("assess:assignment", args=[mine.pk])).content.decode()
+    series = client.get(reverse("qa:assignment", args=[mine.pk])).content.decode()
     summary = series.split('id="series-progress"')[1].split("</p>")[0]
     assert '<progress max="12" value="2"' in summary and "10 items left" in summary and "20 s per item" in summary
     assert '<progress max="4" value="2" aria-label="1.1"' in series

@@ -7,11 +7,12 @@ from collections import defaultdict
 import pytest
 from django.urls import reverse
 
-from assess import keymap, services
+from assess import keymap
 from assess.models import Assignment, Invitation
 from tests.tracks.bolt.test_adjudication import build_disagreements
 from tests.tracks.bolt.test_views import setup  # noqa: F401 (a fixture: topic 1.002 assigned to bolt-a1)
 from tracks.bolt import judging
+from tracks.qa import instance_judging, nugget_judging
 
 
 
@@ -66,8 +67,8 @@ def qa(sample, make_user, organizer):
     assignment = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=nora)
     list_item = sample.items["1.2"][0]
     list_item.evaluation = sample.evaluation
-    services.create_class(nora, sample.questions["1.2"], "", item=list_item, expected_version=0)
-    services.create_nugget(nora, sample.questions["1.3"], "founded by Coco Chanel")
+    instance_judging.create_class(nora, sample.questions["1.2"], "", item=list_item, expected_version=0)
+    nugget_judging.create_nugget(nora, sample.questions["1.3"], "founded by Coco Chanel")
     voter = make_user("victor", "assessor")
     Invitation.objects.create(evaluation=sample.evaluation, topic=sample.series[0], user=voter,
                               kind=Invitation.VOTER, invited_by=organizer)
@@ -77,16 +78,16 @@ def qa(sample, make_user, organizer):
 def test_qa_pages_use_and_list_only_declared_keys(client, qa):
     sample, nora, assignment, voter = qa
     client.force_login(nora)
-    html = assert_page_keys(client, reverse("assess:assignment", args=[assignment.pk]), keymap.QA_SERIES)
+    html = assert_page_keys(client, reverse("qa:assignment", args=[assignment.pk]), keymap.QA_SERIES)
     assert 'data-key="u"' in html
-    html = assert_page_keys(client, reverse("assess:question", args=[assignment.pk, sample.questions["1.2"].pk]),
+    html = assert_page_keys(client, reverse("qa:question", args=[assignment.pk, sample.questions["1.2"].pk]),
                             keymap.QA_INSTANCES)
     assert 'data-class-number="1"' in html and "<kbd>⇧1</kbd>" in html and 'id="auto-advance"' in html
     assert 'data-key="n"' not in html and 'data-key="j"' in html
-    assert_page_keys(client, reverse("assess:question", args=[assignment.pk, sample.questions["1.3"].pk]),
+    assert_page_keys(client, reverse("qa:question", args=[assignment.pk, sample.questions["1.3"].pk]),
                      keymap.QA_NUGGETS)
     client.force_login(voter)
-    html = assert_page_keys(client, reverse("assess:vote_series", args=[sample.series[0].pk]), keymap.QA_VOTES)
+    html = assert_page_keys(client, reverse("qa:vote_series", args=[sample.series[0].pk]), keymap.QA_VOTES)
     assert "vital <kbd>v</kbd>" in html
 
 
@@ -112,9 +113,9 @@ def test_bolt_adjudication_pages_use_and_list_only_declared_keys(client, make_us
 
 def test_a_match_answers_with_the_new_matched_count(client, sample, primary):
     question = sample.questions["1.3"]
-    nugget = services.create_nugget(primary, question, "founded by Coco Chanel")
+    nugget = nugget_judging.create_nugget(primary, question, "founded by Coco Chanel")
     client.force_login(primary)
     for n, item in enumerate(sample.items["1.3"][:2], start=1):
-        response = client.post(reverse("assess:match", args=[item.pk]), {"version": 0, "nuggets": [nugget.pk]})
+        response = client.post(reverse("qa:match", args=[item.pk]), {"version": 0, "nuggets": [nugget.pk]})
         assert response.status_code == 200
         assert f'<span id="matched-count" hx-swap-oob="true">{n}</span>' in response.content.decode()

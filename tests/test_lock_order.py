@@ -14,10 +14,11 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
-from assess import services
+from assess import judging
 from assess.models import Assignment, Invitation, Judgment
-from assess.sample import build_sample
 from scoring.rescore import rescore_evaluation, rescore_stale_topics
+from tracks.qa import adjudication, instance_judging, nugget_judging, questions
+from tracks.qa.sample import build_sample
 
 pytestmark = pytest.mark.skipif("connection.vendor != 'postgresql'", reason="row locks are PostgreSQL's")
 User = get_user_model()
@@ -32,16 +33,16 @@ def _double_judged(make_user, n_series=1):
         Assignment.objects.create(evaluation=sample.evaluation, topic=series, assessor=bob,
                                   role=Assignment.SECONDARY)
     for ident, items in sample.items.items():
-        if not services.questions.is_instance_question(sample.questions[ident]):
+        if not questions.is_instance_question(sample.questions[ident]):
             continue
         for item in items:
-            if services.questions.is_nil(item):
+            if questions.is_nil(item):
                 continue
-            services.judge_instance(ann, services.load_item(ann, item.pk), "incorrect", 0)
-            services.judge_instance(bob, services.load_item(bob, item.pk), "globally-correct", 0)
+            instance_judging.judge_instance(ann, judging.load_item(ann, item.pk), "incorrect", 0)
+            instance_judging.judge_instance(bob, judging.load_item(bob, item.pk), "globally-correct", 0)
             disputed.append(item)
     cy = make_user("cy", "assessor")
-    services.invite(make_user("org", "organizer"), sample.evaluation, cy, Invitation.ADJUDICATOR)
+    judging.invite(make_user("org", "organizer"), sample.evaluation, cy, Invitation.ADJUDICATOR)
     return sample, disputed, cy
 
 
@@ -54,7 +55,7 @@ def test_an_adjudication_in_progress_leaves_the_topic_and_evaluation_free(make_u
     def adjudicator():
         try:
             with transaction.atomic():
-                services.claim_decision(cy, item, "instance")
+                judging.claim_decision(cy, item, "instance")
                 holding.set()
                 release.wait(10)
         except Exception as error:  # pragma: no cover - reported below
@@ -90,12 +91,12 @@ def test_every_row_lock_taken_while_judging_names_its_table(make_user, monkeypat
     sample, disputed, cy = _double_judged(make_user)
     monkeypatch.setattr(fastsave, "available", lambda: False)  # the ORM path takes the row locks itself
     other = sample.questions["1.3"]
-    nugget = services.create_nugget(User.objects.get(username="ann"), other, "founded by Coco Chanel")
+    nugget = nugget_judging.create_nugget(User.objects.get(username="ann"), other, "founded by Coco Chanel")
     with CaptureQueriesContext(connection) as queries:
-        services.adjudicate(cy, services.load_item(cy, disputed[0].pk), "globally-correct", 0)
-        services.adjudicate(cy, services.load_item(cy, disputed[0].pk), "incorrect", 1)
-        services.reorder_nuggets(User.objects.get(username="ann"), other, [nugget.pk])
-        services.delete_nugget(User.objects.get(username="ann"), nugget, confirmed=True)
+        adjudication.adjudicate(cy, judging.load_item(cy, disputed[0].pk), "globally-correct", 0)
+        adjudication.adjudicate(cy, judging.load_item(cy, disputed[0].pk), "incorrect", 1)
+        nugget_judging.reorder_nuggets(User.objects.get(username="ann"), other, [nugget.pk])
+        nugget_judging.delete_nugget(User.objects.get(username="ann"), nugget, confirmed=True)
         rescore_stale_topics(sample.evaluation.pk)
     locks = [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
     assert len(locks) >= 4
@@ -128,7 +129,7 @@ def test_adjudications_during_rescoring_are_all_stored(make_user):
                 for item in share:
                     v = version.get(item.pk, 0)
                     label = "incorrect" if v % 2 else "globally-correct"
-                    saved = services.adjudicate(cy, services.load_item(cy, item.pk), label, v)
+                    saved = adjudication.adjudicate(cy, judging.load_item(cy, item.pk), label, v)
                     version[item.pk] = saved.judgment.version
                     acknowledged[item.pk] = (saved.judgment.version, label)
         except Exception as error:

@@ -101,13 +101,13 @@ def world(django_db_setup, django_db_blocker):
 
 def _build_world():
     from assess.models import AnswerClass, Assignment, Judgment, Nugget
-    from assess.progress import adjudication_queue
     from pooling.demo import run_all
     from config.roles import ORGANIZER, PARTICIPANT
     from corpus.models import Document
-    from pooling import demo_tac as tac_demo
     from pooling.models import Evaluation, PoolItem, Run, Team, Topic
     from tracks.bolt import judging
+    from tracks.qa import demo_evaluation as tac_demo
+    from tracks.qa.adjudication import adjudication_queue
 
     run_all(out=lambda *args: None)
     users = get_user_model().objects
@@ -197,31 +197,31 @@ def _build_world():
                                     form={"evaluation": tac_slug}, files={"file": ("AlphaQA9.txt", run_bytes)})],
         "pooling:my_runs": [Route()],
         "assess:my_assignments": [Route()],
-        "assess:assignment": [Route({"pk": a})],
-        "assess:question": [Route({"pk": a, "qid": q1}, query={"item": str(item.pk)}),
-                            Route({"pk": a, "qid": q2})],
-        "assess:item_panel": [Route({"pk": a, "qid": q1, "item_id": item.pk}, query={"want": "unjudged"})],
-        "assess:judge": [Route({"item_id": item.pk}, ("POST",), form={
+        "qa:assignment": [Route({"pk": a})],
+        "qa:question": [Route({"pk": a, "qid": q1}, query={"item": str(item.pk)}),
+                        Route({"pk": a, "qid": q2})],
+        "qa:item_panel": [Route({"pk": a, "qid": q1, "item_id": item.pk}, query={"want": "unjudged"})],
+        "qa:judge": [Route({"item_id": item.pk}, ("POST",), form={
             "version": version("instance", item=item), "label": "correct", "answer_class": str(classes[0].pk)}),
             Route({"item_id": item.pk}, ("POST",), vary=("new_class", "class_label"), form={
                 "version": version("instance", item=item), "new_class": "1", "class_label": "New class"})],
         "assess:item_history": [Route({"item_id": item.pk})],
         "assess:question_history": [Route({"qid": q1})],
-        "assess:classes": [Route({"pk": a, "qid": q1})],
-        "assess:class_action": [
+        "qa:classes": [Route({"pk": a, "qid": q1})],
+        "qa:class_action": [
             Route({"pk": a, "qid": q1, "class_id": classes[0].pk, "action": "rename"}, ("POST",),
                   form={"label": "Renamed"}),
             Route({"pk": a, "qid": q1, "class_id": classes[0].pk, "action": "merge"}, ("POST",),
                   form={"sources": [str(classes[1].pk)]}),
             Route({"pk": a, "qid": q1, "class_id": classes[0].pk, "action": "split"}, ("POST",),
                   form={"items": [str(item.pk)], "label": "Split off"})],
-        "assess:found_answer": [Route({"pk": a, "qid": q1}, ("POST",), form={
+        "qa:found_answer": [Route({"pk": a, "qid": q1}, ("POST",), form={
             "docid": blog_doc.docno, "text": "found it", "answer_class": str(classes[0].pk)})],
-        "assess:nuggets": [Route({"pk": a, "qid": q2})],
-        "assess:nugget_create": [Route({"pk": a, "qid": q2}, ("POST",), form={"text": "a nugget"})],
-        "assess:nugget_order": [Route({"pk": a, "qid": q2}, ("POST",),
-                                      form={"order": [str(n.pk) for n in reversed(nuggets)]})],
-        "assess:nugget_action": [
+        "qa:nuggets": [Route({"pk": a, "qid": q2})],
+        "qa:nugget_create": [Route({"pk": a, "qid": q2}, ("POST",), form={"text": "a nugget"})],
+        "qa:nugget_order": [Route({"pk": a, "qid": q2}, ("POST",),
+                                  form={"order": [str(n.pk) for n in reversed(nuggets)]})],
+        "qa:nugget_action": [
             Route({"pk": a, "qid": q2, "nugget_id": nuggets[0].pk, "action": "edit"}, ("POST",),
                   form={"text": "edited"}),
             Route({"pk": a, "qid": q2, "nugget_id": nuggets[0].pk, "action": "down"}, ("POST",)),
@@ -229,14 +229,14 @@ def _build_world():
                   form={"sources": [str(nuggets[1].pk)]}),
             Route({"pk": a, "qid": q2, "nugget_id": nuggets[0].pk, "action": "delete"}, ("POST",),
                   form={"confirm": "yes"})],
-        "assess:match": [Route({"item_id": squishy_item.pk}, ("POST",), form={
+        "qa:match": [Route({"item_id": squishy_item.pk}, ("POST",), form={
             "version": version("nugget_match", item=squishy_item), "nuggets": [str(nuggets[0].pk)]})],
-        "assess:vote": [Route({"nugget_id": nuggets[0].pk}, ("POST",), form={
+        "qa:vote": [Route({"nugget_id": nuggets[0].pk}, ("POST",), form={
             "version": version("nugget_vote", nugget=nuggets[0]), "vote": "vital", "set": "first"})],
-        "assess:vote_series": [Route({"series_id": mine.topic_id})],
-        "assess:adjudication": [Route({"slug": tac_slug})],
-        "assess:adjudicate": [Route({"item_id": qa_disputed.pk}, ("POST",),
-                                    form={"version": "0", "label": "correct", "answer_class": str(classes[0].pk)})],
+        "qa:vote_series": [Route({"series_id": mine.topic_id})],
+        "qa:adjudication": [Route({"slug": tac_slug})],
+        "qa:adjudicate": [Route({"item_id": qa_disputed.pk}, ("POST",),
+                                form={"version": "0", "label": "correct", "answer_class": str(classes[0].pk)})],
         "assess:organize_index": [Route()],
         "assess:organize": [Route({"slug": tac_slug})],
         "assess:evaluation_progress": [Route({"slug": tac_slug}), Route({"slug": bolt_slug})],
@@ -457,7 +457,7 @@ def test_no_malformed_parameter_answers_500_for_a_user_with_every_role(db, world
     assert failures == [], f"{len(failures)} of {sent} malformed requests failed:\n" + "\n".join(failures)
 
 
-ADJUDICATION = {"assess:adjudication", "assess:adjudicate", "bolt:adjudication", "bolt:adjudicate"}
+ADJUDICATION = {"qa:adjudication", "qa:adjudicate", "bolt:adjudication", "bolt:adjudicate"}
 
 
 def _valid_requests(route, r):
@@ -526,7 +526,7 @@ def test_a_malformed_session_cookie_is_no_500(db, cookie):
 
 @pytest.mark.parametrize("case", ["run tag", "manifest"])
 def test_a_digit_int_refuses_in_a_run_tag_or_a_manifest_is_a_400(db, world, case):
-    from pooling import demo_tac as tac_demo
+    from tracks.qa import demo_evaluation as tac_demo
 
     tag = "AlphaQA²" if case == "run tag" else "AlphaQA9"
     run = SimpleUploadedFile("run.txt", tac_demo.run_file_bytes(tag, tac_demo.ALPHA_1, tac_demo._documents()))

@@ -9,9 +9,8 @@ from django.db import connection
 from django.test import RequestFactory
 from django.urls import reverse
 
-from assess import services
+from assess import judging
 from assess.models import Assignment, Judgment, JudgmentChange
-from assess.sample import build_sample
 from config import auth
 from config.models import Session
 from config.roles import ASSESSOR, roles_of
@@ -19,6 +18,8 @@ from config.sessions import SessionStore
 from pooling import staleness
 from pooling.models import StaleTopic
 from tests.conftest import PASSWORD
+from tracks.qa import instance_judging
+from tracks.qa.sample import build_sample
 
 postgres_only = pytest.mark.skipif("connection.vendor != 'postgresql'")
 
@@ -88,7 +89,7 @@ def test_a_save_takes_three_statements_all_prepared(client, setup, django_assert
     sample, me = setup
     client.force_login(me)
     item = sample.items["1.1"][0]
-    url = reverse("assess:judge", args=[item.pk])
+    url = reverse("qa:judge", args=[item.pk])
     assert client.post(url, {"label": "incorrect", "version": 0}).status_code == 200
     # sign-in (session + user + roles), item (+ question, evaluation, closure, assignment), the write (judgment,
     # history row, stale mark): nothing else, and no BEGIN/COMMIT of its own
@@ -107,22 +108,22 @@ def test_a_save_takes_three_statements_all_prepared(client, setup, django_assert
 
 def test_a_closure_after_the_item_was_read_still_stops_the_save(setup, organizer):
     sample, me = setup
-    item = services.load_item(me, sample.items["1.1"][0].pk)
+    item = judging.load_item(me, sample.items["1.1"][0].pk)
     assert not item.closed
-    services.close_question(organizer, item.topic)  # lands between the read and the write
+    judging.close_question(organizer, item.topic)  # lands between the read and the write
     StaleTopic.objects.all().delete()
-    with pytest.raises(services.QuestionClosed):
-        services.judge_instance(me, item, "incorrect", 0)
+    with pytest.raises(judging.QuestionClosed):
+        instance_judging.judge_instance(me, item, "incorrect", 0)
     assert not Judgment.objects.exists() and not JudgmentChange.objects.exists()
     assert not StaleTopic.objects.exists()
 
 
 def test_the_stale_mark_is_refreshed_by_every_save(setup):
     sample, me = setup
-    item = services.load_item(me, sample.items["1.1"][0].pk)
-    services.judge_instance(me, item, "incorrect", 0)
+    item = judging.load_item(me, sample.items["1.1"][0].pk)
+    instance_judging.judge_instance(me, item, "incorrect", 0)
     first = StaleTopic.objects.get(topic=item.topic).changed_at
-    services.judge_instance(me, item, "non-exact", 1)
+    instance_judging.judge_instance(me, item, "non-exact", 1)
     mark = StaleTopic.objects.get(topic=item.topic)
     assert mark.changed_at > first and mark.since == first
 

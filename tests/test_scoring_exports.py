@@ -1,4 +1,5 @@
-"""NIST-format exports, the lossless JSON Lines round trip, and all-or-nothing imports naming the bad line."""
+"""The lossless JSON Lines round trip, all-or-nothing imports naming the bad line, and the scoring commands
+(QA's NIST-format exports: tests/tracks/qa/test_nist_exports.py)."""
 import json
 
 import pytest
@@ -6,24 +7,12 @@ from django.core.management import CommandError, call_command
 
 from assess.models import AnswerClass, Judgment, JudgmentChange, Nugget
 from pooling.models import Evaluation, PoolItem, Run, RunEntry, Topic
-from scoring.exports import export_jsonl, nist_nugget_matches, nist_nuggets
+from scoring.judgments_jsonl import export_jsonl
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
 from scoring.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db
-
-
-def test_nist_nugget_lists_and_matches():
-    t = tiny_trec2007()
-    lines = "".join(nist_nuggets(t["evaluation"])).splitlines()
-    # 216.3: n1 vital (3 vital votes -> weight 1), n2 okay (1 of 3 -> .3333), n3 okay (0)
-    assert lines[:3] == ["216.3 1 vital 1.0000 columnist at the New York Times",
-                         "216.3 2 okay 0.3333 professor at Princeton", "216.3 3 okay 0.0000 writes a blog"]
-    matches = "".join(nist_nugget_matches(t["evaluation"])).splitlines()
-    assert "216.3 runA 1 D10 " + "x" * 125 + " " + "y" * 125 in matches
-    assert "216.3 runA 1 1" in matches and "216.3 runA 1 3" in matches
-    assert "217.2 runB 1 1" in matches
 
 
 def _copy_without_judgments(src, slug):

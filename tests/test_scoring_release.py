@@ -306,7 +306,7 @@ def test_significance_warns_names_its_runs_and_offers_best_run_per_team(client, 
 # --- the demo ----------------------------------------------------------------------------------------------
 
 def test_rerunning_the_demo_does_not_release_again(make_user):
-    from scoring.demo import score_demo
+    from tracks.qa.demo_scores import score_demo
 
     t = tiny_trec2007(slug="demo-tac2008")
     ev = t["evaluation"]

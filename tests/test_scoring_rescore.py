@@ -167,7 +167,7 @@ def ciqa_declared():
     from pooling.tracks import TRACKS, Track, register_track
 
     register_track(Track(slug="trec2007-ciqa", title="ciQA", seed="001", collection_formats=("aquaint2",),
-                         topic_format="none", run_format="qa_run", question_types=("CIQA",),
+                         topic_format="none", run_format="tracks.qa.formats.runs", question_types=("CIQA",),
                          judgment_kinds=("nugget", "nugget_vote", "nugget_revote", "nugget_match")))
     yield
     TRACKS.pop("trec2007-ciqa")

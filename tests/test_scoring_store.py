@@ -4,7 +4,7 @@ import pytest
 from assess.models import Judgment
 from assess.official import nugget_vote_sets, nugget_votes, official_fields, official_values
 from scoring.models import Score
-from scoring.qa_scoring import score_qa
+from tracks.qa.scorer import score_qa
 from scoring.rescore import rescore_evaluation, store
 from scoring.synthetic import tiny_trec2007
 

@@ -38,3 +38,19 @@ def participant_links(evaluation):
 def assignment_url(assignment):
     """The assessor's page of `assignment`: the one its track judges on."""
     return reverse(TRACKS[assignment.evaluation.track].assignment_page, args=[assignment.pk])
+
+
+@register.simple_tag
+def adjudication_url(evaluation):
+    """The page deciding `evaluation`'s disagreements: its track's (empty when the track has none)."""
+    track = TRACKS.get(evaluation.track)
+    return reverse(track.adjudication_page, args=[evaluation.slug]) if track and track.adjudication_page else ""
+
+
+@register.simple_tag
+def invitation_url(invitation):
+    """Where an invitation leads: a voter to the series' voting page, an adjudicator to the disagreements."""
+    if invitation.topic_id is not None:
+        track = TRACKS.get(invitation.evaluation.track)
+        return reverse(track.vote_page, args=[invitation.topic_id]) if track and track.vote_page else ""
+    return adjudication_url(invitation.evaluation)

@@ -6,14 +6,14 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from assess import services
 from assess.models import Assignment, Judgment, Nugget
 from assess.official import nugget_votes, official_values
 from corpus.loading import load_collection
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
 from pooling.pools import build_pools
-from tests.browser.test_assess_judging import expect_text, instance_series  # noqa: F401 (a fixture)
+from tests.tracks.qa.browser.test_judging import expect_text, instance_series  # noqa: F401 (a fixture)
 from tracks.bolt import judging
+from tracks.qa import nugget_judging
 
 pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "bolt"
@@ -36,7 +36,7 @@ def close_key_list(page):
 def test_question_mark_lists_the_keys_on_judging_pages(page, login, live_server, instance_series):
     sample, assessor, assignment = instance_series
     login(page, "judy")
-    page.goto(live_server.url + reverse("assess:question", args=[assignment.pk, sample.questions["1.1"].pk]))
+    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk]))
     page.wait_for_selector("#judge-bar")
     text = open_key_list(page)
     assert "next item" in text and "judgment: the label with that number" in text and "⇧1" in text
@@ -48,7 +48,7 @@ def test_question_mark_lists_the_keys_on_judging_pages(page, login, live_server,
     expect_text(page, "#judge-bar .status .ok", "saved")
     assert Judgment.objects.get(assessor=assessor).value["label"] == "incorrect"
     # the mouse opens it too where no key list stands beside the page
-    page.goto(live_server.url + reverse("assess:assignment", args=[assignment.pk]))
+    page.goto(live_server.url + reverse("qa:assignment", args=[assignment.pk]))
     page.click("#key-list-button")
     page.wait_for_selector("#key-help[open]")
     assert "first question with items left to judge" in page.locator("#key-help").inner_text()
@@ -59,7 +59,7 @@ def test_question_mark_lists_the_keys_on_judging_pages(page, login, live_server,
 def test_one_key_per_instance_with_auto_advance(page, login, live_server, instance_series):
     sample, assessor, assignment = instance_series
     login(page, "judy")
-    page.goto(live_server.url + reverse("assess:question", args=[assignment.pk, sample.questions["1.1"].pk]))
+    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk]))
     assert not page.is_checked("#auto-advance")  # off unless the assessor turns it on
     page.check("#auto-advance")
     page.reload()  # the preference stays (this browser, this assessor)
@@ -101,9 +101,9 @@ def test_vote_and_match_by_keyboard_past_nine_nuggets(page, login, live_server, 
     question = sample.questions["1.3"]
     items = sample.items["1.3"]
     assignment = Assignment.objects.get(assessor=primary)
-    nuggets = [services.create_nugget(primary, question, f"nugget number {i}") for i in range(1, 13)]
+    nuggets = [nugget_judging.create_nugget(primary, question, f"nugget number {i}") for i in range(1, 13)]
     login(page, "prim")
-    page.goto(live_server.url + reverse("assess:question", args=[assignment.pk, question.pk]))
+    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, question.pk]))
     page.wait_for_selector(f"#match-{items[0].pk}.current")
     page.evaluate("window.__noReload = true")
     assert page.inner_text("#matched-count") == "0"

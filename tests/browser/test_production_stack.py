@@ -18,11 +18,12 @@ from django.db import connection
 from django.urls import reverse
 
 from assess.models import Assignment, Judgment
-from assess.sample import build_sample
 from pooling.models import StaleTopic
+from tracks.qa.sample import build_sample
 from scoring.rescore import rescore_evaluation
 from scoring.synthetic import tiny_trec2007
 from tests.conftest import PASSWORD, ROOT, _database_url_for
+from tracks.qa.sample import build_sample
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker]
 
@@ -122,7 +123,7 @@ def test_assessor_judges_through_a_database_restart_and_sees_failed_saves(produc
     item = sample.items["1.1"][0]  # "1983": labels 1 incorrect … 5 globally-correct
     seen = watch_static(page)
     log_in(page, production, "judy")
-    page.goto(production + reverse("assess:question", args=[assignment.pk, sample.questions["1.1"].pk]))
+    page.goto(production + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk]))
     page.wait_for_selector("#judge-bar")
     page.keyboard.press("1")
     page.wait_for_selector("#judge-bar .status .ok")
@@ -137,7 +138,7 @@ def test_assessor_judges_through_a_database_restart_and_sees_failed_saves(produc
     assert Judgment.objects.get(item=item, assessor=judy).value["label"] == "globally-correct"
 
     # No answer at all (network down): the page says so and keeps the unsaved choice marked.
-    judge_url = f"**{reverse('assess:judge', args=[item.pk])}"
+    judge_url = f"**{reverse('qa:judge', args=[item.pk])}"
     page.route(judge_url, lambda route: route.abort())
     page.keyboard.press("3")
     page.wait_for_selector("#judge-bar .save-error")

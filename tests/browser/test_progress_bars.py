@@ -2,9 +2,10 @@
 question, assessor and run on the evaluation page, where htmx fetches them from assess once the page is there."""
 import pytest
 
-from assess import services
+from assess import judging
 from assess.models import Assignment
-from assess.sample import build_sample
+from tracks.qa import instance_judging
+from tracks.qa.sample import build_sample
 
 pytestmark = pytest.mark.browser
 
@@ -15,7 +16,7 @@ def judged(transactional_db, make_user):
     ann = make_user("ann", "assessor")
     Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=ann)
     for item in sample.items["1.1"][:2]:
-        services.judge_instance(ann, services.load_item(ann, item.pk), "incorrect", 0)
+        instance_judging.judge_instance(ann, judging.load_item(ann, item.pk), "incorrect", 0)
     return sample
 
 

@@ -10,7 +10,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from assess import keymap, services
+from assess import judging as generic
+from assess import keymap
 from config import params
 from config.roles import ASSESSOR, ORGANIZER, has_role, role_required
 from corpus import viewer
@@ -27,7 +28,7 @@ TRANS_LABELS = {"accept": "acceptable", "problematic": "problematic", "notaccept
 
 def _evaluation(request, slug):
     evaluation = get_object_or_404(Evaluation, slug=slug, track=judging.TRACK)
-    if not services.may_adjudicate(request.user, evaluation):
+    if not generic.may_adjudicate(request.user, evaluation):
         raise Http404("you are not an adjudicator of this evaluation")
     return evaluation
 
@@ -93,9 +94,9 @@ def decide_page(request, slug, item_id):
             return redirect(reverse("bolt:adjudicate", args=[slug, item.pk]) + f"?decided={saved.judgment.version}")
         except params.BadParameter as bad:
             status, error = 400, str(bad)
-        except services.StaleJudgment as refused:
+        except generic.StaleJudgment as refused:
             status, error, decided = refused.status, str(refused), refused.current or decided
-        except services.JudgingError as refused:
+        except generic.JudgingError as refused:
             status, error = refused.status, str(refused)
 
     def url(n):

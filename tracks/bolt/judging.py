@@ -1,5 +1,5 @@
 """BOLT IR phase 2 on the shared machinery: what the checker may know of the corpus, citation and grouping
-judgments through assess.services, assessor-found citations, agreement, and the export.
+judgments through assess.judging, assessor-found citations, agreement, and the export.
 
 Loading topics and runs, pool building and scoring all go through the shared code (pooling.loading,
 pooling.pools, scoring.registry); this module only adds what BOLT needs on top. BOLT data lives in the JSON
@@ -17,7 +17,7 @@ Judgment kinds and values:
 from django.db import transaction
 from django.db.models import Max
 
-from assess import services
+from assess import judging as generic
 from assess.models import Assignment, Judgment
 from corpus.models import Document
 from pooling.models import PoolItem, Run, RunEntry, Topic
@@ -28,7 +28,7 @@ RELS = ("yes", "maybe", "no")
 TRANS = ("accept", "problematic", "notaccept", "na")
 
 
-class BoltError(services.JudgingError):
+class BoltError(generic.JudgingError):
     pass
 
 
@@ -95,7 +95,7 @@ def import_topic_citations(evaluation, user):
                                     cite["passage"], {"found_by": "topic file", "ldc_id": cite["id"]})
             if new:
                 created += 1
-                services.save_judgment(user, topic=topic, kind="citation", role=Judgment.PRIMARY, item=item,
+                generic.save_judgment(user, topic=topic, kind="citation", role=Judgment.PRIMARY, item=item,
                                        value={"rel": cite["rel"], "trans": "na", "chksrc": True,
                                               "relspans": cite["relspans"]}, expected_version=0)
     return created
@@ -157,18 +157,18 @@ def judge_citation(user, item, value, expected_version):
     """Save the user's citation judgment on a pool item of a topic assigned to them (primary or second)."""
     role = role_on(user, item.topic)
     if role is None:
-        raise services.Forbidden(f"topic {item.topic.ident} is not assigned to you")
+        raise generic.Forbidden(f"topic {item.topic.ident} is not assigned to you")
     if item.data.get("bolt") == "view":
         raise BoltError("this item is a grouping view; judge it on the grouping page")
     clean = clean_citation_value(value, len(item.text))
-    return services.save_judgment(user, topic=item.topic, kind="citation", role=role, item=item, value=clean,
+    return generic.save_judgment(user, topic=item.topic, kind="citation", role=role, item=item, value=clean,
                                   expected_version=expected_version)
 
 
 def add_found_citation(user, topic, thread, post, offset, length, passage, rel="yes"):
     """An assessor-found citation: a span the assessor selected in a thread, judged by them at once."""
     if role_on(user, topic) is None:
-        raise services.Forbidden(f"topic {topic.ident} is not assigned to you")
+        raise generic.Forbidden(f"topic {topic.ident} is not assigned to you")
     passage = " ".join((passage or "").split())
     if not passage:
         raise BoltError("select some text in a post first")
@@ -251,7 +251,7 @@ def judge_view(user, item, value, expected_version):
     """Save the user's grouping judgment of one view (the whole view at once, checked against its groups)."""
     role = role_on(user, item.topic)
     if role is None:
-        raise services.Forbidden(f"topic {item.topic.ident} is not assigned to you")
+        raise generic.Forbidden(f"topic {item.topic.ident} is not assigned to you")
     if item.data.get("bolt") != "view":
         raise BoltError("this item is not a grouping view")
     structure = {g["number"]: g for g in view_structure(item)}
@@ -265,7 +265,7 @@ def judge_view(user, item, value, expected_version):
         members = {k: _flag(v) for k, v in (g.get("members") or {}).items() if k in keys and _flag(v) is not None}
         clean["groups"][number] = {"relevant": _flag(g.get("relevant")), "cohesive": _flag(g.get("cohesive")),
                                    "scope": _flag(g.get("scope")), "members": members}
-    return services.save_judgment(user, topic=item.topic, kind="grouping", role=role, item=item, value=clean,
+    return generic.save_judgment(user, topic=item.topic, kind="grouping", role=role, item=item, value=clean,
                                   expected_version=expected_version)
 
 
@@ -283,7 +283,7 @@ def judge_view_field(user, item, group, name, member, answer, expected_version):
     The change is applied to the stored value under its row lock, after the version check."""
     role = role_on(user, item.topic)
     if role is None:
-        raise services.Forbidden(f"topic {item.topic.ident} is not assigned to you")
+        raise generic.Forbidden(f"topic {item.topic.ident} is not assigned to you")
     if item.data.get("bolt") != "view":
         raise BoltError("this item is not a grouping view")
     flag = _flag(answer)
@@ -320,7 +320,7 @@ def judge_view_field(user, item, group, name, member, answer, expected_version):
             judged["members"][member] = flag
         return value
 
-    return services.save_judgment(user, topic=item.topic, kind="grouping", role=role, item=item, value=answered,
+    return generic.save_judgment(user, topic=item.topic, kind="grouping", role=role, item=item, value=answered,
                                   expected_version=expected_version)
 
 

@@ -3,7 +3,7 @@ finds in a thread, grouping views, and the organizer's agreement page. Thin: the
 
 Moving between citations swaps the citation panel in as an htmx partial (same URL, pushed to history); saves are
 JSON posts answered with JSON (static/js/bolt.js), one at a time per page, so answers given while a save is in
-flight go out with the version it returns. Every write goes through assess.services via tracks.bolt.judging, with
+flight go out with the version it returns. Every write goes through assess.judging via tracks.bolt.judging, with
 the version the page last saw.
 """
 import html
@@ -14,7 +14,8 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
-from assess import keymap, services
+from assess import judging as generic
+from assess import keymap
 from assess.models import Assignment, Judgment
 from config import params
 from config.roles import ORGANIZER, PARTICIPANT, assessor_required, role_required
@@ -108,7 +109,7 @@ def _json_body(request):
     try:
         return params.json_object(request.body)
     except params.BadParameter as bad:
-        raise services.JudgingError(str(bad)) from None
+        raise generic.JudgingError(str(bad)) from None
 
 
 def _json_text(body, name, default=""):
@@ -116,7 +117,7 @@ def _json_text(body, name, default=""):
     try:
         return params.text(body.get(name), name, default)
     except params.BadParameter as bad:
-        raise services.JudgingError(str(bad)) from None
+        raise generic.JudgingError(str(bad)) from None
 
 
 def _judgment_json(judgment):
@@ -127,7 +128,7 @@ def _version(body):
     """The version the page last saw; required, so no client can skip the check against a newer save."""
     version = body.get("version")
     if type(version) is not int or not 0 <= version <= params.INT_MAX:  # an integer column
-        raise services.JudgingError("the request did not say which version you saw; reload the page")
+        raise generic.JudgingError("the request did not say which version you saw; reload the page")
     return version
 
 
@@ -144,7 +145,7 @@ def judge(request, item_id):
 def _citation_value(body):
     value = body.get("value") or {}
     if not isinstance(value, dict):
-        raise services.JudgingError("value must be a JSON object: rel, trans, chksrc and relspans")
+        raise generic.JudgingError("value must be a JSON object: rel, trans, chksrc and relspans")
     return value
 
 
@@ -153,9 +154,9 @@ def _json_save(request, save):
     value, or the error with the newer judgment (409) or the refusal's status."""
     try:
         saved = save(_json_body(request))
-    except services.StaleJudgment as exc:
+    except generic.StaleJudgment as exc:
         return JsonResponse({"error": str(exc), **_judgment_json(exc.current)}, status=409)
-    except services.JudgingError as exc:
+    except generic.JudgingError as exc:
         return JsonResponse({"error": str(exc)}, status=exc.status)
     return JsonResponse({"ok": True, **_judgment_json(saved.judgment)})
 
@@ -219,7 +220,7 @@ def add_found(request, pk):
                                                  _json_text(body, "passage"), _json_text(body, "rel", "yes"))
     except params.BadParameter as bad:
         return JsonResponse({"error": str(bad)}, status=400)
-    except services.JudgingError as exc:
+    except generic.JudgingError as exc:
         return JsonResponse({"error": str(exc)}, status=exc.status)
     return JsonResponse({"ok": True, "pool_id": item.pool_id, "passage": item.text,
                          "url": reverse("bolt:item", args=[pk, item.pk])})
@@ -248,7 +249,7 @@ def view_page(request, pk, item_id):
         try:
             judging.judge_view(request.user, item, value, params.version(request.POST.get("version", "0")))
             return redirect(reverse("bolt:view", args=[pk, item.pk]) + "?saved=1")
-        except (services.JudgingError, params.BadParameter) as exc:
+        except (generic.JudgingError, params.BadParameter) as exc:
             error = str(exc)
             judgment = Judgment.objects.filter(item=item, assessor=request.user, kind="grouping").first()
     value = judgment.value if judgment else {}

@@ -1,21 +1,26 @@
 from django.apps import AppConfig
 
 from pooling.tracks import Track, register_track
+from tracks.qa.measures import TAC2008_MEASURES, TREC2007_MEASURES
 
 QA_JUDGMENT_KINDS = ("instance", "answer_class", "nugget", "nugget_vote", "nugget_revote", "nugget_match")
-QA_DEMO_STEPS = ("pooling.demo_tac.load_tac_demo", "assess.demo.judge_demo", "scoring.demo.score_demo")
+QA_DEMO_STEPS = ("tracks.qa.demo_evaluation.load_tac_demo", "tracks.qa.demo_judgments.judge_demo",
+                 "tracks.qa.demo_scores.score_demo")
+# QA's own pages (tracks/qa/urls.py, namespace "qa"), shared by both tracks.
+QA_PAGES = {"adjudication_queue": "tracks.qa.adjudication.adjudication_queue", "adjudication_page": "qa:adjudication",
+            "assignment_page": "qa:assignment", "vote_page": "qa:vote_series"}
 
 TAC2008 = Track(
     slug="tac2008-qa",
     title="TAC 2008 QA (opinion question series over Blog06)",
     seed="000",
     collection_formats=("blog06",),
-    topic_format="trec_qa_xml",
-    run_format="qa_run",
+    topic_format="tracks.qa.formats.topics",
+    run_format="tracks.qa.formats.runs",
     question_types=("RIGIDLIST", "SQUISHYLIST"),
     judgment_kinds=QA_JUDGMENT_KINDS,
     judgments={"instance": ("incorrect", "unsupported", "non-exact", "correct")},
-    measures=("list_f", "nugget_f_pyramid", "series_score"),
+    measures=TAC2008_MEASURES,
     default_settings={
         "judged_priorities": [1, 2],
         "max_answer_chars": 7000,
@@ -24,6 +29,7 @@ TAC2008 = Track(
         "permalink_only": True,  # answers must be supported by Blog06 permalink documents
     },
     demo_steps=QA_DEMO_STEPS,
+    **QA_PAGES,
 )
 
 TREC2007 = Track(
@@ -31,17 +37,18 @@ TREC2007 = Track(
     title="TREC 2007 QA main task (factoid, list, Other)",
     seed="001",
     collection_formats=("aquaint2", "blog06"),
-    topic_format="trec_qa_xml",
-    run_format="qa_run",
+    topic_format="tracks.qa.formats.topics",
+    run_format="tracks.qa.formats.runs",
     question_types=("FACTOID", "LIST", "OTHER"),
     judgment_kinds=QA_JUDGMENT_KINDS,
     judgments={"instance": ("incorrect", "unsupported", "non-exact", "locally-correct", "globally-correct")},
-    measures=("factoid_accuracy", "nil_precision_recall", "list_f", "nugget_f_pyramid", "series_score"),
+    measures=TREC2007_MEASURES,
     default_settings={
         "judged_priorities": [1, 2],
         "series_weights": {"FACTOID": 1 / 3, "LIST": 1 / 3, "OTHER": 1 / 3},
         "allow_nil": True,
     },
+    **QA_PAGES,
 )
 
 
@@ -51,8 +58,17 @@ class QaConfig(AppConfig):
     name = "tracks.qa"
     label = "qa"
     default_auto_field = "django.db.models.BigAutoField"
+    url_prefix = "assess/"  # QA's judging pages keep the paths they had under the assess app
 
     def ready(self):
         register_track(TAC2008)
         register_track(TREC2007)
-        from scoring import qa_scoring  # noqa: F401  (registers the QA tracks' scorer)
+        from scoring.registry import register_exports, register_report, register_scorer
+        from tracks.qa.nist_exports import EXPORTS
+        from tracks.qa.report import qa_report
+        from tracks.qa.scorer import QA_TRACKS, score_qa
+
+        for slug in QA_TRACKS:  # ciQA's scorer part is built, its track is not offered yet
+            register_scorer(slug, score_qa)
+            register_report(slug, qa_report)
+            register_exports(slug, EXPORTS, note="NIST formats")

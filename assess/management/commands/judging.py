@@ -1,8 +1,8 @@
-"""Everything the organizer does on the judging pages, from the command line (assess.services underneath).
+"""Everything the organizer does on the judging pages, from the command line (assess.judging underneath).
 
   manage.py judging progress EVAL            judged/total per assessor and series, seconds per item
   manage.py judging agreement EVAL           percent agreement and Cohen's kappa per pair and question
-  manage.py judging queue EVAL               open disagreements of double judging
+  manage.py judging queue EVAL               disagreements of double judging (the track's adjudication queue)
   manage.py judging close EVAL TOPIC --by ORGANIZER / reopen EVAL TOPIC --by ORGANIZER
   manage.py judging second EVAL SERIES USER --by ORGANIZER
   manage.py judging invite-voter EVAL SERIES USER --by ORGANIZER / invite-adjudicator EVAL USER --by ORGANIZER
@@ -10,8 +10,9 @@
 """
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.module_loading import import_string
 
-from assess import progress, services
+from assess import judging, progress
 from assess.models import Assignment, Invitation
 from pooling.models import Evaluation, Topic
 
@@ -37,11 +38,12 @@ class Command(BaseCommand):
         if action == "agreement":
             return self._agreement(evaluation)
         if action == "queue":
-            for item, first, second, decided in progress.adjudication_queue(evaluation):
-                state = f"decided {decided.value['label']} by {decided.assessor.username}" if decided else "open"
+            queue = evaluation.track_spec.adjudication_queue
+            for item, first, second, decided in import_string(queue)(evaluation) if queue else []:
+                state = f"decided {_shown(decided)} by {decided.assessor.username}" if decided else "open"
                 self.stdout.write(f"{item.topic.ident}\titem {item.pk}\t{item.docid}\t{item.text[:50]!r}\t"
-                                  f"{first.assessor.username}: {first.value['label']}\t"
-                                  f"{second.assessor.username}: {second.value['label']}\t{state}")
+                                  f"{first.assessor.username}: {_shown(first)}\t"
+                                  f"{second.assessor.username}: {_shown(second)}\t{state}")
             return
         organizer = self._user(by, "--by")
         needed = {"close": 1, "reopen": 1, "second": 2, "invite-voter": 2, "invite-adjudicator": 1,
@@ -51,23 +53,23 @@ class Command(BaseCommand):
         try:
             if action in ("close", "reopen"):
                 topic = self._topic(evaluation, args[0])
-                (services.close_question if action == "close" else services.reopen_question)(organizer, topic)
+                (judging.close_question if action == "close" else judging.reopen_question)(organizer, topic)
                 self.stdout.write(f"{'closed' if action == 'close' else 'reopened'} {topic.ident}")
             elif action == "second":
-                a = services.assign_secondary(organizer, self._topic(evaluation, args[0]), self._user(args[1]))
+                a = judging.assign_secondary(organizer, self._topic(evaluation, args[0]), self._user(args[1]))
                 self.stdout.write(f"second assessor {a.assessor.username} on series {a.topic.ident}")
             elif action == "revote":
-                invitation = services.ask_revote(organizer, self._topic(evaluation, args[0]))
+                invitation = judging.ask_revote(organizer, self._topic(evaluation, args[0]))
                 self.stdout.write(f"asked {invitation.user.username}, primary of series {args[0]}, for a later "
                                   f"vote set")
             elif action == "invite-voter":
-                services.invite(organizer, evaluation, self._user(args[1]), Invitation.VOTER,
-                                self._topic(evaluation, args[0]))
+                judging.invite(organizer, evaluation, self._user(args[1]), Invitation.VOTER,
+                               self._topic(evaluation, args[0]))
                 self.stdout.write(f"invited {args[1]} to vote on series {args[0]}")
             else:
-                services.invite(organizer, evaluation, self._user(args[0]), Invitation.ADJUDICATOR)
+                judging.invite(organizer, evaluation, self._user(args[0]), Invitation.ADJUDICATOR)
                 self.stdout.write(f"invited {args[0]} to adjudicate {evaluation.slug}")
-        except services.JudgingError as refused:
+        except judging.JudgingError as refused:
             raise CommandError(str(refused)) from None
 
     def _user(self, username, what="user"):
@@ -106,3 +108,8 @@ class Command(BaseCommand):
         for row in tables["questions"]:
             self.stdout.write(f"question {row['key'].ident}\tn={row['n']}\tagreement={fmt(row['percent'])}"
                               f"\tkappa={fmt(row['kappa'])}")
+
+
+def _shown(judgment):
+    """A judgment's value: its label where it has one (QA instance labels), else the whole value."""
+    return judgment.value.get("label", judgment.value)

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from pooling.models import Evaluation
-from scoring.exports import ImportFailed, import_jsonl
+from scoring.judgments_jsonl import ImportFailed, import_jsonl
 
 
 class Command(BaseCommand):

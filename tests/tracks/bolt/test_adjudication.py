@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from lxml import etree
 
-from assess import services
+from assess import judging as generic
 from assess.models import Assignment, Invitation, Judgment, JudgmentChange
 from assess.official import official_values
 from corpus.loading import load_collection
@@ -59,7 +59,7 @@ def setup(db, make_user):
 
 
 def invite(ev, user, make_user):
-    services.invite(make_user("adj-inviter", "organizer"), ev, user, Invitation.ADJUDICATOR)
+    generic.invite(make_user("adj-inviter", "organizer"), ev, user, Invitation.ADJUDICATOR)
 
 
 def login(client, user):
@@ -123,7 +123,7 @@ def test_who_may_see_and_decide(setup, make_user, client):
     login(client, setup["first"])
     assert fare.pool_id not in client.get(queue_url).content.decode()
     assert client.get(decide_url).status_code == 404 and client.post(decide_url, body).status_code == 404
-    with pytest.raises(services.Forbidden):
+    with pytest.raises(generic.Forbidden):
         adj.adjudicate_citation(setup["first"], fare, {"rel": "yes"}, 0)
     login(client, setup["second"])  # the second assessor is not invited
     assert client.get(decide_url).status_code == 404 and client.post(decide_url, body).status_code == 404
@@ -171,7 +171,7 @@ def test_a_decision_is_stored_with_history_and_refuses_stale_and_rival_saves(set
     assert client.post(url, {"version": 2, "rel": "yes"}).status_code == 409
     assert Judgment.objects.filter(item=fare, role=Judgment.ADJUDICATED).count() == 1
     # Only a citation both assessors judged can be decided.
-    with pytest.raises(services.NotInQueue, match="not been judged by both"):
+    with pytest.raises(generic.NotInQueue, match="not been judged by both"):
         adj.adjudicate_citation(org, setup["women"], {"rel": "yes"}, 0)
 
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 from lxml import etree
 
 from assess.models import Assignment, JudgmentChange
-from assess.services import StaleJudgment
+from assess.judging import StaleJudgment
 from corpus.loading import load_collection
 from pooling.formats.base import ParsedEntry
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics

@@ -179,7 +179,7 @@ def test_export_download_for_organizers(client, setup, make_user):
     assert client.get(reverse("bolt:export", args=["bolt-views", "alpha1-groups"])).status_code == 404
 
 
-@pytest.mark.parametrize("name", ["assess:organize", "assess:adjudication", "scoring:scoreboard"])
+@pytest.mark.parametrize("name", ["assess:organize", "qa:adjudication", "scoring:scoreboard"])
 def test_shared_organizer_pages_accept_a_bolt_evaluation(client, setup, make_user, name):
     item = judging.citation_items(setup["topic"])[0]
     judging.judge_citation(setup["a1"], item, {"rel": "yes"}, 0)

@@ -11,7 +11,7 @@ adjudicated judgment against the version shown in the queue, and it counts in th
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from assess import services
+from assess import judging as generic
 from pooling.management.commands._common import get_evaluation
 from tracks.bolt import adjudication
 
@@ -63,7 +63,7 @@ class Command(BaseCommand):
         try:
             value = adjudication.decision_value(form, first, second)
             saved = adjudication.adjudicate_citation(user, item, value, decided.version if decided else 0)
-        except services.JudgingError as refused:
+        except generic.JudgingError as refused:
             raise CommandError(str(refused)) from None
         self.stdout.write(f"{item.pool_id}: decided {saved.judgment.value['rel']} "
                           f"(version {saved.judgment.version}) by {user.username}")

@@ -1,0 +1,60 @@
+"""The assessor's pages of every track: their assignments and invitations, and the history of their judgments
+(organizers see everyone's). A track's own judging pages hang off these (Track.assignment_page)."""
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+
+from assess import judging, progress
+from assess.models import Assignment, Invitation, JudgmentChange, StructureChange
+from config.roles import ASSESSOR, ORGANIZER, assessor_required, has_role, role_required
+from pooling.models import PoolItem, Topic
+
+
+@assessor_required
+def my_assignments(request):
+    """Who: assessors. Their home page: the series assigned to them, and nothing of anyone else's."""
+    assignments = list(Assignment.objects.filter(assessor=request.user).select_related("evaluation", "topic"))
+    done = progress.assignment_progress(assignments)
+    times = progress.my_time(request.user)
+    overall = progress.Progress()
+    for a in assignments:
+        a.judged, a.total = done[a.pk]
+        a.progress = progress.Progress(*done[a.pk], (times.get(a.topic_id) or {}).get("per_item"))
+        overall += a.progress
+    overall.seconds_per_item = (times.get(None) or {}).get("per_item")
+    invitations = list(Invitation.objects.filter(user=request.user).select_related("evaluation", "topic"))
+    primary_of = {a.topic_id for a in assignments if a.role == Assignment.PRIMARY}
+    for inv in invitations:
+        inv.revote = inv.kind == Invitation.VOTER and inv.topic_id in primary_of  # the primary's later vote set
+    return render(request, "assess/my_assignments.html", {"assignments": assignments, "invitations": invitations,
+                                                          "overall": overall})
+
+
+@role_required(ASSESSOR, ORGANIZER)
+def item_history(request, item_id):
+    """Who: the assessor who judged the item sees the history of their own judgments; organizers see all."""
+    item = get_object_or_404(PoolItem.objects.select_related("topic"), pk=item_id)
+    changes = JudgmentChange.objects.filter(judgment__item=item).select_related("judgment", "changed_by")
+    if not has_role(request.user, ORGANIZER):
+        if judging.assignment_role(request.user, item.topic) is None:
+            raise Http404("no such pool item among your assignments")
+        changes = changes.filter(judgment__assessor=request.user)
+    return render(request, "assess/_history.html", {"item": item, "changes": changes.order_by("-changed_at", "-id")})
+
+
+@role_required(ASSESSOR, ORGANIZER)
+def question_history(request, qid):
+    """Who: the question's assessors (their own judgments) and organizers (everything, structure changes too)."""
+    question = get_object_or_404(Topic.objects.select_related("evaluation", "parent"), pk=qid)
+    changes = (JudgmentChange.objects.filter(judgment__topic=question)
+               .select_related("judgment", "judgment__item", "judgment__nugget", "changed_by"))
+    structure = StructureChange.objects.filter(topic=question).select_related("actor")
+    if not has_role(request.user, ORGANIZER):
+        role = judging.assignment_role(request.user, question)
+        if role is None:
+            raise Http404("no such question among your assignments")
+        changes = changes.filter(judgment__assessor=request.user)
+        if role != Assignment.PRIMARY:
+            structure = structure.none()
+    return render(request, "assess/history.html", {
+        "question": question, "changes": changes.order_by("-changed_at", "-id")[:500],
+        "structure": structure.order_by("-at", "-id")[:500]})

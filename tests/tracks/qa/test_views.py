@@ -1,0 +1,178 @@
+"""Judging pages over HTTP: who may open what, htmx saves with version checks, organizer pages, lean saves."""
+import pytest
+from django.db import connection
+from django.urls import reverse
+
+from assess import agreement
+from assess.models import Assignment, Invitation, Judgment
+
+
+@pytest.fixture
+def setup(sample, make_user):
+    me = make_user("me", "assessor")
+    other = make_user("other", "assessor")
+    mine = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=me)
+    return sample, me, other, mine
+
+
+def login(client, user):
+    client.force_login(user)  # the login form itself is tested in tests/browser
+    return client
+
+
+def judging_urls(sample, assignment):
+    q, nq = sample.questions["1.1"], sample.questions["1.3"]
+    it = sample.items["1.1"][0]
+    return [reverse("qa:assignment", args=[assignment.pk]),
+            reverse("qa:question", args=[assignment.pk, q.pk]),
+            reverse("qa:question", args=[assignment.pk, nq.pk]),
+            reverse("qa:item_panel", args=[assignment.pk, q.pk, it.pk]),
+            reverse("qa:classes", args=[assignment.pk, sample.questions["1.2"].pk]),
+            reverse("qa:nuggets", args=[assignment.pk, nq.pk])]
+
+
+def test_assessor_opens_own_pages(client, setup):
+    sample, me, _, mine = setup
+    login(client, me)
+    for url in judging_urls(sample, mine):
+        assert client.get(url).status_code == 200, url
+    body = client.get(reverse("qa:question", args=[mine.pk, sample.questions["1.1"].pk])).content.decode()
+    assert 'data-key="1"' in body and "globally-correct" in body and 'id="key-list"' in body
+
+
+def test_assessor_cannot_open_or_change_another_assessors_assignment(client, setup):
+    sample, me, other, mine = setup
+    login(client, other)
+    for url in judging_urls(sample, mine):
+        assert client.get(url).status_code == 404, url
+    it = sample.items["1.1"][0]
+    response = client.post(reverse("qa:judge", args=[it.pk]), {"label": "incorrect", "version": 0})
+    assert response.status_code == 404
+    nugget_item = sample.items["1.3"][0]
+    assert client.post(reverse("qa:match", args=[nugget_item.pk]), {"version": 0}).status_code == 404
+    assert not Judgment.objects.exists()
+
+
+def test_participant_cannot_open_any_judging_page(client, setup, participant, organizer):
+    sample, me, _, mine = setup
+    login(client, participant)
+    it = sample.items["1.1"][0]
+    urls = judging_urls(sample, mine) + [
+        reverse("assess:my_assignments"), reverse("assess:item_history", args=[it.pk]),
+        reverse("assess:question_history", args=[it.topic_id]),
+        reverse("qa:vote_series", args=[sample.series[0].pk]),
+        reverse("qa:adjudication", args=[sample.evaluation.slug]),
+        reverse("assess:organize", args=[sample.evaluation.slug])]
+    for url in urls:
+        assert client.get(url).status_code == 403, url
+    assert client.post(reverse("qa:judge", args=[it.pk]), {"label": "incorrect", "version": 0}).status_code == 403
+    assert not Judgment.objects.exists()
+
+
+def test_organizer_pages_refuse_assessors(client, setup):
+    sample, me, _, _ = setup
+    login(client, me)
+    assert client.get(reverse("assess:organize", args=[sample.evaluation.slug])).status_code == 403
+    assert client.get(reverse("qa:adjudication", args=[sample.evaluation.slug])).status_code == 404
+
+
+def test_htmx_save_and_refused_stale_save(client, setup):
+    sample, me, _, _ = setup
+    login(client, me)
+    it = sample.items["1.1"][0]
+    url = reverse("qa:judge", args=[it.pk])
+    ok = client.post(url, {"label": "non-exact", "version": 0}, headers={"HX-Request": "true"})
+    assert ok.status_code == 200 and b"saved" in ok.content and b'name="version" value="1"' in ok.content
+    stale = client.post(url, {"label": "incorrect", "version": 0}, headers={"HX-Request": "true"})
+    assert stale.status_code == 409
+    body = stale.content.decode()
+    assert "changed elsewhere" in body and 'value="1"' in body and "current" in body
+    assert Judgment.objects.get(item=it).value["label"] == "non-exact"
+    bad = client.post(url, {"label": "great", "version": 1})
+    assert bad.status_code == 400 and b"unknown label" in bad.content
+
+
+def test_save_path_is_lean(client, setup, django_assert_max_num_queries):
+    sample, me, _, _ = setup
+    login(client, me)
+    it = sample.items["1.1"][0]
+    client.post(reverse("qa:judge", args=[it.pk]), {"label": "incorrect", "version": 0})
+    # session+user+roles in one query, item+question+closure+assignment in one, judgment+history+stale mark in
+    # one statement on PostgreSQL (tests/test_save_path.py); the ORM fallback used on SQLite takes more
+    with django_assert_max_num_queries(3 if connection.vendor == "postgresql" else 12):
+        response = client.post(reverse("qa:judge", args=[it.pk]), {"label": "non-exact", "version": 1})
+    assert response.status_code == 200
+
+
+def test_item_navigation_and_history(client, setup):
+    sample, me, _, mine = setup
+    login(client, me)
+    q = sample.questions["1.1"]
+    first, second = sample.items["1.1"][:2]
+    client.post(reverse("qa:judge", args=[first.pk]), {"label": "incorrect", "version": 0})
+    panel = client.get(reverse("qa:item_panel", args=[mine.pk, q.pk, 0])).content.decode()
+    assert second.text in panel  # the first unjudged item
+    history = client.get(reverse("assess:item_history", args=[first.pk])).content.decode()
+    assert "incorrect" in history and "me" in history
+    end = client.get(reverse("qa:item_panel", args=[mine.pk, q.pk, 0]) + "?want=end").content.decode()
+    assert "next question 1.2" in end
+
+
+def test_second_assessor_sees_only_own_judgments(client, setup, make_user):
+    sample, me, other, _ = setup
+    second = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=other,
+                                       role=Assignment.SECONDARY)
+    it = sample.items["1.1"][0]
+    login(client, me)
+    client.post(reverse("qa:judge", args=[it.pk]), {"label": "unsupported", "version": 0})
+    client.logout()
+    login(client, other)
+    panel = client.get(reverse("qa:item_panel", args=[second.pk, it.topic_id, it.pk])).content.decode()
+    assert "label-btn current" not in panel and "not judged yet" in panel
+    # the nugget question is the primary's
+    assert client.get(reverse("qa:question", args=[second.pk, sample.questions["1.3"].pk])).status_code == 404
+
+
+def test_organizer_overview_shows_progress_time_and_agreement(client, setup, organizer):
+    sample, me, other, _ = setup
+    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=other,
+                              role=Assignment.SECONDARY)
+    for user, labels in ((me, ["incorrect", "globally-correct"]), (other, ["incorrect", "incorrect"])):
+        login(client, user)
+        for it, label in zip(sample.items["1.1"][:2], labels):
+            client.post(reverse("qa:judge", args=[it.pk]), {"label": label, "version": 0})
+        client.logout()
+    login(client, organizer)
+    body = client.get(reverse("assess:organize", args=[sample.evaluation.slug])).content.decode()
+    assert "1 open of 1 disagreements" in body
+    assert "<td>me · other</td><td>2</td><td>0.500</td>" in body
+    queue = client.get(reverse("qa:adjudication", args=[sample.evaluation.slug])).content.decode()
+    assert sample.items["1.1"][1].docid in queue
+
+
+def test_organizer_invites_and_closes(client, setup, organizer):
+    sample, me, other, _ = setup
+    login(client, organizer)
+    slug = sample.evaluation.slug
+    client.post(reverse("assess:invite", args=[slug]), {"kind": "voter", "series": sample.series[0].pk,
+                                                        "user": other.pk})
+    assert Invitation.objects.filter(user=other, kind="voter").exists()
+    client.post(reverse("assess:closure", args=[sample.questions["1.1"].pk, "close"]))
+    client.logout()
+    login(client, me)
+    it = sample.items["1.1"][0]
+    response = client.post(reverse("qa:judge", args=[it.pk]), {"label": "incorrect", "version": 0})
+    assert response.status_code == 423 and b"closed" in response.content
+    client.logout()
+    login(client, other)
+    assert client.get(reverse("qa:vote_series", args=[sample.series[0].pk])).status_code == 200
+
+
+def test_kappa_and_percent_agreement_by_hand():
+    # 10 items: both "c" 4 times, both "i" 3 times, a says c / b says i twice, a says i / b says c once.
+    pairs = [("c", "c")] * 4 + [("i", "i")] * 3 + [("c", "i")] * 2 + [("i", "c")]
+    assert agreement.percent_agreement(pairs) == pytest.approx(0.7)
+    # p_o = .7; a: c 6, i 4; b: c 5, i 5; p_e = (6*5 + 4*5) / 100 = .5; kappa = (.7 - .5) / .5 = .4
+    assert agreement.cohens_kappa(pairs) == pytest.approx(0.4)
+    assert agreement.cohens_kappa([("c", "c")] * 3) == 1.0
+    assert agreement.cohens_kappa([]) is None and agreement.percent_agreement([]) is None

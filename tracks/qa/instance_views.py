@@ -1,0 +1,228 @@
+"""QA judging pages: a series with its questions, and instance judging one pool item at a time.
+
+Pages are server-rendered; after the first load everything is htmx partials: the item panel (question, answer,
+document frame, judgment bar) is swapped as a whole when moving on, and only the judgment bar after a save.
+All writes go through tracks.qa.instance_judging (on assess.judging).
+"""
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from assess import documents, judging, keymap, progress
+from assess.models import AnswerClass, Assignment, Judgment
+from config import params
+from config.roles import assessor_required
+from pooling.models import PoolItem, Topic
+from tracks.qa import instance_judging, questions
+
+def my_assignment(request, pk):
+    """The request user's own assignment, or 404: another assessor's assignment does not exist for them."""
+    return get_object_or_404(Assignment.objects.select_related("evaluation", "topic"), pk=pk, assessor=request.user)
+
+
+def series_questions(assignment):
+    series = assignment.topic
+    children = list(Topic.objects.filter(parent=series).order_by("position"))
+    return children or [series]
+
+
+def question_of(assignment, qid):
+    for question in series_questions(assignment):
+        if question.pk == qid:
+            question.evaluation = assignment.evaluation
+            return question
+    raise Http404("no such question in this assignment")
+
+
+def visible_questions(assignment):
+    """A second assessor judges instances only; nugget questions are the primary's."""
+    qs = series_questions(assignment)
+    for q in qs:
+        q.is_nugget = questions.is_nugget_question(q)
+    if assignment.role == Assignment.SECONDARY:
+        qs = [q for q in qs if questions.is_instance_question(q)]
+    return qs
+
+
+@assessor_required
+def assignment_detail(request, pk):
+    """Who: the assessor of this assignment only. The series' questions with progress."""
+    assignment = my_assignment(request, pk)
+    qs = visible_questions(assignment)
+    kinds = {q.pk: q.kind for q in qs}
+    done = progress.question_progress(request.user, [q.pk for q in qs], kinds, assignment.role)
+    for q in qs:
+        q.judged, q.total = done[q.pk]
+        q.progress = progress.Progress(*done[q.pk])
+        q.is_nugget = questions.is_nugget_question(q)
+    series = sum((q.progress for q in qs), progress.Progress())
+    series.seconds_per_item = (progress.my_time(request.user).get(assignment.topic_id) or {}).get("per_item")
+    # the "next unjudged" key opens the first question with items left (the first one when all are judged)
+    first_open = next((q for q in qs if q.judged < q.total), qs[0] if qs else None)
+    return render(request, "assess/assignment.html", {"assignment": assignment, "questions": qs,
+                                                      "first_open": first_open, "series_progress": series,
+                                                      "closed": judging.is_closed(assignment.topic),
+                                                      "top_docs_url": _document_prefix(assignment.evaluation)})
+
+
+def _document_prefix(evaluation):
+    """URL prefix that opens a docid of the top-documents list in the viewer (the evaluation's first collection)."""
+    collection = evaluation.collections.order_by("name").first()
+    if collection is None:
+        return ""
+    return reverse("corpus:document", args=[collection.name, "_"])[:-2]
+
+
+@assessor_required
+def question_page(request, pk, qid):
+    """Who: the assessor of this assignment only. Instance judging or, for nugget questions, the nugget
+    workspace (primary only)."""
+    assignment = my_assignment(request, pk)
+    question = question_of(assignment, qid)
+    if questions.is_nugget_question(question):
+        if assignment.role != Assignment.PRIMARY:
+            raise Http404("nugget questions are judged by the primary assessor")
+        from tracks.qa.nugget_views import workspace_context
+
+        return render(request, "assess/nuggets.html", workspace_context(request, assignment, question))
+    item_id = params.optional_integer(request.GET.get("item"), "item")
+    context = item_panel_context(request, assignment, question, item_id)
+    return render(request, "assess/judge.html", context)
+
+
+@assessor_required
+def item_panel(request, pk, qid, item_id):
+    """Who: the assessor of this assignment only. The item panel partial (htmx) for one pool item."""
+    assignment = my_assignment(request, pk)
+    question = question_of(assignment, qid)
+    if item_id == 0:
+        item_id = None
+    return render(request, "assess/_item_panel.html",
+                  item_panel_context(request, assignment, question, item_id, want=request.GET.get("want")))
+
+
+def _next_instance_question(assignment, question):
+    qs = visible_questions(assignment)
+    after = [q for q in qs if (q.position, q.pk) > (question.position, question.pk)]
+    return after[0] if after else None
+
+
+def item_panel_context(request, assignment, question, item_id=None, want=None):
+    """Everything the item panel shows. `want` = "unjudged" picks the first unjudged item at or after item_id."""
+    evaluation = assignment.evaluation
+    order = list(PoolItem.objects.filter(topic=question).order_by("position", "id").values_list("pk", flat=True))
+    mine = dict(Judgment.objects.filter(topic=question, kind="instance", assessor=request.user)
+                .values_list("item_id", "version"))
+    if item_id is None or item_id not in order:
+        unjudged = [i for i in order if i not in mine]
+        item_id = unjudged[0] if unjudged else (order[0] if order else None)
+    if want == "unjudged" and item_id is not None:
+        start = order.index(item_id)
+        rest = [i for i in order[start:] + order[:start] if i not in mine]
+        item_id = rest[0] if rest else item_id
+    context = {"assignment": assignment, "question": question, "evaluation": evaluation, "total": len(order),
+               "judged": len(mine), "next_question": _next_instance_question(assignment, question),
+               "closed": judging.is_closed(question)}
+    if assignment.role == Assignment.PRIMARY:
+        from tracks.qa.class_views import classes_context
+
+        context["classes_panel"] = classes_context(assignment, question)
+    if item_id is None or want == "end":
+        return context | {"item": None}
+    index = order.index(item_id)
+    item = PoolItem.objects.select_related("topic").get(pk=item_id)
+    item.evaluation = evaluation
+    item.topic = question
+    judgment = Judgment.objects.filter(kind="instance", item=item, assessor=request.user).first()
+    base = reverse("qa:item_panel", args=[assignment.pk, question.pk, 0])[:-2]
+    context |= {
+        "item": item, "index": index + 1,
+        "prev_url": f"{base}{order[index - 1]}/" if index > 0 else None,
+        "next_url": f"{base}{order[index + 1]}/" if index + 1 < len(order) else None,
+        "unjudged_url": f"{base}{item_id}/?want=unjudged",
+        "frame_url": documents.frame_url(evaluation, item.docid, marks=(item.text,)),
+        "is_nil": questions.is_nil(item),
+        # how many runs returned it, not which: run identities could bias the judgment
+        "run_count": item.sources.values("run_id").distinct().count(),
+    }
+    return context | bar_context(item, assignment.role, judgment)
+
+
+def bar_context(item, role, judgment, message=None, error=None):
+    """The judgment bar: label buttons with their keys (assess.keymap: the digits), the current value, and on a
+    list question (primary) the answer classes, numbered for ⇧digits: putting an answer into a class also judges
+    it correct (instance_judging.assign_class), so a correct answer is one key too. `complete` tells static/js/assess.js
+    (tracks/qa/static) that the judgment needs nothing more (auto-advance may move on)."""
+    question, evaluation = item.topic, item.evaluation
+    value = judgment.value if judgment is not None else {}
+    labels = [{"name": name, "key": keymap.number(i + 1), "current": value.get("label") == name}
+              for i, name in enumerate(questions.labels_for(item, evaluation))]
+    context = {"item": item, "judgment": judgment, "version": judgment.version if judgment else 0, "labels": labels,
+               "message": message, "error": error, "role": role, "classes": None, "complete": judgment is not None}
+    classed = questions.is_list_question(question) and role == Assignment.PRIMARY
+    if classed:
+        correct = value.get("label") == questions.class_label(evaluation)
+        classes = list(AnswerClass.objects.filter(topic=question))
+        for i, c in enumerate(classes, start=1):
+            c.number = i
+            c.current = correct and c.pk == value.get("answer_class")
+        context["classes"] = classes
+        context["needs_class"] = correct and value.get("answer_class") is None
+        context["complete"] = judgment is not None and not context["needs_class"]
+    return context
+
+
+@assessor_required
+@require_POST
+def judge(request, item_id):
+    """Who: the assessor assigned to the item's series (primary or second). Save a label, or put the item into
+    an answer class (existing or new); answers with the judgment bar partial."""
+    try:
+        item = judging.load_item(request.user, item_id)
+    except PoolItem.DoesNotExist:
+        raise Http404("no such pool item") from None
+    if item.my_role is None:
+        raise Http404("no such pool item among your assignments")
+    post = request.POST
+    try:
+        version = params.version(post.get("version"))
+    except params.BadParameter:
+        return _bar(request, item, error="the form did not say which version you saw; reload the item", status=400)
+    try:
+        if post.get("new_class"):
+            instance_judging.create_class(request.user, item.topic,
+                                          params.text(post.get("class_label"), "class_label"),
+                                          item=item, expected_version=version)
+            saved = None
+        elif post.get("answer_class"):
+            saved = instance_judging.assign_class(request.user, item,
+                                                  params.integer(post["answer_class"], "answer_class"), version)
+        else:
+            saved = instance_judging.judge_instance(request.user, item, params.text(post.get("label"), "label"),
+                                                    version)
+    except params.BadParameter as bad:
+        return _bar(request, item, error=str(bad), status=400)
+    except judging.StaleJudgment as stale:
+        return _bar(request, item, judgment=stale.current, error=str(stale), status=409)
+    except judging.JudgingError as refused:
+        return _bar(request, item, error=str(refused), status=refused.status)
+    if saved is None:
+        return _bar(request, item, message="saved")
+    return _bar(request, item, judgment=saved.judgment, message="saved" if saved.changed else "unchanged")
+
+
+_UNSET = object()
+
+
+def _bar(request, item, judgment=_UNSET, message=None, error=None, status=200):
+    if judgment is _UNSET:
+        judgment = Judgment.objects.filter(kind="instance", item=item, assessor=request.user).first()
+    context = bar_context(item, item.my_role, judgment, message, error)
+    if item.my_role == Assignment.PRIMARY and questions.is_list_question(item.topic):
+        # the classes panel comes along out of band, so it always shows what this save left behind
+        from tracks.qa.class_views import classes_context
+
+        assignment = Assignment.objects.get(assessor=request.user, topic_id=judging.series_id(item.topic))
+        context["classes_oob"] = classes_context(assignment, item.topic)
+    return render(request, "assess/_judge_bar.html", context, status=status)

@@ -1,0 +1,104 @@
+"""QA judgments out in NIST's formats (as in the TREC QA data READMEs), offered beside the JSON Lines of every
+evaluation (registered by QaConfig with scoring.registry.register_exports):
+- list judgments: `qid tag docid judgment distinct? string`; judgment -1 wrong, 1 right (globally correct),
+  2 unsupported, 3 inexact, 4 locally correct, 0 not judged; distinct? is 1 only for the one right instance of
+  each answer class in the run's response. NIL responses are not pooled or judged (0): NIL is scored by rule.
+- nugget lists: `qid nugget-number vital|okay weight text` (vital|okay: the official vote, i.e. the primary's
+  first vote or an adjudicated one; weight: pyramid weight, vital votes over every vote set — invited voters and
+  the primary's later set ("nugget_revote") included — divided by the question's most).
+- per-run nugget matches: `qid tag item-number docid string` for each answer string, then
+  `qid tag item-number nugget-number` for each nugget matched (a nugget is marked once per response).
+"""
+from collections import defaultdict
+
+from assess.models import Nugget
+from assess.official import nugget_votes, official_values
+from pooling.models import PoolItem, RunEntry, Topic
+from scoring.registry import Export
+from tracks.qa.measures import pyramid_weights
+from tracks.qa.scorer import LIST_TYPES, NUGGET_TYPES, correct_label
+
+NIST_CODES = {"incorrect": -1, "globally-correct": 1, "correct": 1, "unsupported": 2, "non-exact": 3,
+              "locally-correct": 4}
+
+
+def _clean(text):
+    return " ".join((text or "").split())
+
+
+def _questions(evaluation, kinds):
+    return list(Topic.objects.filter(evaluation=evaluation, kind__in=kinds).order_by("position", "id"))
+
+
+def _run_entries(qids):
+    item_of = dict(PoolItem.sources.through.objects.filter(poolitem__topic_id__in=qids).order_by().values_list(
+        "runentry_id", "poolitem_id"))
+    entries = RunEntry.objects.filter(topic_id__in=qids).select_related("run").order_by("run__tag", "line_no")
+    return entries, item_of
+
+
+def nist_list_judgments(evaluation):
+    questions = _questions(evaluation, LIST_TYPES | {"FACTOID"})
+    qids = [q.id for q in questions]
+    ident = {q.id: q.ident for q in questions}
+    good = correct_label(evaluation)
+    instance = official_values(qids, "instance")
+    entries, item_of = _run_entries(qids)
+    seen = set()
+    for e in entries:
+        value = instance.get(item_of.get(e.id)) or {}
+        label = value.get("label")
+        code = NIST_CODES.get(label, 0)
+        distinct = 0
+        if label == good:
+            cls = value.get("answer_class") or f"item{item_of.get(e.id)}"
+            if (e.run_id, e.topic_id, cls) not in seen:
+                seen.add((e.run_id, e.topic_id, cls))
+                distinct = 1
+        yield f"{ident[e.topic_id]} {e.run.tag} {e.docid} {code} {distinct} {_clean(e.text)}\n"
+
+
+def nist_nuggets(evaluation):
+    questions = _questions(evaluation, NUGGET_TYPES)
+    qids = [q.id for q in questions]
+    official = official_values(qids, "nugget_vote")
+    votes = nugget_votes(qids)
+    by_topic = defaultdict(list)
+    for n in Nugget.objects.filter(topic_id__in=qids).order_by("position", "id"):
+        by_topic[n.topic_id].append(n)
+    for q in questions:
+        nuggets = by_topic[q.id]
+        weights = pyramid_weights({n.id: sum(v == "vital" for v in votes.get(n.id, ())) for n in nuggets})
+        for number, n in enumerate(nuggets, start=1):
+            vote = (official.get(n.id) or {}).get("vote") or "okay"
+            yield f"{q.ident} {number} {vote} {weights[n.id]:.4f} {_clean(n.text)}\n"
+
+
+def nist_nugget_matches(evaluation):
+    questions = _questions(evaluation, NUGGET_TYPES)
+    qids = [q.id for q in questions]
+    ident = {q.id: q.ident for q in questions}
+    matches = official_values(qids, "nugget_match")
+    number_of = {}
+    for tid in qids:
+        for i, nid in enumerate(Nugget.objects.filter(topic_id=tid).order_by("position", "id").values_list(
+                "id", flat=True), start=1):
+            number_of[nid] = i
+    entries, item_of = _run_entries(qids)
+    responses = defaultdict(list)
+    for e in entries:
+        responses[(e.run.tag, e.topic_id)].append(e)
+    for (tag, tid), es in sorted(responses.items(), key=lambda kv: (kv[0][0], ident[kv[0][1]])):
+        marked, lines = set(), []
+        for item_no, e in enumerate(es, start=1):
+            yield f"{ident[tid]} {tag} {item_no} {e.docid} {_clean(e.text)}\n"
+            for nid in (matches.get(item_of.get(e.id)) or {}).get("nuggets", ()):
+                if nid in number_of and nid not in marked:
+                    marked.add(nid)
+                    lines.append(f"{ident[tid]} {tag} {item_no} {number_of[nid]}\n")
+        yield from lines
+
+
+# The board's links and `export_judgments --format`, in this order.
+EXPORTS = (Export("list", "list judgments", nist_list_judgments), Export("nuggets", "nugget lists", nist_nuggets),
+           Export("matches", "nugget matches", nist_nugget_matches))

@@ -1,0 +1,428 @@
+"""The QA scorer (TAC 2008, TREC 2007 main task, ciQA): reads runs, pools and official judgments in bulk,
+calls the pure measures, and returns Score rows for questions, their series and the runs.
+
+Stored per question (measure "score"): the value its series uses, with the numbers behind it in `detail`.
+Stored per series ("score"): the combined score, components per question type, counts, judging completeness,
+NIL counts and flags. Stored per run: "score" (mean of series scores), one row per question type (mean over the
+run's questions of that type), "nil_precision", "nil_recall" and "judged" (share of its judged instances).
+Every question's detail also says how far its judging has got ("pool": [judged items, items], "unpooled" answers
+of judged runs, "unjudged"), summed per series and in the run's "score" detail, which reports show.
+"""
+import json
+from collections import defaultdict
+
+from django.db import connection
+
+from assess.models import Nugget
+from assess.official import nugget_vote_sets, official_fields
+from pooling.models import PoolItem, Run, RunEntry, Topic
+from scoring.measures import combine
+from scoring.models import Score
+from scoring.registry import ScoreBatch, ScoreRow
+from tracks.qa import measures as qa
+
+FACTOID_TYPES = {"FACTOID"}
+LIST_TYPES = {"LIST", "RIGIDLIST"}
+NUGGET_TYPES = {"OTHER", "SQUISHYLIST", "CIQA"}
+QA_TRACKS = ("tac2008-qa", "trec2007-qa", "trec2007-ciqa")
+
+def correct_label(evaluation):
+    labels = evaluation.track_spec.judgments.get("instance", ())
+    return "globally-correct" if "globally-correct" in labels else "correct"
+
+
+def is_nil(docid, text=""):
+    """NIL is the docid `NIL` with no answer string (tracks/qa/formats/runs.py); never pooled."""
+    return docid.strip().upper() == "NIL"
+
+
+# Every bulk read below clears the models' default ordering (.order_by()): RunEntry's and PoolItem's orderings
+# join runs, teams, evaluations and topics and make PostgreSQL sort tens of thousands of rows on disk.
+
+
+class Questions:
+    """The evaluation's questions and which series each belongs to (a question without a parent is its own)."""
+
+    def __init__(self, evaluation):
+        qtypes = set(evaluation.track_spec.question_types)
+        self.info = {}
+        for tid, parent_id, kind, ident, data in Topic.objects.filter(evaluation=evaluation).order_by().values_list(
+                "id", "parent_id", "kind", "ident", "data"):
+            if kind in qtypes or (not qtypes and kind != "series"):
+                self.info[tid] = {"series": parent_id or tid, "kind": kind, "ident": ident, "data": data}
+        self.series_questions = defaultdict(list)
+        for tid, info in self.info.items():
+            self.series_questions[info["series"]].append(tid)
+
+    def expand(self, topic_ids):
+        """Stale topics -> the questions to recompute (a stale series means all its questions)."""
+        if topic_ids is None:
+            return set(self.info)
+        out = set()
+        for tid in topic_ids:
+            if tid in self.info:
+                out.add(tid)
+            out.update(self.series_questions.get(tid, ()))
+        return out
+
+
+def score_questions(evaluation, questions, qids, run_ids):
+    """{(run id, question id): qa.QuestionScore} for every run and the given questions."""
+    qids = list(qids)
+    good = correct_label(evaluation)
+    nugget_method = evaluation.setting("nugget_method", "pyramid")
+    kinds = {q: questions.info[q]["kind"] for q in qids}
+    entries, item_of = _entries(qids, kinds)
+    items = defaultdict(list)  # q -> [(item id, docid, "")]
+    for item_id, tid, docid in PoolItem.objects.filter(topic_id__in=qids).order_by().values_list("id", "topic_id",
+                                                                                   "docid"):
+        items[tid].append((item_id, docid, ""))
+
+    # Judgment values come as tuples of the fields used (assess.official.official_fields): label and class of an
+    # instance, the nuggets (JSON text) a string holds, the vital/okay votes of a nugget.
+    plain_qids = [q for q in qids if kinds[q] not in NUGGET_TYPES]
+    instance = official_fields(plain_qids, "instance", "label", "answer_class") if plain_qids else {}
+    nugget_qids = [q for q in qids if kinds[q] in NUGGET_TYPES]
+    matches, official_votes, votes, nuggets = {}, {}, {}, defaultdict(list)
+    if nugget_qids:
+        matches = {item: json.loads(held) if held else ()
+                   for item, (held,) in official_fields(nugget_qids, "nugget_match", "nuggets").items()}
+        official_votes, votes = nugget_vote_sets(nugget_qids)
+        for nid, tid in Nugget.objects.filter(topic_id__in=nugget_qids).order_by().values_list("id", "topic_id"):
+            nuggets[tid].append(nid)
+
+    # Answers of judged runs that no pool item holds yet (a run loaded since the pools were built): until the
+    # pools are rebuilt and those answers judged, judging of their question is not complete.
+    priorities = set(evaluation.setting("judged_priorities") or [])
+    judged_runs = Run.objects.filter(id__in=run_ids)
+    if priorities:
+        judged_runs = judged_runs.filter(priority__in=priorities)
+    judged_runs = list(judged_runs.order_by().values_list("id", flat=True))
+
+    out = {}
+    for q in qids:
+        kind = kinds[q]
+        if kind in FACTOID_TYPES:
+            per_run = _factoid(q, questions.info[q]["data"], items[q], instance, good, run_ids, entries, item_of)
+        elif kind in LIST_TYPES:
+            per_run = _list(q, items[q], instance, good, run_ids, entries, item_of)
+        elif kind in NUGGET_TYPES:
+            per_run = _nuggets(q, nuggets[q], matches, official_votes, votes, nugget_method, run_ids, entries,
+                               item_of, with_curve=(kind == "CIQA"))
+        else:
+            continue
+        # How far the question's judging has got (the same for every run): a report must tell a question nobody
+        # has judged yet from one whose final answer set turned out empty.
+        official = matches if kind in NUGGET_TYPES else instance
+        judged = sum(1 for i, _, _ in items[q] if i in official)
+        unpooled = sum(1 for run_id in judged_runs for eid, docid, text in entries.get((run_id, q), ())
+                       if eid not in item_of and not is_nil(docid, text))
+        for run_id, result in per_run.items():
+            result.detail["pool"] = [judged, len(items[q])]
+            result.detail["unpooled"] = unpooled
+            result.detail["unjudged"] = judged < len(items[q]) or unpooled > 0
+            out[(run_id, q)] = result
+    return out
+
+
+def _entries(qids, kinds):
+    """((run, q) -> [(entry id, docid, text)] in file order, {entry id: pool item id}), read together (the pool
+    link through a left join). Only nugget questions need the answer text (its length); the others are scored by
+    judgment alone, so their text is not read (most of a full rescoring's I/O)."""
+    with_text = [q for q in qids if kinds[q] in NUGGET_TYPES]
+    without = [q for q in qids if kinds[q] not in NUGGET_TYPES]
+    rows = defaultdict(list)
+    item_of = {}
+    seen = set()
+    for group, fields in ((without, ()), (with_text, ("text",))):
+        if not group:
+            continue
+        for eid, run_id, tid, line_no, docid, item_id, *text in RunEntry.objects.filter(
+                topic_id__in=group).order_by().values_list("id", "run_id", "topic_id", "line_no", "docid",
+                                                           "pool_items", *fields):
+            if item_id is not None:
+                item_of.setdefault(eid, item_id)
+            if eid in seen:  # an entry in several pool items comes once per item
+                continue
+            seen.add(eid)
+            rows[(run_id, tid)].append((line_no, eid, docid, text[0] if text else ""))
+    out = {}
+    for key, es in rows.items():
+        if len(es) > 1:
+            es.sort()
+        out[key] = [(eid, docid, text) for _, eid, docid, text in es]
+    return out, item_of
+
+
+def _judged(run_entries, item_of, official):
+    return sum(1 for eid, _, _ in run_entries if item_of.get(eid) in official)
+
+
+def _label(item_id, instance):
+    value = instance.get(item_id)
+    return value[0] if value else None
+
+
+def _factoid(q, data, q_items, instance, good, run_ids, entries, item_of):
+    # NIL responses are not pooled: NIL is right when every pooled answer is judged and none is correct.
+    known = any(_label(i, instance) == good for i, d, t in q_items if not is_nil(d, t))
+    fully_judged = all(i in instance for i, d, t in q_items if not is_nil(d, t))
+    nil_answer = qa.answer_is_nil(data.get("answer_is_nil"), known, fully_judged)
+    out = {}
+    for run_id in run_ids:
+        es = entries.get((run_id, q), [])
+        returned_nil = bool(es) and is_nil(es[0][1], es[0][2])
+        labels = [_label(item_of.get(eid), instance) for eid, _, _ in es]
+        r = qa.factoid_score(labels, good, nil_returned=returned_nil, answer_is_nil=nil_answer)
+        judgeable = [e for e in es if not is_nil(e[1], e[2])]
+        out[run_id] = qa.QuestionScore("FACTOID", 1.0 if r.correct else 0.0, {
+            "nil_returned": r.nil_returned, "nil_correct": r.nil_correct, "nil_question": nil_answer,
+            "label": "NIL" if returned_nil else (labels[0] if labels else None), "entries": len(judgeable),
+            "judged": _judged(judgeable, item_of, instance)})
+    return out
+
+
+def _class_of(item_id, instance, good):
+    value = instance.get(item_id)
+    if not value or value[0] != good:
+        return None
+    # A correct instance not yet put in a class is its own distinct answer until the assessor groups it.
+    return value[1] or f"item{item_id}"
+
+
+def _list(q, q_items, instance, good, run_ids, entries, item_of):
+    s = len(qa.final_answer_set(_class_of(i, instance, good) for i, _, _ in q_items))
+    out = {}
+    for run_id in run_ids:
+        es = entries.get((run_id, q), [])
+        classes = [_class_of(item_of.get(eid), instance, good) for eid, _, _ in es]
+        r = qa.list_score(classes, s)
+        out[run_id] = qa.QuestionScore("LIST", r.f, {
+            "ip": r.ip, "ir": r.ir, "D": r.distinct, "N": r.instances, "S": r.answer_set,
+            "left_out": r.f is None, "entries": len(es), "judged": _judged(es, item_of, instance)})
+    return out
+
+
+def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entries, item_of, with_curve=False):
+    binary = qa.binary_weights({n: official_votes.get(n) for n in q_nuggets})
+    pyramid = qa.pyramid_weights({n: sum(1 for v in votes.get(n, ()) if v == "vital") for n in q_nuggets})
+    out = {}
+    for run_id in run_ids:
+        es = entries.get((run_id, q), [])
+        matched = set()
+        for eid, _, _ in es:
+            held = matches.get(item_of.get(eid))
+            if held:
+                matched.update(held)
+        length = qa.non_white_length(t for _, _, t in es)
+        b = qa.nugget_score(matched, binary, length)
+        p = qa.nugget_score(matched, pyramid, length)
+        main = b if method == "binary" else p
+        out[run_id] = qa.QuestionScore("OTHER", main.f, {
+            "recall": main.recall, "precision": main.precision, "method": method,
+            "binary_f": b.f, "binary_recall": b.recall, "pyramid_f": p.f, "pyramid_recall": p.recall,
+            "matched": p.matched, "length": length, "allowance": p.allowance, "nuggets": len(q_nuggets),
+            "entries": len(es), "judged": _judged(es, item_of, matches)})
+        if with_curve:  # ciQA: cumulative pyramid recall against length, strings in submitted order
+            strings = [(t, matches.get(item_of.get(eid)) or ()) for eid, _, t in es]
+            out[run_id].detail["recall_points"] = qa.recall_points(strings, pyramid)
+    return out
+
+
+# Counts summed per series and run; "pool_*" and "questions*" say how far judging has got (reports show it).
+COUNTS = ("entries", "judged", "nil_returned", "nil_correct", "nil_questions", "pool_items", "pool_judged",
+          "unpooled", "questions", "questions_judged")
+
+
+def _new_acc():
+    return {"sums": {}, "left_out": 0, "left_out_questions": [], "unjudged_questions": [],
+            **{k: 0 for k in COUNTS}}
+
+
+def _add_question(acc, kind, value, detail, ident):
+    if value is None:
+        acc["left_out"] += 1
+    else:
+        total, n = acc["sums"].get(kind, (0.0, 0))
+        acc["sums"][kind] = (total + value, n + 1)
+    unjudged = bool(detail.get("unjudged"))
+    if detail.get("left_out") and not unjudged:  # an empty final answer set only counts once judging is done
+        acc["left_out_questions"].append(ident)
+    if unjudged:
+        acc["unjudged_questions"].append(ident)
+    pool_judged, pool_items = detail.get("pool", (0, 0))
+    acc["pool_items"] += pool_items
+    acc["pool_judged"] += pool_judged
+    acc["unpooled"] += detail.get("unpooled", 0)
+    acc["questions"] += 1
+    acc["questions_judged"] += not unjudged
+    acc["entries"] += detail.get("entries", 0)
+    acc["judged"] += detail.get("judged", 0)
+    acc["nil_returned"] += int(bool(detail.get("nil_returned")))
+    acc["nil_correct"] += int(bool(detail.get("nil_correct")))
+    acc["nil_questions"] += int(bool(detail.get("nil_question")))
+
+
+def stored_series_partials(run_ids, topic_ids):
+    """{(run, series): accumulator} over the stored scores of `topic_ids` (questions not recomputed now).
+
+    On PostgreSQL the database sums per run, series and question type, so a batch of stale questions (which
+    touches most series) does not read every other question's row back."""
+    out = defaultdict(_new_acc)
+    if not topic_ids:
+        return out
+    rows = Score.objects.filter(run_id__in=run_ids, scope=Score.QUESTION, measure="score", topic_id__in=topic_ids)
+    if connection.vendor != "postgresql":
+        for run_id, tid, series, kind, ident, value, detail in rows.values_list(
+                "run_id", "topic_id", "topic__parent_id", "topic__kind", "topic__ident", "value", "detail"):
+            _add_question(out[(run_id, series or tid)], kind, value, detail, ident)
+        return out
+    sql = f"""
+        SELECT s.run_id, coalesce(t.parent_id, t.id), t.kind,
+               coalesce(sum(s.value), 0), count(s.value), count(*) - count(s.value),
+               coalesce(sum((s.detail->>'entries')::int), 0), coalesce(sum((s.detail->>'judged')::int), 0),
+               count(*) FILTER (WHERE s.detail->>'nil_returned' = 'true'),
+               count(*) FILTER (WHERE s.detail->>'nil_correct' = 'true'),
+               count(*) FILTER (WHERE s.detail->>'nil_question' = 'true'),
+               array_agg(t.ident) FILTER (WHERE s.detail->>'left_out' = 'true'
+                                            AND s.detail->>'unjudged' IS DISTINCT FROM 'true'),
+               array_agg(t.ident) FILTER (WHERE s.detail->>'unjudged' = 'true'),
+               coalesce(sum((s.detail->'pool'->>1)::int), 0), coalesce(sum((s.detail->'pool'->>0)::int), 0),
+               coalesce(sum((s.detail->>'unpooled')::int), 0), count(*)
+        FROM "{Score._meta.db_table}" s JOIN "{Topic._meta.db_table}" t ON t.id = s.topic_id
+        WHERE s.run_id = ANY(%s) AND s.scope = 'question' AND s.measure = 'score' AND s.topic_id = ANY(%s)
+        GROUP BY 1, 2, 3"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [list(run_ids), list(topic_ids)])
+        for (run_id, series, kind, total, n, nulls, entries, judged, nil_ret, nil_cor, nil_q,
+             left_out, unjudged, pool_items, pool_judged, unpooled, questions) in cursor:
+            acc = out[(run_id, series)]
+            if n:
+                old_total, old_n = acc["sums"].get(kind, (0.0, 0))
+                acc["sums"][kind] = (old_total + total, old_n + n)
+            acc["left_out"] += nulls
+            acc["left_out_questions"].extend(left_out or ())
+            acc["unjudged_questions"].extend(unjudged or ())
+            acc["pool_items"] += pool_items
+            acc["pool_judged"] += pool_judged
+            acc["unpooled"] += unpooled
+            acc["questions"] += questions
+            acc["questions_judged"] += questions - len(unjudged or ())
+            acc["entries"] += entries
+            acc["judged"] += judged
+            acc["nil_returned"] += nil_ret
+            acc["nil_correct"] += nil_cor
+            acc["nil_questions"] += nil_q
+    return out
+
+
+def series_results(questions, question_values, weights, partials=None):
+    """{(run, series): (SeriesScore, extra detail)} from {(run, q): (value, detail)} of recomputed questions
+    plus the stored partial sums of the series' other questions."""
+    accs = partials if partials is not None else defaultdict(_new_acc)
+    for (run_id, q), (value, detail) in question_values.items():
+        info = questions.info[q]
+        _add_question(accs[(run_id, info["series"])], info["kind"], value, detail, info["ident"])
+    out = {}
+    for key, acc in accs.items():
+        s = combine.series_score_from_sums(acc["sums"], weights, acc["left_out"])
+        extra = {k: acc[k] for k in COUNTS}
+        extra["left_out_questions"] = sorted(acc["left_out_questions"])
+        extra["unjudged_questions"] = sorted(acc["unjudged_questions"])
+        out[key] = (s, extra)
+    return out
+
+
+def question_rows(scores):
+    return [ScoreRow(run_id, Score.QUESTION, q, "score", s.value, s.detail) for (run_id, q), s in scores.items()]
+
+
+def series_rows(results):
+    rows = []
+    for (run_id, sid), (s, extra) in results.items():
+        rows.append(ScoreRow(run_id, Score.SERIES, sid, "score", s.value, {
+            "components": s.components, "counts": s.counts, "missing": list(s.missing), **extra}))
+    return rows
+
+
+def run_rows(run_ids, series_details):
+    """Run-level rows from {(run, series): (value, detail)} of every series."""
+    by_run = defaultdict(list)
+    for (run_id, sid), vd in series_details.items():
+        by_run[run_id].append((sid, vd))
+    rows = []
+    for run_id in run_ids:
+        series = by_run.get(run_id, [])
+        value = combine.run_score(v for _, (v, _) in series)
+        flagged = [sid for sid, (_, d) in series if d.get("missing")]
+        left_out = sorted(q for _, (_, d) in series for q in d.get("left_out_questions", ()))
+        unjudged = sorted(q for _, (_, d) in series for q in d.get("unjudged_questions", ()))
+        judging = {k: sum(d.get(k, 0) for _, (_, d) in series) for k in
+                   ("pool_items", "pool_judged", "unpooled", "questions", "questions_judged")}
+        rows.append(ScoreRow(run_id, Score.RUN, None, "score", value, {
+            "series": len(series), "partial_series": len(flagged), "left_out_questions": left_out,
+            "unjudged_questions": unjudged, **judging}))
+        comps = combine.component_means(
+            combine.SeriesScore(v, d.get("components", {}), d.get("counts", {})) for _, (v, d) in series)
+        for qtype, mean_value in comps.items():
+            n = sum(d.get("counts", {}).get(qtype, 0) for _, (_, d) in series)
+            rows.append(ScoreRow(run_id, Score.RUN, None, qtype.lower(), mean_value, {"questions": n}))
+        totals = defaultdict(int)
+        for _, (_, d) in series:
+            for k in ("entries", "judged", "nil_returned", "nil_correct", "nil_questions"):
+                totals[k] += d.get(k, 0)
+        if any(d.get("counts", {}).get("FACTOID") for _, (_, d) in series):
+            nil_p = totals["nil_correct"] / totals["nil_returned"] if totals["nil_returned"] else None
+            nil_r = totals["nil_correct"] / totals["nil_questions"] if totals["nil_questions"] else None
+            rows.append(ScoreRow(run_id, Score.RUN, None, "nil_precision", nil_p, {
+                "correct": totals["nil_correct"], "returned": totals["nil_returned"]}))
+            rows.append(ScoreRow(run_id, Score.RUN, None, "nil_recall", nil_r, {
+                "correct": totals["nil_correct"], "nil_questions": totals["nil_questions"]}))
+        judged = totals["judged"] / totals["entries"] if totals["entries"] else None
+        rows.append(ScoreRow(run_id, Score.RUN, None, "judged", judged, {
+            "judged": totals["judged"], "entries": totals["entries"]}))
+    return rows
+
+
+# Named weightings an organizer can pick with the setting "series_weighting" (else "series_weights" is used as is).
+WEIGHTINGS = {"trec2007": combine.TREC2007_WEIGHTS, "trec2004": combine.TREC2004_WEIGHTS,
+              "tac2008": combine.TAC2008_WEIGHTS}
+
+
+def series_weights(evaluation):
+    preset = evaluation.setting("series_weighting")
+    if preset in WEIGHTINGS:
+        return WEIGHTINGS[preset]
+    return evaluation.setting("series_weights") or {}
+
+
+def score_qa(evaluation, topic_ids):
+    """The registered scorer: recompute `topic_ids` (None: everything) for every run, then series and runs."""
+    questions = Questions(evaluation)
+    qids = questions.expand(topic_ids)
+    full = topic_ids is None
+    run_ids = list(Run.objects.filter(evaluation=evaluation).order_by().values_list("id", flat=True))
+    weights = series_weights(evaluation)
+    scores = score_questions(evaluation, questions, qids, run_ids)
+    series_ids = {questions.info[q]["series"] for q in qids}
+
+    question_values = {key: (s.value, s.detail) for key, s in scores.items()}
+    if not full:  # the affected series' other questions keep their stored scores
+        others = [q for sid in series_ids for q in questions.series_questions[sid] if q not in qids]
+        partials = stored_series_partials(run_ids, others)
+    else:
+        partials = None
+    s_results = series_results(questions, question_values, weights, partials)
+
+    series_details = {key: (s.value, {"components": s.components, "counts": s.counts,
+                                      "missing": list(s.missing), **extra})
+                      for key, (s, extra) in s_results.items()}
+    if not full:
+        for run_id, sid, value, detail in Score.objects.filter(
+                run_id__in=run_ids, scope=Score.SERIES, measure="score").exclude(
+                topic_id__in=series_ids).values_list("run_id", "topic_id", "value", "detail"):
+            series_details[(run_id, sid)] = (value, detail)
+
+    rows = question_rows(scores) + series_rows(s_results) + run_rows(run_ids, series_details)
+    return ScoreBatch(rows=rows, question_ids=qids, series_ids=series_ids, run_level=True, full=full)
+
