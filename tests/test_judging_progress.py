@@ -11,7 +11,7 @@ from pooling.models import PoolItem, Run
 from pooling.pools import item_sources, run_items
 from tests.conftest import PASSWORD
 from tests.tracks.bolt.test_pipeline import evaluation, load, loaded  # noqa: F401 (fixtures)
-from tracks.bolt import judging
+from tracks.bolt import judging as bolt_judging
 from tracks.bolt.formats import citations as citation_format
 from tracks.qa import instance_judging
 
@@ -81,10 +81,10 @@ def test_run_items_agree_with_the_pool_whether_found_by_link_or_by_key(loaded, m
 def test_bolt_grouping_views_are_not_counted_as_citations_to_judge(loaded, make_user):
     load(loaded, "alpha1-groups.xml")
     topic = loaded.topics.get(ident="1.001")
-    assert judging.grouping_views(topic)  # the view's pool item exists
+    assert bolt_judging.grouping_views(topic)  # the view's pool item exists
     user = make_user("bea", "assessor")
     assignment = Assignment.objects.create(evaluation=loaded, topic=topic, assessor=user)
-    citations = len(judging.citation_items(topic))
+    citations = len(bolt_judging.citation_items(topic))
     assert progress.assignment_progress([assignment])[assignment.pk] == (0, citations)
     rows = {q.ident: p.total for q, p in progress.evaluation_progress(loaded)["questions"]}
     assert rows["1.001"] == citations

@@ -43,6 +43,7 @@ TREC2007 = Track(
     judgment_kinds=QA_JUDGMENT_KINDS,
     judgments={"instance": ("incorrect", "unsupported", "non-exact", "locally-correct", "globally-correct")},
     measures=TREC2007_MEASURES,
+    demo_steps=("tracks.qa.demo_trec2007.load_trec2007_demo",),
     default_settings={
         "judged_priorities": [1, 2],
         "series_weights": {"FACTOID": 1 / 3, "LIST": 1 / 3, "OTHER": 1 / 3},

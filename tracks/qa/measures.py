@@ -6,7 +6,7 @@ as the Measure definitions the tracks declare (TREC2007_MEASURES, TAC2008_MEASUR
 """
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from scoring.measures.combine import series_score
 from scoring.measures.definition import Measure
@@ -253,6 +253,16 @@ SERIES_SCORE = Measure("series_score", "Series score",
                        f"{_SERIES}: 'The final per-series score of each run is simply the average of individual "
                        "per-series weighted scores'", series_score)
 
-TREC2007_MEASURES = (FACTOID, LIST, OTHER, NIL_PRECISION, NIL_RECALL, LIST_F, NUGGET_F_PYRAMID, SERIES_SCORE)
-TAC2008_MEASURES = (RIGIDLIST, SQUISHYLIST, LIST_F, NUGGET_F_PYRAMID, SERIES_SCORE)
+# The same stored measures as each track's own seed states them.
+TAC2008_SERIES_SCORE = replace(SERIES_SCORE, seed="000 Overall score: 'per-series combined score = 1/2* (rigid-list-score + "
+                                                  "squishy-list-score)'")
+TREC2007_LIST_F = replace(LIST_F, seed=f"{_LIST}: 'Precision and recall were then combined to produce an F-score "
+                                       "with equal weight given to recall and precision'")
+TREC2007_NUGGET_F_PYRAMID = replace(NUGGET_F_PYRAMID, seed=f"{_OTHER}: 'Using the pyramid procedure, a weight was "
+                                                           "assigned to each nugget based on the number of assessors "
+                                                           "who marked it as vital'")
+
+TREC2007_MEASURES = (FACTOID, LIST, OTHER, NIL_PRECISION, NIL_RECALL, TREC2007_LIST_F, TREC2007_NUGGET_F_PYRAMID,
+                     SERIES_SCORE)
+TAC2008_MEASURES = (RIGIDLIST, SQUISHYLIST, LIST_F, NUGGET_F_PYRAMID, TAC2008_SERIES_SCORE)
 CIQA_MEASURES = (CIQA, NUGGET_F_PYRAMID)  # for ciQA's declaration, once its topic format is built
