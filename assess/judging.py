@@ -17,6 +17,7 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from assess import fastsave
+from assess.kinds import InvalidValue, check_value
 from assess.models import Assignment, Invitation, Judgment, JudgmentChange, StructureChange, TopicClosure
 from config.roles import ORGANIZER, has_role
 from pooling.staleness import mark_stale, request_rescoring
@@ -135,6 +136,8 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
     """
     if closed:  # the caller read the closure with the item: refuse before writing anything
         raise QuestionClosed(topic)
+    if not callable(value):
+        _require_fit(kind, value)
     subject = {"item": item} if item is not None else {"nugget": nugget}
     if expected_version is not None and not callable(value) and fastsave.available():
         return _fast_save(user, topic, kind, role, value, expected_version, subject)  # its statement checks
@@ -146,7 +149,7 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
             if expected_version:
                 raise StaleJudgment(None)
             if callable(value):
-                value = value(None)
+                value = _require_fit(kind, value(None))
             judgment = Judgment(evaluation_id=topic.evaluation_id, topic=topic, kind=kind, assessor=user,
                                 role=role, value=value, version=1, **subject)
             try:
@@ -160,7 +163,7 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
             if expected_version is not None and current.version != expected_version:
                 raise StaleJudgment(current)
             if callable(value):
-                value = value(current.value)
+                value = _require_fit(kind, value(current.value))
             if current.value == value and current.role == role:
                 return Saved(current, changed=False)
             before = current.value
@@ -171,6 +174,15 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
                                       before=before, after=value)
         mark_stale(topic)
     return Saved(judgment, changed=True)
+
+
+def _require_fit(kind, value):
+    """The value, if it fits its kind's declared shape (assess.kinds); a 400 naming what is wrong otherwise."""
+    try:
+        check_value(kind, value)
+    except InvalidValue as exc:
+        raise JudgingError(str(exc)) from None
+    return value
 
 
 def _fast_save(user, topic, kind, role, value, expected_version, subject):

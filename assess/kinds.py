@@ -73,4 +73,4 @@ def check_value(kind: str, value: Any) -> None:
         raise InvalidValue(f"unknown judgment kind {kind!r}; known: {', '.join(sorted(KINDS))}")
     found = problems(value, declared.shape)
     if found:
-        raise InvalidValue(f"a {kind} judgment: {'; '.join(found)}")
+        raise InvalidValue(f"{kind} judgment: {'; '.join(found)}")

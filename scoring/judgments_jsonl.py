@@ -9,6 +9,7 @@ from collections import defaultdict
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from assess.kinds import InvalidValue, check_value
 from assess.models import AnswerClass, Judgment, JudgmentChange, Nugget, TopicClosure
 from assess.official import VOTE_KINDS
 from pooling.models import PoolItem, Topic
@@ -113,6 +114,14 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                 raise ImportFailed(f"{where}: nugget {missing} not defined before this line") from None
         return value
 
+    def fitting(kind, value, where):
+        """The value, if it fits its kind's declared shape (the same check as every save: assess.kinds)."""
+        try:
+            check_value(kind, value)
+        except InvalidValue as exc:
+            raise ImportFailed(f"{where}: {exc}") from None
+        return value
+
     try:
         with transaction.atomic():
             seen_header = False
@@ -176,10 +185,12 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                         on = f"pool item {key[1]!r} of {key[0]}" if item_id else f"nugget {rec['nugget']}"
                         once((kind, jkind, item_id, nugget_id, rec.get("assessor")),
                              f"the {jkind} judgment of {rec.get('assessor')!r} on {on}", number, where)
+                        question = topic(rec["topic"], where)
+                        value = fitting(jkind, remap(jkind, rec["value"], where), where)
                         j = Judgment.objects.create(
-                            evaluation=evaluation, topic=topic(rec["topic"], where), kind=jkind, item_id=item_id,
+                            evaluation=evaluation, topic=question, kind=jkind, item_id=item_id,
                             nugget_id=nugget_id, assessor=user(rec["assessor"], where), role=rec["role"],
-                            value=remap(jkind, rec["value"], where), version=int(rec.get("version", 1)))
+                            value=value, version=int(rec.get("version", 1)))
                         stamps.append((Judgment, j.id, "updated_at", rec.get("updated_at")))
                         for h in rec.get("history", []):
                             ch = JudgmentChange.objects.create(

@@ -33,9 +33,29 @@ def test_check_value_refuses_unknown_kinds_and_misfits():
     register_kind(JudgmentKind("test-kind", {"vote": ("vital", "okay")}))
     try:
         check_value("test-kind", {"vote": "okay"})
-        with pytest.raises(InvalidValue, match="a test-kind judgment: value.vote must be one of"):
+        with pytest.raises(InvalidValue, match="test-kind judgment: value.vote must be one of"):
             check_value("test-kind", {"vote": "great"})
         with pytest.raises(InvalidValue, match="unknown judgment kind 'nope'"):
             check_value("nope", {})
     finally:
         KINDS.pop("test-kind")
+
+
+@pytest.mark.parametrize("value", [{"label": 5, "answer_class": None},
+                                   lambda current: {"label": "correct", "answer_class": "one"}])
+def test_the_one_judgment_writer_refuses_a_misfit_and_stores_nothing(db, make_user, value):
+    """Every save path ends in assess.judging.save_judgment: a value (or a value computed under the lock) that does
+    not fit its kind is a 400 naming what is wrong, and nothing is written."""
+    from assess.judging import JudgingError, save_judgment
+    from assess.models import Assignment, Judgment, JudgmentChange
+    from tracks.qa.sample import build_sample
+
+    sample = build_sample(slug="kinds-sample")
+    user = make_user("kim", "assessor")
+    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=user)
+    question = sample.questions["1.1"]
+    with pytest.raises(JudgingError, match="instance judgment: value") as refused:
+        save_judgment(user, topic=question, kind="instance", role="primary", item=sample.items["1.1"][0],
+                      value=value, expected_version=0)
+    assert refused.value.status == 400
+    assert not Judgment.objects.exists() and not JudgmentChange.objects.exists()

@@ -79,6 +79,9 @@ def test_jsonl_round_trip_is_lossless_and_rescores_identically(tmp_path):
     ('{"type": "judgment", "topic": "216.1", "kind": "instance", "item": {"topic": "216.1", "key": "nope"},'
      ' "assessor": "x", "role": "primary", "value": {"label": "incorrect"}}', "no pool item 'nope'"),
     ('{"type": "mystery"}', "unknown record type"),
+    ('{"type": "judgment", "topic": "216.1", "kind": "instance", "item": {"topic": "216.1", "key": "D1 Princeton"},'
+     ' "assessor": "x", "role": "primary", "value": {"label": 3, "answer_class": null}}',
+     "instance judgment: value.label must be str, not 3"),
 ])
 def test_bad_import_changes_nothing_and_names_the_line(tmp_path, bad, message):
     t = tiny_trec2007()

@@ -46,6 +46,11 @@ class BoltConfig(AppConfig):
 
     def ready(self):
         register_track(BOLT)
+        from assess.kinds import register_kind
+        from tracks.bolt.kinds import KINDS
+
+        for kind in KINDS:
+            register_kind(kind)
         from tracks.bolt import scorer  # imports models: not before the apps are ready
 
         scorer.register()

@@ -64,6 +64,11 @@ class QaConfig(AppConfig):
     def ready(self):
         register_track(TAC2008)
         register_track(TREC2007)
+        from assess.kinds import register_kind
+        from tracks.qa.kinds import KINDS
+
+        for kind in KINDS:
+            register_kind(kind)
         from scoring.registry import register_exports, register_report, register_scorer
         from tracks.qa.nist_exports import EXPORTS
         from tracks.qa.report import qa_report
