@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, has_role, organizer_required, role_required
+from corpus import viewer
 from pooling.loading import LoadError
 from pooling.models import Evaluation, Run, RunEntry, Topic
 from scoring.models import Score
@@ -26,15 +27,11 @@ def _evaluation(slug):
 
 def document_frame_url(evaluation, test, user):
     """The sandboxed corpus viewer's URL for a reading test's document, or None where the page shows the escaped
-    text instead: for users the viewer does not serve (participants) or when there is no viewer."""
+    text instead: for users the viewer does not serve (participants) or a test without a document."""
     docno = (test.data or {}).get("docno")
     if not docno or not has_role(user, ORGANIZER, ASSESSOR):
         return None
-    try:
-        from corpus.viewer import frame_url
-    except ImportError:
-        return None
-    return frame_url(docs_collection_name(evaluation), docno)
+    return viewer.frame_url(docs_collection_name(evaluation), docno)
 
 
 def _reading_tests(evaluation):
