@@ -7,30 +7,28 @@ IDLE_CAP. An item's time is the sum over its saves, and the average per item div
 """
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from assess import agreement
 from assess.models import Assignment, Judgment, JudgmentChange
 from pooling.models import PoolItem, Topic
+from pooling.tracks import TRACKS
 
 IDLE_CAP = 300.0  # seconds
 
 
-# The judgment kind that marks a pool item judged, by question type: a BOLT topic's citations (grouping views are
-# judged on their own page); a QA factoid or list question's instance labels; a QA nugget question's matches.
-DONE_KINDS = {"TOPIC": "citation", "FACTOID": "instance", "LIST": "instance", "RIGIDLIST": "instance",
-              "OTHER": "nugget_match", "SQUISHYLIST": "nugget_match", "CIQA": "nugget_match"}
-PRIMARY_ONLY_KINDS = {"nugget_match"}  # nugget questions are the primary's; a second assessor judges instances
-
-
-def done_kind(question_type, role):
-    """The judgment kind that marks an item of this question type done for this assignment role (None: nothing
-    for this role to judge)."""
-    kind = DONE_KINDS.get((question_type or "").upper())
-    if kind in PRIMARY_ONLY_KINDS and role != Assignment.PRIMARY:
-        return None
-    return kind
+def done_kind(question_type: str | None, role: str) -> str | None:
+    """The judgment kind that marks an item of this question type done for this assignment role, as the
+    registered tracks declare it (None: nothing for this role to judge)."""
+    question_type = (question_type or "").upper()
+    for track in TRACKS.values():
+        kind = track.done_kinds.get(question_type)
+        if kind is not None:
+            return None if kind in track.primary_only_kinds and role != Assignment.PRIMARY else kind
+    return None
 
 
 @dataclass
@@ -59,12 +57,15 @@ class Progress:
 
 
 def _item_totals(question_ids):
-    """{question id: pool items to judge}. A BOLT grouping view is a pool item judged on a page of its own, not a
-    citation, so it is left out (counting it, no topic could ever be done)."""
+    """{question id: pool items to judge}. Items a track judges on a page of their own (Track.items_judged_apart)
+    are left out: counting them, no question could ever be done."""
     totals = dict(PoolItem.objects.filter(topic_id__in=question_ids).values_list("topic_id").annotate(n=Count("id")))
-    for topic_id, n in (PoolItem.objects.filter(topic_id__in=question_ids, data__bolt="view")
-                        .values_list("topic_id").annotate(n=Count("id"))):
-        totals[topic_id] -= n
+    apart = [Q(**t.items_judged_apart) for t in TRACKS.values() if t.items_judged_apart]
+    if apart:
+        # counted and subtracted, not excluded: exclude() on a JSON key would drop the items without that key too
+        for topic_id, n in (PoolItem.objects.filter(reduce(or_, apart), topic_id__in=question_ids)
+                            .values_list("topic_id").annotate(n=Count("id"))):
+            totals[topic_id] -= n
     return totals
 
 
@@ -148,8 +149,9 @@ def evaluation_progress(evaluation):
     "assessors": [(user, Progress)], "runs": [(run, Progress or None when the run is not pooled)]}.
 
     An item counts as judged for its question and runs once it has the judgment that counts (the primary's or an
-    adjudicator's, of the question's kind: instance, nugget match, citation); an assessor's progress is over their
-    assignments, each judged by its own role (a second assessor's instance labels count for them)."""
+    adjudicator's, of the kind its track declares for the question's type: Track.done_kinds); an assessor's
+    progress is over their assignments, each judged by its own role (a second assessor's own judgments count for
+    them, on the questions that are not the primary's only)."""
     from pooling.pools import run_items
 
     questions_ = list(Topic.objects.filter(evaluation=evaluation).exclude(kind="series").order_by("position", "id"))

@@ -29,6 +29,13 @@ class Track:
     question_types: tuple[str, ...] = ()
     judgment_kinds: tuple[str, ...] = ()  # what assessors record (assess app)
     judgments: dict[str, tuple[str, ...]] = field(default_factory=dict)  # judgment kind -> allowed labels
+    # Progress (assess.progress): the judgment kind that marks a pool item of a question judged, by question type
+    # (upper case); the kinds only the primary assessor records (a second assessor's progress leaves their
+    # questions out); and a PoolItem filter (lookup -> value) of items judged on a page of their own, not item by
+    # item, which are no items left to judge.
+    done_kinds: dict[str, str] = field(default_factory=dict)
+    primary_only_kinds: tuple[str, ...] = ()
+    items_judged_apart: dict[str, object] = field(default_factory=dict)
     measures: tuple[str, ...] = ()  # the names of its measures
     human_judging: bool = True
     default_settings: dict = field(default_factory=dict)

@@ -1,5 +1,6 @@
-"""The one key map of the judging pages (assess/keymap.py): no key means two things, and every judging page, as
-rendered, uses only keys it declares and lists every one of them in its `?` dialog."""
+"""The key map of the judging pages (assess/keymap.py, pages declared by the tracks' keys modules): no key means
+two things, and every judging page, as rendered, uses only keys it declares and lists every one of them in its `?`
+dialog."""
 import json
 import re
 from collections import defaultdict
@@ -12,27 +13,44 @@ from assess.models import Assignment, Invitation
 from tests.tracks.bolt.test_adjudication import build_disagreements
 from tests.tracks.bolt.test_views import setup  # noqa: F401 (a fixture: topic 1.002 assigned to bolt-a1)
 from tracks.bolt import judging
+from tracks.bolt import keys as bolt_keys
 from tracks.qa import instance_judging, nugget_judging
-
+from tracks.qa import keys as qa_keys
 
 
 def test_no_key_means_two_things():
     actions = defaultdict(set)
-    for k in keymap.KEYS:
-        for name in k.keys:
-            actions[name].add(k.action)
+    for page in keymap.PAGES.values():
+        for k, _ in page.keys:
+            for name in k.keys:
+                actions[name].add(k.action)
     assert {name: a for name, a in actions.items() if len(a) > 1} == {}
     # the clash the one map ends: "n" was "next item" in QA and "no" in BOLT
     assert actions["n"] == {"no"} and actions["j"] == {"next"}
+    assert keymap.action_of("n") == "no" and keymap.key("next") == "j"
+
+
+def test_the_tracks_register_their_pages():
+    assert set(keymap.PAGES) == {p.ident for p in qa_keys.PAGES + bolt_keys.PAGES}
+    assert [p for p in keymap.PAGES.values() if p.auto_advance] == [qa_keys.INSTANCES]
+
+
+def test_a_key_with_a_second_action_is_refused_at_registration():
+    pages = dict(keymap.PAGES)
+    with pytest.raises(keymap.KeyClash, match="'n' cannot be 'next', it is 'no' already"):
+        keymap.register_page(keymap.Page("clash", "a page", ((keymap.Key(("n",), "n", "next"), "next thing"),)))
+    twice = ((keymap.Key(("F13",), "F13", "one"), "one thing"), (keymap.Key(("F13",), "F13", "other"), "another"))
+    with pytest.raises(keymap.KeyClash, match="'F13' cannot be 'other'"):  # within one page, too
+        keymap.register_page(keymap.Page("clash", "a page", twice))
+    # nothing of a refused page is kept
+    assert keymap.PAGES == pages and keymap.action_of("F13") is None
 
 
 def test_every_declared_key_is_described_on_declared_pages():
-    for k in keymap.KEYS:
-        assert k.keys and k.shown and k.action
-        assert set(k.pages) <= set(keymap.PAGES), k
-        assert all(text.strip() for text in k.pages.values()), k
-    for page in keymap.PAGES:
-        assert ("?", "show this list of keys (Escape closes it)") in keymap.for_page(page)
+    for page in keymap.PAGES.values():
+        for k, text in page.keys:
+            assert k.keys and k.shown and k.action and text.strip(), (page.ident, k)
+        assert keymap.for_page(page.ident)[0] == ("?", "show this list of keys (Escape closes it)")
     with pytest.raises(KeyError):
         keymap.for_page("no-such-page")
 
@@ -78,16 +96,16 @@ def qa(sample, make_user, organizer):
 def test_qa_pages_use_and_list_only_declared_keys(client, qa):
     sample, nora, assignment, voter = qa
     client.force_login(nora)
-    html = assert_page_keys(client, reverse("qa:assignment", args=[assignment.pk]), keymap.QA_SERIES)
+    html = assert_page_keys(client, reverse("qa:assignment", args=[assignment.pk]), qa_keys.SERIES.ident)
     assert 'data-key="u"' in html
     html = assert_page_keys(client, reverse("qa:question", args=[assignment.pk, sample.questions["1.2"].pk]),
-                            keymap.QA_INSTANCES)
+                            qa_keys.INSTANCES.ident)
     assert 'data-class-number="1"' in html and "<kbd>⇧1</kbd>" in html and 'id="auto-advance"' in html
     assert 'data-key="n"' not in html and 'data-key="j"' in html
     assert_page_keys(client, reverse("qa:question", args=[assignment.pk, sample.questions["1.3"].pk]),
-                     keymap.QA_NUGGETS)
+                     qa_keys.NUGGETS.ident)
     client.force_login(voter)
-    html = assert_page_keys(client, reverse("qa:vote_series", args=[sample.series[0].pk]), keymap.QA_VOTES)
+    html = assert_page_keys(client, reverse("qa:vote_series", args=[sample.series[0].pk]), qa_keys.VOTES.ident)
     assert "vital <kbd>v</kbd>" in html
 
 
@@ -95,19 +113,19 @@ def test_bolt_pages_use_and_list_only_declared_keys(client, setup):
     topic, assignment, user = setup["topic"], setup["mine"], setup["a1"]
     client.force_login(user)
     item = judging.citation_items(topic)[1]
-    html = assert_page_keys(client, reverse("bolt:item", args=[assignment.pk, item.pk]), keymap.BOLT_CITATIONS)
+    html = assert_page_keys(client, reverse("bolt:item", args=[assignment.pk, item.pk]), bolt_keys.CITATIONS.ident)
     assert 'data-key="n"' in html and 'data-key="1"' in html and 'data-key="k"' in html
     (_, view), = judging.grouping_views(topic).items()
-    assert_page_keys(client, reverse("bolt:view", args=[assignment.pk, view.pk]), keymap.BOLT_GROUPINGS)
-    assert_page_keys(client, reverse("bolt:find", args=[assignment.pk]) + f"?thread={item.docid}", keymap.BOLT_FIND)
+    assert_page_keys(client, reverse("bolt:view", args=[assignment.pk, view.pk]), bolt_keys.GROUPINGS.ident)
+    assert_page_keys(client, reverse("bolt:find", args=[assignment.pk]) + f"?thread={item.docid}", bolt_keys.FIND.ident)
 
 
 def test_bolt_adjudication_pages_use_and_list_only_declared_keys(client, make_user, organizer):
     setup = build_disagreements(make_user)
     client.force_login(organizer)
-    assert_page_keys(client, reverse("bolt:adjudication", args=["bolt-adj"]), keymap.BOLT_QUEUE)
+    assert_page_keys(client, reverse("bolt:adjudication", args=["bolt-adj"]), bolt_keys.QUEUE.ident)
     html = assert_page_keys(client, reverse("bolt:adjudicate", args=["bolt-adj", setup["fare"].pk]),
-                            keymap.BOLT_ADJUDICATION)
+                            bolt_keys.ADJUDICATION.ident)
     assert {"p", "s", "w", "d", "y"} <= set(re.findall(r'data-key="([^"]*)"', html))
 
 

@@ -1,6 +1,6 @@
-"""Key hints from the one key map (assess.keymap): {% key "next" %} for a data-key attribute, {% kbd "next" %} for
-the hint on a button, {% key_list "qa-instances" %} for the page's key list, its `?` dialog and the key map the
-scripts read."""
+"""Key hints from the key map (assess.keymap, whose pages the tracks declare): {% key "next" %} for a data-key
+attribute, {% kbd "next" %} for the hint on a button, {% key_list "<page id>" %} for the page's key list, its `?`
+dialog and the key map the scripts read."""
 from django import template
 from django.utils.html import format_html
 
@@ -26,4 +26,4 @@ def key_list(context, page, sidebar=True):
     user = context.get("user")
     return {"page": page, "keys": keymap.for_page(page), "script_keys": keymap.for_script(page),
             "sidebar": sidebar, "user_id": getattr(user, "pk", None) or "",
-            "auto_advance": page == keymap.QA_INSTANCES}
+            "auto_advance": keymap.get_page(page).auto_advance}

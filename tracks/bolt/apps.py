@@ -1,6 +1,8 @@
 from django.apps import AppConfig
 
+from assess.keymap import register_pages
 from pooling.tracks import PageLink, Track, register_track
+from tracks.bolt import keys
 from tracks.bolt.measures import MEASURES
 
 BOLT = Track(
@@ -12,6 +14,8 @@ BOLT = Track(
     run_format="tracks.bolt.formats.citations",
     judgment_kinds=("citation", "relspan", "grouping"),
     judgments={"citation": ("yes", "maybe", "no")},
+    done_kinds={"TOPIC": "citation"},  # a topic is judged citation by citation
+    items_judged_apart={"data__bolt": "view"},  # grouping views: judged on their own page (judging.grouping_views)
     measures=MEASURES,
     default_settings={
         "judged_priorities": list(range(1, 10)),  # the seed: "all returned passages will be pooled"
@@ -46,6 +50,7 @@ class BoltConfig(AppConfig):
 
     def ready(self):
         register_track(BOLT)
+        register_pages(keys.PAGES)
         from assess.kinds import register_kind
         from tracks.bolt.kinds import KINDS
 

@@ -1,9 +1,17 @@
 from django.apps import AppConfig
 
+from assess.keymap import register_pages
 from pooling.tracks import Track, register_track
+from tracks.qa import keys
 from tracks.qa.measures import TAC2008_MEASURES, TREC2007_MEASURES
+from tracks.qa.questions import INSTANCE_TYPES, NUGGET_TYPES
 
 QA_JUDGMENT_KINDS = ("instance", "answer_class", "nugget", "nugget_vote", "nugget_revote", "nugget_match")
+# Progress, for every QA question type (ciQA's too): an instance question's items are judged by their labels, a
+# nugget question's by their matches, which are the primary's (a second assessor labels instances only).
+QA_PROGRESS = {"done_kinds": {**dict.fromkeys(sorted(INSTANCE_TYPES), "instance"),
+                              **dict.fromkeys(sorted(NUGGET_TYPES), "nugget_match")},
+               "primary_only_kinds": ("nugget_match",)}
 QA_DEMO_STEPS = ("tracks.qa.demo_evaluation.load_tac_demo", "tracks.qa.demo_judgments.judge_demo",
                  "tracks.qa.demo_scores.score_demo")
 # QA's own pages (tracks/qa/urls.py, namespace "qa"), shared by both tracks.
@@ -30,6 +38,7 @@ TAC2008 = Track(
     },
     demo_steps=QA_DEMO_STEPS,
     **QA_PAGES,
+    **QA_PROGRESS,
 )
 
 TREC2007 = Track(
@@ -50,6 +59,7 @@ TREC2007 = Track(
         "allow_nil": True,
     },
     **QA_PAGES,
+    **QA_PROGRESS,
 )
 
 
@@ -64,6 +74,7 @@ class QaConfig(AppConfig):
     def ready(self):
         register_track(TAC2008)
         register_track(TREC2007)
+        register_pages(keys.PAGES)
         from assess.kinds import register_kind
         from tracks.qa.kinds import KINDS
 
