@@ -5,6 +5,7 @@ is offered (create form, run checker, commands) only once an installed app has r
 """
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Track:
     question_types: tuple[str, ...] = ()
     judgment_kinds: tuple[str, ...] = ()  # what assessors record (assess app)
     judgments: dict[str, tuple[str, ...]] = field(default_factory=dict)  # judgment kind -> allowed labels
-    measures: tuple[str, ...] = ()  # the names of its measures
+    measures: tuple[Any, ...] = ()  # its scoring.measures.definition.Measure entries (pooling cannot import scoring)
     human_judging: bool = True
     default_settings: dict = field(default_factory=dict)
     # Double judging's disagreements: the function listing them ([(item, primary, secondary, decided)]) and the
