@@ -10,21 +10,34 @@ Organizers read every collection. Anyone else reads the union of what the regist
 when none is registered: the viewer fails closed. (assess registers: the collections of the evaluations where the
 user has an assignment or an invitation.)
 """
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
 from django.db.models import Q
 
 from config.roles import ORGANIZER, has_role
 
-_GRANTS = []
+if TYPE_CHECKING:  # named in annotations only (corpus.models is not imported at run time here)
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.db.models import QuerySet
+
+    from corpus.models import Document
+
+# grant(user) -> the ids of the collections the user may read: an iterable, or a values() QuerySet
+type Grant = Callable[[AbstractBaseUser | AnonymousUser], Iterable[int] | QuerySet]
+
+_GRANTS: list[Grant] = []
 
 
-def register_document_access(grant):
+def register_document_access(grant: Grant) -> Grant:
     """Add `grant(user) -> collection ids` to what decides access; registering the same function twice is a no-op."""
     if grant not in _GRANTS:
         _GRANTS.append(grant)
     return grant
 
 
-def readable_documents(user, documents):
+def readable_documents(user: "AbstractBaseUser | AnonymousUser",
+                       documents: "QuerySet[Document]") -> "QuerySet[Document]":
     """`documents` (a Document QuerySet) narrowed to the collections `user` may read; a QuerySet given by a grant
     becomes a subquery, so the check costs no extra round trip."""
     if has_role(user, ORGANIZER):

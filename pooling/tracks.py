@@ -5,6 +5,7 @@ is offered (create form, run checker, commands) only once an installed app has r
 """
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class Track:
     done_kinds: dict[str, str] = field(default_factory=dict)
     primary_only_kinds: tuple[str, ...] = ()
     items_judged_apart: dict[str, object] = field(default_factory=dict)
-    measures: tuple[str, ...] = ()  # the names of its measures
+    measures: tuple[Any, ...] = ()  # its scoring.measures.definition.Measure entries (pooling cannot import scoring)
     human_judging: bool = True
     default_settings: dict = field(default_factory=dict)
     # Double judging's disagreements: the function listing them ([(item, primary, secondary, decided)]) and the

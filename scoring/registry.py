@@ -16,8 +16,13 @@ A track may also offer judgment exports of its own (QA: NIST's formats) beside t
 (scoring.judgments_jsonl): `register_exports(track_slug, exports, note)` with Export entries; the board links them
 and `manage.py export_judgments --format KIND` writes them.
 """
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # named in annotations only: the registry imports no model at run time
+    from pooling.models import Evaluation, Run
+    from scoring.reports import RunReport
 
 
 @dataclass
@@ -27,7 +32,7 @@ class ScoreRow:
     topic_id: int | None
     measure: str
     value: float | None
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -35,9 +40,9 @@ class ScoreBatch:
     """Rows that replace, for the evaluation's runs: question-scope rows of `question_ids`, series-scope rows of
     `series_ids`, and every run-scope row when `run_level` is set. `full` replaces every stored score."""
 
-    rows: list
-    question_ids: set = field(default_factory=set)
-    series_ids: set = field(default_factory=set)
+    rows: list[ScoreRow]
+    question_ids: set[int] = field(default_factory=set)
+    series_ids: set[int] = field(default_factory=set)
     run_level: bool = True
     full: bool = False
 
@@ -46,18 +51,24 @@ class ScoreBatch:
 class Export:
     kind: str  # its name in the URL and in `export_judgments --format`
     label: str  # the board's link text
-    writer: Callable  # writer(evaluation) -> the file's lines
+    writer: Callable[["Evaluation"], Iterable[str]]  # writer(evaluation) -> the file's lines
 
 
-SCORERS = {}
-REPORTS = {}
-EXPORTS = {}  # track slug -> (Export, ...), note shown after them on the board
+# scorer(evaluation, stale topic ids or None for all) -> the rows replacing the old ones
+type Scorer = Callable[[Evaluation, set[int] | None], ScoreBatch]
+type ReportBuilder = Callable[[Run], RunReport]
+type JudgingHook = Callable[[Evaluation], dict[str, Any]]  # see JUDGING below
+
+SCORERS: dict[str, Scorer] = {}
+REPORTS: dict[str, ReportBuilder] = {}
+# track slug -> (Export, ...), note shown after them on the board
+EXPORTS: dict[str, tuple[tuple[Export, ...], str]] = {}
 # A track whose scores are not judged item by item (QA4MRE: a gold standard) says how far "judging" has got:
 # judging(evaluation) -> {"pool_items", "pool_judged", "questions", "questions_judged", "unjudged_questions",
 # "unit"}; the others' scorers store those counts in their run-level "score" detail (scoring.results.Judging).
-JUDGING = {}
+JUDGING: dict[str, JudgingHook] = {}
 # Labels of run-level measures for tables ("factoid" -> "Factoid accuracy"); tracks add theirs.
-MEASURE_LABELS = {
+MEASURE_LABELS: dict[str, str] = {
     "score": "Score",
     "judged": "Judged (share of this run's answers)",
     "nil_precision": "NIL precision",
@@ -65,40 +76,40 @@ MEASURE_LABELS = {
 }
 
 
-def register_scorer(track_slug, scorer):
+def register_scorer(track_slug: str, scorer: Scorer) -> None:
     SCORERS[track_slug] = scorer
 
 
-def register_report(track_slug, builder):
+def register_report(track_slug: str, builder: ReportBuilder) -> None:
     REPORTS[track_slug] = builder
 
 
-def register_exports(track_slug, exports, note=""):
+def register_exports(track_slug: str, exports: Iterable[Export], note: str = "") -> None:
     EXPORTS[track_slug] = (tuple(exports), note)
 
 
-def get_exports(track_slug):
+def get_exports(track_slug: str) -> tuple[tuple[Export, ...], str]:
     """(the track's Export entries, their note); none for a track without exports of its own."""
     return EXPORTS.get(track_slug, ((), ""))
 
 
-def register_judging(track_slug, judging):
+def register_judging(track_slug: str, judging: JudgingHook) -> None:
     JUDGING[track_slug] = judging
 
 
-def get_judging(track_slug):
+def get_judging(track_slug: str) -> JudgingHook | None:
     return JUDGING.get(track_slug)
 
 
-def get_scorer(track_slug):
+def get_scorer(track_slug: str) -> Scorer | None:
     return SCORERS.get(track_slug)
 
 
-def get_report_builder(track_slug):
+def get_report_builder(track_slug: str) -> ReportBuilder | None:
     return REPORTS.get(track_slug)
 
 
-def measure_label(name, track_slug=None):
+def measure_label(name: str, track_slug: str | None = None) -> str:
     """The label of a stored measure: from the track's measure definitions (Track.measures), else generic."""
     from pooling.tracks import TRACKS
     from scoring.measures.definition import label_of

@@ -7,8 +7,9 @@ Each format module defines
     parse_record(raw: bytes) -> ParsedDocument, raising FormatError(reason) for a bad record
 """
 from importlib import import_module
+from types import ModuleType
 
-FORMAT_MODULES = {
+FORMAT_MODULES: dict[str, str] = {
     "blog06": "corpus.formats.blog06",
     "aquaint2": "corpus.formats.aquaint2",
     "bolt-forum": "corpus.formats.bolt_forum",
@@ -16,7 +17,7 @@ FORMAT_MODULES = {
 }
 
 
-def format_module(name):
+def format_module(name: str) -> ModuleType:
     try:
         return import_module(FORMAT_MODULES[name])
     except KeyError:

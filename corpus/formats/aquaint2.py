@@ -2,8 +2,10 @@
 whose paragraphs are <P> elements (or plain text split on blank lines)."""
 import html
 import re
+from collections.abc import Iterator
+from typing import Any
 
-from corpus.formats.base import FormatError, ParsedDocument, split_records
+from corpus.formats.base import ByteStream, FormatError, ParsedDocument, Record, split_records
 
 _DOC_OPEN = re.compile(rb"<DOC\s+([^>]*)>")
 _ATTR = re.compile(r"""([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
@@ -11,30 +13,30 @@ _ID = re.compile(rb"""\bid\s*=\s*["']?([^"'\s>]+)""")
 _TAG = re.compile(r"<[^>]*>")
 
 
-def records(stream, filename="", max_record=None):
+def records(stream: ByteStream, filename: str = "", max_record: int | None = None) -> Iterator[Record]:
     return split_records(stream, b"<DOC ", b"</DOC>", max_record=max_record)
 
 
-def docno_of(raw):
+def docno_of(raw: bytes) -> str | None:
     m = _ID.search(raw, 0, 300)
     return m.group(1).decode("ascii", "replace") if m else None
 
 
-def attributes(text):
+def attributes(text: str) -> dict[str, str]:
     return {m.group(1).lower(): html.unescape(m.group(2) or m.group(3) or m.group(4) or "")
             for m in _ATTR.finditer(text)}
 
 
-def _element(text, name):
+def _element(text: str, name: str) -> str | None:
     m = re.search(rf"<{name}\b[^>]*>(.*?)</{name}\s*>", text, re.S | re.I)
     return m.group(1) if m else None
 
 
-def _clean(fragment):
+def _clean(fragment: str) -> str:
     return " ".join(html.unescape(_TAG.sub(" ", fragment)).split())
 
 
-def structure(raw):
+def structure(raw: bytes) -> dict[str, Any]:
     """docno, type, headline, dateline and paragraphs of one <DOC> record (bytes)."""
     text = raw.decode("utf-8", "replace")
     m = _DOC_OPEN.match(raw)
@@ -58,7 +60,7 @@ def structure(raw):
     }
 
 
-def parse_record(raw):
+def parse_record(raw: bytes) -> ParsedDocument:
     s = structure(raw)
     meta = {"type": s["type"], "headline": s["headline"], "dateline": s["dateline"]}
     text = "\n\n".join([t for t in (s["headline"], s["dateline"]) if t] + s["paragraphs"])

@@ -1,7 +1,11 @@
 """Plain data shared by the collection formats, and the splitter for <DOC>-style record files."""
 import re
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from io import BufferedReader
+from os import PathLike
+from typing import Any, BinaryIO, Protocol, Self
 
 CHUNK = 1 << 22  # 4 MiB reads keep memory flat on multi-GB bundle files
 
@@ -15,7 +19,7 @@ class ParsedDocument:
     docno: str
     raw: bytes  # exactly as received (for Blog06: the page after DOCHDR)
     charset: str  # the charset used to decode raw (WHATWG-style label)
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)  # JSON-like, its shape is the format's
     text: str = ""  # the viewable text
 
 
@@ -34,7 +38,7 @@ class BadRecord:
     offset: int
     reason: str
 
-    def format(self):
+    def format(self) -> str:
         return f"{self.file}: record {self.number} (byte {self.offset}): {self.reason}"
 
 
@@ -42,12 +46,12 @@ class SizeLimitExceeded(Exception):
     """More decompressed bytes than a loader allows: `kind` is "file" (the whole file) or "record" (one record,
     or text outside records, that would have to be held in memory at once). The message says where."""
 
-    def __init__(self, message, kind):
+    def __init__(self, message: str, kind: str) -> None:
         super().__init__(message)
         self.kind = kind
 
 
-def size_text(n):
+def size_text(n: int) -> str:
     """2147483648 -> "2 GiB"; sizes that are no whole KiB/MiB/GiB as bytes."""
     for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
         if n >= 1 << shift and n % (1 << shift) == 0:
@@ -55,27 +59,33 @@ def size_text(n):
     return f"{n:,} bytes"
 
 
+class ByteStream(Protocol):
+    """What the record splitters read from: a binary file, or a GzipStream / PlainStream over one."""
+
+    def read(self, n: int = ..., /) -> bytes: ...
+
+
 class _CountedStream:
     """A binary file read through a limit on the bytes it yields (decompressed, for gzip)."""
 
-    def __init__(self, fh, limit=None):
+    def __init__(self, fh: BinaryIO, limit: int | None = None) -> None:
         self.fh = fh
         self.limit = limit
         self.total = 0  # bytes returned so far
 
-    def _counted(self, out):
+    def _counted(self, out: bytes) -> bytes:
         self.total += len(out)
         if self.limit is not None and self.total > self.limit:
             raise SizeLimitExceeded(f"decompresses to more than {size_text(self.limit)}", "file")
         return out
 
-    def close(self):
+    def close(self) -> None:
         self.fh.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -86,12 +96,12 @@ class GzipStream(_CountedStream):
     Each read() inflates at most `n` bytes (zlib's max_length), so a highly compressed file never expands in
     memory all at once; past `limit` decompressed bytes read() raises SizeLimitExceeded (a gzip bomb)."""
 
-    def __init__(self, fh, limit=None):
+    def __init__(self, fh: BinaryIO, limit: int | None = None) -> None:
         super().__init__(fh, limit)
         self.z = zlib.decompressobj(wbits=31)
         self.done = False
 
-    def read(self, n=CHUNK):
+    def read(self, n: int | None = CHUNK) -> bytes:
         n = n if n and n > 0 else CHUNK
         while True:
             if self.z.eof:  # a member ended: the next one starts in its unused data or further in the file
@@ -119,7 +129,7 @@ class GzipStream(_CountedStream):
 class PlainStream(_CountedStream):
     """An uncompressed file read through the same limit (it may grow while it is read)."""
 
-    def read(self, n=CHUNK):
+    def read(self, n: int | None = CHUNK) -> bytes:
         return self._counted(self.fh.read(n if n and n > 0 else CHUNK))
 
 
@@ -128,7 +138,7 @@ _OTHER_COMPRESSION = re.compile(rb"(?P<bzip2>BZh[1-9]1AY&SY)|(?P<xz>\xfd7zXZ\x00
                                 rb"|(?P<zstd>\x28\xb5\x2f\xfd)")
 
 
-def compression_of(path):
+def compression_of(path: str | PathLike[str]) -> str | None:
     """"gzip", "plain", or the name of a compression the loaders do not read (bzip2, xz, zip, zstd)."""
     with open(path, "rb") as fh:
         magic = fh.read(10)
@@ -138,7 +148,7 @@ def compression_of(path):
     return m.lastgroup if m else "plain"
 
 
-def open_maybe_gzip(path, limit=None):
+def open_maybe_gzip(path: str | PathLike[str], limit: int | None = None) -> GzipStream | PlainStream | BufferedReader:
     """Open a file for binary reading, transparently decompressing gzip (detected by magic bytes, not name).
 
     `limit`: at most that many (decompressed) bytes are read before SizeLimitExceeded."""
@@ -154,11 +164,12 @@ def open_maybe_gzip(path, limit=None):
 _WRAPPERS = re.compile(rb"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|</?DOCSTREAM>|</?(?:docs|collection)>", re.I)
 
 
-def _stray(segment):
+def _stray(segment: bytes) -> bool:
     return bool(segment.strip()) and bool(_WRAPPERS.sub(b"", segment).strip())
 
 
-def split_records(stream, start, end, chunk=CHUNK, max_record=None):
+def split_records(stream: ByteStream, start: bytes, end: bytes, chunk: int = CHUNK,
+                  max_record: int | None = None) -> Iterator[Record]:
     """Yield a Record for each `start`...`end` record that begins at a line start.
 
     A record runs to the last `end` before the next `start`, so a page that happens to contain the end tag does not
@@ -172,14 +183,14 @@ def split_records(stream, start, end, chunk=CHUNK, max_record=None):
     eof = False
     pos = 0
 
-    def find_start(data, frm):
+    def find_start(data: bytes, frm: int) -> int:
         while True:
             i = data.find(start, frm)
             if i <= 0 or data[i - 1:i] == b"\n":
                 return i
             frm = i + 1
 
-    def check(at, length, outside=False):
+    def check(at: int, length: int, outside: bool = False) -> None:
         if max_record is not None and length > max_record:
             what = f"text outside any {start.decode()} record" if outside else "a record"
             raise SizeLimitExceeded(f"record {number + 1} (byte {base + at}): {what} longer than "

@@ -1,30 +1,32 @@
 """TREC Blog06 permalink bundles: <DOC> records of DOCNO, DATE_XML, FEEDNO, FEEDURL, BLOGHPNO, BLOGHPURL,
 PERMALINK, DOCHDR (the crawler's line and the HTTP response headers), then the raw page up to </DOC>."""
 import re
+from collections.abc import Iterator
+from typing import Any
 
 from corpus.formats import charset
-from corpus.formats.base import FormatError, ParsedDocument, split_records
+from corpus.formats.base import ByteStream, FormatError, ParsedDocument, Record, split_records
 from corpus.formats.text import html_text
 
-FIELDS = ("DATE_XML", "FEEDNO", "FEEDURL", "BLOGHPNO", "BLOGHPURL", "PERMALINK")
+FIELDS: tuple[str, ...] = ("DATE_XML", "FEEDNO", "FEEDURL", "BLOGHPNO", "BLOGHPURL", "PERMALINK")
 _DOCNO = re.compile(rb"<DOCNO>\s*([^<\s]+)\s*</DOCNO>")
 _FIELD = re.compile(rb"<(DATE_XML|FEEDNO|FEEDURL|BLOGHPNO|BLOGHPURL|PERMALINK)>(.*?)</\1>", re.S)
 _HEADER_LINE = re.compile(r"^([!-9;-~]+):[ \t]*(.*)$")  # RFC 7230 token, colon, value
 
 
-def records(stream, filename="", max_record=None):
+def records(stream: ByteStream, filename: str = "", max_record: int | None = None) -> Iterator[Record]:
     return split_records(stream, b"<DOC>", b"</DOC>", max_record=max_record)
 
 
-def docno_of(raw):
+def docno_of(raw: bytes) -> str | None:
     m = _DOCNO.search(raw, 0, 512)
     return m.group(1).decode("ascii", "replace") if m else None
 
 
-def parse_headers(dochdr):
+def parse_headers(dochdr: str) -> dict[str, Any]:
     """The DOCHDR block: the crawler's line (URL, IP, time, length), the HTTP status line, then headers."""
     lines = dochdr.strip("\r\n").splitlines()
-    out = {"crawl": lines[0] if lines else "", "status": "", "headers": {}}
+    out: dict[str, Any] = {"crawl": lines[0] if lines else "", "status": "", "headers": {}}
     for line in lines[1:]:
         line = line.rstrip("\r")
         if line.startswith("HTTP/") and not out["status"]:
@@ -38,7 +40,7 @@ def parse_headers(dochdr):
     return out
 
 
-def parse_record(raw):
+def parse_record(raw: bytes) -> ParsedDocument:
     docno = docno_of(raw)
     if not docno:
         raise FormatError("no <DOCNO>")

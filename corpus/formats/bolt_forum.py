@@ -7,9 +7,11 @@ where it sits (start, length in characters) inside the decoded thread.
 """
 import html
 import re
+from collections.abc import Iterator
+from typing import Any
 
 from corpus.formats.aquaint2 import attributes
-from corpus.formats.base import FormatError, ParsedDocument, split_records
+from corpus.formats.base import ByteStream, FormatError, ParsedDocument, Record, split_records
 
 _ID = re.compile(rb"""<doc\s[^>]*?\bid\s*=\s*["']([^"']+)["']""")
 _POST_OPEN = re.compile(r"<post\b([^>]*)>")
@@ -20,18 +22,18 @@ TOKEN = re.compile(r"<[^>]*>|&#?\w+;|[^<&]+|[<&]")
 _QUOTE_OPEN = re.compile(r"<quote\b([^>]*)>")
 
 
-def records(stream, filename="", max_record=None):
+def records(stream: ByteStream, filename: str = "", max_record: int | None = None) -> Iterator[Record]:
     return split_records(stream, b"<doc ", b"</doc>", max_record=max_record)
 
 
-def docno_of(raw):
+def docno_of(raw: bytes) -> str | None:
     m = _ID.search(raw, 0, 500)
     return m.group(1).decode("utf-8", "replace") if m else None
 
 
-def posts(text):
+def posts(text: str) -> list[dict[str, Any]]:
     """[{id, author, datetime, start, length}] for each <post> of a decoded thread."""
-    out = []
+    out: list[dict[str, Any]] = []
     pos = 0
     while True:
         m = _POST_OPEN.search(text, pos)
@@ -46,7 +48,7 @@ def posts(text):
         pos = close + len(_POST_CLOSE)
 
 
-def post_plain_text(raw_post):
+def post_plain_text(raw_post: str) -> str:
     """What a reader sees of a post: tags dropped (quotes included), entities decoded, blanks collapsed."""
     parts = []
     for tok in TOKEN.findall(raw_post):
@@ -57,14 +59,14 @@ def post_plain_text(raw_post):
     return " ".join("".join(parts).split())
 
 
-def decode(raw):
+def decode(raw: bytes) -> tuple[str, str]:
     try:
         return raw.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         return raw.decode("utf-8", "replace"), "utf-8 (bad bytes replaced)"
 
 
-def parse_record(raw):
+def parse_record(raw: bytes) -> ParsedDocument:
     docno = docno_of(raw)
     if not docno:
         raise FormatError('no <doc id="...">')
@@ -76,14 +78,14 @@ def parse_record(raw):
     missing = [str(i + 1) for i, p in enumerate(plist) if not p["id"]]
     if missing:
         raise FormatError(f"{docno}: post(s) number {', '.join(missing)} without an id")
-    meta = {"thread": docno, "headline": html.unescape(headline.group(1).strip()) if headline else "",
-            "posts": plist, "charset_source": source}
+    meta: dict[str, Any] = {"thread": docno, "headline": html.unescape(headline.group(1).strip()) if headline else "",
+                            "posts": plist, "charset_source": source}
     body = "\n\n".join(post_plain_text(text[p["start"]:p["start"] + p["length"]]) for p in plist)
     full = "\n\n".join(t for t in (meta["headline"], body) if t).replace("\x00", "")
     return ParsedDocument(docno=docno, raw=raw, charset="utf-8", meta=meta, text=full)
 
 
-def post_raw_text(raw, meta, post_id):
+def post_raw_text(raw: bytes, meta: dict[str, Any], post_id: str) -> str | None:
     """The exact raw XML text of one post (what BOLT offsets count in), or None."""
     text, _ = decode(raw)
     for p in meta.get("posts", ()):

@@ -5,9 +5,10 @@ gb2312 means GBK (decoded with its superset gb18030), Shift_JIS means Windows-31
 """
 import codecs
 import re
+from typing import Any
 
 # label -> (name we store, Python codec)
-_ALIASES = {
+_ALIASES: dict[str, tuple[str, str]] = {
     "utf-8": ("utf-8", "utf-8"), "utf8": ("utf-8", "utf-8"), "unicode-1-1-utf-8": ("utf-8", "utf-8"),
     # a page cannot really be UTF-16 if its meta tag was readable as ASCII; browsers treat that as UTF-8
     "utf-16": ("utf-8", "utf-8"), "unicode": ("utf-8", "utf-8"),
@@ -35,7 +36,7 @@ _CT_RE = re.compile(r"""charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 META_WINDOW = 4096  # browsers look for the meta tag in the first 1024 bytes; real pages put it a bit later
 
 
-def normalise(label):
+def normalise(label: str | None) -> tuple[str, str] | None:
     """(stored name, Python codec) for a charset label, or None when neither we nor Python know it."""
     if not label:
         return None
@@ -51,13 +52,13 @@ def normalise(label):
     return (label, info.name)
 
 
-def from_content_type(value):
+def from_content_type(value: str | None) -> str | None:
     """The charset parameter of a Content-Type header value, or None."""
     m = _CT_RE.search(value or "")
     return m.group(1) if m else None
 
 
-def from_meta(page):
+def from_meta(page: bytes) -> str | None:
     m = _META_RE.search(page, 0, META_WINDOW)
     return m.group(1).decode("ascii", "replace") if m else None
 
@@ -68,7 +69,7 @@ WEB_CHARSETS = ["utf_8", "cp1252", "cp1250", "cp1251", "cp1253", "cp1254", "cp12
                 "iso8859_2", "iso8859_7", "koi8_r", "cp932", "euc_jp", "iso2022_jp", "gb18030", "big5", "cp949"]
 
 
-def detect(page):
+def detect(page: bytes) -> tuple[str, str] | None:
     """Charset detection with charset-normalizer on the first 16 KB (enough to decide, and bounded in time)."""
     from charset_normalizer import from_bytes
 
@@ -76,13 +77,13 @@ def detect(page):
     return normalise(best.encoding) if best is not None else None
 
 
-def choose(page, header_charset=None):
+def choose(page: bytes, header_charset: str | None = None) -> tuple[str, str, str]:
     """Decide the charset of `page` (bytes). Returns (stored name, Python codec, source).
 
     Valid non-ASCII UTF-8 wins over a single-byte label: real pages often say ISO-8859-1 in the header while
     their bytes are UTF-8, and multi-byte UTF-8 sequences almost never arise by chance in other charsets.
     """
-    declared = []
+    declared: list[tuple[str, Any]] = []  # (source, normalise()d label: a pair, or None until dropped below)
     if header_charset:
         declared.append(("header", normalise(header_charset)))
     meta = from_meta(page)
@@ -115,7 +116,7 @@ def choose(page, header_charset=None):
     return ("windows-1252", "cp1252", "fallback")
 
 
-def _bad_count(page, codec):
+def _bad_count(page: bytes, codec: str) -> int:
     try:
         page.decode(codec)
         return 0
@@ -123,7 +124,7 @@ def _bad_count(page, codec):
         return page.decode(codec, "replace").count("\ufffd")
 
 
-def decode(page, codec):
+def decode(page: bytes, codec: str) -> str:
     """Decode with bad bytes replaced (U+FFFD) and NULs dropped (PostgreSQL text cannot hold them)."""
     text = page.decode(codec, "replace")
     return text.replace("\x00", "") if "\x00" in text else text

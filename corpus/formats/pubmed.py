@@ -1,10 +1,11 @@
 """PubMed abstracts as JSON Lines: {"pmid": ..., "title": ..., "abstract": ...} per line (BioGen)."""
 import json
+from collections.abc import Iterator
 
-from corpus.formats.base import CHUNK, FormatError, ParsedDocument, Record, SizeLimitExceeded, size_text
+from corpus.formats.base import CHUNK, ByteStream, FormatError, ParsedDocument, Record, SizeLimitExceeded, size_text
 
 
-def records(stream, filename="", max_record=None):
+def records(stream: ByteStream, filename: str = "", max_record: int | None = None) -> Iterator[Record]:
     """One Record per non-blank line; number is the line number, offset the line's first byte. A line longer
     than `max_record` bytes raises SizeLimitExceeded rather than being gathered whole."""
     offset, number, rest = 0, 0, b""
@@ -23,13 +24,13 @@ def records(stream, filename="", max_record=None):
             return
 
 
-def _check(line, number, offset, max_record):
+def _check(line: bytes, number: int, offset: int, max_record: int | None) -> None:
     if max_record is not None and len(line) > max_record:
         raise SizeLimitExceeded(f"record {number} (byte {offset}): a line longer than {size_text(max_record)}",
                                 "record")
 
 
-def docno_of(raw):
+def docno_of(raw: bytes) -> str | None:
     try:
         pmid = json.loads(raw).get("pmid")
     except (ValueError, AttributeError):
@@ -37,7 +38,7 @@ def docno_of(raw):
     return str(pmid).strip() if pmid not in (None, "") else None
 
 
-def parse_record(raw):
+def parse_record(raw: bytes) -> ParsedDocument:
     try:
         obj = json.loads(raw)
     except ValueError as e:

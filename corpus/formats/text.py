@@ -10,7 +10,7 @@ _BLOCKS = ("p", "div", "br", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5
 _BREAK = "\ue000"  # a private-use character: not white space, never in real text we keep
 
 
-def html_text(page):
+def html_text(page: str) -> str:
     """Viewable text of a decoded HTML page, lines kept, runs of blanks collapsed."""
     if not page or page.isspace():
         return ""

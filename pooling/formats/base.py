@@ -8,17 +8,19 @@ Both report every problem they find (not just the first); a caller loads nothing
 A run format may say what its files look like, FILE_SHAPE = "xml" or "text" (lines), so that a file of the other
 shape, most likely meant for another evaluation, is named as such rather than only reported line by line.
 """
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Callable, Optional
+from types import ModuleType
+from typing import Any
 
 
 @dataclass(frozen=True)
 class Problem:
-    line: Optional[int]  # 1-based line in the file; None for a problem of the whole file
+    line: int | None  # 1-based line in the file; None for a problem of the whole file
     message: str
 
-    def format(self, filename):
+    def format(self, filename: str) -> str:
         """NIST checker style: FILE:LINE: message."""
         return f"{filename}:{self.line if self.line is not None else 0}: {self.message}"
 
@@ -28,9 +30,9 @@ class ParsedTopic:
     ident: str
     kind: str  # "series", "FACTOID", "LIST", "OTHER", "RIGIDLIST", "SQUISHYLIST", "reading-test", ...
     text: str
-    parent: Optional[str] = None  # ident of the enclosing series/topic
-    line: Optional[int] = None
-    data: dict = field(default_factory=dict)
+    parent: str | None = None  # ident of the enclosing series/topic
+    line: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -39,27 +41,27 @@ class ParsedEntry:
     line: int
     docid: str = ""
     text: str = ""
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class ParsedRun:
     tag: str
-    entries: list
-    data: dict = field(default_factory=dict)  # run-level fields (team id, resource type, header attributes...)
+    entries: list[ParsedEntry]
+    data: dict[str, Any] = field(default_factory=dict)  # run-level fields (team id, resource type, header attributes…)
 
 
 @dataclass
 class CheckContext:
     """What a run checker may know about the evaluation, without touching the database itself."""
 
-    topics: dict  # ident -> kind, for every question/topic a run must answer, in file order
-    settings: dict  # the evaluation's settings (limits, NIL allowed, ...)
-    known_docids: Callable[[set], set] = lambda docids: set(docids)  # returns the subset that exist
-    extra: dict = field(default_factory=dict)  # anything else a format needs (e.g. post texts for BOLT)
+    topics: dict[str, str]  # ident -> kind, for every question/topic a run must answer, in file order
+    settings: dict[str, Any]  # the evaluation's settings (limits, NIL allowed, ...)
+    known_docids: Callable[[set[str]], set[str]] = lambda docids: set(docids)  # returns the subset that exist
+    extra: dict[str, Any] = field(default_factory=dict)  # anything else a format needs (e.g. post texts for BOLT)
 
 
-def load_format(name):
+def load_format(name: str) -> ModuleType:
     """The module of a topic or run format named in a track declaration: a dotted module path (a track's own
     formats, e.g. "tracks.bolt.formats.topics") or the name of a module in pooling.formats."""
     return import_module(name if "." in name else f"pooling.formats.{name}")

@@ -3,11 +3,16 @@
 One line per retrieved document: `qnum rank docid rsv` (white space between columns), where qnum is the target
 (series) number, rank 1 is the most similar document and rsv the retrieval status value (larger is better).
 """
+from typing import Any
+
 from pooling.formats.base import Problem
 
 
-def parse_top_docs(data, filename):
+def parse_top_docs(data: bytes, filename: str) -> tuple[list[Problem], dict[str, list[list[Any]]]]:
     """(problems, {qnum: [[rank, docid, rsv], ...] sorted by rank})."""
+    lists: dict[str, list[list[Any]]]  # qnum -> [[rank, docid, rsv], ...]
+    rank: str | int  # each column is read as text, then converted
+    rsv: str | float
     problems, lists, seen = [], {}, set()
     for number, raw in enumerate(data.split(b"\n"), start=1):
         try:

@@ -3,8 +3,9 @@
 Pure Python, no Django. `name` is the key its values are stored under (Score.measure); `function` is the pure
 function computing it, or None for a value the scorer assembles from others (a series score, a mean over topics).
 """
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -13,20 +14,20 @@ class Measure:
     label: str  # a column heading
     description: str  # one sentence a participant understands
     seed: str  # the seed passage it implements: "<seed number> <section>: '<words quoted from it>'"
-    function: Callable | None = None
+    function: Callable[..., Any] | None = None
 
     def __str__(self) -> str:
         return self.name
 
 
 # Values every scorer stores whatever its track (scoring.results reads them): not measures of a track.
-GENERIC_LABELS = {
+GENERIC_LABELS: dict[str, str] = {
     "score": "Score",
     "judged": "Judged (share of this run's answers)",
 }
 
 
-def label_of(name: str, measures: tuple = ()) -> str:
+def label_of(name: str, measures: Iterable[Measure] = ()) -> str:
     """The label of the measure stored as `name`: the track's declaration, else the generic one, else the name."""
     for measure in measures:
         if getattr(measure, "name", None) == name:

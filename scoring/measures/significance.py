@@ -6,7 +6,9 @@ not significantly different and share a letter. No Django here: statsmodels, sci
 """
 import math
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -17,17 +19,17 @@ from statsmodels.stats.anova import anova_lm
 
 @dataclass(frozen=True)
 class Significance:
-    runs: list  # [(run, mean score, letters)], best first
+    runs: list[tuple[str, float, str]]  # [(run, mean score, letters)], best first
     mse: float
     df_error: int
     q: float
     hsd: float
     p_run: float
     n_series: int
-    anova: list  # [(source, df, sum of squares, F, p)]
+    anova: list[tuple[str, float, float, float | None, float | None]]  # [(source, df, sum of squares, F, p)]
 
 
-def letter_groups(means, hsd):
+def letter_groups(means: Sequence[tuple[str, float]], hsd: float) -> dict[str, str]:
     """Letters for runs sorted best first: each maximal run of neighbours spanning less than `hsd` gets a letter.
 
     `means` is [(run, mean)] sorted by mean descending. Returns {run: "A B"...}.
@@ -41,7 +43,7 @@ def letter_groups(means, hsd):
         if j > last_end:  # not contained in the previous group
             groups.append((i, j))
             last_end = j
-    letters = {run: [] for run, _ in means}
+    letters: dict[str, list[str]] = {run: [] for run, _ in means}
     for g, (i, j) in enumerate(groups):
         letter = _letter(g)
         for run, _ in means[i:j + 1]:
@@ -49,12 +51,12 @@ def letter_groups(means, hsd):
     return {run: " ".join(v) for run, v in letters.items()}
 
 
-def _letter(index):
+def _letter(index: int) -> str:
     alphabet = string.ascii_uppercase
     return alphabet[index] if index < 26 else alphabet[index // 26 - 1] + alphabet[index % 26]
 
 
-def tukey_two_way(scores, alpha=0.05):
+def tukey_two_way(scores: Sequence[tuple[str, Any, float | None]], alpha: float = 0.05) -> Significance | None:
     """`scores` is [(run, series, per-series score)], one per run and series (a complete design).
 
     Returns None when there are fewer than two runs or two series (no error term).
@@ -83,5 +85,5 @@ def tukey_two_way(scores, alpha=0.05):
                         p_run=p_run, n_series=n_series, anova=anova)
 
 
-def _nan_none(value):
+def _nan_none(value: Any) -> float | None:
     return None if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)

@@ -20,6 +20,8 @@ Grouping measures, per view (the miscellaneous group is never judged and never c
   each group's judged citations whose citation judgment is yes or maybe), taken over the view's groups.
 """
 import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from scoring.measures.definition import Measure
 
@@ -28,14 +30,14 @@ RELEVANT = ("yes", "maybe")
 _harmonic = [0.0]
 
 
-def harmonic(n):
+def harmonic(n: int) -> float:
     """H(n) = 1 + 1/2 + ... + 1/n, from a table grown as needed."""
     while len(_harmonic) <= n:
         _harmonic.append(_harmonic[-1] + 1.0 / len(_harmonic))
     return _harmonic[n]
 
 
-def relevant_spans(length, judgment, false_alarm=False):
+def relevant_spans(length: int, judgment: Mapping[str, Any] | None, false_alarm: bool = False) -> list[tuple[int, int]]:
     """Merged, clipped [start, end) intervals of the relevant characters of a passage of `length` characters."""
     if false_alarm or not judgment or judgment.get("rel") not in RELEVANT:
         return []
@@ -45,10 +47,10 @@ def relevant_spans(length, judgment, false_alarm=False):
     return merge_spans(marks, length)
 
 
-def merge_spans(spans, length):
+def merge_spans(spans: Iterable[Sequence[int]], length: int) -> list[tuple[int, int]]:
     """[start, length] marks as sorted, merged [start, end) intervals clipped to a passage of `length` chars."""
     intervals = sorted((max(0, int(s)), min(length, int(s) + int(n))) for s, n in spans)
-    merged = []
+    merged: list[tuple[int, int]] = []
     for start, end in intervals:
         if end <= start:
             continue
@@ -59,16 +61,17 @@ def merge_spans(spans, length):
     return merged
 
 
-def relevant_chars(length, judgment, false_alarm=False):
+def relevant_chars(length: int, judgment: Mapping[str, Any] | None, false_alarm: bool = False) -> int:
     return sum(end - start for start, end in relevant_spans(length, judgment, false_alarm))
 
 
-def topic_total(relevant_per_item):
+def topic_total(relevant_per_item: Iterable[int]) -> int:
     """R(topic) from the relevant-character counts of the judged pool items and assessor-found citations."""
     return sum(relevant_per_item)
 
 
-def topic_scores(citations, total_relevant):
+def topic_scores(citations: Iterable[tuple[int, Iterable[tuple[int, int]]]],
+                 total_relevant: int) -> dict[str, float | None]:
     """Measures of one run on one topic. `citations`: in rank order, (length, [(start, end), ...] relevant)."""
     returned = relevant = 0
     ap_sum = 0.0
@@ -94,7 +97,7 @@ def topic_scores(citations, total_relevant):
             "chars_returned": returned, "chars_relevant_returned": relevant, "chars_relevant_total": total_relevant}
 
 
-def run_means(per_topic):
+def run_means(per_topic: Mapping[int, Mapping[str, Any]]) -> tuple[dict[str, float | None], list[int]]:
     """Means over topics with R > 0 of one run's topic scores ({topic: topic_scores(...)}); returns the means
     (char_map is the mean AP) and the topics left out because nothing relevant is known for them."""
     counted = {t: s for t, s in per_topic.items() if s["chars_relevant_total"]}
@@ -107,12 +110,12 @@ def run_means(per_topic):
     return means, left_out
 
 
-def _share(flags):
+def _share(flags: Iterable[bool | None]) -> float | None:
     judged = [f for f in flags if f is not None]
     return sum(1 for f in judged if f) / len(judged) if judged else None
 
 
-def view_scores(groups):
+def view_scores(groups: Iterable[Mapping[str, Any]]) -> dict[str, float | None]:
     """Measures of one view. `groups`: dicts with misc (bool), relevant, scope (bool or None when unjudged),
     members ([bool or None] whether each citation belongs), cites_relevant ([bool or None] per citation)."""
     judged = [g for g in groups if not g.get("misc")]
@@ -129,14 +132,14 @@ def view_scores(groups):
     return {"view_precision": view_precision, "group_precision": group_precision, "group_skew": skew}
 
 
-def mean_defined(values):
+def mean_defined(values: Iterable[Any]) -> float | None:  # numbers or None (Any: `values` is rebound to the numbers)
     values = [v for v in values if v is not None]
     return sum(values) / len(values) if values else None
 
 
 _CITATIONS = "004 Subtask 1: Citation Retrieval, Evaluation"
 _GROUPINGS = "004 Subtask 2: Thematic Grouping, Evaluation"
-MEASURES = (
+MEASURES: tuple[Measure, ...] = (
     Measure("char_precision", "Char. precision",
             "The share of the characters of the returned passages that assessors judged relevant (yes or maybe; "
             "only the marked part when they marked one), near-duplicates counting as not relevant.",

@@ -10,12 +10,14 @@ a class of its own. Comparing with leaders only (not chaining through members) k
 of the citation whose judgment it takes, which a transitive closure would not.
 """
 import re
+from collections.abc import Iterable
+from typing import Any
 
 WORD = re.compile(r"\w+")
 THRESHOLD_PERCENT = 95
 
 
-def bigrams(passage):
+def bigrams(passage: str) -> frozenset[tuple[str, ...]]:
     """The distinct word bigrams of a passage, or for a passage of under two words its word tuple (so that it
     matches only the same words)."""
     words = WORD.findall(passage.lower())
@@ -24,7 +26,7 @@ def bigrams(passage):
     return frozenset(zip(words, words[1:]))
 
 
-def features(passage):
+def features(passage: str) -> frozenset[int]:
     """`bigrams` as their hashes: the same sets to count and intersect, a third faster to build over the 300,000
     citations of a pool (no tuple is kept). Two different bigrams of one passage pair sharing a 64-bit hash is
     the only way the answer could differ; the chance is negligible next to the 5 % the threshold allows."""
@@ -34,7 +36,7 @@ def features(passage):
     return frozenset(map(hash, zip(words, words[1:])))
 
 
-def near_duplicates(a, b, threshold=THRESHOLD_PERCENT):
+def near_duplicates(a: str | frozenset[int], b: str | frozenset[int], threshold: int = THRESHOLD_PERCENT) -> bool:
     """Whether two passages (or their `features`) are near-duplicates."""
     fa = a if isinstance(a, frozenset) else features(a)
     fb = b if isinstance(b, frozenset) else features(b)
@@ -42,16 +44,16 @@ def near_duplicates(a, b, threshold=THRESHOLD_PERCENT):
     return 100 * len(shorter & other) >= threshold * len(shorter)
 
 
-def leaders(passages, threshold=THRESHOLD_PERCENT):
+def leaders(passages: Iterable[str], threshold: int = THRESHOLD_PERCENT) -> list[int]:
     """For passages in rank order, the index of each one's class leader (itself for a leader).
 
     The bigrams of all leaders so far are kept in one set: a passage sharing too few bigrams with that union to
     reach the threshold against even the smallest leader cannot match any, and becomes a leader after one C-level
     set intersection. Otherwise the leaders are tried in rank order."""
     result = []
-    found_leaders = []  # (index, features) in rank order
-    union = set()
-    smallest = None
+    found_leaders: list[tuple[int, frozenset[int]]] = []  # (index, features) in rank order
+    union: set[int] = set()
+    smallest: Any = None  # the fewest features of a leader (Any: an int wherever found_leaders is not empty)
     for i, passage in enumerate(passages):
         f = features(passage)
         found = None

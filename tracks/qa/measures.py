@@ -6,7 +6,9 @@ as the Measure definitions the tracks declare (TREC2007_MEASURES, TAC2008_MEASUR
 """
 import math
 import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from scoring.measures.combine import series_score
 from scoring.measures.definition import Measure
@@ -15,7 +17,7 @@ _WHITESPACE = re.compile(r"\s+")
 BETA = 3
 
 
-def non_white_length(strings):
+def non_white_length(strings: Iterable[str | None]) -> int:
     """Non-white-space characters of all the strings (the `length` of the nugget precision approximation)."""
     return sum(len(_WHITESPACE.sub("", s or "")) for s in strings)
 
@@ -29,7 +31,8 @@ class FactoidResult:
     nil_correct: bool
 
 
-def factoid_score(response_labels, correct_label, nil_returned=False, answer_is_nil=False):
+def factoid_score(response_labels: Sequence[str | None], correct_label: str, nil_returned: bool = False,
+                  answer_is_nil: bool = False) -> FactoidResult:
     """One factoid response. `response_labels` are the official labels of the run's instances (the first is the
     response; a factoid response is exactly one pair or NIL). A NIL response is correct exactly when the
     question's answer is NIL; an unjudged or empty response is wrong."""
@@ -39,7 +42,7 @@ def factoid_score(response_labels, correct_label, nil_returned=False, answer_is_
     return FactoidResult(correct=correct, nil_returned=False, nil_correct=False)
 
 
-def answer_is_nil(explicit=None, known_answer=False, fully_judged=False):
+def answer_is_nil(explicit: bool | None = None, known_answer: bool = False, fully_judged: bool = False) -> bool:
     """Whether a question's answer is NIL ("no known answer in the collection"). NIL responses are not pooled,
     so this is inferred: the organizer's explicit flag wins; otherwise NIL is right once every pooled answer of
     the question is judged and none of them (the assessor's own included) is correct."""
@@ -48,19 +51,19 @@ def answer_is_nil(explicit=None, known_answer=False, fully_judged=False):
     return fully_judged and not known_answer
 
 
-def accuracy(results):
+def accuracy(results: Iterable[FactoidResult]) -> float | None:
     """Fraction of factoid questions judged correct; None for no questions."""
     results = list(results)
     return sum(r.correct for r in results) / len(results) if results else None
 
 
-def nil_precision(results):
+def nil_precision(results: Collection[FactoidResult]) -> float | None:
     """Correct NIL responses / NIL responses returned; None ("–") when the run returned no NIL."""
     returned = sum(r.nil_returned for r in results)
     return sum(r.nil_correct for r in results) / returned if returned else None
 
 
-def nil_recall(results, nil_questions):
+def nil_recall(results: Iterable[FactoidResult], nil_questions: int) -> float | None:
     """Correct NIL responses / questions whose answer is NIL; None when no question's answer is NIL."""
     return sum(r.nil_correct for r in results) / nil_questions if nil_questions else None
 
@@ -77,7 +80,7 @@ class ListResult:
     answer_set: int  # S
 
 
-def list_score(response_classes, final_answer_set_size):
+def list_score(response_classes: Collection[str | None], final_answer_set_size: int) -> ListResult:
     """IP, IR and F of one list response.
 
     `response_classes` has one entry per instance the run returned: the answer class of an instance judged
@@ -95,21 +98,21 @@ def list_score(response_classes, final_answer_set_size):
     return ListResult(ip=ip, ir=ir, f=f, distinct=d, instances=n, answer_set=s)
 
 
-def final_answer_set(judged_classes):
+def final_answer_set(judged_classes: Iterable[str | None]) -> set[str]:
     """S as a set: the distinct classes among all correct instances (runs' and assessor-found alike)."""
     return {c for c in judged_classes if c is not None}
 
 
 # --- nuggets ------------------------------------------------------------------------------------------------
 
-def pyramid_weights(vital_votes):
+def pyramid_weights(vital_votes: Mapping[int, int]) -> dict[int, float]:
     """{nugget: weight} from {nugget: number of assessors who voted it vital}: each count divided by the largest
     count of the question, so the heaviest nugget weighs 1. With no vital vote at all every weight is 0."""
     top = max(vital_votes.values(), default=0)
     return {n: (v / top if top else 0.0) for n, v in vital_votes.items()}
 
 
-def binary_weights(official_votes):
+def binary_weights(official_votes: Mapping[int, str | None]) -> dict[int, float]:
     """{nugget: 1 for vital, 0 for okay} from the official vital/okay label of each nugget."""
     return {n: 1.0 if v == "vital" else 0.0 for n, v in official_votes.items()}
 
@@ -124,7 +127,7 @@ class NuggetResult:
     allowance: int
 
 
-def nugget_score(matched, weights, length, beta=BETA):
+def nugget_score(matched: Iterable[int], weights: Mapping[int, float], length: int, beta: float = BETA) -> NuggetResult:
     """Nugget recall, length-allowance precision and F(beta) of one response.
 
     `matched` are the nuggets the run's strings hold (a nugget held by several strings counts once);
@@ -149,13 +152,16 @@ def nugget_score(matched, weights, length, beta=BETA):
 
 # --- ciQA recall by length ----------------------------------------------------------------------------------
 
-def recall_points(strings_with_nuggets, weights, step=50):
+def recall_points(strings_with_nuggets: Iterable[tuple[str, Iterable[int]]], weights: Mapping[int, float],
+                  step: int = 50) -> list[tuple[int, float]]:
     """One topic's (length, recall) points: after each answer string in submitted order, the cumulative recall
     against the cumulative non-white-space length rounded up to the next multiple of `step`.
 
     `strings_with_nuggets` is [(answer string, nuggets it holds), ...] in the order submitted.
     """
     big_r = sum(weights.values())
+    seen: set[int]
+    points: list[tuple[int, float]]
     seen, length, points = set(), 0, []
     for text, nuggets in strings_with_nuggets:
         length += non_white_length([text])
@@ -169,7 +175,7 @@ def recall_points(strings_with_nuggets, weights, step=50):
     return points
 
 
-def recall_by_length(topics_points, step=50):
+def recall_by_length(topics_points: Sequence[Sequence[tuple[int, float]]], step: int = 50) -> list[tuple[int, float]]:
     """Average over topics of recall at each multiple of `step`, carrying each topic's recall forward between its
     points (0 before its first point). Returns [(length, mean recall), ...] up to the longest response."""
     if not topics_points:
@@ -190,7 +196,7 @@ class QuestionScore:
 
     kind: str
     value: float | None
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 # --- the measures the QA scorer (tracks.qa.scorer) stores, as Track.measures declares them --------------------

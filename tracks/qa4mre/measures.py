@@ -6,6 +6,7 @@ scored apart, as the self-validation diagnostic: of the unanswered questions tha
 whose candidate is right. A question whose gold standard marks no answer as correct cannot be answered right.
 Undefined values (no question, nothing answered, no candidate) are None, shown as "–".
 """
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from statistics import median
 
@@ -22,7 +23,7 @@ class Outcome:
     candidate_right: bool = False
 
 
-def outcome(answered, a_id, gold):
+def outcome(answered: bool, a_id: int | None, gold: int | None) -> Outcome:
     """The outcome of a response (answered flag and chosen a_id or None) given the gold a_id (or None)."""
     hit = a_id is not None and gold is not None and a_id == gold
     if answered:
@@ -40,7 +41,7 @@ class Counts:
     candidates_right: int
 
 
-def count(outcomes):
+def count(outcomes: Iterable[Outcome]) -> Counts:
     outcomes = list(outcomes)
     return Counts(
         n=len(outcomes),
@@ -52,24 +53,24 @@ def count(outcomes):
     )
 
 
-def c_at_1(counts):
+def c_at_1(counts: Counts) -> float | None:
     if counts.n == 0:
         return None
     return (counts.right + counts.unanswered * counts.right / counts.n) / counts.n
 
 
-def accuracy_answered(counts):
+def accuracy_answered(counts: Counts) -> float | None:
     answered = counts.n - counts.unanswered
     return counts.right / answered if answered else None
 
 
-def self_validation(counts):
+def self_validation(counts: Counts) -> float | None:
     return counts.candidates_right / counts.candidates if counts.candidates else None
 
 
 # What the track declares (Track.measures): the names the scorer stores at every scope, besides the shared
 # headline "score" (= c@1 of the run, each reading test and each question).
-DEFINITIONS = (
+DEFINITIONS: tuple[Measure, ...] = (
     Measure("c_at_1", "c@1", "The share of questions answered right, where a question left unanswered earns that "
             "share instead of nothing: leaving a question unanswered beats answering it wrong.",
             "003 EVALUATION: 'Each test will receive an evaluation score between 0 and 1 using c@1'", c_at_1),
@@ -82,17 +83,18 @@ DEFINITIONS = (
             "003 ANSWERS: 'the differences could be interesting for further analysis (e.g., to provide additional "
             "feedback about a system's self-validation)'", self_validation),
 )
-MEASURES = tuple(m.name for m in DEFINITIONS)
-LABELS = {m.name: m.label for m in DEFINITIONS}
+MEASURES: tuple[str, ...] = tuple(m.name for m in DEFINITIONS)
+LABELS: dict[str, str] = {m.name: m.label for m in DEFINITIONS}
 
 
-def measures(outcomes):
+def measures(outcomes: Iterable[Outcome]) -> dict[str, float | None]:
     """{measure name: value} for a set of questions (a whole run, a reading test or a topic)."""
     counts = count(outcomes)
-    return {m.name: m.function(counts) for m in DEFINITIONS}
+    return {m.name: m.function(counts) for m in DEFINITIONS}  # type: ignore[misc]  # (each has a function)
 
 
-def grouped(outcomes_by_question, groups):
+def grouped(outcomes_by_question: Mapping[str, Outcome],
+            groups: Mapping[str, Iterable[str]]) -> dict[str, dict[str, float | None]]:
     """{group: measures} where `groups` maps a group (reading test, topic) to its question idents. A question
     the run lacks counts as unanswered without a candidate."""
     missing = Outcome(answered=False, right=False)
@@ -102,7 +104,7 @@ def grouped(outcomes_by_question, groups):
     }
 
 
-def best_median_worst(values):
+def best_median_worst(values: Iterable[float | None]) -> tuple[float | None, float | None, float | None]:
     """(best, median, worst) of the defined values, or (None, None, None) when none is defined."""
     defined = sorted(v for v in values if v is not None)
     if not defined:

@@ -26,9 +26,13 @@ The run tag is extra["tag"] when the loader names it, else the root's `run` attr
 without its extension (the DTD has no run tag; NIST named runs by file).
 """
 import math
+from collections.abc import Iterable
 from pathlib import PurePath
+from typing import Any
 
-from pooling.formats.base import ParsedEntry, ParsedRun, Problem
+from lxml.etree import _Element
+
+from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
 from tracks.bolt.formats.xml_common import children, parse_xml, passage_text
 from tracks.bolt.near_duplicates import THRESHOLD_PERCENT, leaders
 
@@ -41,20 +45,20 @@ CITE_REQUIRED = ("score", "thread", "post", "offset", "length")
 # Every BOLT run is pooled ("all returned passages will be pooled"), so a run's priority only orders the runs;
 # the loader uses this one when the organizer gives none and the tag does not end in a digit.
 DEFAULT_PRIORITY = 1
-DEFAULTS = {"max_citations": 100, "max_passage_chars": 250, "eval_id": "BOLT-IR-P2",
-            "near_dup_percent": THRESHOLD_PERCENT}
+DEFAULTS: dict[str, Any] = {"max_citations": 100, "max_passage_chars": 250, "eval_id": "BOLT-IR-P2",
+                           "near_dup_percent": THRESHOLD_PERCENT}
 
 
-def setting(context, name):
+def setting(context: CheckContext, name: str) -> Any:
     return (context.settings or {}).get(name, DEFAULTS[name])
 
 
-def run_tag(root, filename, context):
+def run_tag(root: _Element, filename: str, context: CheckContext) -> str:
     tag = (context.extra or {}).get("tag") or (root.get("run") or "").strip()
     return tag or PurePath(filename).name.split(".")[0]
 
 
-def check_header(root, subtask, context, problems):
+def check_header(root: _Element, subtask: str, context: CheckContext, problems: list[Problem]) -> dict[str, str]:
     """Header attributes present, subtask as expected, eval as the evaluation's."""
     line = root.sourceline
     header = {}
@@ -71,10 +75,11 @@ def check_header(root, subtask, context, problems):
     return header
 
 
-def parse_cite(el, problems, extra_required=()):
+def parse_cite(el: _Element, problems: list[Problem], extra_required: Iterable[str] = ()) -> dict[str, Any]:
     """The attributes and passage of one <cite>, every bad attribute reported; None values where unusable."""
     line = el.sourceline
-    cite = {"line": line}
+    cite: dict[str, Any] = {"line": line}
+    number: float | None  # a score below, then an offset or a length
     for name in CITE_REQUIRED + tuple(extra_required):
         value = el.get(name)
         if value is None or not value.strip():
@@ -114,7 +119,7 @@ def parse_cite(el, problems, extra_required=()):
     return cite
 
 
-def check_passage(cite, context, problems):
+def check_passage(cite: dict[str, Any], context: CheckContext, problems: list[Problem]) -> None:
     limit = setting(context, "max_passage_chars")
     if not cite["passage"]:
         problems.append(Problem(cite["line"], "cite: empty passage"))
@@ -123,7 +128,7 @@ def check_passage(cite, context, problems):
                                               f"at most {limit} are allowed"))
 
 
-def check_sources(cites, context, problems):
+def check_sources(cites: list[dict[str, Any]], context: CheckContext, problems: list[Problem]) -> None:
     """Thread and post exist; offset + length inside the post's raw text."""
     lookup = (context.extra or {}).get("post_lengths")
     if lookup is None:
@@ -146,13 +151,15 @@ def check_sources(cites, context, problems):
                                                f"post {c['post']!r}, whose raw text has {size} characters"))
 
 
-def sort_problems(problems):
+def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: p.line or 0)
 
 
-def responses(root, context, problems, inner_tag, required=None):
+def responses(root: _Element, context: CheckContext, problems: list[Problem], inner_tag: str,
+              required: Iterable[str] | None = None) -> list[tuple[str, _Element]]:
     """[(topic ident, response element)] for known, unrepeated topics; unknown, repeated and missing ones
     reported (`required`: the topics that need a response, by default all of the evaluation's)."""
+    seen: dict[str, int | None]
     found, seen = [], {}
     for el in root:
         if not isinstance(el.tag, str):
@@ -181,14 +188,14 @@ def responses(root, context, problems, inner_tag, required=None):
     return found
 
 
-def rank_cites(cites):
+def rank_cites(cites: list[dict[str, Any]]) -> None:
     """Rank by descending score, ties in file order (the seed breaks ties arbitrarily; Assay's rule is fixed)."""
     order = sorted(range(len(cites)), key=lambda i: (-(cites[i]["score"] or 0.0), i))
     for rank, i in enumerate(order, start=1):
         cites[i]["rank"] = rank
 
 
-def check_run(data, filename, context):
+def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[Problem], ParsedRun | None]:
     """(problems, ParsedRun or None) for a BOLT IR submission file of either subtask."""
     problems, root = parse_xml(data)
     if root is None:
@@ -229,7 +236,7 @@ def check_run(data, filename, context):
                          data={"subtask": "citations", **header, "priority": DEFAULT_PRIORITY})
 
 
-def mark_near_duplicates(cites, threshold):
+def mark_near_duplicates(cites: list[dict[str, Any]], threshold: int) -> None:
     """Set each cite's `leader` (line of its class leader) and `near_dup` within one ranked list."""
     ranked = sorted(cites, key=lambda c: c["rank"])
     for cite, lead in zip(ranked, leaders([c["passage"] for c in ranked], threshold)):
@@ -237,12 +244,12 @@ def mark_near_duplicates(cites, threshold):
         cite["near_dup"] = ranked[lead] is not cite
 
 
-def citation_key(thread, post, offset, length, passage):
+def citation_key(thread: str, post: str, offset: int, length: int, passage: str) -> str:
     """The identity of a pool item (SPEC-NOTES: same thread, post, offset, length and passage text)."""
     return "\t".join((str(thread), str(post), str(offset), str(length), passage))
 
 
-def split_key(key):
+def split_key(key: str) -> dict[str, Any]:
     thread, post, offset, length, passage = key.split("\t", 4)
     return {"thread": thread, "post": post, "offset": int(offset), "length": int(length), "passage": passage}
 
@@ -259,7 +266,7 @@ POOL_KEY_SQL = ("CASE WHEN data ? 'view' OR coalesce((data->>'near_dup')::boolea
                 "|| E'\\t' || text END")
 
 
-def pool_key(entry):
+def pool_key(entry: ParsedEntry) -> str | None:
     """The pool item of a stored run entry (a ParsedEntry), or None when it is not judged: a near-duplicate of a
     higher-ranked citation of its run, or a line of a grouping run."""
     data = entry.data or {}
@@ -268,13 +275,13 @@ def pool_key(entry):
     return citation_key(entry.docid, data["post"], data["offset"], data["length"], entry.text)
 
 
-def pool_item(entry):
+def pool_item(entry: ParsedEntry) -> dict[str, Any]:
     data = entry.data
     return {"docid": entry.docid, "text": entry.text,
             "data": {"post": data["post"], "offset": data["offset"], "length": data["length"]}}
 
 
-def entry_data(cite):
+def entry_data(cite: dict[str, Any]) -> dict[str, Any]:
     data = {name: cite[name] for name in ("post", "offset", "length", "score", "rank", "leader", "near_dup")}
     if "original" in cite:
         data["original"] = cite["original"]

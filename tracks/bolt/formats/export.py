@@ -6,8 +6,13 @@ judged, `rel`, `chksrc`, `trans` and the relevant parts of the passage wrapped i
 near-duplicate carries its class leader's judgment (the seed: "marked as equivalently relevant"). A citation
 not judged yet is written without assessment attributes (the DTD's defaults would read as "no").
 """
-from lxml import etree
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
+from lxml import etree
+from lxml.etree import _Element
+
+from pooling.formats.base import Problem
 from tracks.bolt.formats.xml_common import CITE_DTD, validate
 from tracks.bolt.measures import merge_spans
 
@@ -15,7 +20,7 @@ DOCTYPE = '<!DOCTYPE bolt-ir-submission SYSTEM "bolt-ir-cite-schema.dtd">'
 TRANS = ("accept", "problematic", "notaccept", "na")
 
 
-def _fill_passage(el, passage, spans):
+def _fill_passage(el: _Element, passage: str, spans: Iterable[Sequence[int]]) -> None:
     """Set the passage as mixed content with <relspan> around each relevant part."""
     pos, last = 0, None
     for start, end in merge_spans(spans, len(passage)):
@@ -34,7 +39,7 @@ def _fill_passage(el, passage, spans):
         last.tail = rest
 
 
-def assessment_attributes(judgment):
+def assessment_attributes(judgment: Mapping[str, Any] | None) -> dict[str, str]:
     """{rel, chksrc, trans} for a citation judgment value, or {} when unjudged."""
     if not judgment or judgment.get("rel") not in ("yes", "maybe", "no"):
         return {}
@@ -45,7 +50,7 @@ def assessment_attributes(judgment):
     return {"rel": rel, "chksrc": "yes" if judgment.get("chksrc") else "no", "trans": trans}
 
 
-def export_citations(header, responses):
+def export_citations(header: Mapping[str, Any], responses: Iterable[tuple[str, list[dict[str, Any]]]]) -> bytes:
     """The XML bytes of an assessed citation run.
 
     header: {team, date, eval, contact} (subtask is "citations"); responses: [(topic number, [cite])] with each
@@ -77,16 +82,16 @@ def export_citations(header, responses):
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE.encode() + b"\n" + body
 
 
-def _score(value):
+def _score(value: float | None) -> str:
     return format(float(value), "g") if value is not None else "0"
 
 
-def validate_export(xml_bytes):
+def validate_export(xml_bytes: bytes) -> list[Problem]:
     """Problems from validating an export against the citation DTD (none when it is valid)."""
     return validate(xml_bytes, CITE_DTD)
 
 
-def team_topics(eval_id, contact, topics):
+def team_topics(eval_id: str, contact: str, topics: Iterable[tuple[str, str, str | None]]) -> bytes:
     """The topic file teams receive: only each topic's number, query and language target (the seed: the other
     fields come with the judgments). `topics`: [(number, query, language target)]."""
     root = etree.Element("bolt-ir-topics", eval=eval_id, contact=contact)

@@ -20,7 +20,12 @@ The citation runs come through CheckContext.extra:
 to the runs of the grouping's own team (its header's `team`), and extra["citation_run"] = the tag to check against when the organizer names it;
 otherwise the run that holds the most of the grouping's citations is taken.
 """
-from pooling.formats.base import ParsedEntry, ParsedRun, Problem
+from collections.abc import Mapping
+from typing import Any
+
+from lxml.etree import _Element
+
+from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
 from tracks.bolt.formats.citations import (DEFAULT_PRIORITY, check_header, parse_cite, parse_xml, responses,
                                             run_tag, sort_problems)
 from tracks.bolt.formats.xml_common import children, collapse
@@ -29,22 +34,23 @@ DEFAULTS = {"max_views": 3, "max_groups": 10, "max_label_chars": 250}
 MISC = "miscellaneous"
 
 
-def is_misc(label):
+def is_misc(label: str) -> bool:
     return collapse(label).lower() == MISC
 
 
-def _setting(context, name):
+def _setting(context: CheckContext, name: str) -> int:
     return (context.settings or {}).get(name, DEFAULTS[name])
 
 
-def cite_key(cite):
+def cite_key(cite: Mapping[str, Any]) -> tuple[Any, ...]:
     """What must match verbatim between a grouped citation and its citation-run original."""
     score = cite.get("score")
     return (cite.get("thread"), cite.get("post"), cite.get("offset"), cite.get("length"),
             None if score is None else round(float(score), 9), cite.get("passage"))
 
 
-def _choose_run(groups_cites, context, problems, team=""):
+def _choose_run(groups_cites: list[tuple[str, dict[str, Any]]], context: CheckContext, problems: list[Problem],
+                team: str = "") -> tuple[str | None, dict[str, list[dict[str, Any]]]]:
     runs = (context.extra or {}).get("citation_runs") or {}
     if callable(runs):  # the Django side reads the runs only when a grouping file needs them
         runs = runs() or {}
@@ -64,7 +70,7 @@ def _choose_run(groups_cites, context, problems, team=""):
         problems.append(Problem(None, "the team has no citation run to check this grouping against"))
         return None, {}
 
-    def matches(tag):
+    def matches(tag: str) -> int:
         index = {(t, cite_key(c)) for t, cites in runs[tag].items() for c in cites}
         return sum((t, cite_key(c)) in index for t, c in groups_cites)
 
@@ -72,7 +78,7 @@ def _choose_run(groups_cites, context, problems, team=""):
     return best, runs[best]
 
 
-def _check_label(el, what, context, problems):
+def _check_label(el: _Element, what: str, context: CheckContext, problems: list[Problem]) -> str:
     label = el.get("label")
     if label is None or not label.strip():
         problems.append(Problem(el.sourceline, f"{what}: missing or empty label"))
@@ -85,7 +91,7 @@ def _check_label(el, what, context, problems):
     return label
 
 
-def _number(el, what, seen, problems):
+def _number(el: _Element, what: str, seen: dict[str, int | None], problems: list[Problem]) -> str:
     number = (el.get("number") or "").strip()
     if not number:
         problems.append(Problem(el.sourceline, f"{what} without a number attribute"))
@@ -96,19 +102,19 @@ def _number(el, what, seen, problems):
     return number
 
 
-def check_tree(root, filename, context):
+def check_tree(root: _Element, filename: str, context: CheckContext) -> tuple[list[Problem], ParsedRun | None]:
     """(problems, ParsedRun or None) for a parsed grouping submission (root already known to be BOLT's)."""
-    problems = []
+    problems: list[Problem] = []
     header = check_header(root, "groups", context, problems)
     # First pass: structure, limits and the citations themselves.
     rows = []  # (topic, view number, view label, group number, group label, misc, cite dict)
-    views_seen = {}
+    views_seen: dict[str, list[tuple[str, int | None]]] = {}
     for number, response in responses(root, context, problems, "view", required=()):
         views = children(response, "view")
         if len(views) > _setting(context, "max_views"):
             problems.append(Problem(response.sourceline, f"response {number} has {len(views)} views; at most "
                                                          f"{_setting(context, 'max_views')} are allowed"))
-        view_numbers = {}
+        view_numbers: dict[str, int | None] = {}
         for view in views:
             vnum = _number(view, f"topic {number}: view", view_numbers, problems)
             vlabel = _check_label(view, f"topic {number} view {vnum}", context, problems)
@@ -121,7 +127,7 @@ def check_tree(root, filename, context):
                 problems.append(Problem(view.sourceline, f"topic {number} view {vnum} has {len(counted)} groups "
                                                          f"besides miscellaneous; at most "
                                                          f"{_setting(context, 'max_groups')} are allowed"))
-            group_numbers = {}
+            group_numbers: dict[str, int | None] = {}
             for group in groups:
                 gnum = _number(group, f"topic {number} view {vnum}: group", group_numbers, problems)
                 glabel = _check_label(group, f"topic {number} view {vnum} group {gnum}", context, problems)
@@ -138,7 +144,7 @@ def check_tree(root, filename, context):
     # Second pass: verbatim from the citation run, and every citation of the run in each view.
     tag, source = _choose_run([(r[0], r[6]) for r in rows], context, problems, header["team"])
     if tag is not None:
-        originals = {}
+        originals: dict[tuple[str, tuple[Any, ...]], dict[str, Any]] = {}
         for topic, cites in source.items():
             for c in cites:
                 originals.setdefault((topic, cite_key(c)), c)
@@ -173,7 +179,7 @@ def check_tree(root, filename, context):
                                "priority": DEFAULT_PRIORITY})
 
 
-def check_groups(data, filename, context):
+def check_groups(data: bytes, filename: str, context: CheckContext) -> tuple[list[Problem], ParsedRun | None]:
     """(problems, ParsedRun or None) for a grouping file given as bytes."""
     problems, root = parse_xml(data)
     if root is None:

@@ -14,6 +14,11 @@ Teams receive only the number, the query and the language target; the other fiel
 the judgments are released. ParsedTopic.data keeps them apart: {"language_target": ..., "assessor": {...}}, and
 `team_view` gives what a participant may see. Citations in a topic are those LDC found while developing it.
 """
+from collections.abc import Mapping
+from typing import Any
+
+from lxml.etree import _Element
+
 from pooling.formats.base import ParsedTopic, Problem
 from tracks.bolt.formats.xml_common import child, children, collapse, parse_xml, passage_with_spans
 
@@ -24,22 +29,22 @@ RELS = ("yes", "maybe", "no")
 KIND = "topic"
 
 
-def team_view(data):
+def team_view(data: Mapping[str, Any]) -> dict[str, str]:
     """The fields of a topic's data that participants may see (the seed: "only the 'query' and
     'language-target' fields"; the query is the topic's text)."""
     return {"language_target": data.get("language_target", "none")}
 
 
-def _int(value):
+def _int(value: Any) -> int | None:  # Any: whatever int() refuses gives None
     try:
         return int(value)
     except (TypeError, ValueError):
         return None
 
 
-def _parse_cite(el, problems):
+def _parse_cite(el: _Element, problems: list[Problem]) -> dict[str, Any]:
     line = el.sourceline
-    cite = {}
+    cite: dict[str, Any] = {}
     for name in ("id", "thread", "post", "offset", "length"):
         value = el.get(name)
         if value is None or not value.strip():
@@ -75,7 +80,7 @@ def _parse_cite(el, problems):
     return cite
 
 
-def _parse_topic(el, problems):
+def _parse_topic(el: _Element, problems: list[Problem]) -> ParsedTopic:
     line = el.sourceline
     number = (el.get("number") or "").strip()
     if not number:
@@ -93,7 +98,7 @@ def _parse_topic(el, problems):
         if target not in LANGUAGE_TARGETS:
             problems.append(Problem(target_el.sourceline, f"topic {number}: language-target lang must be one of "
                                                           f"{', '.join(LANGUAGE_TARGETS)}, not {target!r}"))
-    assessor = {"description": "", "properties": {}, "rules": [], "citations": []}
+    assessor: dict[str, Any] = {"description": "", "properties": {}, "rules": [], "citations": []}
     desc = child(el, "description")
     if desc is not None:
         assessor["description"] = collapse("".join(desc.itertext()))
@@ -127,7 +132,7 @@ def _parse_topic(el, problems):
                        data={"language_target": target, "assessor": assessor})
 
 
-def parse_topics(data, filename):
+def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[ParsedTopic]]:
     """(problems, topics) for a BOLT IR topic file; every problem is reported, with its line."""
     problems, root = parse_xml(data)
     if root is None:
@@ -137,6 +142,7 @@ def parse_topics(data, filename):
     for name in ("eval", "contact"):
         if not (root.get(name) or "").strip():
             problems.append(Problem(root.sourceline, f"<{ROOT}>: missing attribute {name!r}"))
+    seen: dict[str, int | None]
     topics, seen = [], {}
     for el in root:
         if not isinstance(el.tag, str):
@@ -153,7 +159,7 @@ def parse_topics(data, filename):
         topics.append(topic)
     if not topics and not problems:
         problems.append(Problem(root.sourceline, "no <topic> in the file"))
-    ids = {}
+    ids: dict[str, int | None] = {}
     for topic in topics:
         for cite in topic.data["assessor"]["citations"]:
             if not cite["id"]:

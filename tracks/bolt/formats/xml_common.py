@@ -3,9 +3,11 @@
 lxml reports every syntax error it meets with its line; the BOLT formats turn them into Problems and stop there,
 since a tree built by error recovery would make every later message a guess.
 """
+from os import PathLike
 from pathlib import Path
 
 from lxml import etree
+from lxml.etree import _Element
 
 from pooling.formats.base import Problem
 
@@ -15,7 +17,7 @@ CITE_DTD = DTD_DIR / "bolt-ir-cite-schema.dtd"
 GROUP_DTD = DTD_DIR / "bolt-ir-schema.dtd"
 
 
-def parse_xml(data):
+def parse_xml(data: bytes | str) -> tuple[list[Problem], _Element | None]:
     """(problems, root element or None). No DTD loading, no network, no entity expansion beyond XML's own."""
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -30,7 +32,7 @@ def parse_xml(data):
     return [], root
 
 
-def passage_text(element):
+def passage_text(element: _Element) -> str:
     """The passage of a <cite>: its text (relspan text included), entities decoded, white space collapsed.
 
     The files wrap passages over lines with indentation; those line breaks are layout, not passage characters,
@@ -39,7 +41,7 @@ def passage_text(element):
     return passage_with_spans(element)[0]
 
 
-def passage_with_spans(element, marked=("relspan",)):
+def passage_with_spans(element: _Element, marked: tuple[str, ...] = ("relspan",)) -> tuple[str, list[list[int]]]:
     """(passage, [[start, length], ...] of the text inside `marked` child elements), positions in the
     white-space-collapsed passage that passage_text returns."""
     if not any(isinstance(sub.tag, str) and sub.tag in marked for sub in element):
@@ -49,6 +51,8 @@ def passage_with_spans(element, marked=("relspan",)):
         if isinstance(sub.tag, str):
             pieces.append(("".join(sub.itertext()), sub.tag in marked))
         pieces.append((sub.tail or "", False))
+    chars: list[str]
+    flags: list[bool]
     chars, flags = [], []
     for text, flag in pieces:
         for ch in text:
@@ -71,20 +75,20 @@ def passage_with_spans(element, marked=("relspan",)):
     return "".join(chars), spans
 
 
-def collapse(text):
+def collapse(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
-def children(element, tag):
+def children(element: _Element, tag: str) -> list[_Element]:
     return [c for c in element if isinstance(c.tag, str) and c.tag == tag]
 
 
-def child(element, tag):
+def child(element: _Element, tag: str) -> _Element | None:
     found = children(element, tag)
     return found[0] if found else None
 
 
-def validate(xml_bytes, dtd_path):
+def validate(xml_bytes: bytes, dtd_path: str | PathLike[str]) -> list[Problem]:
     """Problems (by line) from validating a document against one of the BOLT DTDs."""
     dtd = etree.DTD(str(dtd_path))
     root = etree.fromstring(xml_bytes, etree.XMLParser(resolve_entities=False, no_network=True))

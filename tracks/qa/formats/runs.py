@@ -13,8 +13,10 @@ The pool of a question holds its distinct [docid, answer-string] instances; `poo
 identity (answer string with white space collapsed), so the same instance from many runs is one pool item.
 """
 import re
+from collections.abc import Mapping
+from typing import Any
 
-from pooling.formats.base import ParsedEntry, ParsedRun, Problem
+from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
 
 NIL = "NIL"
 FILE_SHAPE = "text"  # what a run file looks like (pooling.loading names a file of the other shape)
@@ -22,26 +24,26 @@ MAX_TAG = 100
 SINGLE_ANSWER_TYPES = ("FACTOID",)  # exactly one [docid, answer] pair or NIL
 
 
-def collapse(text):
+def collapse(text: str) -> str:
     """White space collapsed to single spaces: how answer strings are compared when pooling."""
     return " ".join(text.split())
 
 
-def non_white_length(text):
+def non_white_length(text: str) -> int:
     return len("".join(text.split()))
 
 
 POOL_USES_DATA = False  # pool_key and pool_item read only docid and text
 
 
-def pool_key(entry):
+def pool_key(entry: ParsedEntry) -> str | None:
     """The identity of an entry's pool item, or None when the entry is not judged through the pool (NIL)."""
     if entry.docid == NIL:
         return None
     return f"{entry.docid}\t{collapse(entry.text)}"
 
 
-def pool_item(entry):
+def pool_item(entry: ParsedEntry) -> dict[str, str]:
     """The fields of a new pool item made from its first entry."""
     return {"docid": entry.docid, "text": collapse(entry.text)}
 
@@ -50,19 +52,19 @@ def pool_item(entry):
 _BAD_CHARACTER = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def _bad_character(text):
+def _bad_character(text: str) -> str | None:
     found = _BAD_CHARACTER.search(text)
     return found.group() if found else None
 
 
-def _limit_for(kind, settings):
+def _limit_for(kind: str, settings: Mapping[str, Any]) -> int | None:
     by_type = settings.get("max_answer_chars_by_type") or {}
     if kind in by_type:
         return by_type[kind]
     return settings.get("max_answer_chars")
 
 
-def check_run(data, filename, context):
+def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[Problem], ParsedRun | None]:
     """(problems, ParsedRun or None): every problem of the file, one per line where it is."""
     problems, entries = [], []
     settings = context.settings or {}
@@ -113,7 +115,7 @@ def check_run(data, filename, context):
         entries.append(ParsedEntry(topic=qid, line=number, docid=docid, text=text,
                                    data={"nil": True} if docid == NIL else {}))
 
-    by_question = {}
+    by_question: dict[str, list[ParsedEntry]] = {}
     for entry in entries:
         by_question.setdefault(entry.topic, []).append(entry)
 

@@ -14,6 +14,7 @@ with an id X.Y where X is its target's id. Order in the file is kept (the list o
 import re
 
 from lxml import etree
+from lxml.etree import _Element
 
 from pooling.formats.base import ParsedTopic, Problem
 
@@ -22,15 +23,15 @@ QUESTION_TYPES = ("FACTOID", "LIST", "OTHER", "RIGIDLIST", "SQUISHYLIST")
 MAY_BE_EMPTY = ("OTHER",)
 
 
-def normalise_type(raw):
+def normalise_type(raw: str | None) -> str:
     return re.sub(r"[\s_\-]+", "", raw or "").upper()
 
 
-def _text(element):
+def _text(element: _Element) -> str:
     return " ".join("".join(element.itertext()).split())
 
 
-def parse_topics(data, filename):
+def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[ParsedTopic]]:
     """(problems, topics): every series and question of a TREC/TAC QA question file, in file order."""
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     try:
@@ -38,9 +39,10 @@ def parse_topics(data, filename):
     except etree.XMLSyntaxError as exc:
         return [Problem(exc.lineno or None, f"malformed XML: {exc.msg}")], []
 
+    seen: dict[str, int | None]
     problems, topics, seen = [], [], {}
 
-    def claim(ident, line, what):
+    def claim(ident: str, line: int | None, what: str) -> bool:
         if ident in seen:
             problems.append(Problem(line, f"duplicate id {ident!r} ({what}); first used on line {seen[ident]}"))
             return False

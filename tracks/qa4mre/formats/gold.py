@@ -3,16 +3,19 @@
 Plain data, no Django import. A question may have no answer marked (then no answer can be right); more than one
 mark is an error. Checked against the loaded test set so that a gold file for another test set is refused.
 """
+from collections.abc import Collection
+
 from pooling.formats.base import Problem
 from tracks.qa4mre.formats.test_set import QUESTION, parse_xml, walk
 
 
-def parse_gold(data, filename, expected_questions=None):
+def parse_gold(data: bytes, filename: str,
+               expected_questions: Collection[str] | None = None) -> tuple[list[Problem], dict[str, int | None]]:
     """(problems, {question ident: correct a_id or None}).
 
     `expected_questions`: the question idents of the loaded test set; when given, every one must be in the gold
     file and the file may hold no other question."""
-    problems = []
+    problems: list[Problem] = []
     root = parse_xml(data, problems)
     if root is None:
         return problems, {}

@@ -21,8 +21,12 @@ one context cannot pass eleven runs of one team. tracks.qa4mre.loading.check_con
 """
 import os
 import re
+from collections.abc import Collection, Mapping
+from typing import Any
 
-from pooling.formats.base import ParsedEntry, ParsedRun, Problem
+from lxml.etree import _Element
+
+from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
 from tracks.qa4mre.formats.test_set import ANSWER_IDS, QUESTION, READING_TEST, TOPIC, element_children, parse_xml
 
 # The seven languages of the 2012 main task; an evaluation may set its own list in settings["languages"].
@@ -42,7 +46,8 @@ RESOURCE_TYPES = {
 }
 
 
-def parse_run_id(run_id, languages=LANGUAGES):
+def parse_run_id(run_id: str | None,
+                 languages: Collection[str] = LANGUAGES) -> tuple[dict[str, Any] | None, str | None]:
     """(fields, error): fields of a well-formed run_id, or None and a message saying what is wrong."""
     match = RUN_ID.match(run_id or "")
     if not match:
@@ -63,9 +68,12 @@ def parse_run_id(run_id, languages=LANGUAGES):
     return fields, None
 
 
-def _test_set_structure(topics):
+def _test_set_structure(topics: Mapping[str, str]) -> tuple[list[str], dict[str, list[str]], dict[str, list[str]],
+                                                             dict[str, int]]:
     """(topic ids, reading-test idents by topic, question idents by reading test, question order)."""
     questions = [ident for ident, kind in topics.items() if kind == QUESTION]
+    tests_of: dict[str, list[str]]
+    questions_of: dict[str, list[str]]
     topic_ids, tests_of, questions_of = [], {}, {}
     for ident, kind in topics.items():
         if kind == TOPIC:
@@ -83,7 +91,7 @@ def _test_set_structure(topics):
     return topic_ids, tests_of, questions_of, {ident: i for i, ident in enumerate(questions)}
 
 
-def check_run(data, filename, context):
+def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[Problem], ParsedRun | None]:
     problems = []
     basename = os.path.basename(filename or "")
     if not basename.lower().endswith(".xml"):
@@ -97,6 +105,7 @@ def check_run(data, filename, context):
 
     settings = context.settings or {}
     run_id = (root.get("run_id") or "").strip()
+    fields: Any  # None only when a problem is reported, so never None where it is used as a dict
     fields, error = parse_run_id(run_id, tuple(settings.get("languages") or LANGUAGES))
     if not run_id:
         problems.append(Problem(root.sourceline, "<output> without its run_id attribute"))
@@ -109,6 +118,10 @@ def check_run(data, filename, context):
                                       "the run against"))
         return problems, None
     topic_ids, tests_of, questions_of, order = _test_set_structure(context.topics)
+    entries: list[ParsedEntry]
+    seen_topics: dict[str, int | None]
+    seen_tests: dict[str, int | None]
+    seen_questions: dict[str, int | None]
     entries, resources, resources_line = [], None, None
     seen_topics, seen_tests, seen_questions = {}, {}, {}
     last = {"index": -1, "ident": None}
@@ -155,11 +168,12 @@ def check_run(data, filename, context):
                          data=dict(fields, other_resources=resources or [], priority=fields["run_number"]))
 
 
-def max_runs(settings):
+def max_runs(settings: Mapping[str, Any] | None) -> int:
     return int((settings or {}).get("max_runs_per_team") or MAX_RUNS)
 
 
-def _check_team_limit(run_id, fields, root, context, settings, problems):
+def _check_team_limit(run_id: str, fields: dict[str, Any] | None, root: _Element, context: CheckContext,
+                      settings: Mapping[str, Any], problems: list[Problem]) -> None:
     if not fields:
         return
     others = [tag for tag in (context.extra or {}).get("runs_by_team_id", {}).get(fields["team_id"], ())
@@ -169,7 +183,7 @@ def _check_team_limit(run_id, fields, root, context, settings, problems):
                                                  f"runs; at most {max_runs(settings)} runs per team"))
 
 
-def _remember(run_id, fields, context):
+def _remember(run_id: str, fields: dict[str, Any], context: CheckContext) -> None:
     """Count a run that passed towards its team's limit for the rest of a batch checked with this context."""
     if context.extra is None:
         context.extra = {}
@@ -178,7 +192,7 @@ def _remember(run_id, fields, context):
         tags.append(run_id)
 
 
-def _read_resources(element, problems):
+def _read_resources(element: _Element, problems: list[Problem]) -> list[str]:
     names = []
     for res in element_children(element):
         if res.tag != "resource":
@@ -192,8 +206,9 @@ def _read_resources(element, problems):
     return names
 
 
-def _walk_topic(topic_el, t_id, tests_of, questions_of, order, seen_tests, seen_questions, last, entries,
-                problems):
+def _walk_topic(topic_el: _Element, t_id: str, tests_of: dict[str, list[str]], questions_of: dict[str, list[str]],
+                order: dict[str, int], seen_tests: dict[str, int | None], seen_questions: dict[str, int | None],
+                last: dict[str, Any], entries: list[ParsedEntry], problems: list[Problem]) -> None:
     seen_here = set()
     for test_el in element_children(topic_el):
         if test_el.tag != READING_TEST:
@@ -218,7 +233,9 @@ def _walk_topic(topic_el, t_id, tests_of, questions_of, order, seen_tests, seen_
             problems.append(Problem(topic_el.sourceline, f"reading test {ident} of the test set is missing"))
 
 
-def _walk_reading_test(test_el, test_ident, questions_of, order, seen_questions, last, entries, problems):
+def _walk_reading_test(test_el: _Element, test_ident: str, questions_of: dict[str, list[str]], order: dict[str, int],
+                       seen_questions: dict[str, int | None], last: dict[str, Any], entries: list[ParsedEntry],
+                       problems: list[Problem]) -> None:
     seen_here = set()
     for q_el in element_children(test_el):
         if q_el.tag != QUESTION:
@@ -252,7 +269,7 @@ def _walk_reading_test(test_el, test_ident, questions_of, order, seen_questions,
             problems.append(Problem(test_el.sourceline, f"question {ident} of the test set is missing"))
 
 
-def _read_question(q_el, ident, problems):
+def _read_question(q_el: _Element, ident: str, problems: list[Problem]) -> ParsedEntry | None:
     answered = q_el.get("answered")
     ok = True
     if answered not in ("YES", "NO"):

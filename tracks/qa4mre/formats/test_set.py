@@ -9,7 +9,10 @@ Kinds: "topic", "reading-test", "question".
 The gold standard has the same shape with correct="Yes" on the right answer; it is read by the same walker
 (`walk(..., gold=True)`, see formats.gold) so the two files can never be parsed differently.
 """
+from typing import Any
+
 from lxml import etree
+from lxml.etree import _Element
 
 from pooling.formats.base import ParsedTopic, Problem
 
@@ -19,7 +22,7 @@ AFTER_LOAD = "tracks.qa4mre.loading.after_topics_loaded"
 ANSWER_IDS = ("1", "2", "3", "4", "5")
 
 
-def parse_xml(data, problems):
+def parse_xml(data: bytes, problems: list[Problem]) -> _Element | None:
     """The root element of `data`, or None after adding the syntax error to `problems`.
 
     Entities are not resolved and nothing is fetched: the file is untrusted."""
@@ -32,12 +35,12 @@ def parse_xml(data, problems):
         return None
 
 
-def element_children(element):
+def element_children(element: _Element) -> list[_Element]:
     """Child elements only (comments and processing instructions are removed by the parser anyway)."""
     return [child for child in element if isinstance(child.tag, str)]
 
 
-def require_id(element, name, problems, label):
+def require_id(element: _Element, name: str, problems: list[Problem], label: str) -> str | None:
     """The stripped value of id attribute `name`, or None after reporting it missing or empty."""
     value = (element.get(name) or "").strip()
     if not value:
@@ -46,18 +49,18 @@ def require_id(element, name, problems, label):
     return value
 
 
-def text_of(element):
+def text_of(element: _Element) -> str:
     return "".join(element.itertext()).strip()
 
 
-def walk(root, problems, gold=False):
+def walk(root: _Element, problems: list[Problem], gold: bool = False) -> list[ParsedTopic]:
     """ParsedTopics for a <test-set> tree, appending every problem found. With gold=True each question's data
     gets "correct": the a_id marked correct="Yes" (None when no answer is marked)."""
-    topics = []
+    topics: list[ParsedTopic] = []
     if root.tag != "test-set":
         problems.append(Problem(root.sourceline, f"the root element must be <test-set>, not <{root.tag}>"))
         return topics
-    seen = {}
+    seen: dict[str, int | None] = {}
     for topic_el in element_children(root):
         if topic_el.tag != TOPIC:
             problems.append(Problem(topic_el.sourceline, f"unexpected <{topic_el.tag}> in <test-set>"))
@@ -83,7 +86,7 @@ def walk(root, problems, gold=False):
     return topics
 
 
-def _duplicate(ident, element, seen, problems, label):
+def _duplicate(ident: str, element: _Element, seen: dict[str, int | None], problems: list[Problem], label: str) -> bool:
     if ident in seen:
         problems.append(Problem(element.sourceline, f"{label} appears twice (first on line {seen[ident]})"))
         return True
@@ -91,7 +94,8 @@ def _duplicate(ident, element, seen, problems, label):
     return False
 
 
-def _walk_reading_test(test_el, t_id, seen, topics, problems, gold):
+def _walk_reading_test(test_el: _Element, t_id: str, seen: dict[str, int | None], topics: list[ParsedTopic],
+                       problems: list[Problem], gold: bool) -> None:
     r_id = require_id(test_el, "r_id", problems, READING_TEST)
     if r_id is None:
         return
@@ -123,7 +127,8 @@ def _walk_reading_test(test_el, t_id, seen, topics, problems, gold):
         _walk_question(q_el, t_id, r_id, ident, seen, topics, problems, gold)
 
 
-def _walk_question(q_el, t_id, r_id, test_ident, seen, topics, problems, gold):
+def _walk_question(q_el: _Element, t_id: str, r_id: str, test_ident: str, seen: dict[str, int | None],
+                   topics: list[ParsedTopic], problems: list[Problem], gold: bool) -> None:
     q_id = require_id(q_el, "q_id", problems, QUESTION)
     if q_id is None:
         return
@@ -138,6 +143,8 @@ def _walk_question(q_el, t_id, r_id, test_ident, seen, topics, problems, gold):
     if len(q_strs) != 1:
         problems.append(Problem(q_el.sourceline, f"question {ident} must hold exactly one <q_str>, "
                                                  f"found {len(q_strs)}"))
+    answers: list[dict[str, Any]]
+    correct: list[tuple[int, int | None]]  # (a_id, line)
     answers, correct = [], []
     for a_el in answer_els:
         a_id = require_id(a_el, "a_id", problems, "answer")
@@ -164,16 +171,17 @@ def _walk_question(q_el, t_id, r_id, test_ident, seen, topics, problems, gold):
     if len(correct) > 1:
         problems.append(Problem(correct[1][1], f"question {ident} has {len(correct)} answers marked "
                                                f'correct="Yes" (at most one)'))
-    data = {"t_id": t_id, "r_id": r_id, "q_id": q_id, "answers": sorted(answers, key=lambda a: a["a_id"])}
+    data: dict[str, Any] = {"t_id": t_id, "r_id": r_id, "q_id": q_id,
+                            "answers": sorted(answers, key=lambda a: a["a_id"])}
     if gold:
         data["correct"] = correct[0][0] if len(correct) == 1 else None
     topics.append(ParsedTopic(ident=ident, kind=QUESTION, text=text_of(q_strs[0]) if q_strs else "",
                               parent=test_ident, line=q_el.sourceline, data=data))
 
 
-def parse_topics(data, filename):
+def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[ParsedTopic]]:
     """(problems, topics) for a test-set file: topics, then each reading test followed by its questions."""
-    problems = []
+    problems: list[Problem] = []
     root = parse_xml(data, problems)
     if root is None:
         return problems, []
