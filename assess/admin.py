@@ -1,7 +1,15 @@
 from django.contrib import admin
 
-from assess.models import (AnswerClass, Assignment, Invitation, Judgment, JudgmentChange, Nugget, StructureChange,
-                           TopicClosure)
+from assess.models import (
+    AnswerClass,
+    Assignment,
+    Invitation,
+    Judgment,
+    JudgmentChange,
+    Nugget,
+    StructureChange,
+    TopicClosure,
+)
 
 
 @admin.register(Assignment)

@@ -1,4 +1,5 @@
 """Inter-assessor agreement over paired labels: percent agreement and Cohen's kappa. Plain Python, no Django."""
+
 from collections import Counter
 
 

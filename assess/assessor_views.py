@@ -1,5 +1,6 @@
 """The assessor's pages of every track: their assignments and invitations, and the history of their judgments
 (organizers see everyone's). A track's own judging pages hang off these (Track.assignment_page)."""
+
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
@@ -25,8 +26,11 @@ def my_assignments(request):
     primary_of = {a.topic_id for a in assignments if a.role == Assignment.PRIMARY}
     for inv in invitations:
         inv.revote = inv.kind == Invitation.VOTER and inv.topic_id in primary_of  # the primary's later vote set
-    return render(request, "assess/my_assignments.html", {"assignments": assignments, "invitations": invitations,
-                                                          "overall": overall})
+    return render(
+        request,
+        "assess/my_assignments.html",
+        {"assignments": assignments, "invitations": invitations, "overall": overall},
+    )
 
 
 @role_required(ASSESSOR, ORGANIZER)
@@ -45,8 +49,9 @@ def item_history(request, item_id):
 def question_history(request, qid):
     """Who: the question's assessors (their own judgments) and organizers (everything, structure changes too)."""
     question = get_object_or_404(Topic.objects.select_related("evaluation", "parent"), pk=qid)
-    changes = (JudgmentChange.objects.filter(judgment__topic=question)
-               .select_related("judgment", "judgment__item", "judgment__nugget", "changed_by"))
+    changes = JudgmentChange.objects.filter(judgment__topic=question).select_related(
+        "judgment", "judgment__item", "judgment__nugget", "changed_by"
+    )
     structure = StructureChange.objects.filter(topic=question).select_related("actor")
     if not has_role(request.user, ORGANIZER):
         role = judging.assignment_role(request.user, question)
@@ -55,6 +60,12 @@ def question_history(request, qid):
         changes = changes.filter(judgment__assessor=request.user)
         if role != Assignment.PRIMARY:
             structure = structure.none()
-    return render(request, "assess/history.html", {
-        "question": question, "changes": changes.order_by("-changed_at", "-id")[:500],
-        "structure": structure.order_by("-at", "-id")[:500]})
+    return render(
+        request,
+        "assess/history.html",
+        {
+            "question": question,
+            "changes": changes.order_by("-changed_at", "-id")[:500],
+            "structure": structure.order_by("-at", "-id")[:500],
+        },
+    )

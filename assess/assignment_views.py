@@ -1,4 +1,5 @@
 """The organizer's page assigning series to assessors."""
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -44,6 +45,9 @@ def assignments(request, slug):
         s.primary = current.get(s.pk, {}).get(Assignment.PRIMARY, "")
         s.second = current.get(s.pk, {}).get(Assignment.SECONDARY, "")
     assessors = get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
-    return render(request, "assess/assignments.html",
-                  {"evaluation": evaluation, "series": series, "assessors": assessors, "problems": problems},
-                  status=400 if problems else 200)
+    return render(
+        request,
+        "assess/assignments.html",
+        {"evaluation": evaluation, "series": series, "assessors": assessors, "problems": problems},
+        status=400 if problems else 200,
+    )

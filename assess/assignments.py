@@ -1,4 +1,5 @@
 """Who judges what: a series' primary assessor and, for double judging, its second one."""
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
@@ -22,7 +23,8 @@ def assign(evaluation, series_ident, username, second=False):
         if other is not None:
             raise LoadError([f"{username} is already the {other.role} assessor of series {series_ident}"])
         assignment, _ = Assignment.objects.update_or_create(
-            topic=topic, role=role, defaults={"evaluation": evaluation, "assessor": user})
+            topic=topic, role=role, defaults={"evaluation": evaluation, "assessor": user}
+        )
         start_judging(evaluation)
     return assignment
 

@@ -4,13 +4,13 @@ the question's stale mark together (data-modifying CTE, row-locked by the UPDATE
 assess.judging uses these when the database is PostgreSQL and falls back to the ORM elsewhere (the SQLite demo);
 both paths keep the same rules and are tested.
 """
+
 import json
 
 from django.db import connection
 
-from config import prepared
-
 from assess.models import Judgment, JudgmentChange, TopicClosure
+from config import prepared
 from pooling.models import StaleTopic
 
 ITEM_FIELDS = ("id", "evaluation_id", "topic_id", "key", "pool_id", "docid", "text", "origin", "position")
@@ -24,8 +24,10 @@ def available():
 
 def _build(model, names, values):
     fields = [model._meta.get_field(n) for n in names]  # attnames (topic_id) are known to get_field too
-    converted = [f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") and v is not None else v
-                 for f, v in zip(fields, values)]
+    converted = [
+        f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") and v is not None else v
+        for f, v in zip(fields, values)
+    ]
     return model.from_db(connection.alias, [f.attname for f in fields], converted)
 
 
@@ -33,21 +35,22 @@ def load_item(user_id, item_id):
     """(PoolItem with .topic, .evaluation, .closed, .my_role) or None."""
     from pooling.models import Evaluation, PoolItem, Topic
 
-    columns = ([f"i.{c}" for c in ITEM_FIELDS] + [f"t.{c}" for c in TOPIC_FIELDS]
-               + [f"e.{c}" for c in EVALUATION_FIELDS])
-    sql = (f"SELECT {', '.join(columns)}, "
-           "EXISTS (SELECT 1 FROM assess_topicclosure c WHERE c.topic_id = t.id OR c.topic_id = t.parent_id), "
-           "(SELECT a.role FROM assess_assignment a WHERE a.assessor_id = %s::integer "
-           " AND (a.topic_id = t.id OR a.topic_id = t.parent_id) LIMIT 1) "
-           "FROM pooling_poolitem i JOIN pooling_topic t ON t.id = i.topic_id "
-           "JOIN pooling_evaluation e ON e.id = i.evaluation_id WHERE i.id = %s::bigint")
+    columns = [f"i.{c}" for c in ITEM_FIELDS] + [f"t.{c}" for c in TOPIC_FIELDS] + [f"e.{c}" for c in EVALUATION_FIELDS]
+    sql = (
+        f"SELECT {', '.join(columns)}, "
+        "EXISTS (SELECT 1 FROM assess_topicclosure c WHERE c.topic_id = t.id OR c.topic_id = t.parent_id), "
+        "(SELECT a.role FROM assess_assignment a WHERE a.assessor_id = %s::integer "
+        " AND (a.topic_id = t.id OR a.topic_id = t.parent_id) LIMIT 1) "
+        "FROM pooling_poolitem i JOIN pooling_topic t ON t.id = i.topic_id "
+        "JOIN pooling_evaluation e ON e.id = i.evaluation_id WHERE i.id = %s::bigint"
+    )
     row = prepared.fetchone(sql, [user_id, item_id])
     if row is None:
         return None
     a, b = len(ITEM_FIELDS), len(ITEM_FIELDS) + len(TOPIC_FIELDS)
     item = _build(PoolItem, ITEM_FIELDS, row[:a])
     item.topic = _build(Topic, TOPIC_FIELDS, row[a:b])
-    item.evaluation = item.topic.evaluation = _build(Evaluation, EVALUATION_FIELDS, row[b:b + len(EVALUATION_FIELDS)])
+    item.evaluation = item.topic.evaluation = _build(Evaluation, EVALUATION_FIELDS, row[b : b + len(EVALUATION_FIELDS)])
     item.closed, item.my_role = row[-2], row[-1]
     return item
 
@@ -102,16 +105,35 @@ def write(user, *, topic, kind, role, value, expected_version, item=None, nugget
     stale mark in one statement, which is its own transaction when the caller has none (no BEGIN/COMMIT round
     trips). Returns the saved Judgment, or None when nothing was written (stale, closed, or the same value): the
     caller then reads the current state to tell which. The caller asks for rescoring after commit."""
-    params = {"evaluation": topic.evaluation_id, "topic": topic.pk, "series": topic.parent_id or topic.pk,
-              "kind": kind, "user": user.pk, "role": role, "value": json.dumps(value),
-              "item": item.pk if item is not None else None, "nugget": nugget.pk if nugget is not None else None,
-              "expected": expected_version, "subject": item.pk if item is not None else nugget.pk}
+    params = {
+        "evaluation": topic.evaluation_id,
+        "topic": topic.pk,
+        "series": topic.parent_id or topic.pk,
+        "kind": kind,
+        "user": user.pk,
+        "role": role,
+        "value": json.dumps(value),
+        "item": item.pk if item is not None else None,
+        "nugget": nugget.pk if nugget is not None else None,
+        "expected": expected_version,
+        "subject": item.pk if item is not None else nugget.pk,
+    }
     sql = _INSERT if not expected_version else _UPDATE.format(subject="item_id" if item is not None else "nugget_id")
     row = prepared.fetchone(sql, params)
     if row is None:
         return None
-    judgment = Judgment(id=row[0], evaluation_id=topic.evaluation_id, topic=topic, kind=kind, assessor=user,
-                        role=role, value=value, version=row[1], item=item, nugget=nugget)
+    judgment = Judgment(
+        id=row[0],
+        evaluation_id=topic.evaluation_id,
+        topic=topic,
+        kind=kind,
+        assessor=user,
+        role=role,
+        value=value,
+        version=row[1],
+        item=item,
+        nugget=nugget,
+    )
     judgment.updated_at = row[2]
     judgment._state.adding = False
     return judgment

@@ -10,6 +10,7 @@ of the adjudication queue (NotInQueue) and only once (claim_decision, AlreadyDec
 actions (closing questions, invitations, double judging) are here too. Tracks build their saves on save_judgment
 (QA: tracks/qa/instance_judging.py and nugget_judging.py; BOLT: pooling/bolt.py); nothing else writes judgments.
 """
+
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -52,8 +53,9 @@ class StaleJudgment(JudgingError):
     def __init__(self, current):
         self.current = current
         version = f" (now version {current.version})" if current is not None else ""
-        super().__init__(f"not saved: this judgment was changed elsewhere since you opened it{version}; "
-                         f"the newer value is shown")
+        super().__init__(
+            f"not saved: this judgment was changed elsewhere since you opened it{version}; the newer value is shown"
+        )
 
 
 class AlreadyDecided(StaleJudgment):
@@ -61,9 +63,12 @@ class AlreadyDecided(StaleJudgment):
 
     def __init__(self, current):
         self.current = current
-        JudgingError.__init__(self, f"not saved: {current.assessor.username} already decided this item "
-                                    f"(version {current.version}); one decision counts per item, so only "
-                                    f"{current.assessor.username} can change it")
+        JudgingError.__init__(
+            self,
+            f"not saved: {current.assessor.username} already decided this item "
+            f"(version {current.version}); one decision counts per item, so only "
+            f"{current.assessor.username} can change it",
+        )
 
 
 @dataclass
@@ -73,6 +78,7 @@ class Saved:
 
 
 # --- who may do what -------------------------------------------------------------------------------------------
+
 
 def series_id(topic):
     """The series a question belongs to (assignments are made per series); a topic without parent is its own."""
@@ -84,14 +90,19 @@ def series_ident(question):
 
 
 def assignment_role(user, question):
-    """"primary", "secondary" or None: the user's assignment on the question's series."""
-    return (Assignment.objects.filter(assessor=user, topic_id__in={question.id, series_id(question)})
-            .values_list("role", flat=True).first())
+    """ "primary", "secondary" or None: the user's assignment on the question's series."""
+    return (
+        Assignment.objects.filter(assessor=user, topic_id__in={question.id, series_id(question)})
+        .values_list("role", flat=True)
+        .first()
+    )
 
 
 def may_adjudicate(user, evaluation):
-    return has_role(user, ORGANIZER) or Invitation.objects.filter(
-        evaluation=evaluation, user=user, kind=Invitation.ADJUDICATOR).exists()
+    return (
+        has_role(user, ORGANIZER)
+        or Invitation.objects.filter(evaluation=evaluation, user=user, kind=Invitation.ADJUDICATOR).exists()
+    )
 
 
 def is_closed(question):
@@ -117,14 +128,23 @@ def load_item(user, item_id):
             raise PoolItem.DoesNotExist(f"no pool item {item_id}")
         return item
     closure = TopicClosure.objects.filter(Q(topic_id=OuterRef("topic_id")) | Q(topic_id=OuterRef("topic__parent_id")))
-    role = Assignment.objects.filter(
-        Q(topic_id=OuterRef("topic_id")) | Q(topic_id=OuterRef("topic__parent_id")), assessor_id=user.pk
-    ).order_by().values("role")[:1]
-    return (PoolItem.objects.select_related("topic", "evaluation").order_by()
-            .annotate(closed=Exists(closure), my_role=Subquery(role)).get(pk=item_id))
+    role = (
+        Assignment.objects.filter(
+            Q(topic_id=OuterRef("topic_id")) | Q(topic_id=OuterRef("topic__parent_id")), assessor_id=user.pk
+        )
+        .order_by()
+        .values("role")[:1]
+    )
+    return (
+        PoolItem.objects.select_related("topic", "evaluation")
+        .order_by()
+        .annotate(closed=Exists(closure), my_role=Subquery(role))
+        .get(pk=item_id)
+    )
 
 
 # --- the one judgment writer -----------------------------------------------------------------------------------
+
 
 def save_judgment(user, *, topic, kind, role, value, expected_version, item=None, nugget=None, closed=None):
     """Write one judgment of `user` on a pool item or a nugget, checked against the version the caller saw.
@@ -142,22 +162,30 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
     if expected_version is not None and not callable(value) and fastsave.available():
         return _fast_save(user, topic, kind, role, value, expected_version, subject)  # its statement checks
     with transaction.atomic():
-        current = (Judgment.objects.select_for_update(of=("self",))
-                   .filter(kind=kind, assessor=user, **subject).first())
+        current = Judgment.objects.select_for_update(of=("self",)).filter(kind=kind, assessor=user, **subject).first()
         refuse_if_closed(topic)  # checked under the lock: a closure committed after any earlier read counts
         if current is None:
             if expected_version:
                 raise StaleJudgment(None)
             if callable(value):
                 value = _require_fit(kind, value(None))
-            judgment = Judgment(evaluation_id=topic.evaluation_id, topic=topic, kind=kind, assessor=user,
-                                role=role, value=value, version=1, **subject)
+            judgment = Judgment(
+                evaluation_id=topic.evaluation_id,
+                topic=topic,
+                kind=kind,
+                assessor=user,
+                role=role,
+                value=value,
+                version=1,
+                **subject,
+            )
             try:
                 with transaction.atomic():
                     judgment.save(force_insert=True)
             except IntegrityError:  # another tab created it between our read and our insert
-                raise StaleJudgment(Judgment.objects.select_related("assessor")
-                                    .get(kind=kind, assessor=user, **subject)) from None
+                raise StaleJudgment(
+                    Judgment.objects.select_related("assessor").get(kind=kind, assessor=user, **subject)
+                ) from None
             before = None
         else:
             if expected_version is not None and current.version != expected_version:
@@ -170,8 +198,9 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
             current.value, current.role, current.version = value, role, current.version + 1
             current.save(update_fields=["value", "role", "version", "updated_at"])
             judgment = current
-        JudgmentChange.objects.create(judgment=judgment, changed_by=user, version=judgment.version,
-                                      before=before, after=value)
+        JudgmentChange.objects.create(
+            judgment=judgment, changed_by=user, version=judgment.version, before=before, after=value
+        )
         mark_stale(topic)
     return Saved(judgment, changed=True)
 
@@ -187,8 +216,9 @@ def _require_fit(kind, value):
 
 def _fast_save(user, topic, kind, role, value, expected_version, subject):
     """save_judgment in one statement (assess.fastsave); reads the row only when nothing was written."""
-    judgment = fastsave.write(user, topic=topic, kind=kind, role=role, value=value,
-                              expected_version=expected_version, **subject)
+    judgment = fastsave.write(
+        user, topic=topic, kind=kind, role=role, value=value, expected_version=expected_version, **subject
+    )
     if judgment is not None:
         request_rescoring(topic.evaluation_id)  # the stale mark is already written by the same statement
         return Saved(judgment, changed=True)
@@ -201,6 +231,7 @@ def _fast_save(user, topic, kind, role, value, expected_version, subject):
 
 # --- adjudication: one decision per item ----------------------------------------------------------------------
 
+
 def claim_decision(user, item, kind):
     """One decision per item: lock the pool item (so two adjudicators deciding at once are serialised) and refuse
     with AlreadyDecided when someone else's decision of this kind exists. Call inside transaction.atomic(); the
@@ -209,13 +240,18 @@ def claim_decision(user, item, kind):
     from pooling.models import PoolItem
 
     PoolItem.objects.select_for_update(of=("self",)).filter(pk=item.pk).first()
-    other = (Judgment.objects.select_related("assessor")
-             .filter(kind=kind, item_id=item.pk, role=Judgment.ADJUDICATED).exclude(assessor=user).first())
+    other = (
+        Judgment.objects.select_related("assessor")
+        .filter(kind=kind, item_id=item.pk, role=Judgment.ADJUDICATED)
+        .exclude(assessor=user)
+        .first()
+    )
     if other is not None:
         raise AlreadyDecided(other)
 
 
 # --- organizer -------------------------------------------------------------------------------------------------
+
 
 def log_structure_change(topic, user, action, before=None, after=None):
     """Record a change that is no judgment (a class, a nugget, a closure) in the question's StructureChange log."""
@@ -252,8 +288,12 @@ def invite(user, evaluation, invitee, kind, series=None):
     if kind == Invitation.VOTER and series is None:
         raise JudgingError("a voter is invited to a series")
     invitation, _ = Invitation.objects.get_or_create(
-        evaluation=evaluation, topic=series if kind == Invitation.VOTER else None, user=invitee, kind=kind,
-        defaults={"invited_by": user})
+        evaluation=evaluation,
+        topic=series if kind == Invitation.VOTER else None,
+        user=invitee,
+        kind=kind,
+        defaults={"invited_by": user},
+    )
     return invitation
 
 
@@ -272,5 +312,6 @@ def assign_secondary(user, series, assessor):
     _require_organizer(user)
     if Assignment.objects.filter(topic=series, assessor=assessor).exists():
         raise JudgingError(f"{assessor.username} is already assigned to series {series.ident}")
-    return Assignment.objects.create(evaluation=series.evaluation, topic=series, assessor=assessor,
-                                     role=Assignment.SECONDARY)
+    return Assignment.objects.create(
+        evaluation=series.evaluation, topic=series, assessor=assessor, role=Assignment.SECONDARY
+    )

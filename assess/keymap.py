@@ -10,6 +10,7 @@ declares (rendered as JSON into the page, see `for_script`), never on letters of
 A track declares its pages in its own module (tracks/<name>/keys.py) and registers them from its
 AppConfig.ready(); a key it needs for a new action must be a key no page uses yet.
 """
+
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -60,8 +61,10 @@ def _check(key: Key, by: str, pending: dict[str, tuple[str, str]]) -> None:
     for name in key.keys:
         action, first = _BOUND.get(name) or pending.get(name) or (key.action, by)
         if action != key.action:
-            raise KeyClash(f"{by}: key {name!r} cannot be {key.action!r}, it is {action!r} already "
-                           f"(declared by {first}); a key has one action on every page")
+            raise KeyClash(
+                f"{by}: key {name!r} cannot be {key.action!r}, it is {action!r} already "
+                f"(declared by {first}); a key has one action on every page"
+            )
         pending.setdefault(name, (key.action, by))
 
 

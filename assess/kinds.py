@@ -7,6 +7,7 @@ those keys). A track registers its kinds from its AppConfig.ready():
 
     register_kind(JudgmentKind("citation", {"rel": ("yes", "maybe", "no"), ...}))
 """
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,8 +45,11 @@ def problems(value: Any, shape: Any, where: str = "value") -> list[str]:
     if isinstance(shape, Nullable):
         return [] if value is None else problems(value, shape.shape, where)
     if isinstance(shape, tuple):
-        return [] if value in shape and type(value) is type(next(iter(shape), value)) else [
-            f"{where} must be one of {', '.join(map(repr, shape))}, not {value!r}"]
+        return (
+            []
+            if value in shape and type(value) is type(next(iter(shape), value))
+            else [f"{where} must be one of {', '.join(map(repr, shape))}, not {value!r}"]
+        )
     if isinstance(shape, list):
         if not isinstance(value, list):
             return [f"{where} must be a list, not {type(value).__name__}"]
@@ -61,8 +65,11 @@ def problems(value: Any, shape: Any, where: str = "value") -> list[str]:
         found += [f"{where} has an unknown key {k!r}" for k in value if k not in shape]
         return found + [p for k, s in shape.items() if k in value for p in problems(value[k], s, f"{where}.{k}")]
     if shape is int:  # bool is an int to Python, not to a judgment
-        return [] if isinstance(value, int) and not isinstance(value, bool) else [
-            f"{where} must be an integer, not {value!r}"]
+        return (
+            []
+            if isinstance(value, int) and not isinstance(value, bool)
+            else [f"{where} must be an integer, not {value!r}"]
+        )
     return [] if isinstance(value, shape) else [f"{where} must be {shape.__name__}, not {value!r}"]
 
 

@@ -89,8 +89,9 @@ class Judgment(models.Model):
     evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="judgments")
     topic = models.ForeignKey("pooling.Topic", on_delete=models.CASCADE, related_name="judgments")
     kind = models.CharField(max_length=30)
-    item = models.ForeignKey("pooling.PoolItem", null=True, blank=True, on_delete=models.CASCADE,
-                             related_name="judgments")
+    item = models.ForeignKey(
+        "pooling.PoolItem", null=True, blank=True, on_delete=models.CASCADE, related_name="judgments"
+    )
     nugget = models.ForeignKey(Nugget, null=True, blank=True, on_delete=models.CASCADE, related_name="judgments")
     assessor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="judgments")
     role = models.CharField(max_length=12, choices=ROLES, default=PRIMARY)
@@ -100,10 +101,16 @@ class Judgment(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["kind", "item", "assessor"], condition=models.Q(item__isnull=False),
-                                    name="one_item_judgment_per_assessor"),
-            models.UniqueConstraint(fields=["kind", "nugget", "assessor"], condition=models.Q(nugget__isnull=False),
-                                    name="one_nugget_judgment_per_assessor"),
+            models.UniqueConstraint(
+                fields=["kind", "item", "assessor"],
+                condition=models.Q(item__isnull=False),
+                name="one_item_judgment_per_assessor",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "nugget", "assessor"],
+                condition=models.Q(nugget__isnull=False),
+                name="one_nugget_judgment_per_assessor",
+            ),
         ]
         indexes = [models.Index(fields=["topic", "kind"])]
 
@@ -142,8 +149,9 @@ class Invitation(models.Model):
     KINDS = [(VOTER, "Nugget voter"), (ADJUDICATOR, "Adjudicator")]
 
     evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="invitations")
-    topic = models.ForeignKey("pooling.Topic", null=True, blank=True, on_delete=models.CASCADE,
-                              related_name="invitations")  # the series, for voters; empty for adjudicators
+    topic = models.ForeignKey(
+        "pooling.Topic", null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )  # the series, for voters; empty for adjudicators
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assess_invitations")
     kind = models.CharField(max_length=20, choices=KINDS)
     invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -152,10 +160,16 @@ class Invitation(models.Model):
     class Meta:
         ordering = ["evaluation", "kind", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["kind", "topic", "user"], condition=models.Q(topic__isnull=False),
-                                    name="one_invitation_per_topic"),
-            models.UniqueConstraint(fields=["kind", "evaluation", "user"], condition=models.Q(topic__isnull=True),
-                                    name="one_invitation_per_evaluation"),
+            models.UniqueConstraint(
+                fields=["kind", "topic", "user"],
+                condition=models.Q(topic__isnull=False),
+                name="one_invitation_per_topic",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "evaluation", "user"],
+                condition=models.Q(topic__isnull=True),
+                name="one_invitation_per_evaluation",
+            ),
         ]
 
     def __str__(self):

@@ -12,6 +12,7 @@ Values by kind (see assess.models.Judgment):
                   vote set for the pyramid weights, never the official vital/okay (that stays the first vote).
 - "citation":     {"rel": "yes"|"maybe"|"no", "trans": ..., "chksrc": bool, "relspans": [[start, length], ...]}
 """
+
 from assess.models import Judgment
 
 _PRECEDENCE = {Judgment.ADJUDICATED: 2, Judgment.PRIMARY: 1}
@@ -26,8 +27,11 @@ VOTE_KINDS = (VOTE, REVOTE)  # every vote set of the pyramid
 def official_values(topic_ids, kind):
     """{subject id: value} for the given topics; subject is the item id, or the nugget id for nugget kinds."""
     best = {}
-    rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(_PRECEDENCE))
-            .order_by().values_list("id", "item_id", "nugget_id", "role", "value"))
+    rows = (
+        Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(_PRECEDENCE))
+        .order_by()
+        .values_list("id", "item_id", "nugget_id", "role", "value")
+    )
     for pk, item_id, nugget_id, role, value in rows:
         subject = item_id if item_id is not None else nugget_id
         rank = (_PRECEDENCE[role], pk)  # see TIES
@@ -40,8 +44,11 @@ def nugget_votes(topic_ids):
     """{nugget id: [vote, ...]} with every vote set's vital/okay vote (the pyramid's vote sets: every voter's
     vote and the primary's later vote)."""
     votes = {}
-    rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS).order_by()
-            .values_list("nugget_id", "value"))
+    rows = (
+        Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS)
+        .order_by()
+        .values_list("nugget_id", "value")
+    )
     for nugget_id, value in rows:
         votes.setdefault(nugget_id, []).append(value.get("vote"))
     return votes
@@ -54,8 +61,12 @@ def official_fields(topic_ids, kind, *keys):
     from django.db.models.fields.json import KT
 
     names = {f"k{i}": KT(f"value__{key}") for i, key in enumerate(keys)}
-    rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(_PRECEDENCE))
-            .order_by().annotate(**names).values_list("id", "item_id", "nugget_id", "role", *names))
+    rows = (
+        Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(_PRECEDENCE))
+        .order_by()
+        .annotate(**names)
+        .values_list("id", "item_id", "nugget_id", "role", *names)
+    )
     best = {}
     for pk, item_id, nugget_id, role, *fields in rows:
         subject = item_id if item_id is not None else nugget_id
@@ -71,8 +82,12 @@ def nugget_vote_sets(topic_ids):
     from django.db.models.fields.json import KT
 
     official, votes = {}, {}
-    rows = (Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS).order_by()
-            .annotate(vote=KT("value__vote")).values_list("id", "nugget_id", "kind", "role", "vote"))
+    rows = (
+        Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS)
+        .order_by()
+        .annotate(vote=KT("value__vote"))
+        .values_list("id", "nugget_id", "kind", "role", "vote")
+    )
     best = {}
     for pk, nugget_id, kind, role, vote in rows:
         votes.setdefault(nugget_id, []).append(vote)

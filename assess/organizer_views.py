@@ -1,6 +1,7 @@
 """The organizer's judging pages of every track — progress, time per item, agreement, invitations, double judging,
 closing questions — with the size of the track's adjudication queue (Track.adjudication_queue), whose page is the
 track's (Track.adjudication_page)."""
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import Http404
@@ -28,8 +29,11 @@ def overview(request, slug):
     """Who: organizers. Judging progress per assessor and series, time per item, agreement of double judging,
     the adjudication queue's size, invitations and closed questions."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    assignments = list(Assignment.objects.filter(evaluation=evaluation).select_related("assessor", "topic")
-                       .order_by("topic__position", "role"))
+    assignments = list(
+        Assignment.objects.filter(evaluation=evaluation)
+        .select_related("assessor", "topic")
+        .order_by("topic__position", "role")
+    )
     done = progress.assignment_progress(assignments)
     times = progress.time_per_assessor(evaluation)
     series_times = progress.time_per_assessor(evaluation, by_series=True)
@@ -51,13 +55,24 @@ def overview(request, slug):
     queue = import_string(spec.adjudication_queue)(evaluation) if spec.adjudication_queue else []
     queue_url = reverse(spec.adjudication_page, args=[slug]) if spec.adjudication_page else ""
     users = get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
-    return render(request, "assess/organize.html", {
-        "evaluation": evaluation, "assignments": assignments, "per_assessor": per_assessor.values(),
-        "agreement": progress.agreement_tables(evaluation), "queue_open": sum(1 for r in queue if r[3] is None),
-        "queue_total": len(queue), "queue_url": queue_url,
-        "series": series, "questions": all_questions, "assessors": users,
-        "invitations": _invitations(evaluation, assignments),
-        "idle_cap": int(progress.IDLE_CAP)})
+    return render(
+        request,
+        "assess/organize.html",
+        {
+            "evaluation": evaluation,
+            "assignments": assignments,
+            "per_assessor": per_assessor.values(),
+            "agreement": progress.agreement_tables(evaluation),
+            "queue_open": sum(1 for r in queue if r[3] is None),
+            "queue_total": len(queue),
+            "queue_url": queue_url,
+            "series": series,
+            "questions": all_questions,
+            "assessors": users,
+            "invitations": _invitations(evaluation, assignments),
+            "idle_cap": int(progress.IDLE_CAP),
+        },
+    )
 
 
 def _invitations(evaluation, assignments):

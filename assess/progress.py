@@ -5,6 +5,7 @@ Time spent is derived from the history, not from extra writes: for each assessor
 saves is the time spent on the item of the later save; gaps longer than IDLE_CAP (a break, a night) count as
 IDLE_CAP. An item's time is the sum over its saves, and the average per item divides by the items judged.
 """
+
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import reduce
@@ -63,8 +64,11 @@ def _item_totals(question_ids):
     apart = [Q(**t.items_judged_apart) for t in TRACKS.values() if t.items_judged_apart]
     if apart:
         # counted and subtracted, not excluded: exclude() on a JSON key would drop the items without that key too
-        for topic_id, n in (PoolItem.objects.filter(reduce(or_, apart), topic_id__in=question_ids)
-                            .values_list("topic_id").annotate(n=Count("id"))):
+        for topic_id, n in (
+            PoolItem.objects.filter(reduce(or_, apart), topic_id__in=question_ids)
+            .values_list("topic_id")
+            .annotate(n=Count("id"))
+        ):
             totals[topic_id] -= n
     return totals
 
@@ -74,13 +78,18 @@ def assignment_progress(assignments):
     assignments = list(assignments)
     series_ids = {a.topic_id for a in assignments}
     question_rows = list(Topic.objects.filter(parent_id__in=series_ids).values("id", "parent_id", "kind"))
-    question_rows += list(Topic.objects.filter(id__in=series_ids, parent__isnull=True)
-                          .exclude(kind="series").values("id", "parent_id", "kind"))
+    question_rows += list(
+        Topic.objects.filter(id__in=series_ids, parent__isnull=True)
+        .exclude(kind="series")
+        .values("id", "parent_id", "kind")
+    )
     totals = _item_totals([q["id"] for q in question_rows])
     done = defaultdict(int)
     for topic_id, assessor_id, kind, n in (
-            Judgment.objects.filter(topic_id__in=[q["id"] for q in question_rows], item__isnull=False)
-            .values_list("topic_id", "assessor_id", "kind").annotate(n=Count("id"))):
+        Judgment.objects.filter(topic_id__in=[q["id"] for q in question_rows], item__isnull=False)
+        .values_list("topic_id", "assessor_id", "kind")
+        .annotate(n=Count("id"))
+    ):
         done[(topic_id, assessor_id, kind)] = n
     out = {}
     for a in assignments:
@@ -101,8 +110,11 @@ def question_progress(user, question_ids, kind_by_question, role):
     """{question id: (judged, total)} for one assessor's view of a series."""
     totals = _item_totals(question_ids)
     done = {}
-    rows = (Judgment.objects.filter(topic_id__in=question_ids, assessor=user, item__isnull=False)
-            .values_list("topic_id", "kind").annotate(n=Count("id")))
+    rows = (
+        Judgment.objects.filter(topic_id__in=question_ids, assessor=user, item__isnull=False)
+        .values_list("topic_id", "kind")
+        .annotate(n=Count("id"))
+    )
     for topic_id, kind, n in rows:
         if kind == done_kind(kind_by_question[topic_id], role):
             done[topic_id] = n
@@ -115,17 +127,24 @@ SAVE_FIELDS = ("changed_by_id", "changed_at", "judgment__item_id", "judgment__to
 def time_per_assessor(evaluation, by_series=False):
     """{assessor id: {"seconds": total, "items": distinct items judged, "per_item": seconds}} from saves; with
     `by_series`, keyed by (assessor id, series id) instead."""
-    rows = (JudgmentChange.objects.filter(judgment__evaluation=evaluation, judgment__item__isnull=False)
-            .order_by("changed_by_id", "changed_at").values_list(*SAVE_FIELDS))
-    return _time_spent(rows, (lambda assessor, series: (assessor, series)) if by_series else
-                       (lambda assessor, series: assessor))
+    rows = (
+        JudgmentChange.objects.filter(judgment__evaluation=evaluation, judgment__item__isnull=False)
+        .order_by("changed_by_id", "changed_at")
+        .values_list(*SAVE_FIELDS)
+    )
+    return _time_spent(
+        rows, (lambda assessor, series: (assessor, series)) if by_series else (lambda assessor, series: assessor)
+    )
 
 
 def my_time(user):
     """One assessor's time over all their saves: {series id: entry, None: entry for everything}, entries as
     time_per_assessor's (a gap between two saves of different evaluations counts too: it was spent judging)."""
-    rows = list(JudgmentChange.objects.filter(changed_by=user, judgment__item__isnull=False)
-                .order_by("changed_at").values_list(*SAVE_FIELDS))
+    rows = list(
+        JudgmentChange.objects.filter(changed_by=user, judgment__item__isnull=False)
+        .order_by("changed_at")
+        .values_list(*SAVE_FIELDS)
+    )
     return _time_spent(rows, lambda assessor, series: series) | _time_spent(rows, lambda assessor, series: None)
 
 
@@ -140,8 +159,14 @@ def _time_spent(rows, key_of):
             entry["seconds"] += min((at - last[assessor_id]).total_seconds(), IDLE_CAP)
         last[assessor_id] = at
         entry["items"].add(item_id)
-    return {k: {"seconds": e["seconds"], "items": len(e["items"]),
-                "per_item": e["seconds"] / len(e["items"]) if e["items"] else None} for k, e in out.items()}
+    return {
+        k: {
+            "seconds": e["seconds"],
+            "items": len(e["items"]),
+            "per_item": e["seconds"] / len(e["items"]) if e["items"] else None,
+        }
+        for k, e in out.items()
+    }
 
 
 def evaluation_progress(evaluation):
@@ -157,13 +182,20 @@ def evaluation_progress(evaluation):
     questions_ = list(Topic.objects.filter(evaluation=evaluation).exclude(kind="series").order_by("position", "id"))
     totals = _item_totals([q.pk for q in questions_])
     kind_of = {q.pk: done_kind(q.kind, Assignment.PRIMARY) for q in questions_}
-    topic_of_judged = {item_id: topic_id for item_id, topic_id, kind in (
-        Judgment.objects.filter(evaluation=evaluation, item__isnull=False).exclude(role=Judgment.SECONDARY)
-        .values_list("item_id", "topic_id", "kind")) if kind_of.get(topic_id) == kind}
+    topic_of_judged = {
+        item_id: topic_id
+        for item_id, topic_id, kind in (
+            Judgment.objects.filter(evaluation=evaluation, item__isnull=False)
+            .exclude(role=Judgment.SECONDARY)
+            .values_list("item_id", "topic_id", "kind")
+        )
+        if kind_of.get(topic_id) == kind
+    }
     judged_items = set(topic_of_judged)
     judged_per_question = Counter(topic_of_judged.values())
-    rows = [(q, Progress(judged_per_question[q.pk], totals.get(q.pk, 0))) for q in questions_
-            if kind_of[q.pk] is not None]
+    rows = [
+        (q, Progress(judged_per_question[q.pk], totals.get(q.pk, 0))) for q in questions_ if kind_of[q.pk] is not None
+    ]
     times = time_per_assessor(evaluation)
 
     assignments = list(Assignment.objects.filter(evaluation=evaluation).select_related("assessor"))
@@ -175,26 +207,36 @@ def evaluation_progress(evaluation):
         entry.seconds_per_item = (times.get(user.pk) or {}).get("per_item")
 
     pooled = run_items(evaluation)
-    runs = [(run, Progress(len(pooled[run.pk] & judged_items), len(pooled[run.pk])) if run.pk in pooled else None)
-            for run in evaluation.runs.select_related("team").order_by("tag")]
+    runs = [
+        (run, Progress(len(pooled[run.pk] & judged_items), len(pooled[run.pk])) if run.pk in pooled else None)
+        for run in evaluation.runs.select_related("team").order_by("tag")
+    ]
 
     overall = sum((p for _, p in rows), Progress())
     seconds = sum(t["seconds"] for t in times.values())
     items = sum(t["items"] for t in times.values())
     overall.seconds_per_item = seconds / items if items else None
-    return {"overall": overall, "questions": rows, "runs": runs,
-            "assessors": sorted(by_assessor.items(), key=lambda kv: kv[0].username)}
+    return {
+        "overall": overall,
+        "questions": rows,
+        "runs": runs,
+        "assessors": sorted(by_assessor.items(), key=lambda kv: kv[0].username),
+    }
 
 
 def paired_instance_labels(evaluation):
     """[(question, primary judgment, secondary judgment)] for every item judged by both assessors."""
     by_item = defaultdict(dict)
-    for j in (Judgment.objects.filter(evaluation=evaluation, kind="instance")
-              .select_related("assessor", "item", "topic")):
+    for j in Judgment.objects.filter(evaluation=evaluation, kind="instance").select_related(
+        "assessor", "item", "topic"
+    ):
         j.item.topic = j.topic
         by_item[j.item_id][j.role] = j
-    return [(roles[Judgment.PRIMARY].topic, roles[Judgment.PRIMARY], roles[Judgment.SECONDARY], roles)
-            for roles in by_item.values() if Judgment.PRIMARY in roles and Judgment.SECONDARY in roles]
+    return [
+        (roles[Judgment.PRIMARY].topic, roles[Judgment.PRIMARY], roles[Judgment.SECONDARY], roles)
+        for roles in by_item.values()
+        if Judgment.PRIMARY in roles and Judgment.SECONDARY in roles
+    ]
 
 
 def agreement_tables(evaluation):
@@ -207,8 +249,14 @@ def agreement_tables(evaluation):
         by_question[question].append((first.value.get("label"), second.value.get("label")))
 
     def row(key, pairs):
-        return {"key": key, "n": len(pairs), "percent": agreement.percent_agreement(pairs),
-                "kappa": agreement.cohens_kappa(pairs)}
+        return {
+            "key": key,
+            "n": len(pairs),
+            "percent": agreement.percent_agreement(pairs),
+            "kappa": agreement.cohens_kappa(pairs),
+        }
 
-    return {"pairs": [row(k, v) for k, v in sorted(by_pair.items())],
-            "questions": [row(q, v) for q, v in sorted(by_question.items(), key=lambda kv: kv[0].position)]}
+    return {
+        "pairs": [row(k, v) for k, v in sorted(by_pair.items())],
+        "questions": [row(q, v) for q, v in sorted(by_question.items(), key=lambda kv: kv[0].position)],
+    }

@@ -1,5 +1,6 @@
 """The judging-progress section of the evaluation page (pooling's), served from here: pooling comes before assess
 and must not import it, so the evaluation page asks for this partial with htmx once it has loaded."""
+
 from django.shortcuts import get_object_or_404, render
 
 from assess import progress
@@ -12,5 +13,8 @@ def evaluation_progress(request, slug):
     """Who: organizers. Judging progress per question, assessor and run, with bars (a partial of the evaluation
     page)."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    return render(request, "assess/_evaluation_progress.html",
-                  {"evaluation": evaluation, **progress.evaluation_progress(evaluation)})
+    return render(
+        request,
+        "assess/_evaluation_progress.html",
+        {"evaluation": evaluation, **progress.evaluation_progress(evaluation)},
+    )

@@ -1,4 +1,5 @@
 """Run a benchmark: `python -m benchmarks NAME [options]`, or `python -m benchmarks` to list them."""
+
 import argparse
 import importlib
 import os

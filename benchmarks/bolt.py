@@ -11,13 +11,17 @@ detection + the shared DB pool build. Checking the files (which computes the nea
 classes at load time) is reported beside it with lxml parsing alone of the same files, the floor any checker
 pays, as a baseline ratio.
 """
+
 import random
 import time
 
 from benchmarks.harness import Result, Timer, peak_rss_mb, setup_django
 
-VOCAB = [f"{a}{b}" for a in ("ka", "lo", "mi", "nu", "pe", "ra", "si", "tu", "va", "zo", "be", "do", "fi", "gu")
-         for b in ("n", "m", "r", "s", "t", "la", "ro", "ki", "de", "po", "ne", "sa", "ti", "mo", "ru", "ve")]
+VOCAB = [
+    f"{a}{b}"
+    for a in ("ka", "lo", "mi", "nu", "pe", "ra", "si", "tu", "va", "zo", "be", "do", "fi", "gu")
+    for b in ("n", "m", "r", "s", "t", "la", "ro", "ki", "de", "po", "ne", "sa", "ti", "mo", "ru", "ve")
+]
 
 
 def add_arguments(parser):
@@ -58,15 +62,19 @@ def generate(topics, runs, per_run, seed=7):
         candidates[ident] = cands
     files = {}
     for r in range(runs):
-        out = [f'<bolt-ir-submission team="team{r // 3}" date="2013-09-19" eval="BOLT-IR-P2" subtask="citations" '
-               f'contact="bench">']
+        out = [
+            f'<bolt-ir-submission team="team{r // 3}" date="2013-09-19" eval="BOLT-IR-P2" subtask="citations" '
+            f'contact="bench">'
+        ]
         for ident in idents:
             out.append(f'<response number="{ident}">')
             chosen = rng.sample(candidates[ident], per_run)
             for rank, (thread, post, offset, length, text) in enumerate(chosen):
                 score = 1 - rank / (per_run + 1)
-                out.append(f'<cite score="{score:.4f}" thread="{thread}" post="{post}" offset="{offset}" '
-                           f'length="{length}">{text}</cite>')
+                out.append(
+                    f'<cite score="{score:.4f}" thread="{thread}" post="{post}" offset="{offset}" '
+                    f'length="{length}">{text}</cite>'
+                )
             out.append("</response>")
         out.append("</bolt-ir-submission>")
         files[f"bench{r:02d}"] = "\n".join(out).encode()
@@ -82,8 +90,11 @@ def run(args):
 
     files, lengths, idents = generate(args.topics, args.runs, args.citations)
     total = args.topics * args.runs * args.citations
-    ctx = CheckContext(topics={i: "topic" for i in idents}, settings={},
-                       extra={"post_lengths": lambda threads: {t: lengths[t] for t in threads if t in lengths}})
+    ctx = CheckContext(
+        topics={i: "topic" for i in idents},
+        settings={},
+        extra={"post_lengths": lambda threads: {t: lengths[t] for t in threads if t in lengths}},
+    )
 
     with Timer() as parse_only:
         for data in files.values():
@@ -116,23 +127,45 @@ def run(args):
         Result("near-duplicates found", near_dups, "count"),
         Result("pool items", len(pool), "count"),
         Result("lxml parse only (baseline)", parse_only.seconds, "s"),
-        Result("check_run, all runs (load time)", check.seconds, "s",
-               notes="XML, limits, sources, ranking and near-duplicate classes"),
+        Result(
+            "check_run, all runs (load time)",
+            check.seconds,
+            "s",
+            notes="XML, limits, sources, ranking and near-duplicate classes",
+        ),
         Result("check_run / lxml parse", check.seconds / max(parse_only.seconds, 1e-9), "x"),
         Result("near-duplicate detection", neardup.seconds, "s", notes=f"{len(lists)} ranked lists"),
-        Result("near-duplicate detection, CPU", neardup_cpu, "s",
-               notes="this process's CPU time: what the wall time is on an idle machine"),
+        Result(
+            "near-duplicate detection, CPU",
+            neardup_cpu,
+            "s",
+            notes="this process's CPU time: what the wall time is on an idle machine",
+        ),
         Result("pool keying (pure)", keying.seconds, "s"),
     ]
     pooling = neardup.seconds + keying.seconds
-    results.append(Result("pooling + near-dup, pure path", pooling, "s", goal="<= 10",
-                          notes="near-duplicate detection + pool keying, no database"))
+    results.append(
+        Result(
+            "pooling + near-dup, pure path",
+            pooling,
+            "s",
+            goal="<= 10",
+            notes="near-duplicate detection + pool keying, no database",
+        )
+    )
     if not args.no_db:
         db = _db_phase(parsed, idents, set(pool))
         results += db
         pooling = neardup.seconds + next(r.value for r in db if r.name == "pool build (db)")
-        results.append(Result("pooling + near-dup, with the DB build", pooling, "s", goal="<= 10",
-                              notes="near-duplicate detection + pooling.pools.build_pools in PostgreSQL"))
+        results.append(
+            Result(
+                "pooling + near-dup, with the DB build",
+                pooling,
+                "s",
+                goal="<= 10",
+                notes="near-duplicate detection + pooling.pools.build_pools in PostgreSQL",
+            )
+        )
     results.append(Result("peak memory", peak_rss_mb(), "MB"))
     return results
 
@@ -147,8 +180,12 @@ def _db_phase(parsed, idents, pure_keys):
     evaluation = create_evaluation("bench-bolt", "bolt-ir-p2")
     evaluation.settings = dict(evaluation.settings) | {"judged_priorities": [1, 2, 3]}
     evaluation.save()
-    Topic.objects.bulk_create([Topic(evaluation=evaluation, ident=i, kind="topic", text=f"query {i}", position=n)
-                               for n, i in enumerate(idents)])
+    Topic.objects.bulk_create(
+        [
+            Topic(evaluation=evaluation, ident=i, kind="topic", text=f"query {i}", position=n)
+            for n, i in enumerate(idents)
+        ]
+    )
     # Storing and pooling mark questions stale; the one rescoring they lead to runs after the timed blocks
     # (it is scoring, not pooling; in-process here because no broker is configured).
     with rescoring_deferred():
@@ -167,7 +204,11 @@ def _db_phase(parsed, idents, pure_keys):
     links = PoolItem.sources.through.objects.filter(poolitem__evaluation=evaluation).count()
     return [
         Result("store runs (db, not pooling)", load.seconds, "s"),
-        Result("pool build (db)", build.seconds, "s",
-               notes=f"{items} items for {totals['links']} pooled citations, {links} link rows"),
+        Result(
+            "pool build (db)",
+            build.seconds,
+            "s",
+            notes=f"{items} items for {totals['links']} pooled citations, {links} link rows",
+        ),
         Result("pool rebuild, nothing changed (db)", rebuild.seconds, "s", notes="every item and pool id kept"),
     ]

@@ -11,6 +11,7 @@ renderer MB/s against a plain lxml parse of the same pages in the same run (rati
 best of three interleaved rounds each); viewer frame response
 p50/p99 through the Django test client (p99 <= 20 ms); peak memory of this process and of the parsing workers.
 """
+
 import gzip
 import math
 import random
@@ -22,9 +23,11 @@ from pathlib import Path
 from benchmarks.harness import Result, Timer, peak_rss_mb, percentile, setup_django
 
 BLOG06_PERMALINKS = 3_215_171
-WORDS = ("the film phone host show camera battery review opinion people really think great terrible love hate "
-         "screen design price story actor director audience network interview morning season episode music "
-         "because although however never always quite rather very much little best worst").split()
+WORDS = (
+    "the film phone host show camera battery review opinion people really think great terrible love hate "
+    "screen design price story actor director audience network interview morning season episode music "
+    "because although however never always quite rather very much little best worst"
+).split()
 JA = "携帯電話の電池がすぐに切れる。デザインは薄くてかっこいい。映画はとても長いけれど面白かった。"
 ZH = "这部电影太长了，但是特效非常棒。我很喜欢这个主持人。手机的电池不耐用。"
 # (share, header charset, meta charset, python codec, language)
@@ -62,23 +65,29 @@ def _paragraphs(rng, lang, n=300):
         elif kind == 1:
             out.append(f'<div style="color:#333;font-size:12px"><b>{text[:40]}</b> {text}</div>\n')
         elif kind == 2:
-            out.append(f'<table width="100%"><tr><td valign="top">{text}</td><td><img src="/i/{i}.gif" '
-                       f'width="10" height="10" alt="x"></td></tr></table>\n')
+            out.append(
+                f'<table width="100%"><tr><td valign="top">{text}</td><td><img src="/i/{i}.gif" '
+                f'width="10" height="10" alt="x"></td></tr></table>\n'
+            )
         elif kind == 3:
-            out.append(f'<script type="text/javascript">var c{i} = "{i}"; document.write(c{i});</script>'
-                       f'<p onclick="track({i})">{text}</p>\n')
+            out.append(
+                f'<script type="text/javascript">var c{i} = "{i}"; document.write(c{i});</script>'
+                f'<p onclick="track({i})">{text}</p>\n'
+            )
         else:
             out.append(f"<p>{text}</p>\n")
     return out
 
 
 def _page(rng, paras, size, meta_cs, title, width):
-    head = (f"<html><head><title>{title}</title>"
-            + (f'<meta http-equiv="Content-Type" content="text/html; charset={meta_cs}">' if meta_cs else "")
-            + '<style type="text/css">body{font-family:Verdana;background:#fff url(/bg.gif)} .entry{margin:4px}'
-              "</style><script src=\"http://ads.example.net/a.js\"></script></head>"
-              '<body bgcolor="#ffffff"><div id="sidebar"><ul><li>Archives</li><li>Links</li></ul></div>'
-              '<div id="main">\n')
+    head = (
+        f"<html><head><title>{title}</title>"
+        + (f'<meta http-equiv="Content-Type" content="text/html; charset={meta_cs}">' if meta_cs else "")
+        + '<style type="text/css">body{font-family:Verdana;background:#fff url(/bg.gif)} .entry{margin:4px}'
+        '</style><script src="http://ads.example.net/a.js"></script></head>'
+        '<body bgcolor="#ffffff"><div id="sidebar"><ul><li>Archives</li><li>Links</li></ul></div>'
+        '<div id="main">\n'
+    )
     parts = [head]
     total = len(head)
     while total < size:
@@ -101,15 +110,23 @@ def generate(folder, n_docs, seed, per_file=1000):
         for k in range(f * per_file, min(n_docs, (f + 1) * per_file)):
             _, header_cs, meta_cs, codec, lang = rng.choices(MIX, shares)[0]
             size = int(min(500_000, max(5_000, rng.lognormvariate(math.log(17_000), 0.9))))
-            body = _page(rng, paras[lang], size, meta_cs, f"post {k}", 1 if lang == "en" else 2).encode(codec, "replace")
+            body = _page(rng, paras[lang], size, meta_cs, f"post {k}", 1 if lang == "en" else 2).encode(
+                codec, "replace"
+            )
             url = f"http://blog{k % 5000}.example.com/2006/01/post-{k}.html"
             ctype = "text/html" + (f"; charset={header_cs}" if header_cs else "")
-            rec = (f"<DOC>\n<DOCNO>BLOG06-20060101-{f:03d}-{k:010d}</DOCNO>\n<DATE_XML>2006-01-01T00:00:00+0000"
-                   f"</DATE_XML>\n<FEEDNO>BLOG06-feed-{k % 5000:06d}</FEEDNO>\n<FEEDURL>http://blog{k % 5000}"
-                   f".example.com/rss</FEEDURL>\n<BLOGHPNO></BLOGHPNO>\n<BLOGHPURL>http://blog{k % 5000}"
-                   f".example.com/</BLOGHPURL>\n<PERMALINK>{url}</PERMALINK>\n<DOCHDR>\n{url} 0.0.0.0 "
-                   f"200601010000 {len(body)}\nHTTP/1.1 200 OK\nServer: Apache\nContent-Type: {ctype}\n"
-                   f"Content-Length: {len(body)}\n</DOCHDR>\n").encode("ascii") + body + b"\n</DOC>\n"
+            rec = (
+                (
+                    f"<DOC>\n<DOCNO>BLOG06-20060101-{f:03d}-{k:010d}</DOCNO>\n<DATE_XML>2006-01-01T00:00:00+0000"
+                    f"</DATE_XML>\n<FEEDNO>BLOG06-feed-{k % 5000:06d}</FEEDNO>\n<FEEDURL>http://blog{k % 5000}"
+                    f".example.com/rss</FEEDURL>\n<BLOGHPNO></BLOGHPNO>\n<BLOGHPURL>http://blog{k % 5000}"
+                    f".example.com/</BLOGHPURL>\n<PERMALINK>{url}</PERMALINK>\n<DOCHDR>\n{url} 0.0.0.0 "
+                    f"200601010000 {len(body)}\nHTTP/1.1 200 OK\nServer: Apache\nContent-Type: {ctype}\n"
+                    f"Content-Length: {len(body)}\n</DOCHDR>\n"
+                ).encode("ascii")
+                + body
+                + b"\n</DOC>\n"
+            )
             chunks.append(rec)
             total += len(rec)
         with gzip.open(path, "wb", compresslevel=1) as fh:
@@ -167,19 +184,21 @@ def _assign_to_collection(user, collection_name):
     from pooling.loading import create_evaluation
     from pooling.models import Evaluation, Topic
 
-    evaluation = (Evaluation.objects.filter(slug="bench-viewer").first()
-                  or create_evaluation("bench-viewer", "tac2008-qa", [collection_name]))
+    evaluation = Evaluation.objects.filter(slug="bench-viewer").first() or create_evaluation(
+        "bench-viewer", "tac2008-qa", [collection_name]
+    )
     series, _ = Topic.objects.get_or_create(evaluation=evaluation, ident="1", defaults={"kind": "series"})
-    Assignment.objects.get_or_create(evaluation=evaluation, topic=series, role=Assignment.PRIMARY,
-                                     defaults={"assessor": user})
+    Assignment.objects.get_or_create(
+        evaluation=evaluation, topic=series, role=Assignment.PRIMARY, defaults={"assessor": user}
+    )
 
 
 def _viewer_times(n_requests, seed):
     from django.test import Client
 
-    from pooling.demo import ensure_user
     from corpus import viewer
     from corpus.models import Document
+    from pooling.demo import ensure_user
 
     user = ensure_user("bench-assessor", "assessor", "bench-pw-123")
     _assign_to_collection(user, "bench-blog06")  # the viewer serves assessors their evaluations' collections only
@@ -237,19 +256,28 @@ def run(args):
         assert again.inserted == 0
         hours = BLOG06_PERMALINKS / rate / 3600
         results += [
-            Result("ingest", rate, "docs/s", ">= 1500",
-                   f"{args.docs} docs, {args.workers} parsing processes, {total / report.seconds / 1e6:.1f} MB/s",
-                   {"docs": args.docs, "seconds": report.seconds, "mean_kb": avg_kb, "workers": args.workers}),
+            Result(
+                "ingest",
+                rate,
+                "docs/s",
+                ">= 1500",
+                f"{args.docs} docs, {args.workers} parsing processes, {total / report.seconds / 1e6:.1f} MB/s",
+                {"docs": args.docs, "seconds": report.seconds, "mean_kb": avg_kb, "workers": args.workers},
+            ),
             Result("ingest: Blog06 3.2M extrapolated", hours, "hours", "", f"{BLOG06_PERMALINKS:,} permalinks"),
             Result("parse only, 1 process (baseline)", parse_rate, "docs/s", "", f"{n} docs, no database"),
             Result("ingest / parse-only", rate / parse_rate, "ratio", "", "above 1 thanks to parallel parsing"),
         ]
 
-        mb, n_pages, lxml_speed, render_speed, nh3_speed, bleach_speed = _render_comparison(paths,
-                                                                                            args.render_pages)
+        mb, n_pages, lxml_speed, render_speed, nh3_speed, bleach_speed = _render_comparison(paths, args.render_pages)
         results += [
-            Result("renderer (nh3 + CSS filter)", render_speed, "MB/s", "",
-                   f"{n_pages} pages, {mb:.1f} MB; MB per CPU second"),
+            Result(
+                "renderer (nh3 + CSS filter)",
+                render_speed,
+                "MB/s",
+                "",
+                f"{n_pages} pages, {mb:.1f} MB; MB per CPU second",
+            ),
             Result("lxml parse (baseline)", lxml_speed, "MB/s", "", "etree.fromstring with HTMLParser"),
             Result("renderer / lxml parse", render_speed / lxml_speed, "ratio", ">= 0.5"),
             Result("nh3 defaults (no filter)", nh3_speed, "MB/s", "", "what the attribute filter and CSS cost"),
@@ -260,11 +288,18 @@ def run(args):
         results += [
             Result("viewer p50", percentile(plain, 50), "ms", "", f"{len(plain)} frame requests, test client"),
             Result("viewer p99", percentile(plain, 99), "ms", "<= 20"),
-            Result("viewer p99, CPU time of the web process", percentile(cpu, 99), "ms", "",
-                   "without waiting for the CPU or the database: our own cost"),
+            Result(
+                "viewer p99, CPU time of the web process",
+                percentile(cpu, 99),
+                "ms",
+                "",
+                "without waiting for the CPU or the database: our own cost",
+            ),
             Result("viewer p99 with two marked strings", percentile(marked, 99), "ms", "", f"{len(marked)} requests"),
         ]
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    results += [Result("peak memory (this process)", peak_rss_mb(), "MB"),
-                Result("peak memory (largest worker)", children, "MB")]
+    results += [
+        Result("peak memory (this process)", peak_rss_mb(), "MB"),
+        Result("peak memory (largest worker)", children, "MB"),
+    ]
     return results

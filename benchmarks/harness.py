@@ -3,6 +3,7 @@
 Each benchmark module defines `run(args) -> list[Result]`; `python -m benchmarks NAME` runs it.
 Numbers that depend on the machine are reported beside a baseline measured in the same run (a ratio).
 """
+
 import json
 import resource
 import sys
@@ -63,9 +64,16 @@ def report(benchmark, results, out=sys.stdout):
         out.write(f"{r.name:<{width}}  {r.value:>12.3f}  {r.unit:<10} {r.goal:<10} {met}\n")
     RESULTS_DIR.mkdir(exist_ok=True)
     path = RESULTS_DIR / f"{benchmark}.json"
-    path.write_text(json.dumps(
-        {"benchmark": benchmark, "at": time.strftime("%Y-%m-%dT%H:%M:%S"),
-         "results": [asdict(r) | {"met": r.met} for r in results]}, indent=2))
+    path.write_text(
+        json.dumps(
+            {
+                "benchmark": benchmark,
+                "at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                "results": [asdict(r) | {"met": r.met} for r in results],
+            },
+            indent=2,
+        )
+    )
     out.write(f"(written to {path})\n")
     return path
 

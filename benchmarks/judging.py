@@ -12,6 +12,7 @@ Baseline: GET of the login page on the same server (a template render without th
 what a save costs beyond Django's request handling. Rescoring is enqueued on Redis (a queue of this run's own,
 deleted at the end) but no worker consumes it: the benchmark measures the save, not the scoring.
 """
+
 import asyncio
 import http.client
 import os
@@ -51,10 +52,11 @@ def _free_port():
 def build_data(n_clients, n_items):
     """One TREC 2007 evaluation; each assessor has a series with one factoid question of n_items pool items.
     Returns [(session key, [item ids])] per client."""
+    from importlib import import_module
+
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import Group, User
-    from importlib import import_module
 
     SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
@@ -70,12 +72,21 @@ def build_data(n_clients, n_items):
         user.save()
         user.groups.add(group)
         series = Topic.objects.create(evaluation=evaluation, ident=str(c + 1), kind="series", position=2 * c)
-        question = Topic.objects.create(evaluation=evaluation, parent=series, ident=f"{c + 1}.1", kind="FACTOID",
-                                        text="Who?", position=2 * c + 1)
+        question = Topic.objects.create(
+            evaluation=evaluation, parent=series, ident=f"{c + 1}.1", kind="FACTOID", text="Who?", position=2 * c + 1
+        )
         Assignment.objects.create(evaluation=evaluation, topic=series, assessor=user)
         items = PoolItem.objects.bulk_create(
-            PoolItem(evaluation=evaluation, topic=question, key=f"D{c}-{i}\tanswer {i}", docid=f"D{c}-{i}",
-                     text=f"answer {i}", position=i) for i in range(n_items))
+            PoolItem(
+                evaluation=evaluation,
+                topic=question,
+                key=f"D{c}-{i}\tanswer {i}",
+                docid=f"D{c}-{i}",
+                text=f"answer {i}",
+                position=i,
+            )
+            for i in range(n_items)
+        )
         # a session as the login view would leave it, without paying for password hashing 50 times (the
         # server is started with this process's SECRET_KEY so it can read it)
         session = SessionStore()
@@ -104,10 +115,12 @@ class Client:
         self.streams = None
 
     def _request(self, item, body):
-        return (f"POST /assess/item/{item}/judge HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-                f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n"
-                f"Cookie: {self.cookie}\r\nX-CSRFToken: {self.csrf}\r\nHX-Request: true\r\n"
-                f"Referer: http://127.0.0.1:{self.port}/\r\n\r\n{body}").encode()
+        return (
+            f"POST /assess/item/{item}/judge HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n"
+            f"Cookie: {self.cookie}\r\nX-CSRFToken: {self.csrf}\r\nHX-Request: true\r\n"
+            f"Referer: http://127.0.0.1:{self.port}/\r\n\r\n{body}"
+        ).encode()
 
     async def _exchange(self, payload):
         """Send one request and read its response: (status, body, connection kept)."""
@@ -220,6 +233,7 @@ def fixed_rate(clients, seconds, rate):
 
 def one_by_one(clients, n=1):
     """Each client saves n times, the clients one after another (warming up; the one-client run)."""
+
     async def main():
         for client in clients:
             for _ in range(n):
@@ -235,8 +249,9 @@ def lost_saves(clients):
 
     lost = 0
     for client in clients:
-        stored = {j.item_id: (j.value.get("label"), j.version)
-                  for j in Judgment.objects.filter(item_id__in=client.items)}
+        stored = {
+            j.item_id: (j.value.get("label"), j.version) for j in Judgment.objects.filter(item_id__in=client.items)
+        }
         lost += sum(1 for item, told in client.told.items() if stored.get(item) != told)
     history = JudgmentChange.objects.filter(judgment__evaluation__slug="bench-judging").count()
     told_total = sum(c.saves for c in clients)
@@ -255,15 +270,35 @@ def run(args):
     port = _free_port()
     queue = f"assay-bench-assess-{uuid.uuid4().hex[:8]}"
     broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/0")
-    env = dict(os.environ, DEBUG="0", SECRET_KEY=settings.SECRET_KEY, ALLOWED_HOSTS="127.0.0.1",
-               SECURE_SSL_REDIRECT="0", SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0", LOG_LEVEL="WARNING",
-               CELERY_BROKER_URL=broker, CELERY_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER="0")
+    env = dict(
+        os.environ,
+        DEBUG="0",
+        SECRET_KEY=settings.SECRET_KEY,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+        LOG_LEVEL="WARNING",
+        CELERY_BROKER_URL=broker,
+        CELERY_QUEUE=queue,
+        CELERY_TASK_ALWAYS_EAGER="0",
+    )
     # production static files (hashed names and a manifest, as the Dockerfile makes them): pages render {% static %}
     env["STATIC_ROOT"] = os.environ.get("BENCH_STATIC_ROOT", str(ROOT / ".bench-staticfiles"))
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     # the production settings (config/gunicorn.conf.py), unless the run asks for other worker counts
-    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py",
-               "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "config.wsgi",
+        "-c",
+        "config/gunicorn.conf.py",
+        "-b",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+    ]
     if args.workers:
         command += ["-w", str(args.workers)]
     if args.threads:
@@ -310,24 +345,49 @@ def run(args):
     ms = 1000
     base_p50 = percentile(baseline, 50) * ms
     one_p50, one_p99 = percentile(single.latencies, 50) * ms, percentile(single.latencies, 99) * ms
-    setup = (f"gunicorn {args.workers or 'config'} worker(s) x {args.threads or 'config'} thread(s), "
-             f"{args.clients} assessors")
+    setup = (
+        f"gunicorn {args.workers or 'config'} worker(s) x {args.threads or 'config'} thread(s), "
+        f"{args.clients} assessors"
+    )
     return [
-        Result("baseline GET /login/ p50", base_p50, "ms", notes="same server, one client",
-               extra={"load_average_before": load_before, "load_average_after": os.getloadavg()[0],
-                      "cpus": os.cpu_count(), "cpu_share_during_run": _cpu_share(cpu_before, _cpu_times())}),
+        Result(
+            "baseline GET /login/ p50",
+            base_p50,
+            "ms",
+            notes="same server, one client",
+            extra={
+                "load_average_before": load_before,
+                "load_average_after": os.getloadavg()[0],
+                "cpus": os.cpu_count(),
+                "cpu_share_during_run": _cpu_share(cpu_before, _cpu_times()),
+            },
+        ),
         Result("one client save p50", one_p50, "ms", extra={"ratio_to_baseline": one_p50 / base_p50}),
         Result("one client save p99", one_p99, "ms", goal="<= 10", notes=setup),
-        Result("closed loop saves/s", saturation, "saves/s", goal=">= 400",
-               extra={"p50_ms": percentile(sat_latencies, 50) * ms, "p99_ms": percentile(sat_latencies, 99) * ms,
-                      "saves": len(sat_latencies), "seconds": elapsed}),
+        Result(
+            "closed loop saves/s",
+            saturation,
+            "saves/s",
+            goal=">= 400",
+            extra={
+                "p50_ms": percentile(sat_latencies, 50) * ms,
+                "p99_ms": percentile(sat_latencies, 99) * ms,
+                "saves": len(sat_latencies),
+                "seconds": elapsed,
+            },
+        ),
         Result("closed loop p99", percentile(sat_latencies, 99) * ms, "ms"),
-        Result(f"fixed {args.rate:g}/s p50", percentile(rate_latencies, 50) * ms, "ms",
-               extra={"achieved_per_s": len(rate_latencies) / rate_elapsed}),
+        Result(
+            f"fixed {args.rate:g}/s p50",
+            percentile(rate_latencies, 50) * ms,
+            "ms",
+            extra={"achieved_per_s": len(rate_latencies) / rate_elapsed},
+        ),
         Result(f"fixed {args.rate:g}/s p99", percentile(rate_latencies, 99) * ms, "ms", goal="<= 50"),
         Result("errors", errors, "count", goal="<= 0", extra={"first": first_errors}),
-        Result("lost saves", lost, "count", goal="<= 0",
-               extra={"saves_answered_200": told_total, "history_rows": history}),
+        Result(
+            "lost saves", lost, "count", goal="<= 0", extra={"saves_answered_200": told_total, "history_rows": history}
+        ),
     ]
 
 

@@ -6,6 +6,7 @@ nuggets ~150 characters). Files are generated into a temporary folder first (not
 loading and checking all runs plus building the pools. The baseline is the pure checker alone on the same files
 (docids looked up in a Python set), so `ratio` shows what the database adds.
 """
+
 import random
 import tempfile
 import time
@@ -13,8 +14,10 @@ from pathlib import Path
 
 from benchmarks.harness import Result, Timer, peak_rss_mb, setup_django
 
-WORDS = ("opinion market senator company election museum record film phone reason people growth policy team "
-         "island station report energy science music history airline council treaty bridge").split()
+WORDS = (
+    "opinion market senator company election museum record film phone reason people growth policy team "
+    "island station report energy science music history airline council treaty bridge"
+).split()
 
 
 def add_arguments(parser):
@@ -67,8 +70,9 @@ def candidate_answers(plan, docnos, seed):
         for qid, t in questions:
             # pools of real runs overlap little on Other and list questions (many distinct strings)
             n, words = {"FACTOID": (20, 2), "LIST": (80, 3), "OTHER": (400, 22)}[t]
-            out[qid] = [(rng.choice(docnos), phrase(rng, rng.randint(max(1, words // 2), words + words // 2)))
-                        for _ in range(n)]
+            out[qid] = [
+                (rng.choice(docnos), phrase(rng, rng.randint(max(1, words // 2), words + words // 2))) for _ in range(n)
+            ]
     return out
 
 
@@ -91,11 +95,17 @@ def run(args):
     setup_django("assay_bench_pooling")
     from corpus.models import Collection, Document
     from pooling.formats.base import CheckContext
-    from tracks.qa.formats.runs import check_run
-    from pooling.loading import (RunFile, answerable_topics, create_evaluation, effective_settings,
-                                 load_run_files, load_topics)
+    from pooling.loading import (
+        RunFile,
+        answerable_topics,
+        create_evaluation,
+        effective_settings,
+        load_run_files,
+        load_topics,
+    )
     from pooling.models import PoolItem, RunEntry
     from pooling.pools import build_pools
+    from tracks.qa.formats.runs import check_run
 
     rng = random.Random(args.seed)
     plan = question_plan(args.series, args.questions, args.lists)
@@ -111,8 +121,7 @@ def run(args):
         paths.append(path)
 
     collection = Collection.objects.create(name="bench-qa", format="blog06")
-    Document.objects.bulk_create([Document(collection=collection, docno=d, raw=b"") for d in docnos],
-                                 batch_size=5000)
+    Document.objects.bulk_create([Document(collection=collection, docno=d, raw=b"") for d in docnos], batch_size=5000)
     evaluation = create_evaluation("bench-trec2007", "trec2007-qa", ["bench-qa"])
 
     with Timer() as t_topics:
@@ -120,8 +129,11 @@ def run(args):
 
     # Baseline: the pure checker on the same files, documents looked up in memory.
     known = set(docnos)
-    context = CheckContext(topics=answerable_topics(evaluation), settings=effective_settings(evaluation),
-                           known_docids=lambda ids: ids & known)
+    context = CheckContext(
+        topics=answerable_topics(evaluation),
+        settings=effective_settings(evaluation),
+        known_docids=lambda ids: ids & known,
+    )
     with Timer() as t_pure:
         for path in paths:
             problems, _ = check_run(path.read_bytes(), path.name, context)

@@ -1,6 +1,7 @@
 """QA4MRE 2012 at full size: 4 topics x 4 reading tests x 10 questions (160 questions), N runs (default 40, about
 the English runs of 2012). Times the pure checker (beside lxml parsing alone, as a ratio), loading a run (check,
 store and score in one transaction), loading the gold standard (rescoring every run) and building a report."""
+
 import random
 import statistics
 
@@ -21,8 +22,9 @@ def test_set(gold=None):
         lines.append(f'<topic t_id="{t}" t_name="Topic {t}">')
         for r in range(1, TESTS + 1):
             rid = (t - 1) * TESTS + r
-            lines.append(f'<reading-test r_id="{rid}"><doc d_id="{rid}">' + "Some text of the document. " * 400
-                         + "</doc>")
+            lines.append(
+                f'<reading-test r_id="{rid}"><doc d_id="{rid}">' + "Some text of the document. " * 400 + "</doc>"
+            )
             for q in range(1, QUESTIONS + 1):
                 lines.append(f'<question q_id="{q}"><q_str>Question {q}?</q_str>')
                 for a in range(1, 6):
@@ -69,7 +71,7 @@ def run(args):
     evaluation = create_evaluation("bench-qa4mre", "qa4mre-2012")
     load_topics(evaluation, test_set(), "test_set.xml")
     teams = [f"{chr(97 + i)}eam" for i in range((args.runs + 9) // 10)]
-    files = [(team, f"{team}12{n:02d}1enen") for team in teams for n in range(1, 11)][:args.runs]
+    files = [(team, f"{team}12{n:02d}1enen") for team in teams for n in range(1, 11)][: args.runs]
     data = {tag: run_file(tag, rng) for _, tag in files}
 
     from pooling.loading import check_context
@@ -112,8 +114,13 @@ def run(args):
         Result("check / parse ratio", check_median / parse_median, "x", notes="cost of checking beyond parsing"),
         Result("load one run median (check+store+score)", statistics.median(load_ms), "ms", goal="<= 1000"),
         Result("load one run max", max(load_ms), "ms"),
-        Result(f"load_gold with {len(files)} runs (rescore all)", gold_timer.seconds, "s", goal="<= 10",
-               extra={"score_rows": rows}),
+        Result(
+            f"load_gold with {len(files)} runs (rescore all)",
+            gold_timer.seconds,
+            "s",
+            goal="<= 10",
+            extra={"score_rows": rows},
+        ),
         Result("run report median", statistics.median(report_ms), "ms", goal="<= 1000"),
         Result("peak RSS", peak_rss_mb(), "MB"),
     ]

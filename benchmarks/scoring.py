@@ -7,6 +7,7 @@ share the machine's cores: their CPU use is reported, and ANALYZE runs first (as
 
 Baseline (same run): reading every run entry of the evaluation once, the floor any full rescoring pays.
 """
+
 import os
 import random
 import subprocess
@@ -50,8 +51,11 @@ def run(args):
     entries = RunEntry.objects.filter(run__evaluation=ev).count()
     _analyze(args)
     with Timer() as base:
-        list(RunEntry.objects.filter(run__evaluation=ev).order_by().values_list("id", "run_id", "topic_id", "docid",
-                                                                               "text"))
+        list(
+            RunEntry.objects.filter(run__evaluation=ev)
+            .order_by()
+            .values_list("id", "run_id", "topic_id", "docid", "text")
+        )
     times = []
     for _ in range(args.repeat):
         with Timer() as t:
@@ -63,8 +67,13 @@ def run(args):
         Result("data generated", build.seconds, "s", notes=f"{entries} run entries"),
         Result("baseline: read all run entries", base.seconds, "s"),
         Result("full rescoring (best)", min(times), "s", goal="<= 2"),
-        Result("full rescoring (median)", sorted(times)[len(times) // 2], "s", goal="<= 2",
-               extra={"all": times, "scores_stored": Score.objects.filter(run__evaluation=ev).count()}),
+        Result(
+            "full rescoring (median)",
+            sorted(times)[len(times) // 2],
+            "s",
+            goal="<= 2",
+            extra={"all": times, "scores_stored": Score.objects.filter(run__evaluation=ev).count()},
+        ),
         Result("full rescoring / baseline", min(times) / base.seconds, "ratio"),
     ]
     if not args.skip_load:
@@ -93,9 +102,28 @@ def _start_worker():
     queue = os.environ["CELERY_QUEUE"]
     node = f"{queue}@localhost"
     env = dict(os.environ, CELERY_TASK_ALWAYS_EAGER="0")
-    proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-                             "--loglevel=WARNING", "-Q", queue, "-n", node, "--without-gossip", "--without-mingle"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=WARNING",
+            "-Q",
+            queue,
+            "-n",
+            node,
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     app.conf.task_default_queue = queue
     deadline = time.monotonic() + 60
     while not app.control.ping(destination=[node], timeout=0.5):
@@ -110,11 +138,14 @@ def _freshness(ev, args):
     from django.utils import timezone
 
     from assess.models import Judgment
-    from scoring.models import ScoringState
     from pooling.staleness import mark_stale
+    from scoring.models import ScoringState
 
-    judgments = list(Judgment.objects.filter(evaluation=ev, kind="instance").select_related("topic")
-                     .only("id", "value", "topic__id", "topic__evaluation_id"))
+    judgments = list(
+        Judgment.objects.filter(evaluation=ev, kind="instance")
+        .select_related("topic")
+        .only("id", "value", "topic__id", "topic__evaluation_id")
+    )
     worker = _start_worker()
     _warm_up(ev, judgments[0].topic)
     commits, stop, polls = [], threading.Event(), []
@@ -142,7 +173,8 @@ def _freshness(ev, args):
     def poller():
         while not stop_polling.is_set():
             state = ScoringState.objects.filter(evaluation=ev).values_list(
-                "fresh_as_of", "last_seconds", "questions_last").first() or (None, None, None)
+                "fresh_as_of", "last_seconds", "questions_last"
+            ).first() or (None, None, None)
             polls.append((timezone.now(), state[0]))
             batches[state[0]] = state[1:]
             time.sleep(0.01)
@@ -198,14 +230,22 @@ def _freshness(ev, args):
         Result("judgments saved per second", rate, "1/s", notes=f"{args.assessors} assessors"),
         Result("freshness p50", percentile(latencies, 50), "s"),
         Result("freshness p95", percentile(latencies, 95), "s", goal="<= 1"),
-        Result("freshness p95 (pass commit, no polling)", percentile(by_pass, 95), "s",
-               notes=f"p50 {percentile(by_pass, 50):.3f}"),
+        Result(
+            "freshness p95 (pass commit, no polling)",
+            percentile(by_pass, 95),
+            "s",
+            notes=f"p50 {percentile(by_pass, 50):.3f}",
+        ),
         Result("judgments never covered", missed, "count", goal="<= 0"),
         Result("recomputation seconds (mean)", mean_seconds, "s", notes="one batch of stale questions"),
         Result("recomputation seconds (max)", max((sec for sec, _ in worked), default=float("nan")), "s"),
         Result("questions per recomputation (mean)", mean_questions, "count"),
-        Result("load generator CPU (assessors + poller)", generator_cores, "cores",
-               notes=f"of {os.cpu_count()}; same machine as the worker"),
+        Result(
+            "load generator CPU (assessors + poller)",
+            generator_cores,
+            "cores",
+            notes=f"of {os.cpu_count()}; same machine as the worker",
+        ),
         Result("worker CPU", worker_cores, "cores"),
     ]
 

@@ -7,6 +7,7 @@ session's cache and the backend's user, and django.contrib.auth.get_user then ma
 (backend, session hash with fallback secrets, active user). Any miss — no session, another database, a user the
 query did not find — falls back to Django's usual path, so the result is the same either way, only slower.
 """
+
 from contextvars import ContextVar
 from functools import lru_cache
 
@@ -28,7 +29,7 @@ _SQL = (
     "SELECT s.session_data, "
     + ", ".join(f"u.{connection.ops.quote_name(f.column)}" for f in _USER_FIELDS)
     + ", ARRAY(SELECT g.name FROM auth_user_groups ug JOIN auth_group g ON g.id = ug.group_id"
-      " WHERE ug.user_id = u.id) "
+    " WHERE ug.user_id = u.id) "
     "FROM assay_session s JOIN auth_user u ON u.id = s.user_id "
     "WHERE s.session_key = %s::varchar AND s.expire_date > %s::timestamptz"
 )
@@ -61,10 +62,15 @@ def _read_together(request):
     if row is None:
         return None
     session._session_cache = session.decode(row[0])
-    values = row[1:1 + len(_USER_FIELDS)]
-    user = User.from_db(connection.alias, [f.attname for f in _USER_FIELDS],
-                        [f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") and v is not None
-                         else v for f, v in zip(_USER_FIELDS, values)])
+    values = row[1 : 1 + len(_USER_FIELDS)]
+    user = User.from_db(
+        connection.alias,
+        [f.attname for f in _USER_FIELDS],
+        [
+            f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") and v is not None else v
+            for f, v in zip(_USER_FIELDS, values)
+        ],
+    )
     remember_roles(user, row[-1])
     user.get_session_auth_hash = lambda: _session_auth_hash(user.password)  # reads the password when called
     return user

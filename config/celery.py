@@ -1,4 +1,5 @@
 """The Celery app: workers run `celery -A config worker`; settings come from Django's CELERY_* settings."""
+
 import os
 
 from celery import Celery

@@ -8,6 +8,7 @@ statements cast them to bigint), and `str`/`path` let NUL bytes through (Postgre
 
 Registered on import; every URL module that uses them imports this module.
 """
+
 from django.urls import register_converter
 
 from config.params import BIGINT_MAX

@@ -1,4 +1,5 @@
 """Reading settings from the environment: small, strict helpers with no Django import."""
+
 import os
 from urllib.parse import parse_qs, unquote, urlparse
 

@@ -4,6 +4,7 @@ Threaded workers keep connections alive between an assessor's saves, which sync 
 with several threads each measured best on a 2-core machine (benchmarks/judging.py, issue 5 note). Scale
 WEB_WORKERS with the cores.
 """
+
 import gc
 import os
 
@@ -20,5 +21,5 @@ def post_worker_init(worker):
     collection walking Django's 100,000 long-lived objects paused a request for 80 ms; frozen, it never does."""
     from django.urls import get_resolver
 
-    get_resolver().url_patterns  # imports every view module
+    _ = get_resolver().url_patterns  # imports every view module
     gc.freeze()

@@ -1,4 +1,5 @@
 """What /healthz reports: the state of the database, Redis and the Celery workers."""
+
 from django.conf import settings
 from django.db import connection
 
@@ -39,8 +40,9 @@ def worker_state(app, timeout=1.0):
 def health(app):
     broker = settings.CELERY_BROKER_URL
     report = {"database": database_state(), "redis": redis_state(broker)}
-    report["workers"] = worker_state(app) if report["redis"] in ("ok", "not configured") else {
-        "state": "unknown", "count": 0}
+    report["workers"] = (
+        worker_state(app) if report["redis"] in ("ok", "not configured") else {"state": "unknown", "count": 0}
+    )
     healthy = report["database"] == "ok" and report["redis"] in ("ok", "not configured")
     report["status"] = "ok" if healthy else "degraded"
     return report, healthy

@@ -1,5 +1,6 @@
 """The site's session table: Django's database session plus the signed-in user's id as a column, so a request
 can read its session, its user and the user's roles in one query (config.auth)."""
+
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
 

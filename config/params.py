@@ -5,6 +5,7 @@ store one) or a number beyond its column (bigint ids, integer versions).
 BadParameter is Django's BadRequest, which Django answers with 400 when a view lets it through; views that answer
 with a partial or JSON catch it and show its message, which names the parameter.
 """
+
 import json
 import re
 

@@ -5,11 +5,11 @@ queries of a save, planning takes four to five times as long as running them (EX
 ~0.04 ms execution). A statement prepared once per connection skips that. These go through Django's connection —
 its transaction state, error translation and query log — but with psycopg's server-binding cursor.
 """
+
 import time
 
 import psycopg
 from django.db import connection
-
 
 NEVER_AUTOMATICALLY = 2**31 - 1
 

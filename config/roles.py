@@ -3,6 +3,7 @@
 A role is a Django group (organizer, assessor, participant); superusers count as organizers. A participant's
 reach is further bounded by the teams they belong to (pooling.Team.members), checked by the views themselves.
 """
+
 from functools import wraps
 
 from django.contrib.auth.mixins import AccessMixin

@@ -1,5 +1,6 @@
 """SESSION_ENGINE: Django's database sessions, stored in config.models.Session with the user's id beside the
 encoded data (kept in step on every save, since Django rewrites the whole row each time)."""
+
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DBStore
 

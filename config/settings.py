@@ -4,6 +4,7 @@ With nothing set, Assay runs as the embedded demo: a SQLite file in the project 
 tasks run in-process. Production sets DEBUG=0, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and CELERY_BROKER_URL;
 with debug off a missing secret key or host list stops start-up instead of falling back to something unsafe.
 """
+
 import os
 import warnings
 from pathlib import Path
@@ -83,9 +84,7 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": parse_database_url(os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))
-}
+DATABASES = {"default": parse_database_url(os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))}
 if os.environ.get("TEST_DATABASE_NAME"):
     # Lets several test runs share one PostgreSQL server without clobbering each other's test database.
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
@@ -116,8 +115,11 @@ STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 # headers; with debug on, files are served straight from static/ so an edit shows at once.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
-                    else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
 }
 if DEBUG:  # files come from static/ through the finders; no collected folder is expected
     warnings.filterwarnings("ignore", message="No directory at: ")
@@ -128,8 +130,8 @@ DATA_UPLOAD_MAX_NUMBER_FILES = env_int("DATA_UPLOAD_MAX_NUMBER_FILES", 500)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # A collection file larger than this once decompressed, or one record (document) larger than that, refuses the
 # whole load with a clear message (a 1 MB gzip bomb once took 2 GB of memory): corpus/formats/base.py.
-CORPUS_MAX_FILE_BYTES = env_int("CORPUS_MAX_FILE_BYTES", 2 * 1024 ** 3)
-CORPUS_MAX_RECORD_BYTES = env_int("CORPUS_MAX_RECORD_BYTES", 64 * 1024 ** 2)
+CORPUS_MAX_FILE_BYTES = env_int("CORPUS_MAX_FILE_BYTES", 2 * 1024**3)
+CORPUS_MAX_RECORD_BYTES = env_int("CORPUS_MAX_RECORD_BYTES", 64 * 1024**2)
 
 # --- Celery -------------------------------------------------------------------------------------------------
 # No broker configured means the embedded demo: tasks run in-process, at once.

@@ -19,5 +19,6 @@ urlpatterns = [
 ] + [
     # Each track app with pages mounts its urls.py at its url_prefix (discovered, so a new track needs no line here).
     path(app.url_prefix, include(f"{app.name}.urls"))
-    for app in apps.get_app_configs() if getattr(app, "url_prefix", None)
+    for app in apps.get_app_configs()
+    if getattr(app, "url_prefix", None)
 ]

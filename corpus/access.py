@@ -10,6 +10,7 @@ Organizers read every collection. Anyone else reads the union of what the regist
 when none is registered: the viewer fails closed. (assess registers: the collections of the evaluations where the
 user has an assignment or an invitation.)
 """
+
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -36,8 +37,9 @@ def register_document_access(grant: Grant) -> Grant:
     return grant
 
 
-def readable_documents(user: "AbstractBaseUser | AnonymousUser",
-                       documents: "QuerySet[Document]") -> "QuerySet[Document]":
+def readable_documents(
+    user: "AbstractBaseUser | AnonymousUser", documents: "QuerySet[Document]"
+) -> "QuerySet[Document]":
     """`documents` (a Document QuerySet) narrowed to the collections `user` may read; a QuerySet given by a grant
     becomes a subquery, so the check costs no extra round trip."""
     if has_role(user, ORGANIZER):

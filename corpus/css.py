@@ -1,6 +1,7 @@
 """CSS that can fetch nothing: url(), image-set(), @import, expression() and bindings are removed.
 
 The frame's Content-Security-Policy already blocks every fetch; this is the second wall, for a CSP miss."""
+
 import re
 
 _ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)", re.S)
@@ -8,7 +9,8 @@ _COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
 _FETCHING = re.compile(
     r"""(?:url|image-set|-webkit-image-set|image|cross-fade|element|src|expression)\s*\((?:[^()]|\([^()]*\))*\)?"""
     r"""|@import[^;]*;?|@namespace[^;]*;?|@font-face\s*\{[^}]*\}?|behaviou?r\s*:[^;}]*|-moz-binding\s*:[^;}]*""",
-    re.I | re.S)
+    re.I | re.S,
+)
 _DANGER = re.compile(r"url|image|import|expression|binding|behavio|src|element|\\|/\*", re.I)
 
 

@@ -1,4 +1,5 @@
 """The demo's small Blog06-like collection: opinion posts about three targets in several charsets, a few hostile."""
+
 from pathlib import Path
 
 from corpus.loading import load_collection
@@ -11,11 +12,19 @@ DEMO_FORUM_FILES = ["forum/bolt-forum-demo.xml"]
 
 
 def load_demo_collections(out):
-    r = load_collection(DEMO_BLOG06, "blog06", [FIXTURES / f for f in DEMO_FILES],
-                        description="Demo: Blog06-like permalink pages about Dana Whitfield (TV host), the "
-                                    "Motorola RAZR V3 and King Kong (2005), in several charsets, some hostile.")
+    r = load_collection(
+        DEMO_BLOG06,
+        "blog06",
+        [FIXTURES / f for f in DEMO_FILES],
+        description="Demo: Blog06-like permalink pages about Dana Whitfield (TV host), the "
+        "Motorola RAZR V3 and King Kong (2005), in several charsets, some hostile.",
+    )
     out(f"Collection {DEMO_BLOG06}: {r.inserted} new, {r.already_present} already present, {len(r.bad)} bad")
     if all((FIXTURES / f).exists() for f in DEMO_FORUM_FILES):
-        r = load_collection(DEMO_FORUM, "bolt-forum", [FIXTURES / f for f in DEMO_FORUM_FILES],
-                            description="Demo: BOLT-style English discussion-forum threads.")
+        r = load_collection(
+            DEMO_FORUM,
+            "bolt-forum",
+            [FIXTURES / f for f in DEMO_FORUM_FILES],
+            description="Demo: BOLT-style English discussion-forum threads.",
+        )
         out(f"Collection {DEMO_FORUM}: {r.inserted} new, {r.already_present} already present, {len(r.bad)} bad")

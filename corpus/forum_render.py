@@ -2,10 +2,11 @@
 
 Citation spans (post id, offset, length in raw XML characters of the post, an entity counting as all its raw
 characters) are marked while rendering, so the mark covers exactly the cited raw characters."""
+
 import html
 
-from corpus.formats.bolt_forum import TOKEN, _QUOTE_OPEN
 from corpus.formats.aquaint2 import attributes
+from corpus.formats.bolt_forum import _QUOTE_OPEN, TOKEN
 
 SPAN_OPEN = '<mark class="span">'
 SPAN_OPEN_START = '<mark class="span start">'
@@ -45,7 +46,7 @@ class _Emitter:
                     cuts.add(c)
         cuts = sorted(cuts)
         for a, b in zip(cuts, cuts[1:]):
-            self._piece(a, b, raw_text[a - raw_start:b - raw_start])
+            self._piece(a, b, raw_text[a - raw_start : b - raw_start])
 
     def _piece(self, a, b, shown):
         cover = self._covering(a, b)
@@ -84,8 +85,10 @@ def render_post_body(raw, ranges=()):
             elif _QUOTE_OPEN.match(tok):
                 depth += 1
                 who = attributes(tok[6:-1]).get("orig_author", "")
-                em.markup('<blockquote class="quote">'
-                          + (f'<div class="quote-author">{_esc(who)} wrote:</div>' if who else ""))
+                em.markup(
+                    '<blockquote class="quote">'
+                    + (f'<div class="quote-author">{_esc(who)} wrote:</div>' if who else "")
+                )
             elif tok.lower().startswith("<img"):
                 em.markup('<span class="image">[image]</span>')
             continue  # <a>, </a> and anything else: the text stays, the tag goes
@@ -104,12 +107,14 @@ def render_forum(text, meta, spans=()):
     if meta.get("headline"):
         parts.append(f'<h1 class="headline">{_esc(meta["headline"])}</h1>')
     for post in meta.get("posts", ()):
-        raw = text[post["start"]:post["start"] + post["length"]]
+        raw = text[post["start"] : post["start"] + post["length"]]
         ranges = [(int(o), int(o) + int(n)) for pid, o, n in spans if pid == post["id"]]
         pid = html.escape(post["id"])
-        parts.append(f'<section class="post" id="post-{pid}"><header class="post-head">'
-                     f'<span class="author">{_esc(post["author"])}</span> '
-                     f'<time>{_esc(post["datetime"])}</time> <span class="post-id">{_esc(post["id"])}</span>'
-                     f'</header><div class="post-body">{render_post_body(raw, ranges)}</div></section>')
+        parts.append(
+            f'<section class="post" id="post-{pid}"><header class="post-head">'
+            f'<span class="author">{_esc(post["author"])}</span> '
+            f'<time>{_esc(post["datetime"])}</time> <span class="post-id">{_esc(post["id"])}</span>'
+            f'</header><div class="post-body">{render_post_body(raw, ranges)}</div></section>'
+        )
     parts.append("</article>")
     return "\n".join(parts)

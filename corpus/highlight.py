@@ -7,6 +7,7 @@ lets white space, &nbsp; and tags pass, and each of & < > may appear as its enti
 write in text). The scan is C-speed; Python only looks at the tags of pages where a match was found, to keep
 matches out of attribute values and raw-text elements and to cut each match into marks that never cross a tag.
 """
+
 import bisect
 import re
 
@@ -14,8 +15,11 @@ _TAG = r"<(?:[^>\"']|\"[^\"]*\"|'[^']*')*>"
 _GAP = rf"(?:\s|&nbsp;|{_TAG})*"
 _ENTITY = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\u00a0": "&nbsp;", '"': "&quot;"}
 # Everything that is not text: raw-text elements whole, comments, tags (whose quoted values may hold ">").
-_NOT_TEXT = re.compile(r"<(style|script|title|textarea)\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*>.*?</\1\s*>"
-                       rf"|<!--.*?-->|{_TAG}", re.S | re.I)
+_NOT_TEXT = re.compile(
+    r"<(style|script|title|textarea)\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*>.*?</\1\s*>"
+    rf"|<!--.*?-->|{_TAG}",
+    re.S | re.I,
+)
 _LEADING = re.compile(r"^(?:\s|&nbsp;)+")
 _TRAILING = re.compile(r"(?:\s|&nbsp;)+$")
 OPEN = '<mark class="hl">'

@@ -9,6 +9,7 @@ longer than MAX_RECORD_BYTES, refuses the whole load: the documents it had store
 LoadRefused names the file. Files are read a chunk at a time, so memory stays near the record limit whatever the
 compression ratio (a gzip bomb is refused, never inflated).
 """
+
 import multiprocessing
 import re
 import time
@@ -21,8 +22,15 @@ from django.conf import settings
 from django.db import connection, connections, transaction
 
 from corpus.formats import format_module
-from corpus.formats.base import (BadRecord, FormatError, ParsedDocument, SizeLimitExceeded, compression_of,
-                                 open_maybe_gzip, size_text)
+from corpus.formats.base import (
+    BadRecord,
+    FormatError,
+    ParsedDocument,
+    SizeLimitExceeded,
+    compression_of,
+    open_maybe_gzip,
+    size_text,
+)
 from corpus.models import Collection, Document
 
 _SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,100}$")
@@ -37,8 +45,10 @@ _SETTING = {"file": "CORPUS_MAX_FILE_BYTES", "record": "CORPUS_MAX_RECORD_BYTES"
 
 def size_limits():
     """(bytes per file after decompression, bytes per record) from the settings, or the defaults."""
-    return (int(getattr(settings, "CORPUS_MAX_FILE_BYTES", MAX_FILE_BYTES)),
-            int(getattr(settings, "CORPUS_MAX_RECORD_BYTES", MAX_RECORD_BYTES)))
+    return (
+        int(getattr(settings, "CORPUS_MAX_FILE_BYTES", MAX_FILE_BYTES)),
+        int(getattr(settings, "CORPUS_MAX_RECORD_BYTES", MAX_RECORD_BYTES)),
+    )
 
 
 class LoadRefused(ValueError):
@@ -48,8 +58,11 @@ class LoadRefused(ValueError):
     def __init__(self, problems, removed=0):
         self.problems = list(problems)
         self.removed = removed
-        tail = (f"load refused: the {removed} document(s) it had stored were removed again" if removed
-                else "load refused: nothing was stored")
+        tail = (
+            f"load refused: the {removed} document(s) it had stored were removed again"
+            if removed
+            else "load refused: nothing was stored"
+        )
         super().__init__("\n".join(self.problems + [tail]))
 
 
@@ -186,6 +199,7 @@ def _read_file(collection_id, fmt, path, wanted, batch, on_batch, limits):
 
 def _clean_meta(meta):
     """PostgreSQL jsonb cannot hold NUL characters; drop them from string values."""
+
     def fix(v):
         if isinstance(v, str):
             return v.replace("\x00", "")
@@ -194,6 +208,7 @@ def _clean_meta(meta):
         if isinstance(v, list):
             return [fix(x) for x in v]
         return v
+
     return fix(meta)
 
 
@@ -213,8 +228,9 @@ def _copy_rows(cur, table, docs, collection_id=None):
 
 
 def _present(cur, collection_id, docnos):
-    cur.execute("SELECT docno FROM corpus_document WHERE collection_id = %s AND docno = ANY(%s)",
-                [collection_id, docnos])
+    cur.execute(
+        "SELECT docno FROM corpus_document WHERE collection_id = %s AND docno = ANY(%s)", [collection_id, docnos]
+    )
     return {row[0] for row in cur.fetchall()}
 
 
@@ -240,18 +256,25 @@ def _insert_postgresql(collection_id, docs, ids=None):
             with transaction.atomic():
                 _copy_rows(cur, "corpus_document", fresh, collection_id)
             if ids is not None:  # COPY returns no ids; every one of these docnos is a row it just wrote
-                cur.execute("SELECT id FROM corpus_document WHERE collection_id = %s AND docno = ANY(%s)",
-                            [collection_id, [d.docno for d in fresh]])
+                cur.execute(
+                    "SELECT id FROM corpus_document WHERE collection_id = %s AND docno = ANY(%s)",
+                    [collection_id, [d.docno for d in fresh]],
+                )
                 ids.extend(row[0] for row in cur.fetchall())
             return len(fresh)
         except psycopg.errors.UniqueViolation:
             pass
-        cur.execute("CREATE TEMP TABLE IF NOT EXISTS corpus_load "
-                    "(docno text, raw bytea, charset text, meta jsonb, text text) ON COMMIT DELETE ROWS")
+        cur.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS corpus_load "
+            "(docno text, raw bytea, charset text, meta jsonb, text text) ON COMMIT DELETE ROWS"
+        )
         _copy_rows(cur, "corpus_load", fresh)
-        cur.execute("INSERT INTO corpus_document (collection_id, docno, raw, charset, meta, text) "
-                    "SELECT %s, docno, raw, charset, meta, text FROM corpus_load "
-                    "ON CONFLICT (collection_id, docno) DO NOTHING RETURNING id", [collection_id])
+        cur.execute(
+            "INSERT INTO corpus_document (collection_id, docno, raw, charset, meta, text) "
+            "SELECT %s, docno, raw, charset, meta, text FROM corpus_load "
+            "ON CONFLICT (collection_id, docno) DO NOTHING RETURNING id",
+            [collection_id],
+        )
         inserted_ids = [row[0] for row in cur.fetchall()]
         if ids is not None:
             ids.extend(inserted_ids)
@@ -266,8 +289,14 @@ def _insert_generic(collection_id, docs, ids=None):
         before = stored.count()
         present = set(stored.filter(docno__in={d.docno for d in docs}).values_list("docno", flat=True))
         Document.objects.bulk_create(
-            [Document(collection_id=collection_id, docno=d.docno, raw=d.raw, charset=d.charset, meta=d.meta,
-                      text=d.text) for d in docs], ignore_conflicts=True)
+            [
+                Document(
+                    collection_id=collection_id, docno=d.docno, raw=d.raw, charset=d.charset, meta=d.meta, text=d.text
+                )
+                for d in docs
+            ],
+            ignore_conflicts=True,
+        )
         if ids is not None:
             fresh = {d.docno for d in docs} - present
             ids.extend(stored.filter(docno__in=fresh).values_list("id", flat=True))
@@ -308,8 +337,10 @@ def _precheck(paths, max_file):
         if kind not in ("gzip", "plain"):
             problems.append(f"{p}: {kind}-compressed; only gzip and uncompressed files are read")
         elif kind == "plain" and Path(p).stat().st_size > max_file:
-            problems.append(f"{p}: {Path(p).stat().st_size:,} bytes, more than {size_text(max_file)}, over the "
-                            f"limit per file (setting {_SETTING['file']})")
+            problems.append(
+                f"{p}: {Path(p).stat().st_size:,} bytes, more than {size_text(max_file)}, over the "
+                f"limit per file (setting {_SETTING['file']})"
+            )
     return problems
 
 
@@ -317,7 +348,7 @@ def _undo(collection, ids, created):
     """Delete the documents a refused load inserted (and the collection, when this load created it empty)."""
     with transaction.atomic():
         for i in range(0, len(ids), 10_000):
-            Document.objects.filter(collection=collection, pk__in=ids[i:i + 10_000].tolist()).delete()
+            Document.objects.filter(collection=collection, pk__in=ids[i : i + 10_000].tolist()).delete()
         if created and not collection.documents.exists() and not collection.evaluations.exists():
             collection.delete()
 
@@ -375,8 +406,9 @@ def load_collection(name, fmt, paths, docnos=None, workers=1, batch=BATCH, progr
         context = multiprocessing.get_context("fork")
         counters = context.Array("q", 4)
         with context.Pool(min(workers, len(paths)), initializer=_init_worker, initargs=(counters,)) as pool:
-            pending = [pool.apply_async(_load_file, (collection.id, fmt, path, docnos, batch, None, limits))
-                       for path in paths]
+            pending = [
+                pool.apply_async(_load_file, (collection.id, fmt, path, docnos, batch, None, limits)) for path in paths
+            ]
             while not all(r.ready() for r in pending):
                 time.sleep(0.2)
                 with counters.get_lock():

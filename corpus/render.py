@@ -6,6 +6,7 @@ fonts, colours, inline styles and style elements (their CSS with every fetch rem
 everything that can run code or leave the machine: scripts, handlers, frames, objects, forms, meta, base, links'
 targets, SVG and MathML, and images unless the evaluation allows them.
 """
+
 import html
 import re
 
@@ -16,24 +17,162 @@ from corpus.css import _DANGER, clean_css
 # Layout and text elements that cannot run code or fetch anything (img is handled apart). <mark> is left out:
 # marks are ours, and a page must not plant one to steer where the frame scrolls.
 TAGS = {
-    "a", "abbr", "acronym", "address", "article", "aside", "b", "bdi", "bdo", "big", "blink", "blockquote", "br",
-    "caption", "center", "cite", "code", "col", "colgroup", "dd", "del", "dfn", "dir", "div", "dl", "dt", "em",
-    "fieldset", "figcaption", "figure", "font", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup",
-    "hr", "i", "ins", "kbd", "label", "legend", "li", "listing", "main", "menu", "nav", "nobr", "ol", "p",
-    "pre", "q", "rp", "rt", "ruby", "s", "samp", "section", "small", "span", "strike", "strong", "style",
-    "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "tt", "u", "ul", "var",
+    "a",
+    "abbr",
+    "acronym",
+    "address",
+    "article",
+    "aside",
+    "b",
+    "bdi",
+    "bdo",
+    "big",
+    "blink",
+    "blockquote",
+    "br",
+    "caption",
+    "center",
+    "cite",
+    "code",
+    "col",
+    "colgroup",
+    "dd",
+    "del",
+    "dfn",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "font",
+    "footer",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "hr",
+    "i",
+    "ins",
+    "kbd",
+    "label",
+    "legend",
+    "li",
+    "listing",
+    "main",
+    "menu",
+    "nav",
+    "nobr",
+    "ol",
+    "p",
+    "pre",
+    "q",
+    "rp",
+    "rt",
+    "ruby",
+    "s",
+    "samp",
+    "section",
+    "small",
+    "span",
+    "strike",
+    "strong",
+    "style",
+    "sub",
+    "summary",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "time",
+    "tr",
+    "tt",
+    "u",
+    "ul",
+    "var",
     "wbr",
 }
 # Removed together with everything inside them (a reader never saw their content, or it is code).
 DROP_WITH_CONTENT = {
-    "script", "noscript", "iframe", "frame", "frameset", "object", "embed", "applet", "template", "noembed",
-    "noframes", "xmp", "select", "textarea", "button", "title", "svg", "math", "head", "audio", "video", "canvas",
-    "map", "datalist", "dialog", "portal",
+    "script",
+    "noscript",
+    "iframe",
+    "frame",
+    "frameset",
+    "object",
+    "embed",
+    "applet",
+    "template",
+    "noembed",
+    "noframes",
+    "xmp",
+    "select",
+    "textarea",
+    "button",
+    "title",
+    "svg",
+    "math",
+    "head",
+    "audio",
+    "video",
+    "canvas",
+    "map",
+    "datalist",
+    "dialog",
+    "portal",
 }
-_COMMON = {"align", "bgcolor", "border", "cellpadding", "cellspacing", "class", "clear", "color", "cols", "colspan",
-           "compact", "dir", "face", "headers", "height", "hspace", "id", "lang", "noshade", "nowrap", "rowspan",
-           "rules", "scope", "size", "span", "start", "style", "summary", "title", "type", "valign", "value",
-           "vspace", "width", "abbr", "axis", "char", "charoff", "frame", "datetime", "reversed"}
+_COMMON = {
+    "align",
+    "bgcolor",
+    "border",
+    "cellpadding",
+    "cellspacing",
+    "class",
+    "clear",
+    "color",
+    "cols",
+    "colspan",
+    "compact",
+    "dir",
+    "face",
+    "headers",
+    "height",
+    "hspace",
+    "id",
+    "lang",
+    "noshade",
+    "nowrap",
+    "rowspan",
+    "rules",
+    "scope",
+    "size",
+    "span",
+    "start",
+    "style",
+    "summary",
+    "title",
+    "type",
+    "valign",
+    "value",
+    "vspace",
+    "width",
+    "abbr",
+    "axis",
+    "char",
+    "charoff",
+    "frame",
+    "datetime",
+    "reversed",
+}
 IMG_ATTRS = {"alt", "width", "height", "border", "align", "hspace", "vspace", "title"}
 ID_PREFIX = "doc-"  # so a page cannot plant its own "mark-1" and steer where the frame scrolls
 
@@ -76,9 +215,16 @@ def _cleaner(allow_images, base_url=None):
     relative = "deny"
     if allow_images and base_url and base_url.startswith(("http://", "https://")):
         relative = ("rewrite_with_base", base_url)
-    return dict(tags=TAGS | ({"img"} if allow_images else {"img"}), clean_content_tags=DROP_WITH_CONTENT,
-                attributes=attributes, strip_comments=True, link_rel=None,
-                url_schemes={"http", "https"}, url_relative=relative, id_prefix=ID_PREFIX)
+    return dict(
+        tags=TAGS | ({"img"} if allow_images else {"img"}),
+        clean_content_tags=DROP_WITH_CONTENT,
+        attributes=attributes,
+        strip_comments=True,
+        link_rel=None,
+        url_schemes={"http", "https"},
+        url_relative=relative,
+        id_prefix=ID_PREFIX,
+    )
 
 
 _NO_IMAGES = nh3.Cleaner(**_cleaner(False))
@@ -140,6 +286,9 @@ def render_newswire(s):
 
 def render_abstract(meta, text):
     title = meta.get("title", "")
-    body = text[len(title):].strip() if title and text.startswith(title) else text
-    return (f'<article class="abstract"><h1 class="headline">{_p(title)}</h1>'
-            + "".join(f"<p>{_p(p)}</p>" for p in body.split("\n\n") if p.strip()) + "</article>")
+    body = text[len(title) :].strip() if title and text.startswith(title) else text
+    return (
+        f'<article class="abstract"><h1 class="headline">{_p(title)}</h1>'
+        + "".join(f"<p>{_p(p)}</p>" for p in body.split("\n\n") if p.strip())
+        + "</article>"
+    )

@@ -7,6 +7,7 @@ The frame URL carries the strings to mark (m=), the BOLT spans (s=post:offset:le
 allows images, a signature for that document (img=), so an assessor cannot turn images on by editing the URL.
 When there is anything to mark the URL ends in #mark-1: the browser scrolls the frame to the first mark itself.
 """
+
 from urllib.parse import urlencode
 
 from django.core import signing
@@ -125,6 +126,8 @@ def frame_html(document, marks=(), spans=(), allow_images=False):
     body, count = number_marks(body)
     body_attr = f' style="{style}"' if style else ""
     title = render._p(f"{document.collection.name} {document.docno}")
-    return ('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">'
-            f"<title>{title}</title><style>{FRAME_STYLE}</style></head>"
-            f"<body{body_attr}>\n{body}\n</body></html>\n"), count
+    return (
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">'
+        f"<title>{title}</title><style>{FRAME_STYLE}</style></head>"
+        f"<body{body_attr}>\n{body}\n</body></html>\n"
+    ), count

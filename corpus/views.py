@@ -23,8 +23,12 @@ def collection_list(request):
     q = params.text(request.GET.get("q"), "q").strip()
     hits = None
     if q:
-        hits = list(Document.objects.filter(docno__icontains=q).select_related("collection")
-                    .only("docno", "charset", "collection__name").order_by("collection__name", "docno")[:PAGE_SIZE])
+        hits = list(
+            Document.objects.filter(docno__icontains=q)
+            .select_related("collection")
+            .only("docno", "charset", "collection__name")
+            .order_by("collection__name", "docno")[:PAGE_SIZE]
+        )
     return render(request, "corpus/collection_list.html", {"collections": collections, "q": q, "hits": hits})
 
 
@@ -45,8 +49,11 @@ def document_view(request, name, docno):
     """Who: organizers; assessors, documents of collections they may read (corpus.access: the evaluations they
     are assigned to or invited into). Any other document is "not found", whether it exists or not.
     A document's metadata around the sandboxed frame that shows it."""
-    doc = get_object_or_404(readable_documents(request.user, Document.objects.select_related("collection")
-                                               .defer("raw", "text")), collection__name=name, docno=docno)
+    doc = get_object_or_404(
+        readable_documents(request.user, Document.objects.select_related("collection").defer("raw", "text")),
+        collection__name=name,
+        docno=docno,
+    )
     marks = request.GET.getlist("m")
     spans = viewer.parse_spans(request.GET.getlist("s"))
     url = viewer.frame_url(name, docno, marks=marks, spans=spans)
@@ -62,14 +69,21 @@ def frame(request, name, docno):
     The rendered document alone, for an <iframe sandbox> on our own pages.
 
     Served with its own Content-Security-Policy (nothing loads or runs; images only with a valid img= token)."""
-    doc = (readable_documents(request.user, Document.objects.select_related("collection"))
-           .filter(collection__name=name, docno=docno)
-           .only("raw", "charset", "meta", "docno", "collection__name", "collection__format").first())
+    doc = (
+        readable_documents(request.user, Document.objects.select_related("collection"))
+        .filter(collection__name=name, docno=docno)
+        .only("raw", "charset", "meta", "docno", "collection__name", "collection__format")
+        .first()
+    )
     if doc is None:
         raise Http404("no such document")
     allow_images = viewer.images_allowed(name, docno, request.GET.get("img"))
-    body, _ = viewer.frame_html(doc, marks=request.GET.getlist("m"),
-                                spans=viewer.parse_spans(request.GET.getlist("s")), allow_images=allow_images)
+    body, _ = viewer.frame_html(
+        doc,
+        marks=request.GET.getlist("m"),
+        spans=viewer.parse_spans(request.GET.getlist("s")),
+        allow_images=allow_images,
+    )
     response = HttpResponse(body, content_type="text/html; charset=utf-8")
     if allow_images:  # the decorator's policy applies after this view returns; a header set here wins
         response.headers[str(CSP.HEADER_ENFORCE)] = build_policy(viewer.FRAME_CSP_IMAGES)

@@ -4,6 +4,7 @@ the new ids are wanted.
 Django's bulk_create builds a placeholder per value, which dominates the time of loading 100,000 run lines or
 pool links; streaming rows with COPY is several times faster. Other databases (the SQLite demo) use bulk_create.
 """
+
 import json
 
 from django.db import connection
@@ -43,11 +44,10 @@ def insert_rows(model, fields, rows, returning=()):
                     # Links and other rows of plain numbers: COPY text needs no escaping, so whole batches are
                     # written at once instead of a Python call per row.
                     for start in range(0, len(rows), BATCH):
-                        copy.write("".join("\t".join(map(str, row)) + "\n" for row in rows[start:start + BATCH]))
+                        copy.write("".join("\t".join(map(str, row)) + "\n" for row in rows[start : start + BATCH]))
                     return []
                 for row in rows:
-                    copy.write_row([json.dumps(v) if j else v for v, j in zip(row, is_json)]
-                                   if any(is_json) else row)
+                    copy.write_row([json.dumps(v) if j else v for v, j in zip(row, is_json)] if any(is_json) else row)
         return []
     arrays = ", ".join(f"%s::{_column_type(f)}[]" for f in model_fields)
     sql = f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({columns}) SELECT * FROM unnest({arrays})"
@@ -56,7 +56,7 @@ def insert_rows(model, fields, rows, returning=()):
     out = []
     with connection.cursor() as cursor:
         for start in range(0, len(rows), BATCH):
-            batch = rows[start:start + BATCH]
+            batch = rows[start : start + BATCH]
             params = []
             for i, json_column in enumerate(is_json):
                 values = [row[i] for row in batch]

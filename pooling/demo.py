@@ -3,6 +3,7 @@
 `python manage.py load_demo` runs the users' and collections' steps, then each registered track's demo steps
 (pooling.tracks.Track.demo_steps) in the order the track apps are installed.
 """
+
 from importlib import import_module
 
 from django.contrib.auth.models import Group, User

@@ -9,8 +9,9 @@ class EvaluationForm(forms.Form):
     slug = forms.SlugField(max_length=100)
     title = forms.CharField(max_length=200, required=False, help_text="defaults to the track's title")
     track = forms.ChoiceField(choices=track_choices)
-    collections = forms.ModelMultipleChoiceField(queryset=Collection.objects.all(), required=False,
-                                                 to_field_name="name")
+    collections = forms.ModelMultipleChoiceField(
+        queryset=Collection.objects.all(), required=False, to_field_name="name"
+    )
 
 
 class StateForm(forms.Form):
@@ -19,8 +20,9 @@ class StateForm(forms.Form):
 
 class SettingsForm(forms.Form):
     judged_priorities = forms.CharField(max_length=40, help_text="comma-separated, e.g. 1,2")
-    max_answer_chars = forms.IntegerField(min_value=0, required=False,
-                                          help_text="non-white-space characters per question; empty: no limit")
+    max_answer_chars = forms.IntegerField(
+        min_value=0, required=False, help_text="non-white-space characters per question; empty: no limit"
+    )
     allow_nil = forms.BooleanField(required=False, label="NIL allowed")
 
     def clean_judged_priorities(self):
@@ -28,7 +30,7 @@ class SettingsForm(forms.Form):
         try:
             values = sorted({int(p) for p in raw.replace(" ", "").split(",") if p})
         except ValueError:
-            raise forms.ValidationError("give run priorities as numbers separated by commas")
+            raise forms.ValidationError("give run priorities as numbers separated by commas") from None
         if not values or min(values) < 1:
             raise forms.ValidationError("give at least one priority, 1 or more")
         return values
@@ -41,12 +43,19 @@ class TopicFileForm(forms.Form):
 
 
 class RunUploadForm(forms.Form):
-    team = forms.ModelChoiceField(queryset=Team.objects.all(), required=False, to_field_name="name",
-                                  help_text="or type a new team name below")
+    team = forms.ModelChoiceField(
+        queryset=Team.objects.all(), required=False, to_field_name="name", help_text="or type a new team name below"
+    )
     new_team = forms.CharField(max_length=100, required=False)
-    priority = forms.IntegerField(min_value=1, max_value=32767, required=False,  # Run.priority is a smallint
-                                  help_text="empty: the run tag's last digit")
+    priority = forms.IntegerField(
+        min_value=1,
+        max_value=32767,
+        required=False,  # Run.priority is a smallint
+        help_text="empty: the run tag's last digit",
+    )
     manual = forms.BooleanField(required=False, label="Manual runs")
     partial_collection = forms.BooleanField(required=False, label="Searched only part of the collection")
-    manifest = forms.FileField(required=False, help_text="optional: lines 'FILE TEAM PRIORITY [automatic|manual] "
-                                                         "[whole|partial]' (replaces the fields above)")
+    manifest = forms.FileField(
+        required=False,
+        help_text="optional: lines 'FILE TEAM PRIORITY [automatic|manual] [whole|partial]' (replaces the fields above)",
+    )

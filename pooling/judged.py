@@ -1,5 +1,6 @@
 """Which pool items carry judgments: asked by pool rebuilding (an item judged is never dropped), answered by the
 judging stage, which registers itself from its AppConfig.ready() — pooling comes first and cannot import it."""
+
 from collections.abc import Callable, Iterable
 
 _sources: list[Callable[[Iterable[int]], set[int]]] = []

@@ -4,6 +4,7 @@ Every loader checks the whole input first with the track's pure format module (p
 stores nothing when there is any problem; what passes is stored in one transaction. Problems come back as
 `FILE:LINE: message` strings.
 """
+
 from dataclasses import dataclass, field
 from importlib import import_module
 
@@ -49,6 +50,7 @@ class RunLoadResult:
 
 
 # ---------------------------------------------------------------- evaluations
+
 
 def create_evaluation(slug, track, collections=(), title="", settings=None):
     """A new evaluation of `track` over the named collections, its settings seeded from the track's defaults."""
@@ -99,10 +101,16 @@ def start_judging(evaluation):
 
 # ---------------------------------------------------------------- topics
 
+
 def answerable_topics(evaluation):
     """{ident: kind} of the topics a run answers (those with no children: questions), in file order."""
-    rows = (Topic.objects.filter(evaluation=evaluation).annotate(n=Count("children")).filter(n=0)
-            .order_by("position").values_list("ident", "kind"))
+    rows = (
+        Topic.objects.filter(evaluation=evaluation)
+        .annotate(n=Count("children"))
+        .filter(n=0)
+        .order_by("position")
+        .values_list("ident", "kind")
+    )
     return dict(rows)
 
 
@@ -122,8 +130,13 @@ def load_topics(evaluation, data, filename):
         if t.parent is not None and t.parent not in idents:
             problems.append(Problem(t.line, f"{t.ident}: parent {t.parent!r} is not in the file").format(filename))
         if t.parent is not None and allowed and t.kind not in allowed and t.line not in lines_with_problems:
-            problems.append(Problem(t.line, f"question {t.ident} has type {t.kind}, not one of this track's "
-                                            f"types ({', '.join(spec.question_types)})").format(filename))
+            problems.append(
+                Problem(
+                    t.line,
+                    f"question {t.ident} has type {t.kind}, not one of this track's "
+                    f"types ({', '.join(spec.question_types)})",
+                ).format(filename)
+            )
     if not parsed and not problems:
         problems.append(Problem(None, "no topics in the file").format(filename))
     if problems:
@@ -132,12 +145,21 @@ def load_topics(evaluation, data, filename):
     with transaction.atomic():
         existing = {t.ident: t for t in Topic.objects.select_for_update(of=("self",)).filter(evaluation=evaluation)}
         gone = [t for ident, t in existing.items() if ident not in idents]
-        in_use = (Topic.objects.filter(pk__in=[t.pk for t in gone])
-                  .filter(Q(run_entries__isnull=False) | Q(pool_items__isnull=False) | Q(assignments__isnull=False))
-                  .distinct().values_list("ident", flat=True))
+        in_use = (
+            Topic.objects.filter(pk__in=[t.pk for t in gone])
+            .filter(Q(run_entries__isnull=False) | Q(pool_items__isnull=False) | Q(assignments__isnull=False))
+            .distinct()
+            .values_list("ident", flat=True)
+        )
         if in_use:
-            raise LoadError([Problem(None, f"topic {ident} is not in the file but runs, pools or assignments use it"
-                                     ).format(filename) for ident in sorted(in_use)])
+            raise LoadError(
+                [
+                    Problem(None, f"topic {ident} is not in the file but runs, pools or assignments use it").format(
+                        filename
+                    )
+                    for ident in sorted(in_use)
+                ]
+            )
         # Remove unused leftovers first so a renumbered file cannot collide with them.
         Topic.objects.filter(pk__in=[t.pk for t in gone]).delete()
         saved = {}
@@ -163,8 +185,11 @@ def load_top_docs(evaluation, data, filename):
     parsed_problems, lists = parse_top_docs(data, filename)
     problems = [p.format(filename) for p in parsed_problems]
     series = {t.ident: t for t in Topic.objects.filter(evaluation=evaluation, parent__isnull=True)}
-    problems += [Problem(None, f"target {qnum} is not a series of {evaluation.slug}").format(filename)
-                 for qnum in lists if qnum not in series]
+    problems += [
+        Problem(None, f"target {qnum} is not a series of {evaluation.slug}").format(filename)
+        for qnum in lists
+        if qnum not in series
+    ]
     if problems:
         raise LoadError(problems)
     with transaction.atomic():
@@ -177,6 +202,7 @@ def load_top_docs(evaluation, data, filename):
 
 # ---------------------------------------------------------------- runs
 
+
 def known_docids_for(evaluation):
     """A bulk lookup: which of a set of docids are documents of the evaluation's collection(s)."""
     collection_ids = list(evaluation.collections.values_list("pk", flat=True))
@@ -185,15 +211,21 @@ def known_docids_for(evaluation):
         docids = list(docids)
         found = set()
         for start in range(0, len(docids), DOCID_BATCH):
-            batch = docids[start:start + DOCID_BATCH]
+            batch = docids[start : start + DOCID_BATCH]
             if connection.vendor == "postgresql":  # one array parameter instead of thousands of placeholders
                 with connection.cursor() as cursor:
-                    cursor.execute(f"SELECT docno FROM {Document._meta.db_table} "
-                                   f"WHERE collection_id = ANY(%s) AND docno = ANY(%s)", [collection_ids, batch])
+                    cursor.execute(
+                        f"SELECT docno FROM {Document._meta.db_table} "
+                        f"WHERE collection_id = ANY(%s) AND docno = ANY(%s)",
+                        [collection_ids, batch],
+                    )
                     found.update(docno for (docno,) in cursor.fetchall())
             else:
-                found.update(Document.objects.filter(collection_id__in=collection_ids, docno__in=batch)
-                             .values_list("docno", flat=True))
+                found.update(
+                    Document.objects.filter(collection_id__in=collection_ids, docno__in=batch).values_list(
+                        "docno", flat=True
+                    )
+                )
         return found
 
     return known
@@ -207,9 +239,12 @@ def check_context(evaluation):
     document lookup), for formats that need more than questions and documents.
     """
     module = load_format(evaluation.track_spec.run_format)
-    context = CheckContext(topics=answerable_topics(evaluation), settings=effective_settings(evaluation),
-                           known_docids=known_docids_for(evaluation),
-                           extra={"evaluation": evaluation.slug, "track": evaluation.track})
+    context = CheckContext(
+        topics=answerable_topics(evaluation),
+        settings=effective_settings(evaluation),
+        known_docids=known_docids_for(evaluation),
+        extra={"evaluation": evaluation.slug, "track": evaluation.track},
+    )
     provider = getattr(module, "CONTEXT_EXTRA", None)
     if provider:
         module_name, func_name = provider.rsplit(".", 1)
@@ -237,7 +272,7 @@ SHAPES = {"xml": "an XML file", "text": "a plain-text file of lines"}
 
 
 def file_shape(data):
-    """"xml" when the first character that is not white space (or a byte-order mark) is "<", else "text"."""
+    """ "xml" when the first character that is not white space (or a byte-order mark) is "<", else "text"."""
     return "xml" if data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<") else "text"
 
 
@@ -248,11 +283,16 @@ def shape_mismatch(evaluation, module, data):
     expected, found = getattr(module, "FILE_SHAPE", None), file_shape(data)
     if expected is None or expected == found:
         return None
-    others = [f"{e.title} ({e.slug})" for e in Evaluation.objects.exclude(pk=evaluation.pk)
-              .exclude(state=Evaluation.RELEASED).order_by("title") if _run_shape(e.track) == found]
+    others = [
+        f"{e.title} ({e.slug})"
+        for e in Evaluation.objects.exclude(pk=evaluation.pk).exclude(state=Evaluation.RELEASED).order_by("title")
+        if _run_shape(e.track) == found
+    ]
     where = f" Runs like it go to {', '.join(others)}." if others else ""
-    return (f"this is {SHAPES[found]}, but a run of {evaluation.title} ({evaluation.track_spec.title}) is "
-            f"{SHAPES[expected]}: was it meant for another evaluation?{where}")
+    return (
+        f"this is {SHAPES[found]}, but a run of {evaluation.title} ({evaluation.track_spec.title}) is "
+        f"{SHAPES[expected]}: was it meant for another evaluation?{where}"
+    )
 
 
 def _run_shape(track):
@@ -283,8 +323,11 @@ def store_run(evaluation, parsed, team, priority, manual=False, whole_collection
         run.source_name = source_name
         run.data = (run.data or {}) | parsed.data | {"lines": len(parsed.entries)}
         run.save()
-        insert_rows(RunEntry, ["run_id", "topic_id", "line_no", "docid", "text", "data"],
-                    [(run.pk, topic_ids[e.topic], e.line, e.docid, e.text, e.data) for e in parsed.entries])
+        insert_rows(
+            RunEntry,
+            ["run_id", "topic_id", "line_no", "docid", "text", "data"],
+            [(run.pk, topic_ids[e.topic], e.line, e.docid, e.text, e.data) for e in parsed.entries],
+        )
         # A run format may name, in AFTER_STORE, a Django-side f(run) run inside this transaction (QA4MRE scores
         # the run there); raising LoadError from it refuses the run. Before the stale marks: a rescoring locks
         # the evaluation's scoring state and then the marks, and so must this transaction, or the two deadlock.
@@ -322,8 +365,7 @@ def _load_run_files(evaluation, files, context):
             if priority is None:
                 priority = parsed.data.get("priority") or priority_from_tag(parsed.tag)
                 if priority is None:
-                    problems.append(f"{f.filename}:0: no priority given and run tag {parsed.tag!r} does not end "
-                                    f"in one")
+                    problems.append(f"{f.filename}:0: no priority given and run tag {parsed.tag!r} does not end in one")
         if not (f.team or "").strip():
             problems.append(f"{f.filename}:0: no team given")
         if problems:
@@ -334,8 +376,9 @@ def _load_run_files(evaluation, files, context):
             # team's, a track's AFTER_STORE check) leaves no team behind either.
             with transaction.atomic():
                 team = teams.get(f.team) or Team.objects.get_or_create(name=f.team.strip())[0]
-                result.run, result.replaced = store_run(evaluation, parsed, team, priority, f.manual,
-                                                        f.whole_collection, f.filename)
+                result.run, result.replaced = store_run(
+                    evaluation, parsed, team, priority, f.manual, f.whole_collection, f.filename
+                )
         except LoadError as exc:
             result.problems = exc.problems
         else:
@@ -375,8 +418,12 @@ def parse_manifest(data, filename):
         if unknown:
             problems.append(f"{filename}:{number}: unknown flag {unknown[0]!r}")
             continue
-        rows[name] = {"team": team, "priority": int(priority), "manual": "manual" in flags,
-                      "whole_collection": "partial" not in flags}
+        rows[name] = {
+            "team": team,
+            "priority": int(priority),
+            "manual": "manual" in flags,
+            "whole_collection": "partial" not in flags,
+        }
     if problems:
         raise LoadError(problems)
     return rows

@@ -162,8 +162,9 @@ class PoolBuild(models.Model):
     total = models.PositiveIntegerField(default=0)
     message = models.TextField(blank=True)
     counts = models.JSONField(default=dict, blank=True)  # items created, kept, removed, sources linked
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                     related_name="+")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -11,6 +11,7 @@ by key (POOL_LINKS = False): every link row costs PostgreSQL two foreign-key che
 a BOLT build of 300,000 citations. A format may also give its key as SQL (POOL_KEY_SQL, no `%` in it), so that
 PostgreSQL groups the lines and only one row per item comes back to Python.
 """
+
 import json
 from collections import namedtuple
 
@@ -59,8 +60,9 @@ def _links(item_ids):
     if connection.vendor != "postgresql":
         return through.objects.filter(poolitem_id__in=item_ids).values_list("pk", "poolitem_id", "runentry_id")
     with connection.cursor() as cursor:  # one array parameter, however many items
-        cursor.execute(f"SELECT id, poolitem_id, runentry_id FROM {through._meta.db_table} "
-                       f"WHERE poolitem_id = ANY(%s)", [item_ids])
+        cursor.execute(
+            f"SELECT id, poolitem_id, runentry_id FROM {through._meta.db_table} WHERE poolitem_id = ANY(%s)", [item_ids]
+        )
         return cursor.fetchall()
 
 
@@ -104,9 +106,10 @@ def _new_ids(model, n):
     if not n or connection.vendor != "postgresql":
         return []
     with connection.cursor() as cursor:
-        cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
-                       [model._meta.db_table, n])
-        return [pk for pk, in cursor.fetchall()]
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)", [model._meta.db_table, n]
+        )
+        return [pk for (pk,) in cursor.fetchall()]
 
 
 def _next_number(pool_ids):
@@ -119,14 +122,18 @@ def _groups(evaluation, question_ids, judged_priorities, module, idents):
     key_of = module.pool_key
     # A format whose keys ignore RunEntry.data says so (POOL_USES_DATA = False): the JSON need not be decoded.
     uses_data = getattr(module, "POOL_USES_DATA", True)
-    rows = (RunEntry.objects.filter(topic_id__in=question_ids, run__evaluation=evaluation,
-                                    run__priority__in=judged_priorities)
-            .order_by("run_id", "line_no")
-            .values_list("id", "topic_id", "line_no", "docid", "text", *(["data"] if uses_data else [])))
+    rows = (
+        RunEntry.objects.filter(
+            topic_id__in=question_ids, run__evaluation=evaluation, run__priority__in=judged_priorities
+        )
+        .order_by("run_id", "line_no")
+        .values_list("id", "topic_id", "line_no", "docid", "text", *(["data"] if uses_data else []))
+    )
     groups = {}
     for entry_id, topic_id, line_no, docid, text, *data in _raw_rows(rows):
-        entry = ParsedEntry(topic=idents[topic_id], line=line_no, docid=docid, text=text,
-                            data=_decode(data[0]) if data else {})
+        entry = ParsedEntry(
+            topic=idents[topic_id], line=line_no, docid=docid, text=text, data=_decode(data[0]) if data else {}
+        )
         key = key_of(entry)
         if key is None:
             continue
@@ -178,8 +185,14 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
             groups = _groups(evaluation, question_ids, judged_priorities, module, idents)
 
         # data stays as read (JSON text on PostgreSQL): a rebuild reads every item but decodes few (`_flagged`).
-        items = [Existing(*row) for row in _raw_rows(PoolItem.objects.select_for_update(of=("self",)).filter(
-            topic_id__in=question_ids).values_list("id", "topic_id", "key", "pool_id", "position", "origin", "data"))]
+        items = [
+            Existing(*row)
+            for row in _raw_rows(
+                PoolItem.objects.select_for_update(of=("self",))
+                .filter(topic_id__in=question_ids)
+                .values_list("id", "topic_id", "key", "pool_id", "position", "origin", "data")
+            )
+        ]
         judged = judged_item_ids(question_ids)
         item_ids = {(i.topic_id, i.key): i.pk for i in items}
         items_of, fresh_of = {}, {}
@@ -198,21 +211,46 @@ def build_unit(evaluation, question_ids, judged_priorities, module):
             position = max((i.position for i in mine), default=-1) + 1
             for key, first in sorted(fresh, key=lambda kf: (kf[1].docid, kf[1].text, kf[0])):
                 fields = item_of(first)
-                new.append((evaluation.pk, topic_id, key, f"{idents[topic_id]}-{number}", position,
-                            fields.get("docid", ""), fields.get("text", ""), fields.get("data", {}),
-                            PoolItem.RUNS, now))
+                new.append(
+                    (
+                        evaluation.pk,
+                        topic_id,
+                        key,
+                        f"{idents[topic_id]}-{number}",
+                        position,
+                        fields.get("docid", ""),
+                        fields.get("text", ""),
+                        fields.get("data", {}),
+                        PoolItem.RUNS,
+                        now,
+                    )
+                )
                 number += 1
                 position += 1
-        fields = ["evaluation_id", "topic_id", "key", "pool_id", "position", "docid", "text", "data", "origin",
-                  "created_at"]
+        fields = [
+            "evaluation_id",
+            "topic_id",
+            "key",
+            "pool_id",
+            "position",
+            "docid",
+            "text",
+            "data",
+            "origin",
+            "created_at",
+        ]
         ids = _new_ids(PoolItem, len(new))
         if ids:  # ids drawn first: no reading the keys back
             insert_rows(PoolItem, ["id"] + fields, [(pk,) + row for pk, row in zip(ids, new)])
             item_ids.update(((row[1], row[2]), pk) for pk, row in zip(ids, new))
         elif new:  # the new rows' ids, read back by their (topic, key)
             insert_rows(PoolItem, fields, new)
-            item_ids.update(((topic_id, key), pk) for pk, topic_id, key in PoolItem.objects.filter(
-                topic_id__in=question_ids).values_list("id", "topic_id", "key"))
+            item_ids.update(
+                ((topic_id, key), pk)
+                for pk, topic_id, key in PoolItem.objects.filter(topic_id__in=question_ids).values_list(
+                    "id", "topic_id", "key"
+                )
+            )
         counts["created"] = len(new)
 
         stale, changed = [], []
@@ -283,14 +321,15 @@ def build_pools(evaluation, build=None):
     done = 0
     with rescoring_deferred():  # each batch marks its questions stale; rescoring starts once, at the end
         for start in range(0, len(units), SERIES_PER_TRANSACTION):
-            chunk = units[start:start + SERIES_PER_TRANSACTION]
+            chunk = units[start : start + SERIES_PER_TRANSACTION]
             counts = build_unit(evaluation, [q for _, questions in chunk for q in questions], judged, module)
             for name, value in counts.items():
                 totals[name] += value
             done += len(chunk)
             _progress(build, done=done, counts=totals)
-    PoolBuild.objects.filter(pk=build.pk).update(status=PoolBuild.DONE, finished_at=timezone.now(),
-                                                 counts=totals, message=_summary(totals))
+    PoolBuild.objects.filter(pk=build.pk).update(
+        status=PoolBuild.DONE, finished_at=timezone.now(), counts=totals, message=_summary(totals)
+    )
     if PoolItem.objects.filter(evaluation=evaluation).exists():  # something to judge: judging has begun
         start_judging(evaluation)
     return totals
@@ -304,17 +343,24 @@ def item_sources(evaluation, items):
     out = {item.pk: [] for item in items}
     if getattr(module, "POOL_LINKS", True):
         through = PoolItem.sources.through
-        for link in (through.objects.filter(poolitem_id__in=out).select_related("runentry__run")
-                     .order_by("runentry__run_id", "runentry__line_no")):
+        for link in (
+            through.objects.filter(poolitem_id__in=out)
+            .select_related("runentry__run")
+            .order_by("runentry__run_id", "runentry__line_no")
+        ):
             out[link.poolitem_id].append(link.runentry)
         return out
     judged = list(effective_settings(evaluation).get("judged_priorities") or [1, 2])
     by_key = {(item.topic_id, item.key): item.pk for item in items}
     idents = dict(Topic.objects.filter(pk__in={item.topic_id for item in items}).values_list("pk", "ident"))
-    for e in (RunEntry.objects.filter(topic_id__in=idents, run__evaluation=evaluation, run__priority__in=judged)
-              .select_related("run").order_by("run_id", "line_no")):
-        key = module.pool_key(ParsedEntry(topic=idents[e.topic_id], line=e.line_no, docid=e.docid, text=e.text,
-                                          data=e.data))
+    for e in (
+        RunEntry.objects.filter(topic_id__in=idents, run__evaluation=evaluation, run__priority__in=judged)
+        .select_related("run")
+        .order_by("run_id", "line_no")
+    ):
+        key = module.pool_key(
+            ParsedEntry(topic=idents[e.topic_id], line=e.line_no, docid=e.docid, text=e.text, data=e.data)
+        )
         pk = by_key.get((e.topic_id, key)) if key is not None else None
         if pk is not None:
             out[pk].append(e)
@@ -329,28 +375,36 @@ def run_items(evaluation):
     judged = list(effective_settings(evaluation).get("judged_priorities") or [1, 2])
     out = {}
     if getattr(module, "POOL_LINKS", True):
-        pairs = (PoolItem.sources.through.objects
-                 .filter(poolitem__evaluation=evaluation, runentry__run__priority__in=judged)
-                 .values_list("runentry__run_id", "poolitem_id").distinct())
+        pairs = (
+            PoolItem.sources.through.objects.filter(poolitem__evaluation=evaluation, runentry__run__priority__in=judged)
+            .values_list("runentry__run_id", "poolitem_id")
+            .distinct()
+        )
     elif getattr(module, "POOL_KEY_SQL", None) and connection.vendor == "postgresql":
         entries, runs, items = RunEntry._meta.db_table, Run._meta.db_table, PoolItem._meta.db_table
         with connection.cursor() as cursor:  # the key computed beside the entry's own columns, then matched
-            cursor.execute(f"""
+            cursor.execute(
+                f"""
                 SELECT DISTINCT e.run_id, p.id
                 FROM (SELECT run_id, topic_id, ({module.POOL_KEY_SQL}) AS k FROM {entries} WHERE run_id IN (
                         SELECT id FROM {runs} WHERE evaluation_id = %s AND priority = ANY(%s))) e
-                JOIN {items} p ON p.topic_id = e.topic_id AND p.key = e.k""", [evaluation.pk, judged])
+                JOIN {items} p ON p.topic_id = e.topic_id AND p.key = e.k""",
+                [evaluation.pk, judged],
+            )
             pairs = cursor.fetchall()
     else:
-        item_of = {(topic_id, key): pk for pk, topic_id, key in
-                   PoolItem.objects.filter(evaluation=evaluation).values_list("pk", "topic_id", "key")}
+        item_of = {
+            (topic_id, key): pk
+            for pk, topic_id, key in PoolItem.objects.filter(evaluation=evaluation).values_list("pk", "topic_id", "key")
+        }
         idents = dict(Topic.objects.filter(evaluation=evaluation).values_list("pk", "ident"))
         pairs = []
         for run_id, topic_id, line_no, docid, text, data in (
-                RunEntry.objects.filter(run__evaluation=evaluation, run__priority__in=judged)
-                .values_list("run_id", "topic_id", "line_no", "docid", "text", "data").iterator()):
-            key = module.pool_key(ParsedEntry(topic=idents[topic_id], line=line_no, docid=docid, text=text,
-                                              data=data))
+            RunEntry.objects.filter(run__evaluation=evaluation, run__priority__in=judged)
+            .values_list("run_id", "topic_id", "line_no", "docid", "text", "data")
+            .iterator()
+        ):
+            key = module.pool_key(ParsedEntry(topic=idents[topic_id], line=line_no, docid=docid, text=text, data=data))
             if (topic_id, key) in item_of:
                 pairs.append((run_id, item_of[(topic_id, key)]))
     for run_id, item_id in pairs:
@@ -359,8 +413,10 @@ def run_items(evaluation):
 
 
 def _summary(totals):
-    return (f"{totals['created']} new items, {totals['kept']} kept, {totals['removed']} removed, "
-            f"{totals['unreturned']} judged items no longer returned; {totals['links']} run lines pooled")
+    return (
+        f"{totals['created']} new items, {totals['kept']} kept, {totals['removed']} removed, "
+        f"{totals['unreturned']} judged items no longer returned; {totals['links']} run lines pooled"
+    )
 
 
 def start_pool_build(evaluation, user=None):
@@ -369,8 +425,11 @@ def start_pool_build(evaluation, user=None):
     from pooling.tasks import build_pools_task
 
     with transaction.atomic():
-        active = (PoolBuild.objects.select_for_update(of=("self",))
-                  .filter(evaluation=evaluation, status__in=[PoolBuild.QUEUED, PoolBuild.RUNNING]).first())
+        active = (
+            PoolBuild.objects.select_for_update(of=("self",))
+            .filter(evaluation=evaluation, status__in=[PoolBuild.QUEUED, PoolBuild.RUNNING])
+            .first()
+        )
         if active is not None:
             return active
         build = PoolBuild.objects.create(evaluation=evaluation, requested_by=user)

@@ -8,6 +8,7 @@ starts, bounded by the broker's visibility timeout, so a claim whose task is gon
 between claim and publish) holds rescoring back at most that long; the database's stale marks remain the truth and
 the workers' periodic sweep (scoring.tasks.sweep) queues them again. A claim lost with Redis's data is simply free.
 """
+
 from functools import lru_cache
 
 from django.conf import settings

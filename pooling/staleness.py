@@ -1,6 +1,7 @@
 """Stale marks and rescoring requests: the one interface through which pooling, assess and the tracks tell
 scoring that scores are out of date. Judging code calls `mark_stale` inside its transaction; the rescoring task is
 sent by name (RESCORE_TASK), so this early stage never imports scoring."""
+
 import logging
 import os
 import threading
@@ -35,7 +36,9 @@ def mark_stale_many(topics):
     # when a rescoring deletes the mark in between, and the judgment would never be scored.
     StaleTopic.objects.bulk_create(
         [StaleTopic(topic_id=t.pk, evaluation_id=t.evaluation_id, since=now, changed_at=now) for t in topics],
-        update_conflicts=True, unique_fields=["topic"], update_fields=["changed_at"],
+        update_conflicts=True,
+        unique_fields=["topic"],
+        update_fields=["changed_at"],
     )
     for evaluation_id in {t.evaluation_id for t in topics}:
         request_rescoring(evaluation_id)
@@ -188,5 +191,6 @@ def _enqueue(evaluation_id):
             pending.release(evaluation_id)
             raise
     except Exception:  # broker down: the StaleTopic row stays and is picked up later
-        logging.getLogger(__name__).warning("could not enqueue rescoring of evaluation %s", evaluation_id,
-                                            exc_info=True)
+        logging.getLogger(__name__).warning(
+            "could not enqueue rescoring of evaluation %s", evaluation_id, exc_info=True
+        )

@@ -1,4 +1,5 @@
 """Celery tasks of the pooling app: building pools in a worker, progress kept in PoolBuild rows."""
+
 from celery import shared_task
 from django.utils import timezone
 
@@ -15,6 +16,7 @@ def build_pools_task(build_id):
     try:
         return build_pools(build.evaluation, build)
     except Exception as exc:
-        PoolBuild.objects.filter(pk=build_id).update(status=PoolBuild.FAILED, finished_at=timezone.now(),
-                                                     message=f"{type(exc).__name__}: {exc}")
+        PoolBuild.objects.filter(pk=build_id).update(
+            status=PoolBuild.FAILED, finished_at=timezone.now(), message=f"{type(exc).__name__}: {exc}"
+        )
         raise

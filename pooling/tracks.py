@@ -3,6 +3,7 @@
 Plain data with no Django import. The stage apps look a track up here instead of branching on its slug; a track
 is offered (create form, run checker, commands) only once an installed app has registered it.
 """
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any

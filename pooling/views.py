@@ -1,16 +1,26 @@
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.db.models import Count
 from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from config import params
-from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, organizer_required, participant_required, role_required
+from config.roles import ORGANIZER, PARTICIPANT, organizer_required, participant_required, role_required
 from pooling import forms
-from pooling.loading import (LoadError, RunFile, check_run_file, create_evaluation, effective_settings, load_run_files,
-                             load_top_docs, load_topics, parse_manifest, set_state, update_settings)
-from pooling.models import Evaluation, PoolBuild, PoolItem, Run, Topic
+from pooling.loading import (
+    LoadError,
+    RunFile,
+    check_run_file,
+    create_evaluation,
+    effective_settings,
+    load_run_files,
+    load_top_docs,
+    load_topics,
+    parse_manifest,
+    set_state,
+    update_settings,
+)
+from pooling.models import Evaluation, PoolItem, Run, Topic
 from pooling.pools import item_sources, pools_out_of_date, start_pool_build
 
 
@@ -28,8 +38,9 @@ def evaluation_create(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            evaluation = create_evaluation(data["slug"], data["track"], [c.name for c in data["collections"]],
-                                           data["title"])
+            evaluation = create_evaluation(
+                data["slug"], data["track"], [c.name for c in data["collections"]], data["title"]
+            )
         except LoadError as exc:
             for problem in exc.problems:
                 form.add_error(None, problem)
@@ -45,10 +56,13 @@ def _detail_context(evaluation):
         "evaluation": evaluation,
         "settings": settings,
         "state_form": forms.StateForm(initial={"state": evaluation.state}),
-        "settings_form": forms.SettingsForm(initial={
-            "judged_priorities": ",".join(str(p) for p in settings.get("judged_priorities") or []),
-            "max_answer_chars": settings.get("max_answer_chars"),
-            "allow_nil": settings.get("allow_nil", False)}),
+        "settings_form": forms.SettingsForm(
+            initial={
+                "judged_priorities": ",".join(str(p) for p in settings.get("judged_priorities") or []),
+                "max_answer_chars": settings.get("max_answer_chars"),
+                "allow_nil": settings.get("allow_nil", False),
+            }
+        ),
         "series_count": evaluation.topics.filter(parent__isnull=True).count(),
         "question_count": evaluation.topics.filter(parent__isnull=False).count(),
         "runs": evaluation.runs.select_related("team").annotate(lines=Count("entries")),
@@ -88,9 +102,14 @@ def evaluation_settings(request, slug):
     form = forms.SettingsForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
-        update_settings(evaluation, {"judged_priorities": data["judged_priorities"],
-                                     "max_answer_chars": data["max_answer_chars"] or None,
-                                     "allow_nil": data["allow_nil"]})
+        update_settings(
+            evaluation,
+            {
+                "judged_priorities": data["judged_priorities"],
+                "max_answer_chars": data["max_answer_chars"] or None,
+                "allow_nil": data["allow_nil"],
+            },
+        )
         messages.success(request, "Settings saved.")
         return redirect("pooling:evaluation_detail", slug)
     context = _detail_context(evaluation) | {"settings_form": form}
@@ -114,10 +133,17 @@ def topics(request, slug):
             what = "ranked documents" if loader is load_top_docs else "series and questions"
             messages.success(request, f"{upload.name}: {n} {what} loaded.")
             return redirect("pooling:topics", slug)
-    series = (Topic.objects.filter(evaluation=evaluation, parent__isnull=True)
-              .prefetch_related("children").order_by("position"))
-    return render(request, "pooling/topics.html", {"evaluation": evaluation, "form": form, "problems": problems,
-                                                   "series": series}, status=400 if problems else 200)
+    series = (
+        Topic.objects.filter(evaluation=evaluation, parent__isnull=True)
+        .prefetch_related("children")
+        .order_by("position")
+    )
+    return render(
+        request,
+        "pooling/topics.html",
+        {"evaluation": evaluation, "form": form, "problems": problems, "series": series},
+        status=400 if problems else 200,
+    )
 
 
 @organizer_required
@@ -142,14 +168,26 @@ def runs_upload(request, slug):
         if not rows and not problems and not team:
             problems.append("choose a team (or give a manifest)")
         if not problems:
-            default = {"team": team, "priority": data["priority"], "manual": data["manual"],
-                       "whole_collection": not data["partial_collection"]}
+            default = {
+                "team": team,
+                "priority": data["priority"],
+                "manual": data["manual"],
+                "whole_collection": not data["partial_collection"],
+            }
             files = [RunFile(filename=u.name, data=u.read(), **rows.get(u.name, default)) for u in uploads]
             results = load_run_files(evaluation, files)
-    return render(request, "pooling/runs_upload.html",
-                  {"evaluation": evaluation, "form": form, "results": results, "problems": problems,
-                   "failed": any(r.problems for r in results)},
-                  status=400 if problems or any(r.problems for r in results) else 200)
+    return render(
+        request,
+        "pooling/runs_upload.html",
+        {
+            "evaluation": evaluation,
+            "form": form,
+            "results": results,
+            "problems": problems,
+            "failed": any(r.problems for r in results),
+        },
+        status=400 if problems or any(r.problems for r in results) else 200,
+    )
 
 
 @role_required(PARTICIPANT, ORGANIZER)
@@ -170,9 +208,18 @@ def run_check(request):
         else:
             filename = upload.name
             problems, parsed = check_run_file(chosen, upload.read(), filename)
-    return render(request, "pooling/run_check.html",
-                  {"evaluations": evaluations, "chosen": chosen, "problems": problems, "parsed": parsed,
-                   "checked": request.method == "POST", "filename": filename})
+    return render(
+        request,
+        "pooling/run_check.html",
+        {
+            "evaluations": evaluations,
+            "chosen": chosen,
+            "problems": problems,
+            "parsed": parsed,
+            "checked": request.method == "POST",
+            "filename": filename,
+        },
+    )
 
 
 @organizer_required
@@ -185,19 +232,30 @@ def pools(request, slug):
             return render(request, "pooling/_pool_progress.html", {"evaluation": evaluation, "build": build})
         messages.success(request, "Pool build queued.")
         return redirect("pooling:pools", slug)
-    questions = (Topic.objects.filter(evaluation=evaluation, parent__isnull=False)
-                 .annotate(items=Count("pool_items")).order_by("position"))
-    return render(request, "pooling/pools.html", {
-        "evaluation": evaluation, "questions": questions, "build": evaluation.pool_builds.first(),
-        "out_of_date": pools_out_of_date(evaluation)})
+    questions = (
+        Topic.objects.filter(evaluation=evaluation, parent__isnull=False)
+        .annotate(items=Count("pool_items"))
+        .order_by("position")
+    )
+    return render(
+        request,
+        "pooling/pools.html",
+        {
+            "evaluation": evaluation,
+            "questions": questions,
+            "build": evaluation.pool_builds.first(),
+            "out_of_date": pools_out_of_date(evaluation),
+        },
+    )
 
 
 @organizer_required
 def pool_progress(request, slug):
     """Who: organizers. The progress partial of the latest pool build (polled by htmx while it runs)."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    return render(request, "pooling/_pool_progress.html",
-                  {"evaluation": evaluation, "build": evaluation.pool_builds.first()})
+    return render(
+        request, "pooling/_pool_progress.html", {"evaluation": evaluation, "build": evaluation.pool_builds.first()}
+    )
 
 
 @organizer_required
@@ -209,8 +267,9 @@ def pool_question(request, slug, ident):
     sources = item_sources(evaluation, items)
     for item in items:
         item.run_lines = sources[item.pk]
-    return render(request, "pooling/pool_question.html",
-                  {"evaluation": evaluation, "question": question, "items": items})
+    return render(
+        request, "pooling/pool_question.html", {"evaluation": evaluation, "question": question, "items": items}
+    )
 
 
 @participant_required

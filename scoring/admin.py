@@ -1,7 +1,7 @@
 from django.contrib import admin
 
-from scoring.models import Score
 from pooling.models import StaleTopic
+from scoring.models import Score
 
 
 @admin.register(Score)

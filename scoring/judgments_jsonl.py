@@ -3,6 +3,7 @@ nuggets, judgments with their full history, closures), and its import into an ev
 and pools (all or nothing). Any track's judgments go through it; a track's own export formats (QA: NIST's) are
 registered with scoring.registry.register_exports.
 """
+
 import json
 from collections import defaultdict
 
@@ -24,26 +25,64 @@ def export_jsonl(evaluation):
     users = dict(User.objects.values_list("id", "username"))
     yield _line({"type": "header", "format": FORMAT, "evaluation": evaluation.slug, "track": evaluation.track})
     for c in AnswerClass.objects.filter(topic__evaluation=evaluation).order_by("id"):
-        yield _line({"type": "answer_class", "id": c.id, "topic": ident[c.topic_id], "label": c.label,
-                     "created_by": users[c.created_by_id], "created_at": c.created_at.isoformat()})
+        yield _line(
+            {
+                "type": "answer_class",
+                "id": c.id,
+                "topic": ident[c.topic_id],
+                "label": c.label,
+                "created_by": users[c.created_by_id],
+                "created_at": c.created_at.isoformat(),
+            }
+        )
     for n in Nugget.objects.filter(topic__evaluation=evaluation).order_by("id"):
-        yield _line({"type": "nugget", "id": n.id, "topic": ident[n.topic_id], "text": n.text,
-                     "position": n.position, "created_by": users[n.created_by_id],
-                     "created_at": n.created_at.isoformat()})
+        yield _line(
+            {
+                "type": "nugget",
+                "id": n.id,
+                "topic": ident[n.topic_id],
+                "text": n.text,
+                "position": n.position,
+                "created_by": users[n.created_by_id],
+                "created_at": n.created_at.isoformat(),
+            }
+        )
     history = defaultdict(list)
-    for ch in JudgmentChange.objects.filter(judgment__evaluation=evaluation).order_by("judgment_id", "version",
-                                                                                      "id"):
-        history[ch.judgment_id].append({"changed_by": users[ch.changed_by_id], "changed_at":
-                                        ch.changed_at.isoformat(), "version": ch.version, "before": ch.before,
-                                        "after": ch.after})
+    for ch in JudgmentChange.objects.filter(judgment__evaluation=evaluation).order_by("judgment_id", "version", "id"):
+        history[ch.judgment_id].append(
+            {
+                "changed_by": users[ch.changed_by_id],
+                "changed_at": ch.changed_at.isoformat(),
+                "version": ch.version,
+                "before": ch.before,
+                "after": ch.after,
+            }
+        )
     for j in Judgment.objects.filter(evaluation=evaluation).select_related("item").order_by("id"):
-        yield _line({"type": "judgment", "topic": ident[j.topic_id], "kind": j.kind,
-                     "item": {"topic": ident[j.item.topic_id], "key": j.item.key} if j.item_id else None,
-                     "nugget": j.nugget_id, "assessor": users[j.assessor_id], "role": j.role, "value": j.value,
-                     "version": j.version, "updated_at": j.updated_at.isoformat(), "history": history[j.id]})
+        yield _line(
+            {
+                "type": "judgment",
+                "topic": ident[j.topic_id],
+                "kind": j.kind,
+                "item": {"topic": ident[j.item.topic_id], "key": j.item.key} if j.item_id else None,
+                "nugget": j.nugget_id,
+                "assessor": users[j.assessor_id],
+                "role": j.role,
+                "value": j.value,
+                "version": j.version,
+                "updated_at": j.updated_at.isoformat(),
+                "history": history[j.id],
+            }
+        )
     for c in TopicClosure.objects.filter(topic__evaluation=evaluation).order_by("id"):
-        yield _line({"type": "closure", "topic": ident[c.topic_id], "closed_by": users[c.closed_by_id],
-                     "closed_at": c.closed_at.isoformat()})
+        yield _line(
+            {
+                "type": "closure",
+                "topic": ident[c.topic_id],
+                "closed_by": users[c.closed_by_id],
+                "closed_at": c.closed_at.isoformat(),
+            }
+        )
 
 
 def _line(obj):
@@ -61,14 +100,20 @@ def import_jsonl(evaluation, lines, filename="<input>"):
     """
     from django.utils.dateparse import parse_datetime
 
-    if Judgment.objects.filter(evaluation=evaluation).exists() or \
-            Nugget.objects.filter(topic__evaluation=evaluation).exists() or \
-            AnswerClass.objects.filter(topic__evaluation=evaluation).exists():
-        raise ImportFailed(f"{filename}: evaluation {evaluation.slug} already has judgments, nuggets or answer "
-                           "classes; import into an evaluation without any")
+    if (
+        Judgment.objects.filter(evaluation=evaluation).exists()
+        or Nugget.objects.filter(topic__evaluation=evaluation).exists()
+        or AnswerClass.objects.filter(topic__evaluation=evaluation).exists()
+    ):
+        raise ImportFailed(
+            f"{filename}: evaluation {evaluation.slug} already has judgments, nuggets or answer "
+            "classes; import into an evaluation without any"
+        )
     topics = {t.ident: t for t in Topic.objects.filter(evaluation=evaluation)}
-    items = {(t, k): pk for pk, t, k in PoolItem.objects.filter(evaluation=evaluation).values_list(
-        "id", "topic__ident", "key")}
+    items = {
+        (t, k): pk
+        for pk, t, k in PoolItem.objects.filter(evaluation=evaluation).values_list("id", "topic__ident", "key")
+    }
     counts = defaultdict(int)
     declared = evaluation.track_spec.judgment_kinds
     class_ids, nugget_ids, users = {}, {}, {}
@@ -134,37 +179,47 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                 except json.JSONDecodeError as e:
                     raise ImportFailed(f"{where}: not JSON ({e.msg})") from None
                 if not isinstance(rec, dict) or "type" not in rec:
-                    raise ImportFailed(f"{where}: expected an object with a \"type\"")
+                    raise ImportFailed(f'{where}: expected an object with a "type"')
                 kind = rec["type"]
                 try:
                     if kind == "header":
                         if rec.get("format") != FORMAT:
                             raise ImportFailed(f"{where}: unknown format {rec.get('format')!r}, expected {FORMAT}")
                         if rec.get("track") != evaluation.track:
-                            raise ImportFailed(f"{where}: judgments of track {rec.get('track')!r} cannot go into "
-                                               f"a {evaluation.track} evaluation")
+                            raise ImportFailed(
+                                f"{where}: judgments of track {rec.get('track')!r} cannot go into "
+                                f"a {evaluation.track} evaluation"
+                            )
                         seen_header = True
                         continue
                     if not seen_header:
                         raise ImportFailed(f"{where}: the first line must be the header")
                     if kind == "answer_class":
                         once((kind, rec["id"]), f"answer class id {rec['id']!r}", number, where)
-                        c = AnswerClass.objects.create(topic=topic(rec["topic"], where), label=rec["label"],
-                                                       created_by=user(rec["created_by"], where))
+                        c = AnswerClass.objects.create(
+                            topic=topic(rec["topic"], where),
+                            label=rec["label"],
+                            created_by=user(rec["created_by"], where),
+                        )
                         class_ids[rec["id"]] = c.id
                         stamps.append((AnswerClass, c.id, "created_at", rec.get("created_at")))
                     elif kind == "nugget":
                         once((kind, rec["id"]), f"nugget id {rec['id']!r}", number, where)
-                        n = Nugget.objects.create(topic=topic(rec["topic"], where), text=rec["text"],
-                                                  position=rec.get("position", 0),
-                                                  created_by=user(rec["created_by"], where))
+                        n = Nugget.objects.create(
+                            topic=topic(rec["topic"], where),
+                            text=rec["text"],
+                            position=rec.get("position", 0),
+                            created_by=user(rec["created_by"], where),
+                        )
                         nugget_ids[rec["id"]] = n.id
                         stamps.append((Nugget, n.id, "created_at", rec.get("created_at")))
                     elif kind == "judgment":
                         jkind = rec["kind"]
                         if jkind not in declared:
-                            raise ImportFailed(f"{where}: judgment kind {jkind!r} is not one of track "
-                                               f"{evaluation.track}'s ({', '.join(declared)})")
+                            raise ImportFailed(
+                                f"{where}: judgment kind {jkind!r} is not one of track "
+                                f"{evaluation.track}'s ({', '.join(declared)})"
+                            )
                         item_id = nugget_id = None
                         if rec.get("item"):
                             key = (rec["item"]["topic"], rec["item"]["key"])
@@ -178,31 +233,48 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                         else:
                             raise ImportFailed(f"{where}: a judgment needs an item or a nugget")
                         if (nugget_id is None) != (jkind not in VOTE_KINDS):
-                            raise ImportFailed(f"{where}: a {jkind} judgment is "
-                                               f"{'on a nugget' if jkind in VOTE_KINDS else 'on a pool item'}")
+                            raise ImportFailed(
+                                f"{where}: a {jkind} judgment is "
+                                f"{'on a nugget' if jkind in VOTE_KINDS else 'on a pool item'}"
+                            )
                         if rec.get("role") not in dict(Judgment.ROLES):
                             raise ImportFailed(f"{where}: unknown role {rec.get('role')!r}")
                         on = f"pool item {key[1]!r} of {key[0]}" if item_id else f"nugget {rec['nugget']}"
-                        once((kind, jkind, item_id, nugget_id, rec.get("assessor")),
-                             f"the {jkind} judgment of {rec.get('assessor')!r} on {on}", number, where)
+                        once(
+                            (kind, jkind, item_id, nugget_id, rec.get("assessor")),
+                            f"the {jkind} judgment of {rec.get('assessor')!r} on {on}",
+                            number,
+                            where,
+                        )
                         question = topic(rec["topic"], where)
                         value = fitting(jkind, remap(jkind, rec["value"], where), where)
                         j = Judgment.objects.create(
-                            evaluation=evaluation, topic=question, kind=jkind, item_id=item_id,
-                            nugget_id=nugget_id, assessor=user(rec["assessor"], where), role=rec["role"],
-                            value=value, version=int(rec.get("version", 1)))
+                            evaluation=evaluation,
+                            topic=question,
+                            kind=jkind,
+                            item_id=item_id,
+                            nugget_id=nugget_id,
+                            assessor=user(rec["assessor"], where),
+                            role=rec["role"],
+                            value=value,
+                            version=int(rec.get("version", 1)),
+                        )
                         stamps.append((Judgment, j.id, "updated_at", rec.get("updated_at")))
                         for h in rec.get("history", []):
                             ch = JudgmentChange.objects.create(
-                                judgment=j, changed_by=user(h["changed_by"], where), version=int(h["version"]),
+                                judgment=j,
+                                changed_by=user(h["changed_by"], where),
+                                version=int(h["version"]),
                                 before=None if h.get("before") is None else remap(jkind, h["before"], where),
-                                after=remap(jkind, h["after"], where))
+                                after=remap(jkind, h["after"], where),
+                            )
                             stamps.append((JudgmentChange, ch.id, "changed_at", h.get("changed_at")))
                             counts["changes"] += 1
                     elif kind == "closure":
                         once((kind, rec["topic"]), f"the closure of question {rec['topic']!r}", number, where)
-                        c = TopicClosure.objects.create(topic=topic(rec["topic"], where),
-                                                        closed_by=user(rec["closed_by"], where))
+                        c = TopicClosure.objects.create(
+                            topic=topic(rec["topic"], where), closed_by=user(rec["closed_by"], where)
+                        )
                         stamps.append((TopicClosure, c.id, "closed_at", rec.get("closed_at")))
                     else:
                         raise ImportFailed(f"{where}: unknown record type {kind!r}")

@@ -16,6 +16,7 @@ A track may also offer judgment exports of its own (QA: NIST's formats) beside t
 (scoring.judgments_jsonl): `register_exports(track_slug, exports, note)` with Export entries; the board links them
 and `manage.py export_judgments --format KIND` writes them.
 """
+
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any

@@ -7,6 +7,7 @@ record is {"at", "by", "final", "comparison": "live" | "frozen", "runs": the com
 "scores": {run id: its run score at release}}. "frozen" keeps best/median/worst over exactly those runs; "live"
 lets runs loaded later join them. A final release is refused while judging is incomplete.
 """
+
 from datetime import UTC, datetime
 
 from django.db import transaction
@@ -46,8 +47,11 @@ def release_log(evaluation):
 
 def ever_released(evaluation):
     """Whether reports were ever released (and maybe withdrawn since): the demo must not undo an organizer."""
-    return bool(release_log(evaluation)) or evaluation.state == Evaluation.RELEASED or bool(
-        (evaluation.settings or {}).get(SETTING))
+    return (
+        bool(release_log(evaluation))
+        or evaluation.state == Evaluation.RELEASED
+        or bool((evaluation.settings or {}).get(SETTING))
+    )
 
 
 def when(value):
@@ -96,13 +100,20 @@ def release(evaluation, team=None, *, final=False, freeze=False, by=""):
         if final:
             judging = evaluation_judging(locked)
             if not judging.complete:
-                raise ReleaseRefused(f"judging is incomplete ({judging.describe()}): release provisional scores, "
-                                     "or finish judging and rescoring first")
+                raise ReleaseRefused(
+                    f"judging is incomplete ({judging.describe()}): release provisional scores, "
+                    "or finish judging and rescoring first"
+                )
         now = timezone.now().isoformat()
         runs = locked.runs.all() if team is None else locked.runs.filter(team=team)
-        record = {"at": now, "by": by, "final": bool(final), "comparison": FROZEN if freeze else LIVE,
-                  "runs": sorted(compared_runs(locked).values_list("id", flat=True)),
-                  "scores": {str(k): v for k, v in run_score_values(runs).items()}}
+        record = {
+            "at": now,
+            "by": by,
+            "final": bool(final),
+            "comparison": FROZEN if freeze else LIVE,
+            "runs": sorted(compared_runs(locked).values_list("id", flat=True)),
+            "scores": {str(k): v for k, v in run_score_values(runs).items()},
+        }
         records = _records(locked.settings)
         if team is None:
             locked.state = Evaluation.RELEASED
@@ -110,8 +121,17 @@ def release(evaluation, team=None, *, final=False, freeze=False, by=""):
         else:
             locked.settings[SETTING] = sorted(set(locked.settings.get(SETTING, [])) | {team.id})
             records["teams"][str(team.id)] = record
-        _log(records, {"at": now, "by": by, "action": "release", "team": team.name if team else None,
-                       "final": bool(final), "comparison": record["comparison"]})
+        _log(
+            records,
+            {
+                "at": now,
+                "by": by,
+                "action": "release",
+                "team": team.name if team else None,
+                "final": bool(final),
+                "comparison": record["comparison"],
+            },
+        )
         locked.save(update_fields=["state", "settings"])
     _sync(evaluation, locked)
     return record
@@ -131,8 +151,10 @@ def withdraw(evaluation, team=None, *, by=""):
         else:
             locked.settings[SETTING] = [t for t in locked.settings.get(SETTING, []) if t != team.id]
             records["teams"].pop(str(team.id), None)
-        _log(records, {"at": timezone.now().isoformat(), "by": by, "action": "withdraw",
-                       "team": team.name if team else None})
+        _log(
+            records,
+            {"at": timezone.now().isoformat(), "by": by, "action": "withdraw", "team": team.name if team else None},
+        )
         locked.save(update_fields=["state", "settings"])
     _sync(evaluation, locked)
 
@@ -146,6 +168,9 @@ def release_summary(evaluation, teams):
     released = set((evaluation.settings or {}).get(SETTING, []))
     everyone = evaluation.state == Evaluation.RELEASED
     rows = [(t, (per_team.get(str(t.id)) or {}) if t.id in released else None) for t in teams]
-    return {"all": (records.get("all") or {}) if everyone else None, "teams": rows,
-            "released": [(t, r) for t, r in rows if r is not None],
-            "unreleased": [t.name for t, r in rows if r is None]}
+    return {
+        "all": (records.get("all") or {}) if everyone else None,
+        "teams": rows,
+        "released": [(t, r) for t, r in rows if r is not None],
+        "unreleased": [t.name for t, r in rows if r is None],
+    }

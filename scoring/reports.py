@@ -11,6 +11,7 @@ final, how far judging has got (judged pool items of the questions the run is sc
 are as of, and which runs best/median/worst are taken over (frozen at release, or live). Builders take their
 comparison runs from `comparison_for(run)`, so a release's frozen comparison holds for every track.
 """
+
 import csv
 import io
 from dataclasses import asdict, dataclass, field
@@ -72,8 +73,11 @@ class RunReport:
             writer.writerow(["Report", key, label, "" if value is None else f"{value:.4f}", "", "", "", note])
         for section in [ReportSection("Run", self.summary)] + self.sections:
             for r in section.rows:
-                writer.writerow([section.title, r.key, r.label] + [
-                    "" if v is None else f"{v:.4f}" for v in (r.value, r.best, r.median, r.worst)] + [r.note])
+                writer.writerow(
+                    [section.title, r.key, r.label]
+                    + ["" if v is None else f"{v:.4f}" for v in (r.value, r.best, r.median, r.worst)]
+                    + [r.note]
+                )
         return out.getvalue()
 
 
@@ -88,11 +92,21 @@ def comparison_for(run):
     at_release = set((record or {}).get("runs") or ())
     if record and record.get("comparison") == FROZEN:
         kept = set(Run.objects.filter(evaluation=evaluation, id__in=at_release).values_list("id", flat=True))
-        return kept, {"mode": FROZEN, "runs": len(kept), "since": record.get("at"), "joined": 0,
-                      "not_included": len(live - kept)}
+        return kept, {
+            "mode": FROZEN,
+            "runs": len(kept),
+            "since": record.get("at"),
+            "joined": 0,
+            "not_included": len(live - kept),
+        }
     joined = len(live - at_release) if record and "runs" in record else 0
-    return live, {"mode": LIVE, "runs": len(live), "since": (record or {}).get("at"), "joined": joined,
-                  "not_included": 0}
+    return live, {
+        "mode": LIVE,
+        "runs": len(live),
+        "since": (record or {}).get("at"),
+        "joined": joined,
+        "not_included": 0,
+    }
 
 
 def _idents(idents, limit=20):
@@ -118,7 +132,7 @@ def _question_note(detail):
             if unpooled:
                 parts.append(f"{unpooled} answer{'s' if unpooled != 1 else ''} not pooled yet")
             what = f"judging incomplete ({'; '.join(parts)})"
-        note = (f"left out: {what}, no correct answer known yet" if detail.get("left_out") else what)
+        note = f"left out: {what}, no correct answer known yet" if detail.get("left_out") else what
     elif detail.get("left_out"):
         note = "left out: empty final answer set"
     elif detail.get("unjudged_questions"):  # a series
@@ -132,8 +146,8 @@ def _spread_rows(run, scope, measure_filter, others):
     values = {}
     mine = {}
     for run_id, topic_id, measure, value, detail in Score.objects.filter(
-            run__evaluation=run.evaluation, scope=scope, **measure_filter).values_list(
-            "run_id", "topic_id", "measure", "value", "detail"):
+        run__evaluation=run.evaluation, scope=scope, **measure_filter
+    ).values_list("run_id", "topic_id", "measure", "value", "detail"):
         key = topic_id if scope != Score.RUN else measure
         if run_id in others:
             values.setdefault(key, []).append(value)
@@ -157,19 +171,24 @@ def generic_report(run):
         summary.append(ReportRow(m, measure_label(m, evaluation.track), value, sp.best, sp.median, sp.worst))
         if m == "score":
             if detail.get("unjudged_questions"):
-                notes.append("Not fully judged yet: " + _idents(detail["unjudged_questions"])
-                             + ". Their unjudged answers count as wrong, and a list question without a known "
-                               "correct answer is left out of the averages, so these scores will change.")
+                notes.append(
+                    "Not fully judged yet: "
+                    + _idents(detail["unjudged_questions"])
+                    + ". Their unjudged answers count as wrong, and a list question without a known "
+                    "correct answer is left out of the averages, so these scores will change."
+                )
             if detail.get("left_out_questions"):
-                notes.append("Left out of the averages (empty final answer set): "
-                             + ", ".join(detail["left_out_questions"]))
+                notes.append(
+                    "Left out of the averages (empty final answer set): " + ", ".join(detail["left_out_questions"])
+                )
             if detail.get("partial_series"):
-                notes.append(f"{detail['partial_series']} series lack a question type: their score averages the "
-                             "types present (flagged * below).")
+                notes.append(
+                    f"{detail['partial_series']} series lack a question type: their score averages the "
+                    "types present (flagged * below)."
+                )
 
     sections = []
-    for scope, title, header in ((Score.SERIES, "Per series", "Series"), (Score.QUESTION, "Per question",
-                                                                          "Question")):
+    for scope, title, header in ((Score.SERIES, "Per series", "Series"), (Score.QUESTION, "Per question", "Question")):
         values, mine = _spread_rows(run, scope, {"measure": "score"}, others)
         rows = []
         for topic_id in sorted(mine, key=lambda t: (topics[t].position, topics[t].ident)):
@@ -183,8 +202,17 @@ def generic_report(run):
             sections.append(ReportSection(title, rows, header))
     question_rows = next((sec.rows for sec in sections if sec.title == "Per question"), [])
     plot = difference_plot([(r.key, r.diff) for r in question_rows]) if question_rows else ""
-    return RunReport(evaluation=evaluation.slug, track=evaluation.track, run=run.tag, team=run.team.name,
-                     compared_with=len(others), summary=summary, sections=sections, notes=notes, plot_svg=plot)
+    return RunReport(
+        evaluation=evaluation.slug,
+        track=evaluation.track,
+        run=run.tag,
+        team=run.team.name,
+        compared_with=len(others),
+        summary=summary,
+        sections=sections,
+        notes=notes,
+        plot_svg=plot,
+    )
 
 
 def report_status(run):
@@ -209,13 +237,19 @@ def report_status(run):
         reason = "judging is complete, but the organizers have not declared these scores final."
     else:
         reason = f"judging is incomplete: {judging.describe()}; these scores will change."
-    return {"status": status, "summary": f"{status.capitalize()}: {reason}", "reason": reason,
-            "released": record is not None,
-            "released_at": (record or {}).get("at"), "released_as": (
-                None if record is None else "final" if record.get("final") else "provisional"),
-            "scores_as_of": judging.as_dict()["scores_as_of"], "judging": judging.as_dict(),
-            "comparison": comparison, "score_at_release": at_release,
-            "score_changed": str(run.id) in scores_then and at_release != now}
+    return {
+        "status": status,
+        "summary": f"{status.capitalize()}: {reason}",
+        "reason": reason,
+        "released": record is not None,
+        "released_at": (record or {}).get("at"),
+        "released_as": (None if record is None else "final" if record.get("final") else "provisional"),
+        "scores_as_of": judging.as_dict()["scores_as_of"],
+        "judging": judging.as_dict(),
+        "comparison": comparison,
+        "score_at_release": at_release,
+        "score_changed": str(run.id) in scores_then and at_release != now,
+    }
 
 
 def _status_rows(status):
@@ -228,13 +262,16 @@ def _status_rows(status):
         share += f"; {j['questions_judged']} of {j['questions']} questions fully judged"
     if j.get("unpooled_answers"):
         share += f"; {j['unpooled_answers']} answers of judged runs not pooled yet"
-    rows = [("status", status["status"].capitalize(), None, status["summary"]),
-            ("judged", f"Judged share ({j['unit']})", j["share"], share),
-            ("as_of", "Scores as of", None, status["scores_as_of"] or "never scored"),
-            ("comparison", "Best/median/worst over", None, comparison_words(c))]
+    rows = [
+        ("status", status["status"].capitalize(), None, status["summary"]),
+        ("judged", f"Judged share ({j['unit']})", j["share"], share),
+        ("as_of", "Scores as of", None, status["scores_as_of"] or "never scored"),
+        ("comparison", "Best/median/worst over", None, comparison_words(c)),
+    ]
     if status["released"]:
-        rows.append(("released", "Released", None,
-                     f"{status['released_at'] or 'date not recorded'} as {status['released_as']}"))
+        rows.append(
+            ("released", "Released", None, f"{status['released_at'] or 'date not recorded'} as {status['released_as']}")
+        )
     if status["score_changed"]:
         rows.append(("score_at_release", "Score at release", status["score_at_release"], "changed since"))
     return rows

@@ -5,6 +5,7 @@ One recomputation per evaluation is in flight at a time: the evaluation's Scorin
 finds every mark the burst left in one batch. A stale mark is cleared only if it has not changed since it was
 read (same changed_at), so a judgment saved during a recomputation is picked up by the next one.
 """
+
 import gc
 import json
 import time
@@ -13,9 +14,8 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from pooling.models import Evaluation, Run
+from pooling.models import Evaluation, Run, StaleTopic
 from scoring.models import Score, ScoringState
-from pooling.models import StaleTopic
 from scoring.registry import get_scorer
 
 BATCH = 2000
@@ -38,14 +38,18 @@ def store(evaluation, batch):
     run_ids = list(Run.objects.filter(evaluation=evaluation).order_by().values_list("id", flat=True))
     scores = Score.objects.filter(run_id__in=run_ids)
     if not batch.full:
-        scope = Q(scope=Score.QUESTION, topic_id__in=batch.question_ids) | Q(scope=Score.SERIES,
-                                                                             topic_id__in=batch.series_ids)
+        scope = Q(scope=Score.QUESTION, topic_id__in=batch.question_ids) | Q(
+            scope=Score.SERIES, topic_id__in=batch.series_ids
+        )
         if batch.run_level:
             scope |= Q(scope=Score.RUN, topic__isnull=True)
         scores = scores.filter(scope)
-    stored = {(run_id, scope, topic_id, measure): (pk, value, detail) for pk, run_id, scope, topic_id, measure, value,
-              detail in scores.order_by().values_list("pk", "run_id", "scope", "topic_id", "measure", "value",
-                                                       "detail")}
+    stored = {
+        (run_id, scope, topic_id, measure): (pk, value, detail)
+        for pk, run_id, scope, topic_id, measure, value, detail in scores.order_by().values_list(
+            "pk", "run_id", "scope", "topic_id", "measure", "value", "detail"
+        )
+    }
     fresh, gone = [], []
     for r in batch.rows:
         old = stored.pop((r.run_id, r.scope, r.topic_id, r.measure), None)
@@ -56,13 +60,22 @@ def store(evaluation, batch):
         fresh.append(r)
     gone.extend(pk for pk, _, _ in stored.values())
     for start in range(0, len(gone), BATCH):
-        Score.objects.filter(pk__in=gone[start:start + BATCH]).delete()
+        Score.objects.filter(pk__in=gone[start : start + BATCH]).delete()
     if connection.vendor == "postgresql" and len(fresh) > 100:
         _copy_rows(fresh)
     else:
         Score.objects.bulk_create(
-            [Score(run_id=r.run_id, scope=r.scope, topic_id=r.topic_id, measure=r.measure, value=r.value,
-                   detail=r.detail) for r in fresh],
+            [
+                Score(
+                    run_id=r.run_id,
+                    scope=r.scope,
+                    topic_id=r.topic_id,
+                    measure=r.measure,
+                    value=r.value,
+                    detail=r.detail,
+                )
+                for r in fresh
+            ],
             batch_size=BATCH,
         )
     return len(fresh)
@@ -72,8 +85,9 @@ def _copy_rows(rows):
     """Insert many rows with COPY (a full rescoring of an unscored evaluation writes 30,000)."""
     now = timezone.now()
     with connection.cursor() as cursor:
-        with cursor.cursor.copy(f'COPY "{Score._meta.db_table}" (run_id, scope, topic_id, measure, value, detail, '
-                                f"computed_at) FROM STDIN") as copy:
+        with cursor.cursor.copy(
+            f'COPY "{Score._meta.db_table}" (run_id, scope, topic_id, measure, value, detail, computed_at) FROM STDIN'
+        ) as copy:
             for r in rows:
                 copy.write_row((r.run_id, r.scope, r.topic_id, r.measure, r.value, json.dumps(r.detail), now))
 
@@ -82,7 +96,7 @@ def _clear(marks):
     """Delete the marks read at the start unless a judgment touched them since (changed_at moved on)."""
     for start in range(0, len(marks), 500):
         condition = Q()
-        for pk, changed_at in marks[start:start + 500]:
+        for pk, changed_at in marks[start : start + 500]:
             condition |= Q(pk=pk, changed_at=changed_at)
         StaleTopic.objects.filter(condition).delete()
 
@@ -120,8 +134,7 @@ def _recompute_locked(evaluation_id, full):
         # Taken before the marks are read: every judgment committed before this instant is in this recomputation,
         # which is exactly what "scores fresh as of" promises.
         as_of = timezone.now()
-        marks = list(StaleTopic.objects.filter(evaluation_id=evaluation_id).values_list("pk", "topic_id",
-                                                                                         "changed_at"))
+        marks = list(StaleTopic.objects.filter(evaluation_id=evaluation_id).values_list("pk", "topic_id", "changed_at"))
         if not marks and not full:  # a burst already handled by an earlier task: the scores are fresh
             if state.fresh_as_of is not None:  # (never scored stays "never" until a full rescoring)
                 ScoringState.objects.filter(pk=state.pk).update(fresh_as_of=as_of)

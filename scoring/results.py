@@ -1,16 +1,25 @@
 """Reading stored scores (never computing them) for the scoreboard, the `score` command, reports and access."""
+
 from collections import defaultdict
 from dataclasses import dataclass
 
 from config.roles import ORGANIZER, has_role
-from pooling.models import Run, Topic
+from pooling.models import Run, StaleTopic, Topic
 from scoring.models import Score, ScoringState
-from pooling.models import StaleTopic
 from scoring.registry import get_judging
 from scoring.release import released_for
 
-RUN_MEASURE_ORDER = ["score", "factoid", "list", "rigidlist", "other", "squishylist", "ciqa", "nil_precision",
-                     "nil_recall"]
+RUN_MEASURE_ORDER = [
+    "score",
+    "factoid",
+    "list",
+    "rigidlist",
+    "other",
+    "squishylist",
+    "ciqa",
+    "nil_precision",
+    "nil_recall",
+]
 
 
 def judged_priorities(evaluation):
@@ -30,6 +39,7 @@ def run_score_values(runs):
 
 
 # --- how far judging has got ----------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Judging:
@@ -56,8 +66,14 @@ class Judging:
     @property
     def complete(self):
         # (no pool at all is no judging at all, not a complete one)
-        return (bool(self.items) and self.judged >= self.items and not self.unpooled and not self.unjudged
-                and not self.stale and self.as_of is not None)
+        return (
+            bool(self.items)
+            and self.judged >= self.items
+            and not self.unpooled
+            and not self.unjudged
+            and not self.stale
+            and self.as_of is not None
+        )
 
     def describe(self):
         if self.items is None:
@@ -73,11 +89,19 @@ class Judging:
         return text
 
     def as_dict(self):
-        return {"judged": self.judged, "items": self.items, "unit": self.unit, "share": self.share,
-                "questions": self.questions, "questions_judged": self.questions_judged,
-                "unjudged_questions": list(self.unjudged), "unpooled_answers": self.unpooled,
-                "stale_questions": self.stale,
-                "scores_as_of": self.as_of.isoformat() if self.as_of else None, "complete": self.complete}
+        return {
+            "judged": self.judged,
+            "items": self.items,
+            "unit": self.unit,
+            "share": self.share,
+            "questions": self.questions,
+            "questions_judged": self.questions_judged,
+            "unjudged_questions": list(self.unjudged),
+            "unpooled_answers": self.unpooled,
+            "stale_questions": self.stale,
+            "scores_as_of": self.as_of.isoformat() if self.as_of else None,
+            "complete": self.complete,
+        }
 
 
 def _judging(evaluation, counts):
@@ -85,9 +109,17 @@ def _judging(evaluation, counts):
     stale = StaleTopic.objects.filter(evaluation=evaluation).count()
     if not counts or "pool_items" not in counts:
         return Judging(None, None, None, None, (), stale, state)
-    return Judging(counts["pool_items"], counts["pool_judged"], counts.get("questions"),
-                   counts.get("questions_judged"), tuple(counts.get("unjudged_questions") or ()), stale, state,
-                   counts.get("unit", "pool items"), counts.get("unpooled", 0))
+    return Judging(
+        counts["pool_items"],
+        counts["pool_judged"],
+        counts.get("questions"),
+        counts.get("questions_judged"),
+        tuple(counts.get("unjudged_questions") or ()),
+        stale,
+        state,
+        counts.get("unit", "pool items"),
+        counts.get("unpooled", 0),
+    )
 
 
 def evaluation_judging(evaluation):
@@ -96,17 +128,21 @@ def evaluation_judging(evaluation):
     hook = get_judging(evaluation.track)
     if hook is not None:
         return _judging(evaluation, hook(evaluation))
-    detail = Score.objects.filter(run__evaluation=evaluation, scope=Score.RUN, measure="score",
-                                  detail__has_key="pool_items").order_by("run_id").values_list(
-        "detail", flat=True).first()
+    detail = (
+        Score.objects.filter(run__evaluation=evaluation, scope=Score.RUN, measure="score", detail__has_key="pool_items")
+        .order_by("run_id")
+        .values_list("detail", flat=True)
+        .first()
+    )
     return _judging(evaluation, detail)
 
 
 def run_judging(run):
     """Judging of the questions a run's score is computed over (the evaluation's, when the run stores none)."""
     if get_judging(run.evaluation.track) is None:
-        detail = Score.objects.filter(run=run, scope=Score.RUN, measure="score").values_list(
-            "detail", flat=True).first()
+        detail = (
+            Score.objects.filter(run=run, scope=Score.RUN, measure="score").values_list("detail", flat=True).first()
+        )
         if detail and "pool_items" in detail:
             return _judging(run.evaluation, detail)
     return evaluation_judging(run.evaluation)
@@ -145,8 +181,9 @@ def score_tree(evaluation):
     tree = {}
     for run in Run.objects.filter(evaluation=evaluation).order_by("tag"):
         tree[run.tag] = {"team": run.team.name, "run": {}, "series": {}, "questions": {}}
-    for tag, scope, topic_id, measure, value, detail in Score.objects.filter(
-            run__evaluation=evaluation).values_list("run__tag", "scope", "topic_id", "measure", "value", "detail"):
+    for tag, scope, topic_id, measure, value, detail in Score.objects.filter(run__evaluation=evaluation).values_list(
+        "run__tag", "scope", "topic_id", "measure", "value", "detail"
+    ):
         node = tree[tag]
         if scope == Score.RUN:
             node["run"][measure] = value
@@ -193,18 +230,33 @@ class SignificanceRun:
     def warning(self):
         if self.judging.complete:
             return ""
-        return (f"Judging is incomplete ({self.judging.describe()}): these differences are computed from "
-                "provisional scores and may change as judging goes on.")
+        return (
+            f"Judging is incomplete ({self.judging.describe()}): these differences are computed from "
+            "provisional scores and may change as judging goes on."
+        )
 
     def as_dict(self):
         r = self.result
-        out = {"over": self.over, "best_per_team": self.best_per_team, "runs_analysed": self.runs,
-               "judging": self.judging.as_dict(), "warning": self.warning or None}
+        out = {
+            "over": self.over,
+            "best_per_team": self.best_per_team,
+            "runs_analysed": self.runs,
+            "judging": self.judging.as_dict(),
+            "warning": self.warning or None,
+        }
         if r is not None:
-            out.update({"mse": r.mse, "df_error": r.df_error, "q": r.q, "hsd": r.hsd, "p_run": r.p_run,
-                        "series": r.n_series, "anova": r.anova,
-                        "runs": [{"run": t, "team": self.teams.get(t), "mean": m, "letters": ltr}
-                                 for t, m, ltr in r.runs]})
+            out.update(
+                {
+                    "mse": r.mse,
+                    "df_error": r.df_error,
+                    "q": r.q,
+                    "hsd": r.hsd,
+                    "p_run": r.p_run,
+                    "series": r.n_series,
+                    "anova": r.anova,
+                    "runs": [{"run": t, "team": self.teams.get(t), "mean": m, "letters": ltr} for t, m, ltr in r.runs],
+                }
+            )
         return out
 
 
@@ -226,16 +278,27 @@ def significance_of(evaluation, alpha=0.05, best_per_team=False):
 
     runs = list(compared_runs(evaluation).select_related("team"))
     priorities = sorted(judged_priorities(evaluation))
-    judged = (f"runs of the judged priorities ({', '.join(map(str, priorities))})" if priorities
-              else "runs (every priority: the evaluation names no judged priorities)")
+    judged = (
+        f"runs of the judged priorities ({', '.join(map(str, priorities))})"
+        if priorities
+        else "runs (every priority: the evaluation names no judged priorities)"
+    )
     if best_per_team:
         runs = best_run_per_team(runs, run_score_values([r.id for r in runs]))
         over = f"the best run of each of {len(runs)} teams (highest run score among its {judged})"
     else:
         over = f"all {len(runs)} {judged}"
     by_id = {r.id: r for r in runs}
-    rows = list(Score.objects.filter(run_id__in=list(by_id), scope=Score.SERIES, measure="score").exclude(
-        value__isnull=True).values_list("run__tag", "topic_id", "value"))
-    return SignificanceRun(result=tukey_two_way(rows, alpha=alpha),
-                           teams={r.tag: r.team.name for r in runs}, runs=sorted(r.tag for r in runs),
-                           over=over, best_per_team=best_per_team, judging=evaluation_judging(evaluation))
+    rows = list(
+        Score.objects.filter(run_id__in=list(by_id), scope=Score.SERIES, measure="score")
+        .exclude(value__isnull=True)
+        .values_list("run__tag", "topic_id", "value")
+    )
+    return SignificanceRun(
+        result=tukey_two_way(rows, alpha=alpha),
+        teams={r.tag: r.team.name for r in runs},
+        runs=sorted(r.tag for r in runs),
+        over=over,
+        best_per_team=best_per_team,
+        judging=evaluation_judging(evaluation),
+    )

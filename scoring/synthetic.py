@@ -1,6 +1,7 @@
 """Evaluations with runs, pools and judgments written straight into the database, for tests, benchmarks and
 the demo. `tiny_trec2007` is small enough to score by hand (see tests/test_scoring_rescore.py); `trec2007_sized`
 builds the benchmark's 70 series / 515 questions / 51 runs with bulk_create."""
+
 import random
 
 from django.contrib.auth.models import User
@@ -14,8 +15,9 @@ def _user(name):
 
 
 def _item(evaluation, topic, docid, text, origin=PoolItem.RUNS, sources=()):
-    item = PoolItem.objects.create(evaluation=evaluation, topic=topic, key=f"{docid} {text}", docid=docid,
-                                   text=text, origin=origin)
+    item = PoolItem.objects.create(
+        evaluation=evaluation, topic=topic, key=f"{docid} {text}", docid=docid, text=text, origin=origin
+    )
     if sources:
         item.sources.add(*sources)
     return item
@@ -33,8 +35,15 @@ def tiny_trec2007(slug="tiny-trec", judge=True):
     s217 = Topic.objects.create(evaluation=ev, ident="217", kind="series", text="Jay-Z", position=6)
     q = {}
     for pos, (ident, kind, parent) in enumerate(
-            [("216.1", "FACTOID", s216), ("216.2", "LIST", s216), ("216.3", "OTHER", s216),
-             ("217.1", "FACTOID", s217), ("217.2", "OTHER", s217)], start=2):
+        [
+            ("216.1", "FACTOID", s216),
+            ("216.2", "LIST", s216),
+            ("216.3", "OTHER", s216),
+            ("217.1", "FACTOID", s217),
+            ("217.2", "OTHER", s217),
+        ],
+        start=2,
+    ):
         q[ident] = Topic.objects.create(evaluation=ev, ident=ident, kind=kind, parent=parent, position=pos)
     line = iter(range(1, 1000))
 
@@ -44,8 +53,9 @@ def tiny_trec2007(slug="tiny-trec", judge=True):
     judgments = []
 
     def judge_item(item, kind, value, who=primary, role=Judgment.PRIMARY):
-        judgments.append(Judgment(evaluation=ev, topic=item.topic, kind=kind, item=item, assessor=who, role=role,
-                                  value=value))
+        judgments.append(
+            Judgment(evaluation=ev, topic=item.topic, kind=kind, item=item, assessor=who, role=role, value=value)
+        )
 
     # 216.1 factoid: runA right, runB says NIL although an answer is known.
     a1 = _item(ev, q["216.1"], "D1", "Princeton", sources=[entry(run_a, "216.1", "D1", "Princeton")])
@@ -56,29 +66,62 @@ def tiny_trec2007(slug="tiny-trec", judge=True):
     c3 = AnswerClass.objects.create(topic=q["216.2"], label="Asturias prize", created_by=primary)
     l1 = _item(ev, q["216.2"], "D2", "Nobel Prize", sources=[entry(run_a, "216.2", "D2", "Nobel Prize")])
     l2 = _item(ev, q["216.2"], "D3", "Nobel", sources=[entry(run_a, "216.2", "D3", "Nobel")])
-    l3 = _item(ev, q["216.2"], "D4", "John Bates Clark Medal",
-               sources=[entry(run_a, "216.2", "D4", "John Bates Clark Medal"),
-                        entry(run_b, "216.2", "D4", "John Bates Clark Medal")])
+    l3 = _item(
+        ev,
+        q["216.2"],
+        "D4",
+        "John Bates Clark Medal",
+        sources=[
+            entry(run_a, "216.2", "D4", "John Bates Clark Medal"),
+            entry(run_b, "216.2", "D4", "John Bates Clark Medal"),
+        ],
+    )
     l4 = _item(ev, q["216.2"], "D5", "Pulitzer", sources=[entry(run_a, "216.2", "D5", "Pulitzer")])
     l5 = _item(ev, q["216.2"], "D9", "Prince of Asturias Award", origin=PoolItem.ASSESSOR)
     # 216.3 Other: runA's one string (250 non-white chars) holds n1 and n3; runB's (50 chars) holds n2.
-    n1, n2, n3 = (Nugget.objects.create(topic=q["216.3"], text=t, position=i, created_by=primary)
-                  for i, t in enumerate(["columnist at the New York Times", "professor at Princeton",
-                                         "writes a blog"]))
-    o1 = _item(ev, q["216.3"], "D10", "x" * 125 + " " + "y" * 125,
-               sources=[entry(run_a, "216.3", "D10", "x" * 125 + " " + "y" * 125)])
+    n1, n2, n3 = (
+        Nugget.objects.create(topic=q["216.3"], text=t, position=i, created_by=primary)
+        for i, t in enumerate(["columnist at the New York Times", "professor at Princeton", "writes a blog"])
+    )
+    o1 = _item(
+        ev,
+        q["216.3"],
+        "D10",
+        "x" * 125 + " " + "y" * 125,
+        sources=[entry(run_a, "216.3", "D10", "x" * 125 + " " + "y" * 125)],
+    )
     o2 = _item(ev, q["216.3"], "D11", "z" * 50, sources=[entry(run_b, "216.3", "D11", "z" * 50)])
     # 217.1 factoid: runA wrong, runB right. 217.2 Other: runA empty, runB 80 chars holding m1.
     f1 = _item(ev, q["217.1"], "D6", "Bob", sources=[entry(run_a, "217.1", "D6", "Bob")])
     f2 = _item(ev, q["217.1"], "D7", "Shawn Carter", sources=[entry(run_b, "217.1", "D7", "Shawn Carter")])
-    m1, m2 = (Nugget.objects.create(topic=q["217.2"], text=t, position=i, created_by=primary)
-              for i, t in enumerate(["married Beyonce", "CEO of Def Jam"]))
+    m1, m2 = (
+        Nugget.objects.create(topic=q["217.2"], text=t, position=i, created_by=primary)
+        for i, t in enumerate(["married Beyonce", "CEO of Def Jam"])
+    )
     o3 = _item(ev, q["217.2"], "D12", "w" * 80, sources=[entry(run_b, "217.2", "D12", "w" * 80)])
-    objects = {"evaluation": ev, "runA": run_a, "runB": run_b, "q": q, "series": {"216": s216, "217": s217},
-               "nuggets": {"n1": n1, "n2": n2, "n3": n3, "m1": m1, "m2": m2}, "primary": primary,
-               "items": {"a1": a1, "l1": l1, "l2": l2, "l3": l3, "l4": l4, "l5": l5, "o1": o1, "o2": o2,
-                         "f1": f1, "f2": f2, "o3": o3},
-               "classes": {"c1": c1, "c2": c2, "c3": c3}}
+    objects = {
+        "evaluation": ev,
+        "runA": run_a,
+        "runB": run_b,
+        "q": q,
+        "series": {"216": s216, "217": s217},
+        "nuggets": {"n1": n1, "n2": n2, "n3": n3, "m1": m1, "m2": m2},
+        "primary": primary,
+        "items": {
+            "a1": a1,
+            "l1": l1,
+            "l2": l2,
+            "l3": l3,
+            "l4": l4,
+            "l5": l5,
+            "o1": o1,
+            "o2": o2,
+            "f1": f1,
+            "f2": f2,
+            "o3": o3,
+        },
+        "classes": {"c1": c1, "c2": c2, "c3": c3},
+    }
     if not judge:
         return objects
     gc = "globally-correct"
@@ -93,13 +136,28 @@ def tiny_trec2007(slug="tiny-trec", judge=True):
     judge_item(o1, "nugget_match", {"nuggets": [n1.id, n3.id]})
     judge_item(o2, "nugget_match", {"nuggets": [n2.id]})
     judge_item(o3, "nugget_match", {"nuggets": [m1.id]})
-    votes = {n1: ("vital", "vital", "vital"), n2: ("okay", "vital", "okay"), n3: ("okay", "okay", "okay"),
-             m1: ("vital",), m2: ("vital",)}
+    votes = {
+        n1: ("vital", "vital", "vital"),
+        n2: ("okay", "vital", "okay"),
+        n3: ("okay", "okay", "okay"),
+        m1: ("vital",),
+        m2: ("vital",),
+    }
     for nugget, vs in votes.items():
-        for who, role, vote in zip((primary, second, third), (Judgment.PRIMARY, Judgment.SECONDARY,
-                                                              Judgment.SECONDARY), vs):
-            judgments.append(Judgment(evaluation=ev, topic=nugget.topic, kind="nugget_vote", nugget=nugget,
-                                      assessor=who, role=role, value={"vote": vote}))
+        for who, role, vote in zip(
+            (primary, second, third), (Judgment.PRIMARY, Judgment.SECONDARY, Judgment.SECONDARY), vs
+        ):
+            judgments.append(
+                Judgment(
+                    evaluation=ev,
+                    topic=nugget.topic,
+                    kind="nugget_vote",
+                    nugget=nugget,
+                    assessor=who,
+                    role=role,
+                    value={"vote": vote},
+                )
+            )
     Judgment.objects.bulk_create(judgments)
     return objects
 
@@ -113,14 +171,16 @@ def trec2007_sized(slug="bench-trec2007", series=70, questions=515, runs=51, see
     voters = [_user(f"bench-voter{i}") for i in range(8)]
     ev = Evaluation.objects.create(slug=slug, title="TREC 2007-sized benchmark", track="trec2007-qa")
     teams = Team.objects.bulk_create([Team(name=f"{slug}-team{i}") for i in range(runs)])
-    run_objs = Run.objects.bulk_create([Run(evaluation=ev, team=teams[i], tag=f"run{i:02d}", priority=1)
-                                        for i in range(runs)])
-    series_objs = Topic.objects.bulk_create([Topic(evaluation=ev, ident=str(216 + i), kind="series",
-                                                   position=i * 20) for i in range(series)])
+    run_objs = Run.objects.bulk_create(
+        [Run(evaluation=ev, team=teams[i], tag=f"run{i:02d}", priority=1) for i in range(runs)]
+    )
+    series_objs = Topic.objects.bulk_create(
+        [Topic(evaluation=ev, ident=str(216 + i), kind="series", position=i * 20) for i in range(series)]
+    )
     # 70 Other + 85 list + the rest factoid, spread over the series.
     n_list = min(85, questions - 2 * series)
     kinds = []
-    for i, s in enumerate(series_objs):
+    for i, _series in enumerate(series_objs):
         lists = 2 if i < n_list - series else 1
         kinds.append(["LIST"] * lists + ["OTHER"])
     remaining = questions - sum(len(k) for k in kinds)
@@ -136,16 +196,18 @@ def trec2007_sized(slug="bench-trec2007", series=70, questions=515, runs=51, see
     for q in qs:
         if q.kind == "LIST":
             classes[q.id] = AnswerClass.objects.bulk_create(
-                [AnswerClass(topic=q, label=f"a{k}", created_by=assessor) for k in range(rng.randint(2, 12))])
+                [AnswerClass(topic=q, label=f"a{k}", created_by=assessor) for k in range(rng.randint(2, 12))]
+            )
         elif q.kind == "OTHER":
             nuggets[q.id] = Nugget.objects.bulk_create(
-                [Nugget(topic=q, text=f"n{k}", position=k, created_by=assessor) for k in range(rng.randint(5, 15))])
+                [Nugget(topic=q, text=f"n{k}", position=k, created_by=assessor) for k in range(rng.randint(5, 15))]
+            )
     entries, plans = [], []
     for r in run_objs:
         line = 0
         for q in qs:
             count = 1 if q.kind == "FACTOID" else rng.randint(1, 8) if q.kind == "LIST" else rng.randint(3, 12)
-            for k in range(count):
+            for _ in range(count):
                 line += 1
                 pick = rng.randrange(12)  # runs share answers: 12 candidate items per question
                 docid = "NIL" if q.kind == "FACTOID" and pick == 11 else f"D{q.id}-{pick}"
@@ -154,7 +216,7 @@ def trec2007_sized(slug="bench-trec2007", series=70, questions=515, runs=51, see
                 plans.append((q, docid, text))
     entries = RunEntry.objects.bulk_create(entries, batch_size=5000)
     items, item_index = [], {}
-    for (q, docid, text) in plans:
+    for q, docid, text in plans:
         if docid == "NIL":
             continue  # NIL responses are not pooled
         key = (q.id, docid, text)
@@ -163,8 +225,14 @@ def trec2007_sized(slug="bench-trec2007", series=70, questions=515, runs=51, see
             items.append(PoolItem(evaluation=ev, topic=q, key=f"{docid} {text}", docid=docid, text=text))
     items = PoolItem.objects.bulk_create(items, batch_size=5000)
     through = PoolItem.sources.through
-    through.objects.bulk_create([through(poolitem_id=items[item_index[(q.id, d, t)]].id, runentry_id=e.id)
-                                 for e, (q, d, t) in zip(entries, plans) if d != "NIL"], batch_size=10000)
+    through.objects.bulk_create(
+        [
+            through(poolitem_id=items[item_index[(q.id, d, t)]].id, runentry_id=e.id)
+            for e, (q, d, t) in zip(entries, plans)
+            if d != "NIL"
+        ],
+        batch_size=10000,
+    )
     judgments = []
     for item in items:
         q = item.topic
@@ -174,19 +242,37 @@ def trec2007_sized(slug="bench-trec2007", series=70, questions=515, runs=51, see
         else:
             correct = item.docid != "NIL" and rng.random() < 0.4
             cls = rng.choice(classes[q.id]).id if correct and q.kind == "LIST" else None
-            value = {"label": "globally-correct" if correct else rng.choice(["incorrect", "non-exact"]),
-                     "answer_class": cls}
+            value = {
+                "label": "globally-correct" if correct else rng.choice(["incorrect", "non-exact"]),
+                "answer_class": cls,
+            }
             kind = "instance"
         judgments.append(Judgment(evaluation=ev, topic=q, kind=kind, item=item, assessor=assessor, value=value))
     for nlist in nuggets.values():
         for n in nlist:
             for i, v in enumerate(voters):
-                judgments.append(Judgment(evaluation=ev, topic_id=n.topic_id, kind="nugget_vote", nugget=n,
-                                          assessor=v, role=Judgment.PRIMARY if i == 0 else Judgment.SECONDARY,
-                                          value={"vote": "vital" if rng.random() < 0.4 else "okay"}))
+                judgments.append(
+                    Judgment(
+                        evaluation=ev,
+                        topic_id=n.topic_id,
+                        kind="nugget_vote",
+                        nugget=n,
+                        assessor=v,
+                        role=Judgment.PRIMARY if i == 0 else Judgment.SECONDARY,
+                        value={"vote": "vital" if rng.random() < 0.4 else "okay"},
+                    )
+                )
             # TREC 2006/2007's ninth vote set: the primary (voter 0) voted a second time, later.
-            judgments.append(Judgment(evaluation=ev, topic_id=n.topic_id, kind="nugget_revote", nugget=n,
-                                      assessor=voters[0], role=Judgment.PRIMARY,
-                                      value={"vote": "vital" if rng.random() < 0.4 else "okay"}))
+            judgments.append(
+                Judgment(
+                    evaluation=ev,
+                    topic_id=n.topic_id,
+                    kind="nugget_revote",
+                    nugget=n,
+                    assessor=voters[0],
+                    role=Judgment.PRIMARY,
+                    value={"vote": "vital" if rng.random() < 0.4 else "okay"},
+                )
+            )
     Judgment.objects.bulk_create(judgments, batch_size=5000)
     return ev

@@ -1,5 +1,6 @@
 """Celery tasks of scoring. Every task reads what is stale from the database, so a lost or duplicated message
 only delays or repeats work; it never loses a judgment's effect."""
+
 import logging
 import threading
 import time
@@ -102,8 +103,9 @@ def _start_sweeping(sender=None, **kwargs):
     nothing while no worker runs to take it; several workers' sweeps coalesce through the claims."""
     from django.conf import settings
 
-    threading.Thread(target=_sweep_every, args=(settings.SCORING_SWEEP_SECONDS,), daemon=True,
-                     name="assay-sweep").start()
+    threading.Thread(
+        target=_sweep_every, args=(settings.SCORING_SWEEP_SECONDS,), daemon=True, name="assay-sweep"
+    ).start()
 
 
 @worker_shutdown.connect

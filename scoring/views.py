@@ -1,4 +1,5 @@
 """Scoring pages. Views only read stored scores; the work lives in scoring.results, reports, rescore, release."""
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,8 +14,7 @@ from scoring.registry import get_exports, measure_label
 from scoring.release import ReleaseRefused, release, release_summary, withdraw
 from scoring.reports import build_report, comparison_words
 from scoring.rescore import freshness
-from scoring.results import (can_see_run_scores, component_measures, evaluation_judging, ranked_runs,
-                             significance_of)
+from scoring.results import can_see_run_scores, component_measures, evaluation_judging, ranked_runs, significance_of
 
 
 def _board_context(evaluation):
@@ -25,8 +25,13 @@ def _board_context(evaluation):
         judged = measures.get("judged")
         rows.append({"rank": position, "run": run, "values": [measures.get(m) for m in names], "judged": judged})
     teams = sorted({run.team for run, _ in ranked}, key=lambda t: t.name)
-    return {"evaluation": evaluation, "columns": [(m, measure_label(m, evaluation.track)) for m in names], "rows": rows,
-            "fresh": freshness(evaluation), "teams": teams}
+    return {
+        "evaluation": evaluation,
+        "columns": [(m, measure_label(m, evaluation.track)) for m in names],
+        "rows": rows,
+        "fresh": freshness(evaluation),
+        "teams": teams,
+    }
 
 
 @organizer_required
@@ -53,8 +58,11 @@ def significance(request, slug):
     of each team), Tukey HSD letter table, with a warning while judging is incomplete."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
     analysis = significance_of(evaluation, best_per_team=request.GET.get("runs") == "best")
-    return render(request, "scoring/significance.html", {"evaluation": evaluation, "analysis": analysis,
-                                                          "result": analysis.result, "teams": analysis.teams})
+    return render(
+        request,
+        "scoring/significance.html",
+        {"evaluation": evaluation, "analysis": analysis, "result": analysis.result, "teams": analysis.teams},
+    )
 
 
 @organizer_required
@@ -67,8 +75,9 @@ def release_view(request, slug):
     team = None
     if request.POST.get("team"):
         # distinct: the join yields the team once per run it has in the evaluation
-        team = get_object_or_404(Team.objects.filter(runs__evaluation=evaluation).distinct(),
-                                 pk=params.integer(request.POST["team"], "team"))
+        team = get_object_or_404(
+            Team.objects.filter(runs__evaluation=evaluation).distinct(), pk=params.integer(request.POST["team"], "team")
+        )
     who = f"team {team.name}" if team else "every team"
     if request.POST.get("action") == "withdraw":
         withdraw(evaluation, team, by=request.user.username)
@@ -76,15 +85,22 @@ def release_view(request, slug):
         return redirect("scoring:scoreboard", slug=slug)
     final = request.POST.get("final") == "1"
     try:
-        record = release(evaluation, team, final=final, freeze=request.POST.get("comparison") == "frozen",
-                         by=request.user.username)
+        record = release(
+            evaluation, team, final=final, freeze=request.POST.get("comparison") == "frozen", by=request.user.username
+        )
     except ReleaseRefused as e:
         messages.error(request, f"Not released as final: {e}.")
         return redirect("scoring:scoreboard", slug=slug)
-    how = ("best/median/worst frozen at this release" if record["comparison"] == "frozen"
-           else "runs loaded later join best/median/worst")
-    messages.info(request, f"Reports released to {who} as {'final' if final else 'provisional'} scores ({how}); "
-                           "each team sees only its own runs.")
+    how = (
+        "best/median/worst frozen at this release"
+        if record["comparison"] == "frozen"
+        else "runs loaded later join best/median/worst"
+    )
+    messages.info(
+        request,
+        f"Reports released to {who} as {'final' if final else 'provisional'} scores ({how}); "
+        "each team sees only its own runs.",
+    )
     return redirect("scoring:scoreboard", slug=slug)
 
 
@@ -100,8 +116,9 @@ def rescore_view(request, slug):
         run_here_or_send(rescore_evaluation, evaluation.id)
         messages.info(request, "Full rescoring queued.")
     except Exception:
-        messages.error(request, "The task queue is unreachable; run `python manage.py rescore "
-                                f"{evaluation.slug}` on the server.")
+        messages.error(
+            request, f"The task queue is unreachable; run `python manage.py rescore {evaluation.slug}` on the server."
+        )
     return redirect("scoring:scoreboard", slug=slug)
 
 
@@ -118,9 +135,18 @@ def run_report(request, slug, tag):
     """Who: organizers (any run, any time); participants, their own team's runs once scores are released."""
     run = _visible_run(request, slug, tag)
     report = build_report(run)
-    return render(request, "scoring/run_report.html", {
-        "run": run, "evaluation": run.evaluation, "report": report, "plot": mark_safe(report.plot_svg),
-        "status": report.status, "comparison": comparison_words(report.status["comparison"])})
+    return render(
+        request,
+        "scoring/run_report.html",
+        {
+            "run": run,
+            "evaluation": run.evaluation,
+            "report": report,
+            "plot": mark_safe(report.plot_svg),
+            "status": report.status,
+            "comparison": comparison_words(report.status["comparison"]),
+        },
+    )
 
 
 @role_required(ORGANIZER, PARTICIPANT)

@@ -1,4 +1,5 @@
 """Shared fixtures: users per role, a real Celery worker process on Redis, and Chromium through Playwright."""
+
 import os
 import subprocess
 import sys
@@ -103,9 +104,26 @@ def celery_worker(django_db_setup, django_db_blocker):
     env.pop("TEST_DATABASE_NAME", None)
     log = open(ROOT / f".pytest_cache/{queue}.log", "w") if (ROOT / ".pytest_cache").is_dir() else subprocess.DEVNULL
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO",
-         "-Q", queue, "-n", node, "--without-gossip", "--without-mingle"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=INFO",
+            "-Q",
+            queue,
+            "-n",
+            node,
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     old_queue = app.conf.task_default_queue
     app.conf.task_default_queue = queue
@@ -163,6 +181,7 @@ def login(live_server):
 
 
 # --- the QA judging sample (tracks.qa.sample) shared by the judging tests --------------------------------------
+
 
 @pytest.fixture
 def sample(db):

@@ -1,6 +1,7 @@
 """An adjudicator decides only what is in the adjudication queue: a decision on an item nobody disputes (single
 judged, or both assessors agree), or on a nugget question, is refused and writes nothing, for every judged track
 and judgment kind, through the service, the page and the command."""
+
 from io import StringIO
 
 import pytest
@@ -22,14 +23,20 @@ def _double_judged(track, make_user):
     sample = build_sample(slug=f"inq-{track}", track=track)
     ann, bob = make_user("ann", "assessor"), make_user("bob", "assessor")
     Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=ann)
-    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=bob,
-                              role=Assignment.SECONDARY)
+    Assignment.objects.create(
+        evaluation=sample.evaluation, topic=sample.series[0], assessor=bob, role=Assignment.SECONDARY
+    )
     first_question = next(iter(sample.questions))
     items = sample.items[first_question]
     labels = questions.instance_labels(sample.evaluation)
     worst, best = labels[0], labels[-1]
-    for user, item, label in ((ann, items[0], worst), (bob, items[0], best), (ann, items[1], worst),
-                              (bob, items[1], worst), (ann, items[2], worst)):
+    for user, item, label in (
+        (ann, items[0], worst),
+        (bob, items[0], best),
+        (ann, items[1], worst),
+        (bob, items[1], worst),
+        (ann, items[2], worst),
+    ):
         instance_judging.judge_instance(user, judging.load_item(user, item.pk), label, 0)
     adjudicator = make_user("cy", "assessor")
     judging.invite(make_user("org", "organizer"), sample.evaluation, adjudicator, Invitation.ADJUDICATOR)
@@ -82,12 +89,20 @@ def test_bolt_citation_decisions_only_for_disputed_citations(client, db, make_us
         with pytest.raises(judging.NotInQueue, match=why):
             adj.adjudicate_citation(cy, setup[name], {"rel": "no"}, 0)
     client.force_login(cy)
-    response = client.post(reverse("bolt:adjudicate", args=[ev.slug, setup["metro"].pk]),
-                           {"version": 0, "rel": "no"})
+    response = client.post(reverse("bolt:adjudicate", args=[ev.slug, setup["metro"].pk]), {"version": 0, "rel": "no"})
     assert response.status_code == 404  # not a disagreement this adjudicator may open
     out = StringIO()
     with pytest.raises(CommandError):
-        call_command("bolt_adjudicate", ev.slug, setup["metro"].pool_id, "--by", cy.username, "--rel", "no",
-                     stdout=out, stderr=out)
+        call_command(
+            "bolt_adjudicate",
+            ev.slug,
+            setup["metro"].pool_id,
+            "--by",
+            cy.username,
+            "--rel",
+            "no",
+            stdout=out,
+            stderr=out,
+        )
     assert not Judgment.objects.filter(role=Judgment.ADJUDICATED).exists()
     assert official_values([setup["topic"].pk], "citation")[setup["metro"].pk]["rel"] == "yes"

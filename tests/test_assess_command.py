@@ -1,4 +1,5 @@
 """`manage.py judging`: the organizer's judging actions from the command line."""
+
 from io import StringIO
 
 import pytest

@@ -1,4 +1,5 @@
 """docker-compose.yml parses and declares the four services the README promises."""
+
 import shutil
 import subprocess
 

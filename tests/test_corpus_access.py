@@ -1,5 +1,6 @@
 """Who may open which collection's documents: organizers all, assessors only the collections of evaluations they
 are assigned to or invited into, participants none; a refusal looks like a missing document (issue 20, item 6d)."""
+
 import re
 from pathlib import Path
 
@@ -56,6 +57,7 @@ def test_refusal_is_the_same_answer_as_a_missing_document(client, collections, m
     there = _statuses(client, outsider, "demo-blog06", RAZR)
     missing = _statuses(client, outsider, "demo-blog06", "BLOG06-NO-SUCH-DOC")
     no_collection = _statuses(client, outsider, "no-such-collection", RAZR)
+
     def page(response):  # the 404 page carries a CSRF token and script nonces made anew on every render
         return re.sub(rb'("X-CSRFToken": |nonce=|name="csrfmiddlewaretoken" value=)"[^"]*"', b"", response.content)
 
@@ -72,8 +74,9 @@ def test_second_assessors_and_invited_users_read_too(client, collections, make_u
     assert _statuses(client, second, "forum", FORUM)[0].status_code == 200
     adjudicator = make_user("adjudicator", "assessor")
     assert _statuses(client, adjudicator, "forum", FORUM)[0].status_code == 404
-    Invitation.objects.create(evaluation=evaluation, user=adjudicator, kind=Invitation.ADJUDICATOR,
-                              invited_by=organizer)
+    Invitation.objects.create(
+        evaluation=evaluation, user=adjudicator, kind=Invitation.ADJUDICATOR, invited_by=organizer
+    )
     assert _statuses(client, adjudicator, "forum", FORUM)[0].status_code == 200
     assert _statuses(client, adjudicator, "news", NEWS)[0].status_code == 404
 
@@ -99,6 +102,11 @@ def test_corpus_does_not_import_later_stages():
         if "migrations" in path.parts:
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             assert not [n for n in names if n.split(".")[0] in later], path

@@ -1,4 +1,5 @@
 """The pure collection parsers: record splitting, charsets, Blog06 metadata, AQUAINT-2, forum offsets, PubMed."""
+
 import io
 from pathlib import Path
 
@@ -30,16 +31,25 @@ def test_end_tag_inside_a_page_does_not_cut_the_record():
     assert recs[0].raw == b"<DOC>\n<p>see </DOC> here</p>\n</DOC>" and not recs[0].problem
 
 
-@pytest.mark.parametrize("page, header, expected", [
-    ("caf\u00e9 \u201cquoted\u201d".encode("cp1252"), "ISO-8859-1", ("windows-1252", "header")),
-    ("caf\u00e9 \u2014 ok".encode("utf-8"), "ISO-8859-1", ("utf-8", "utf-8 bytes (header said windows-1252)")),
-    ("\u643a\u5e2f\u65e5\u8a18".encode("cp932"), "Shift_JIS", ("shift_jis", "header")),
-    (b'<meta http-equiv="Content-Type" content="text/html; charset=gb2312">' + "\u91d1\u521a".encode("gb2312"),
-     None, ("gbk", "meta")),
-    ("caf\u00e9".encode("utf-8") + b"\xff\xfe broken" + " \u00e9t\u00e9".encode("utf-8") * 20, "utf-8",
-     ("utf-8", "header (2 bad bytes replaced)")),
-    (b"plain ascii", None, ("windows-1252", "ascii")),
-])
+@pytest.mark.parametrize(
+    "page, header, expected",
+    [
+        ("caf\u00e9 \u201cquoted\u201d".encode("cp1252"), "ISO-8859-1", ("windows-1252", "header")),
+        ("caf\u00e9 \u2014 ok".encode("utf-8"), "ISO-8859-1", ("utf-8", "utf-8 bytes (header said windows-1252)")),
+        ("\u643a\u5e2f\u65e5\u8a18".encode("cp932"), "Shift_JIS", ("shift_jis", "header")),
+        (
+            b'<meta http-equiv="Content-Type" content="text/html; charset=gb2312">' + "\u91d1\u521a".encode("gb2312"),
+            None,
+            ("gbk", "meta"),
+        ),
+        (
+            "caf\u00e9".encode("utf-8") + b"\xff\xfe broken" + " \u00e9t\u00e9".encode("utf-8") * 20,
+            "utf-8",
+            ("utf-8", "header (2 bad bytes replaced)"),
+        ),
+        (b"plain ascii", None, ("windows-1252", "ascii")),
+    ],
+)
 def test_charset_choice(page, header, expected):
     name, codec, source = charset.choose(page, header)
     assert (name, source) == expected
@@ -47,8 +57,10 @@ def test_charset_choice(page, header, expected):
 
 
 def test_charset_detection_without_any_label():
-    text = ("\u8fd9\u90e8\u7535\u5f71\u592a\u957f\u4e86\uff0c\u4f46\u662f\u7279\u6548\u975e\u5e38\u68d2\u3002"
-            "\u6211\u5f88\u559c\u6b22\u8fd9\u90e8\u7535\u5f71\u7684\u7ed3\u5c40\u3002") * 10
+    text = (
+        "\u8fd9\u90e8\u7535\u5f71\u592a\u957f\u4e86\uff0c\u4f46\u662f\u7279\u6548\u975e\u5e38\u68d2\u3002"
+        "\u6211\u5f88\u559c\u6b22\u8fd9\u90e8\u7535\u5f71\u7684\u7ed3\u5c40\u3002"
+    ) * 10
     name, codec, source = charset.choose(text.encode("gb18030"))
     assert source == "detected"
     assert charset.decode(text.encode("gb18030"), codec) == text
@@ -98,8 +110,10 @@ def test_aquaint2_structure_and_bad_record():
     first = aquaint2.structure(recs[0].raw)
     assert first["headline"] == "Dam project & villagers reach agreement"
     assert first["dateline"] == "ZEPHYR VALLEY, Jan. 1 (AP)"
-    assert first["paragraphs"] == ["Villagers and the ministry agreed on compensation for 7,500 people on Saturday.",
-                                   "The dam is expected to produce 1,200 megawatts."]
+    assert first["paragraphs"] == [
+        "Villagers and the ministry agreed on compensation for 7,500 people on Saturday.",
+        "The dam is expected to produce 1,200 megawatts.",
+    ]
     doc = aquaint2.parse_record(recs[1].raw)
     assert doc.meta["type"] == "multi" and doc.text == "A bulletin without paragraphs.\n\nSecond block of text."
     with pytest.raises(FormatError, match="APW_ENG_20050101.0003: no <TEXT>"):

@@ -1,4 +1,5 @@
 """load_collection: batched, idempotent, bad records listed with file/record/offset, --docnos limit, demo step."""
+
 from pathlib import Path
 
 import pytest
@@ -67,13 +68,18 @@ def test_collection_name_must_be_a_slug():
 
 def test_docnos_limit(tmp_path, capsys):
     wanted = tmp_path / "docnos.txt"
-    wanted.write_text("# cited by the runs\nBLOG06-20051222-055-0000912840\nBLOG06-20060103-012-0000250099 extra\n"
-                      "BLOG06-29990101-000-0000000000\n")
-    call_command("load_collection", "some", *map(str, DEMO), "--format", "blog06", "--docnos", str(wanted),
-                 "--workers", "1")
+    wanted.write_text(
+        "# cited by the runs\nBLOG06-20051222-055-0000912840\nBLOG06-20060103-012-0000250099 extra\n"
+        "BLOG06-29990101-000-0000000000\n"
+    )
+    call_command(
+        "load_collection", "some", *map(str, DEMO), "--format", "blog06", "--docnos", str(wanted), "--workers", "1"
+    )
     out = capsys.readouterr().out
     assert sorted(Document.objects.filter(collection__name="some").values_list("docno", flat=True)) == [
-        "BLOG06-20051222-055-0000912840", "BLOG06-20060103-012-0000250099"]
+        "BLOG06-20051222-055-0000912840",
+        "BLOG06-20060103-012-0000250099",
+    ]
     assert "10 not in the docno list" in out and "1 listed docno(s) not found: BLOG06-29990101-000-0000000000" in out
 
 

@@ -1,4 +1,5 @@
 """The renderer, CSS filter, highlighter and forum spans as pure functions (no database, no browser)."""
+
 import gzip
 import io
 
@@ -11,17 +12,30 @@ from corpus.highlight import highlight_strings, number_marks
 from corpus.render import body_style, sanitize_html
 
 
-@pytest.mark.parametrize("doc, strings, expected", [
-    ('<p>Dana  Whitfield&nbsp;rocks</p>', ["dana whitfield"],
-     '<p><mark class="hl start">Dana  Whitfield</mark>&nbsp;rocks</p>'),
-    ('<p title="Dana Whitfield">x</p>', ["dana whitfield"], '<p title="Dana Whitfield">x</p>'),  # not in attributes
-    ('<style>p{dana:whitfield}</style>', ["dana:whitfield"], "<style>p{dana:whitfield}</style>"),  # nor in CSS
-    ('<table><tr><td>Dana</td>\n<td>Whitfield</td></tr></table>', ["DANA WHITFIELD"],
-     '<table><tr><td><mark class="hl start">Dana</mark></td>\n<td><mark class="hl">Whitfield</mark></td></tr></table>'),
-    ("<p>Bluetooth &amp; lower</p>", ["bluetooth&lower"], '<p><mark class="hl start">Bluetooth &amp; lower</mark></p>'),
-    ("<p>a &lt;b&gt; c</p>", ["<b>"], '<p>a <mark class="hl start">&lt;b&gt;</mark> c</p>'),
-    ("<p>x</p>", ["", "  "], "<p>x</p>"),
-])
+@pytest.mark.parametrize(
+    "doc, strings, expected",
+    [
+        (
+            "<p>Dana  Whitfield&nbsp;rocks</p>",
+            ["dana whitfield"],
+            '<p><mark class="hl start">Dana  Whitfield</mark>&nbsp;rocks</p>',
+        ),
+        ('<p title="Dana Whitfield">x</p>', ["dana whitfield"], '<p title="Dana Whitfield">x</p>'),  # not in attributes
+        ("<style>p{dana:whitfield}</style>", ["dana:whitfield"], "<style>p{dana:whitfield}</style>"),  # nor in CSS
+        (
+            "<table><tr><td>Dana</td>\n<td>Whitfield</td></tr></table>",
+            ["DANA WHITFIELD"],
+            '<table><tr><td><mark class="hl start">Dana</mark></td>\n<td><mark class="hl">Whitfield</mark></td></tr></table>',
+        ),
+        (
+            "<p>Bluetooth &amp; lower</p>",
+            ["bluetooth&lower"],
+            '<p><mark class="hl start">Bluetooth &amp; lower</mark></p>',
+        ),
+        ("<p>a &lt;b&gt; c</p>", ["<b>"], '<p>a <mark class="hl start">&lt;b&gt;</mark> c</p>'),
+        ("<p>x</p>", ["", "  "], "<p>x</p>"),
+    ],
+)
 def test_highlight_strings(doc, strings, expected):
     assert highlight_strings(doc, strings)[0] == expected
 
@@ -30,27 +44,34 @@ def test_marks_numbered_in_document_order_and_matches_do_not_overlap():
     html, n = highlight_strings("<p>one two one</p><p>two</p>", ["two", "one two"])
     html, count = number_marks(html)
     assert (n, count) == (2, 2)  # leftmost match wins; the second "one two" runs across the paragraph break
-    assert html == ('<p><mark class="hl start" id="mark-1">one two</mark> <mark class="hl start" id="mark-2">one'
-                    '</mark></p><p><mark class="hl">two</mark></p>')
+    assert html == (
+        '<p><mark class="hl start" id="mark-1">one two</mark> <mark class="hl start" id="mark-2">one'
+        '</mark></p><p><mark class="hl">two</mark></p>'
+    )
 
 
 def test_forum_spans_cover_raw_characters_with_entities_whole():
     raw = '\nA &amp; B <quote orig_author="x">\nquoted\n</quote>\nreply'
     # raw offsets: "&amp;" is 3..8; a span of 1 character at 5 (inside the entity) marks the whole "&"
-    assert render_post_body(raw, [(5, 6)]) == ('\nA <mark class="span start">&amp;</mark> B <blockquote class="quote">'
-                                              '<div class="quote-author">x wrote:</div>\nquoted\n</blockquote>\nreply')
+    assert render_post_body(raw, [(5, 6)]) == (
+        '\nA <mark class="span start">&amp;</mark> B <blockquote class="quote">'
+        '<div class="quote-author">x wrote:</div>\nquoted\n</blockquote>\nreply'
+    )
     html = render_post_body(raw, [(1, raw.index("quoted") + 3)])
     assert html.count('<mark class="span start">') == 1 and "</mark><blockquote" in html  # closed before the tag
     assert html.index("quo</mark>") > html.index("<blockquote")
 
 
-@pytest.mark.parametrize("css, kept, gone", [
-    ("color: red; background: url(http://evil.example/a.png)", "color: red", "evil.example"),
-    ("background: u\\72 l(http://evil.example/a.png)", "background", "evil.example"),
-    ("@import 'http://evil.example/x.css'; p { color: navy }", "color: navy", "evil.example"),
-    ("width: expression(alert(1))", "width", "alert"),
-    ("background-image: image-set('http://evil.example/a.png' 1x)", "background-image", "evil.example"),
-])
+@pytest.mark.parametrize(
+    "css, kept, gone",
+    [
+        ("color: red; background: url(http://evil.example/a.png)", "color: red", "evil.example"),
+        ("background: u\\72 l(http://evil.example/a.png)", "background", "evil.example"),
+        ("@import 'http://evil.example/x.css'; p { color: navy }", "color: navy", "evil.example"),
+        ("width: expression(alert(1))", "width", "alert"),
+        ("background-image: image-set('http://evil.example/a.png' 1x)", "background-image", "evil.example"),
+    ],
+)
 def test_clean_css(css, kept, gone):
     out = clean_css(css)
     assert kept in out and gone not in out
@@ -62,9 +83,11 @@ def test_style_element_cannot_be_closed_by_css_escapes():
 
 
 def test_layout_kept_code_gone():
-    out = sanitize_html('<table border="1" bgcolor="#eee"><tr><td style="color: red">a</td></tr></table>'
-                        '<font face="Georgia" color="navy">b</font><a href="http://x.example/" onclick="x()">c</a>'
-                        '<img src="http://x.example/i.png" alt="pic" width="10"><svg><text>d</text></svg>')
+    out = sanitize_html(
+        '<table border="1" bgcolor="#eee"><tr><td style="color: red">a</td></tr></table>'
+        '<font face="Georgia" color="navy">b</font><a href="http://x.example/" onclick="x()">c</a>'
+        '<img src="http://x.example/i.png" alt="pic" width="10"><svg><text>d</text></svg>'
+    )
     assert '<table border="1" bgcolor="#eee">' in out and '<td style="color: red">a</td>' in out
     assert '<font face="Georgia" color="navy">b</font>' in out and "<a>c</a>" in out
     assert '<img alt="pic" width="10">' in out and "svg" not in out

@@ -1,5 +1,6 @@
 """Size limits on collection files: gzip bombs and endless records are refused by name, memory stays bounded,
 and a refused load leaves nothing behind (issue 20, item 6a)."""
+
 import bz2
 import gzip
 import io
@@ -47,8 +48,9 @@ def test_file_over_the_limit_refuses_the_load_and_removes_what_it_stored(setting
     with pytest.raises(LoadRefused) as caught:
         load_collection("capped", "pubmed", [good, big], batch=50)
     message = str(caught.value)
-    assert f"{big}: decompresses to more than 64 KiB, over the limit per file (setting CORPUS_MAX_FILE_BYTES)" \
-        in message
+    assert (
+        f"{big}: decompresses to more than 64 KiB, over the limit per file (setting CORPUS_MAX_FILE_BYTES)" in message
+    )
     assert "document(s) it had stored were removed again" in message and caught.value.removed > 100
     assert not Document.objects.exists()
     assert not Collection.objects.filter(name="capped").exists()
@@ -79,7 +81,8 @@ def test_gzip_bomb_is_refused_by_the_command_with_bounded_memory(settings, tmp_p
         tracemalloc.stop()
     assert str(caught.value).startswith(
         f"{bomb}: record 1 (byte 0): text outside any <DOC> record longer than 1 MiB, over the limit per record "
-        "(setting CORPUS_MAX_RECORD_BYTES)")
+        "(setting CORPUS_MAX_RECORD_BYTES)"
+    )
     assert peak < 24 << 20  # a 4 MiB read and the buffer holding it, not the 64 MiB the file inflates to
     assert not Collection.objects.filter(name="bombed").exists()
 
@@ -90,8 +93,11 @@ def test_one_endless_record_refuses_its_file(settings, tmp_path):
     huge = b"<DOC>\n<DOCNO>BLOG06-HUGE</DOCNO>\n" + b"<p>and on</p>\n" * 20_000 + b"</DOC>\n"
     path = tmp_path / "huge.txt"
     path.write_bytes(data + huge + data.replace(b"<DOCNO>BLOG06-", b"<DOCNO>LATER-"))
-    with pytest.raises(LoadRefused, match=rf"huge.txt: record \d+ \(byte {len(data)}\): a record longer than "
-                                          r"100 KiB, over the limit per record"):
+    with pytest.raises(
+        LoadRefused,
+        match=rf"huge.txt: record \d+ \(byte {len(data)}\): a record longer than "
+        r"100 KiB, over the limit per record",
+    ):
         load_collection("huge", "blog06", [path], batch=2)
     assert not Document.objects.exists()
 

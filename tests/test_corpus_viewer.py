@@ -1,4 +1,5 @@
 """The viewer: who may open documents, the frame's headers (CSP, framing), rendering, marks and spans."""
+
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -41,9 +42,10 @@ def _get(client, user, url):
     return client.get(url)
 
 
-@pytest.mark.parametrize("who, frame, page, browser", [
-    ("organizer", 200, 200, 200), ("assessor", 200, 200, 403), ("participant", 403, 403, 403),
-    (None, 302, 302, 302)])
+@pytest.mark.parametrize(
+    "who, frame, page, browser",
+    [("organizer", 200, 200, 200), ("assessor", 200, 200, 403), ("participant", 403, 403, 403), (None, 302, 302, 302)],
+)
 def test_who_may_open_documents(client, demo, request, who, frame, page, browser):
     user = request.getfixturevalue(who) if who else None
     if user is not None:
@@ -73,8 +75,16 @@ def test_hostile_page_rendered_without_code(client, demo, organizer):
     body = _get(client, organizer, viewer.frame_url("demo-blog06", HOSTILE)).content.decode()
     assert "I like her laugh" in body and "I dislike her political jokes" in body
     lowered = body.lower()
-    for bad in ("<script", "onload", "onerror", "onmouseover", "javascript:", "tracker.example.net",
-                "ads.example.net", "images.example.net"):
+    for bad in (
+        "<script",
+        "onload",
+        "onerror",
+        "onmouseover",
+        "javascript:",
+        "tracker.example.net",
+        "ads.example.net",
+        "images.example.net",
+    ):
         assert bad not in lowered, bad
     assert 'alt="Dana Whitfield"' in body  # the image's place stays, its source does not
 
@@ -93,12 +103,13 @@ def test_images_only_with_a_valid_token(client, demo, organizer):
 
 
 def test_marks_across_tags_case_and_white_space(client, demo, organizer):
-    url = viewer.frame_url("demo-blog06", "BLOG06-20051212-011-0000341122",
-                           marks=["used to love MORNING   desk, but"])
+    url = viewer.frame_url("demo-blog06", "BLOG06-20051212-011-0000341122", marks=["used to love MORNING   desk, but"])
     assert url.endswith("#mark-1")
     body = _get(client, organizer, url).content.decode()
-    assert ('I <mark class="hl start" id="mark-1">used to love</mark> <i><mark class="hl">Morning Desk</mark></i>'
-            '<mark class="hl">, but</mark> Dana') in body
+    assert (
+        'I <mark class="hl start" id="mark-1">used to love</mark> <i><mark class="hl">Morning Desk</mark></i>'
+        '<mark class="hl">, but</mark> Dana'
+    ) in body
 
 
 def test_windows_1252_and_gb2312_pages_render_as_text(client, demo, organizer):
@@ -148,8 +159,9 @@ def test_a_page_cannot_plant_marks_or_ids(client, demo, organizer):
     from corpus.models import Collection, Document
 
     raw = b'<p><mark class="hl start">fake</mark><a id="mark-1" name="mark-1">anchor</a> the real answer</p>'
-    Document.objects.create(collection=Collection.objects.get(name="demo-blog06"), docno="PLANT-1", raw=raw,
-                            charset="utf-8", meta={})
+    Document.objects.create(
+        collection=Collection.objects.get(name="demo-blog06"), docno="PLANT-1", raw=raw, charset="utf-8", meta={}
+    )
     body = _get(client, organizer, viewer.frame_url("demo-blog06", "PLANT-1", marks=["real answer"])).content
     body = body.decode()
     assert body.count('id="mark-1"') == 1 and '<mark class="hl start" id="mark-1">real answer</mark>' in body

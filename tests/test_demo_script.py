@@ -1,5 +1,6 @@
 """scripts/demo on a first run (issue 12): it says what it installs and shows pip's progress; it checks the port
 before installing or loading anything and says how to choose another (PORT, in the README)."""
+
 import os
 import shutil
 import socket
@@ -65,8 +66,9 @@ def test_the_first_install_says_what_it_does_and_shows_progress(tmp_path):
     result = _ensure_venv(root, "Installing Assay's dependencies into .venv (first run only)…")
     assert result.returncode == 0, result.stderr
     # not a terminal here: a dot per package, then the install step
-    assert result.stdout == ("Installing Assay's dependencies into .venv (first run only)…\n"
-                             "...\n  installing 3 packages…\n  done\n")
+    assert result.stdout == (
+        "Installing Assay's dependencies into .venv (first run only)…\n...\n  installing 3 packages…\n  done\n"
+    )
     assert (root / ".venv" / "pip-calls").read_text().count("pip install") == 1  # pip's own upgrade stays quiet
     again = _ensure_venv(root, "Installing…")
     assert again.returncode == 0 and again.stdout == ""  # installed: nothing to say
@@ -82,5 +84,5 @@ def test_the_demo_reuses_an_install_made_for_the_tests(tmp_path):
 
 def test_the_demo_message_and_the_readme_name_the_port():
     demo = (ROOT / "scripts" / "demo").read_text()
-    assert 'INSTALL_MESSAGE="Installing Assay\'s dependencies into .venv (first run only' in demo
+    assert "INSTALL_MESSAGE=\"Installing Assay's dependencies into .venv (first run only" in demo
     assert "PORT=8001 ./scripts/demo" in (ROOT / "README.md").read_text()

@@ -4,6 +4,7 @@ Celery's eager Task.apply() sets a process-wide "join will block" flag for as lo
 request thread, it made result.get() in any other thread fail ("Never call result.get() within a task!"), which
 is how three worker tests failed depending on the order the suite ran in. config.celery.run_here_or_send runs the
 task's body instead."""
+
 import threading
 
 from celery import shared_task

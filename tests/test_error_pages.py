@@ -1,5 +1,6 @@
 """Friendly error pages (issue 12): 403 and 404 keep the site's navigation and say where to go; 500 is a page of
 its own that needs neither the request nor the database; browsers' /favicon.ico finds the icon."""
+
 import re
 from urllib.parse import unquote
 

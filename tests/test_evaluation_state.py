@@ -1,5 +1,6 @@
 """The evaluation's state follows the work (issue 12): open for runs until judging can begin, then judging, once a
 pool is built or a series assigned; shown on the evaluation page."""
+
 from django.urls import reverse
 
 from assess.assignments import assign

@@ -1,4 +1,5 @@
 """Every page of the application says who may see it: a role check wraps each view, bar the public few."""
+
 from django.urls import URLPattern, URLResolver, get_resolver
 
 PUBLIC = {"home", "healthz", "favicon", "login", "logout"}  # home and favicon only redirect; healthz shows no data
@@ -36,7 +37,7 @@ def test_every_view_has_a_role_check_and_a_who_docstring():
         view = pattern.callback
         if not _roles_of(view):
             unprotected.append(f"{route} ({pattern.name})")
-        doc = (getattr(view, "__doc__", None) or getattr(getattr(view, "view_class", None), "__doc__", "") or "")
+        doc = getattr(view, "__doc__", None) or getattr(getattr(view, "view_class", None), "__doc__", "") or ""
         if "Who:" not in doc:
             undocumented.append(f"{route} ({pattern.name})")
     assert checked > 50  # the walk really reached every app's pages

@@ -1,4 +1,5 @@
 """/healthz reports the database, Redis and workers; tasks really run in a separate Celery worker process."""
+
 import os
 
 import pytest

@@ -1,6 +1,7 @@
 """The shape of the code: dependencies run one way, config ← corpus ← pooling ← assess ← scoring ← tracks/*, and
 formats and measures are pure Python. Every import statement counts, those inside function bodies too (that is
 where backward imports used to hide)."""
+
 import ast
 import sys
 from pathlib import Path
@@ -11,8 +12,16 @@ ROOT = Path(__file__).resolve().parent.parent
 STAGES = ["config", "corpus", "pooling", "assess", "scoring"]
 PROJECT = set(STAGES) | {"tracks"}
 # Pure modules: plain data and functions over it, importable and testable without Django.
-PURE_GLOBS = ["corpus/formats/*.py", "pooling/formats/*.py", "scoring/measures/*.py", "pooling/tracks.py",
-              "tracks/*/formats/*.py", "tracks/*/formats.py", "tracks/*/measures.py", "tracks/*/measures/*.py"]
+PURE_GLOBS = [
+    "corpus/formats/*.py",
+    "pooling/formats/*.py",
+    "scoring/measures/*.py",
+    "pooling/tracks.py",
+    "tracks/*/formats/*.py",
+    "tracks/*/formats.py",
+    "tracks/*/measures.py",
+    "tracks/*/measures/*.py",
+]
 
 
 def imports_of(path):
@@ -32,7 +41,7 @@ def python_files(folder):
 
 def backward_imports(stage):
     """Imports in `stage` of a later stage or of any track."""
-    later = set(STAGES[STAGES.index(stage) + 1:]) | {"tracks"}
+    later = set(STAGES[STAGES.index(stage) + 1 :]) | {"tracks"}
     found = set()
     for path in python_files(stage):
         for line, module, _ in imports_of(path):

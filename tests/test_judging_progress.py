@@ -1,5 +1,6 @@
 """Progress in sight (issue 12): assessors see their progress per assignment and overall (done, left, time per
 item); organizers see it per question, assessor and run on the evaluation page."""
+
 from datetime import timedelta
 
 import pytest
@@ -32,8 +33,9 @@ def spread_saves(user, seconds):
 def judged(sample, primary, make_user):
     """The primary judged two items of the factoid 1.1, a second assessor one other item of it."""
     second = make_user("sec", "assessor")
-    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=second,
-                              role=Assignment.SECONDARY)
+    Assignment.objects.create(
+        evaluation=sample.evaluation, topic=sample.series[0], assessor=second, role=Assignment.SECONDARY
+    )
     factoid = [i for i in sample.items["1.1"] if i.docid]  # the sample's NIL answer is no pool item to judge
     judge(primary, factoid[0])
     judge(primary, factoid[1], "globally-correct")

@@ -1,6 +1,7 @@
 """The key map of the judging pages (assess/keymap.py, pages declared by the tracks' keys modules): no key means
 two things, and every judging page, as rendered, uses only keys it declares and lists every one of them in its `?`
 dialog."""
+
 import json
 import re
 from collections import defaultdict
@@ -57,8 +58,9 @@ def test_every_declared_key_is_described_on_declared_pages():
 
 def declared_on(page_html):
     """The key map the page hands its scripts, the keys its dialog lists, and every data-key it renders."""
-    script = json.loads(re.search(r'<script id="keymap" type="application/json">(.*?)</script>', page_html,
-                                  re.DOTALL).group(1))
+    script = json.loads(
+        re.search(r'<script id="keymap" type="application/json">(.*?)</script>', page_html, re.DOTALL).group(1)
+    )
     dialog = re.search(r'<dialog id="key-help".*?</dialog>', page_html, re.DOTALL).group(0)
     listed = re.findall(r"<dt>(.*?)</dt>", dialog)
     used = {v for v in re.findall(r'data-key="([^"]*)"', page_html) if v}
@@ -88,8 +90,9 @@ def qa(sample, make_user, organizer):
     instance_judging.create_class(nora, sample.questions["1.2"], "", item=list_item, expected_version=0)
     nugget_judging.create_nugget(nora, sample.questions["1.3"], "founded by Coco Chanel")
     voter = make_user("victor", "assessor")
-    Invitation.objects.create(evaluation=sample.evaluation, topic=sample.series[0], user=voter,
-                              kind=Invitation.VOTER, invited_by=organizer)
+    Invitation.objects.create(
+        evaluation=sample.evaluation, topic=sample.series[0], user=voter, kind=Invitation.VOTER, invited_by=organizer
+    )
     return sample, nora, assignment, voter
 
 
@@ -98,12 +101,14 @@ def test_qa_pages_use_and_list_only_declared_keys(client, qa):
     client.force_login(nora)
     html = assert_page_keys(client, reverse("qa:assignment", args=[assignment.pk]), qa_keys.SERIES.ident)
     assert 'data-key="u"' in html
-    html = assert_page_keys(client, reverse("qa:question", args=[assignment.pk, sample.questions["1.2"].pk]),
-                            qa_keys.INSTANCES.ident)
+    html = assert_page_keys(
+        client, reverse("qa:question", args=[assignment.pk, sample.questions["1.2"].pk]), qa_keys.INSTANCES.ident
+    )
     assert 'data-class-number="1"' in html and "<kbd>⇧1</kbd>" in html and 'id="auto-advance"' in html
     assert 'data-key="n"' not in html and 'data-key="j"' in html
-    assert_page_keys(client, reverse("qa:question", args=[assignment.pk, sample.questions["1.3"].pk]),
-                     qa_keys.NUGGETS.ident)
+    assert_page_keys(
+        client, reverse("qa:question", args=[assignment.pk, sample.questions["1.3"].pk]), qa_keys.NUGGETS.ident
+    )
     client.force_login(voter)
     html = assert_page_keys(client, reverse("qa:vote_series", args=[sample.series[0].pk]), qa_keys.VOTES.ident)
     assert "vital <kbd>v</kbd>" in html
@@ -115,7 +120,7 @@ def test_bolt_pages_use_and_list_only_declared_keys(client, setup):
     item = judging.citation_items(topic)[1]
     html = assert_page_keys(client, reverse("bolt:item", args=[assignment.pk, item.pk]), bolt_keys.CITATIONS.ident)
     assert 'data-key="n"' in html and 'data-key="1"' in html and 'data-key="k"' in html
-    (_, view), = judging.grouping_views(topic).items()
+    ((_, view),) = judging.grouping_views(topic).items()
     assert_page_keys(client, reverse("bolt:view", args=[assignment.pk, view.pk]), bolt_keys.GROUPINGS.ident)
     assert_page_keys(client, reverse("bolt:find", args=[assignment.pk]) + f"?thread={item.docid}", bolt_keys.FIND.ident)
 
@@ -124,8 +129,9 @@ def test_bolt_adjudication_pages_use_and_list_only_declared_keys(client, make_us
     setup = build_disagreements(make_user)
     client.force_login(organizer)
     assert_page_keys(client, reverse("bolt:adjudication", args=["bolt-adj"]), bolt_keys.QUEUE.ident)
-    html = assert_page_keys(client, reverse("bolt:adjudicate", args=["bolt-adj", setup["fare"].pk]),
-                            bolt_keys.ADJUDICATION.ident)
+    html = assert_page_keys(
+        client, reverse("bolt:adjudicate", args=["bolt-adj", setup["fare"].pk]), bolt_keys.ADJUDICATION.ident
+    )
     assert {"p", "s", "w", "d", "y"} <= set(re.findall(r'data-key="([^"]*)"', html))
 
 

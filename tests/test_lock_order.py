@@ -6,6 +6,7 @@ its new Score rows' foreign keys (FOR KEY SHARE on the topic) and waited for the
 the stale mark the rescoring had deleted. Every row lock now names its own table (FOR UPDATE OF), so a lock taken
 while judging never reaches a row rescoring references.
 """
+
 import threading
 import time
 
@@ -30,8 +31,7 @@ def _double_judged(make_user, n_series=1):
     disputed = []
     for series in sample.series:
         Assignment.objects.create(evaluation=sample.evaluation, topic=series, assessor=ann)
-        Assignment.objects.create(evaluation=sample.evaluation, topic=series, assessor=bob,
-                                  role=Assignment.SECONDARY)
+        Assignment.objects.create(evaluation=sample.evaluation, topic=series, assessor=bob, role=Assignment.SECONDARY)
     for ident, items in sample.items.items():
         if not questions.is_instance_question(sample.questions[ident]):
             continue
@@ -138,14 +138,13 @@ def test_adjudications_during_rescoring_are_all_stored(make_user):
             connections.close_all()
 
     threads = [threading.Thread(target=rescoring)] + [
-        threading.Thread(target=adjudicating, args=(disputed[k::2],)) for k in (0, 1)]
+        threading.Thread(target=adjudicating, args=(disputed[k::2],)) for k in (0, 1)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     assert errors == []
     assert passes[0] > 0 and len(acknowledged) == len(disputed)
-    stored = {j.item_id: (j.version, j.value["label"])
-              for j in Judgment.objects.filter(role=Judgment.ADJUDICATED)}
+    stored = {j.item_id: (j.version, j.value["label"]) for j in Judgment.objects.filter(role=Judgment.ADJUDICATED)}
     assert stored == acknowledged
-

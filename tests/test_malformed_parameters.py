@@ -9,6 +9,7 @@ in a savepoint that is rolled back, so a save that goes through leaves the next 
 database error cannot poison the rest of the walk). A 500 is reported with the page, the request and what was
 malformed in it, and the exception.
 """
+
 import json
 import re
 from dataclasses import dataclass, field
@@ -40,8 +41,18 @@ BAD_TEXT = ["\x00", "x" * 3000]
 BAD_NUMBERS = ["-1", "²", HUGE, "2147483648"]
 # JSON values of the wrong type or range for any key.
 BAD_JSON = [None, True, "\x00", -1, 2**31, 10**30, [], {"a": None}]
-BAD_BODIES = [b"[]", b'"x"', b"1", b"null", b"true", b"{", b"\xff\xfe", b'{"version": "\\u0000"}', b"[{}]",
-              b'{"version": NaN, "offset": Infinity, "value": {"relspans": [[-Infinity, 1]]}}']
+BAD_BODIES = [
+    b"[]",
+    b'"x"',
+    b"1",
+    b"null",
+    b"true",
+    b"{",
+    b"\xff\xfe",
+    b'{"version": "\\u0000"}',
+    b"[{}]",
+    b'{"version": NaN, "offset": Infinity, "value": {"relspans": [[-Infinity, 1]]}}',
+]
 
 
 @dataclass
@@ -82,6 +93,7 @@ def _url(route, kwargs):
 
 # --- the world: the demo, a user holding every role, and a BOLT disagreement --------------------------------------
 
+
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
     """The demo, built once for the module inside a transaction rolled back at its end."""
@@ -101,9 +113,9 @@ def world(django_db_setup, django_db_blocker):
 
 def _build_world():
     from assess.models import AnswerClass, Assignment, Judgment, Nugget
-    from pooling.demo import run_all
     from config.roles import ORGANIZER, PARTICIPANT
     from corpus.models import Document
+    from pooling.demo import run_all
     from pooling.models import Evaluation, PoolItem, Run, Team, Topic
     from tracks.bolt import judging
     from tracks.qa import demo_evaluation as tac_demo
@@ -140,8 +152,12 @@ def _build_world():
     view_item = next(iter(judging.grouping_views(b_mine.topic).values()))
     groups = judging.view_structure(view_item)
     # one field of each kind stands for the rest
-    view_form = {"version": "0", "view-relevant": "yes", f"g{groups[0]['number']}-scope": "no",
-                 f"g{groups[0]['number']}-m0": "yes"}
+    view_form = {
+        "version": "0",
+        "view-relevant": "yes",
+        f"g{groups[0]['number']}-scope": "no",
+        f"g{groups[0]['number']}-m0": "yes",
+    }
     thread = Document.objects.get(collection__name=judging.collection_of(bolt_ev).name, docno=citation.docid)
 
     qa4mre = Evaluation.objects.get(slug="qa4mre-2012-demo")
@@ -150,6 +166,7 @@ def _build_world():
     run_bytes = tac_demo.run_file_bytes("AlphaQA9", tac_demo.ALPHA_1, documents)
     questions = tac_demo.QUESTIONS.read_bytes()
     from django.conf import settings
+
     gold = (settings.BASE_DIR / "tests" / "fixtures" / "qa4mre" / "gold.xml").read_bytes()
 
     w = {
@@ -165,92 +182,203 @@ def _build_world():
     routes = {
         "corpus:collection_list": [Route(query={"q": "blog"})],
         "corpus:collection_detail": [Route({"name": tac_demo.COLLECTION}, query={"q": "blog", "page": "1"})],
-        "corpus:document": [Route({"name": tac_demo.COLLECTION, "docno": blog_doc.docno},
-                                  query={"m": ["the", "a"], "s": "p1:0:5"})],
-        "corpus:frame": [Route({"name": tac_demo.COLLECTION, "docno": blog_doc.docno},
-                               query={"m": "the", "s": ["p1:0:5"], "img": "token"}),
-                         Route({"name": judging.collection_of(bolt_ev).name, "docno": thread.docno},
-                               query={"s": f"{post['id']}:0:5"})],
+        "corpus:document": [
+            Route({"name": tac_demo.COLLECTION, "docno": blog_doc.docno}, query={"m": ["the", "a"], "s": "p1:0:5"})
+        ],
+        "corpus:frame": [
+            Route(
+                {"name": tac_demo.COLLECTION, "docno": blog_doc.docno},
+                query={"m": "the", "s": ["p1:0:5"], "img": "token"},
+            ),
+            Route(
+                {"name": judging.collection_of(bolt_ev).name, "docno": thread.docno}, query={"s": f"{post['id']}:0:5"}
+            ),
+        ],
         "pooling:evaluation_list": [Route()],
-        "pooling:evaluation_create": [Route(methods=("GET", "POST"), form={
-            "slug": "new-eval", "title": "New", "track": "tac2008-qa", "collections": [tac_demo.COLLECTION]})],
+        "pooling:evaluation_create": [
+            Route(
+                methods=("GET", "POST"),
+                form={"slug": "new-eval", "title": "New", "track": "tac2008-qa", "collections": [tac_demo.COLLECTION]},
+            )
+        ],
         "pooling:evaluation_detail": [Route({"slug": tac_slug})],
         "pooling:evaluation_state": [Route({"slug": tac_slug}, ("POST",), form={"state": "judging"})],
-        "pooling:evaluation_settings": [Route({"slug": tac_slug}, ("POST",), form={
-            "judged_priorities": "1,2", "max_answer_chars": "1000", "allow_nil": "on"})],
-        "pooling:topics": [Route({"slug": tac_slug}, ("GET", "POST"), form={"kind": "questions"},
-                                 files={"file": ("questions.xml", questions)}),
-                           Route({"slug": tac_slug}, ("POST",), form={"kind": "top_docs"}, vary=("file",),
-                                 files={"file": ("top.txt", tac_demo.top_docs_bytes(documents))})],
-        "pooling:runs_upload": [Route({"slug": tac_slug}, ("GET", "POST"),
-                                      form={"team": "Team Alpha", "new_team": "", "priority": "1", "manual": "on"},
-                                      files={"files": ("AlphaQA9.txt", run_bytes)}),
-                                Route({"slug": tac_slug}, ("POST",), vary=("manifest",), files={
-                                    "files": ("AlphaQA9.txt", run_bytes),
-                                    "manifest": ("manifest.txt", b"AlphaQA9.txt Gamma 1 manual whole\n")})],
+        "pooling:evaluation_settings": [
+            Route(
+                {"slug": tac_slug},
+                ("POST",),
+                form={"judged_priorities": "1,2", "max_answer_chars": "1000", "allow_nil": "on"},
+            )
+        ],
+        "pooling:topics": [
+            Route(
+                {"slug": tac_slug},
+                ("GET", "POST"),
+                form={"kind": "questions"},
+                files={"file": ("questions.xml", questions)},
+            ),
+            Route(
+                {"slug": tac_slug},
+                ("POST",),
+                form={"kind": "top_docs"},
+                vary=("file",),
+                files={"file": ("top.txt", tac_demo.top_docs_bytes(documents))},
+            ),
+        ],
+        "pooling:runs_upload": [
+            Route(
+                {"slug": tac_slug},
+                ("GET", "POST"),
+                form={"team": "Team Alpha", "new_team": "", "priority": "1", "manual": "on"},
+                files={"files": ("AlphaQA9.txt", run_bytes)},
+            ),
+            Route(
+                {"slug": tac_slug},
+                ("POST",),
+                vary=("manifest",),
+                files={
+                    "files": ("AlphaQA9.txt", run_bytes),
+                    "manifest": ("manifest.txt", b"AlphaQA9.txt Gamma 1 manual whole\n"),
+                },
+            ),
+        ],
         "pooling:pools": [Route({"slug": tac_slug}, ("GET", "POST"), post_as_is=False)],
         "pooling:pool_progress": [Route({"slug": tac_slug})],
         "pooling:pool_question": [Route({"slug": tac_slug, "ident": "1001.1"})],
-        "assess:assignments": [Route({"slug": tac_slug}, ("GET", "POST"),
-                                      form={"series": "1003", "assessor": "assessor3", "second": "on"})],
-        "pooling:run_check": [Route(methods=("GET", "POST"), query={"evaluation": tac_slug},
-                                    form={"evaluation": tac_slug}, files={"file": ("AlphaQA9.txt", run_bytes)})],
+        "assess:assignments": [
+            Route({"slug": tac_slug}, ("GET", "POST"), form={"series": "1003", "assessor": "assessor3", "second": "on"})
+        ],
+        "pooling:run_check": [
+            Route(
+                methods=("GET", "POST"),
+                query={"evaluation": tac_slug},
+                form={"evaluation": tac_slug},
+                files={"file": ("AlphaQA9.txt", run_bytes)},
+            )
+        ],
         "pooling:my_runs": [Route()],
         "assess:my_assignments": [Route()],
         "qa:assignment": [Route({"pk": a})],
-        "qa:question": [Route({"pk": a, "qid": q1}, query={"item": str(item.pk)}),
-                        Route({"pk": a, "qid": q2})],
+        "qa:question": [Route({"pk": a, "qid": q1}, query={"item": str(item.pk)}), Route({"pk": a, "qid": q2})],
         "qa:item_panel": [Route({"pk": a, "qid": q1, "item_id": item.pk}, query={"want": "unjudged"})],
-        "qa:judge": [Route({"item_id": item.pk}, ("POST",), form={
-            "version": version("instance", item=item), "label": "correct", "answer_class": str(classes[0].pk)}),
-            Route({"item_id": item.pk}, ("POST",), vary=("new_class", "class_label"), form={
-                "version": version("instance", item=item), "new_class": "1", "class_label": "New class"})],
+        "qa:judge": [
+            Route(
+                {"item_id": item.pk},
+                ("POST",),
+                form={
+                    "version": version("instance", item=item),
+                    "label": "correct",
+                    "answer_class": str(classes[0].pk),
+                },
+            ),
+            Route(
+                {"item_id": item.pk},
+                ("POST",),
+                vary=("new_class", "class_label"),
+                form={"version": version("instance", item=item), "new_class": "1", "class_label": "New class"},
+            ),
+        ],
         "assess:item_history": [Route({"item_id": item.pk})],
         "assess:question_history": [Route({"qid": q1})],
         "qa:classes": [Route({"pk": a, "qid": q1})],
         "qa:class_action": [
-            Route({"pk": a, "qid": q1, "class_id": classes[0].pk, "action": "rename"}, ("POST",),
-                  form={"label": "Renamed"}),
-            Route({"pk": a, "qid": q1, "class_id": classes[0].pk, "action": "merge"}, ("POST",),
-                  form={"sources": [str(classes[1].pk)]}),
-            Route({"pk": a, "qid": q1, "class_id": classes[0].pk, "action": "split"}, ("POST",),
-                  form={"items": [str(item.pk)], "label": "Split off"})],
-        "qa:found_answer": [Route({"pk": a, "qid": q1}, ("POST",), form={
-            "docid": blog_doc.docno, "text": "found it", "answer_class": str(classes[0].pk)})],
+            Route(
+                {"pk": a, "qid": q1, "class_id": classes[0].pk, "action": "rename"},
+                ("POST",),
+                form={"label": "Renamed"},
+            ),
+            Route(
+                {"pk": a, "qid": q1, "class_id": classes[0].pk, "action": "merge"},
+                ("POST",),
+                form={"sources": [str(classes[1].pk)]},
+            ),
+            Route(
+                {"pk": a, "qid": q1, "class_id": classes[0].pk, "action": "split"},
+                ("POST",),
+                form={"items": [str(item.pk)], "label": "Split off"},
+            ),
+        ],
+        "qa:found_answer": [
+            Route(
+                {"pk": a, "qid": q1},
+                ("POST",),
+                form={"docid": blog_doc.docno, "text": "found it", "answer_class": str(classes[0].pk)},
+            )
+        ],
         "qa:nuggets": [Route({"pk": a, "qid": q2})],
         "qa:nugget_create": [Route({"pk": a, "qid": q2}, ("POST",), form={"text": "a nugget"})],
-        "qa:nugget_order": [Route({"pk": a, "qid": q2}, ("POST",),
-                                  form={"order": [str(n.pk) for n in reversed(nuggets)]})],
+        "qa:nugget_order": [
+            Route({"pk": a, "qid": q2}, ("POST",), form={"order": [str(n.pk) for n in reversed(nuggets)]})
+        ],
         "qa:nugget_action": [
-            Route({"pk": a, "qid": q2, "nugget_id": nuggets[0].pk, "action": "edit"}, ("POST",),
-                  form={"text": "edited"}),
+            Route(
+                {"pk": a, "qid": q2, "nugget_id": nuggets[0].pk, "action": "edit"}, ("POST",), form={"text": "edited"}
+            ),
             Route({"pk": a, "qid": q2, "nugget_id": nuggets[0].pk, "action": "down"}, ("POST",)),
-            Route({"pk": a, "qid": q2, "nugget_id": nuggets[0].pk, "action": "merge"}, ("POST",),
-                  form={"sources": [str(nuggets[1].pk)]}),
-            Route({"pk": a, "qid": q2, "nugget_id": nuggets[0].pk, "action": "delete"}, ("POST",),
-                  form={"confirm": "yes"})],
-        "qa:match": [Route({"item_id": squishy_item.pk}, ("POST",), form={
-            "version": version("nugget_match", item=squishy_item), "nuggets": [str(nuggets[0].pk)]})],
-        "qa:vote": [Route({"nugget_id": nuggets[0].pk}, ("POST",), form={
-            "version": version("nugget_vote", nugget=nuggets[0]), "vote": "vital", "set": "first"})],
+            Route(
+                {"pk": a, "qid": q2, "nugget_id": nuggets[0].pk, "action": "merge"},
+                ("POST",),
+                form={"sources": [str(nuggets[1].pk)]},
+            ),
+            Route(
+                {"pk": a, "qid": q2, "nugget_id": nuggets[0].pk, "action": "delete"}, ("POST",), form={"confirm": "yes"}
+            ),
+        ],
+        "qa:match": [
+            Route(
+                {"item_id": squishy_item.pk},
+                ("POST",),
+                form={"version": version("nugget_match", item=squishy_item), "nuggets": [str(nuggets[0].pk)]},
+            )
+        ],
+        "qa:vote": [
+            Route(
+                {"nugget_id": nuggets[0].pk},
+                ("POST",),
+                form={"version": version("nugget_vote", nugget=nuggets[0]), "vote": "vital", "set": "first"},
+            )
+        ],
         "qa:vote_series": [Route({"series_id": mine.topic_id})],
         "qa:adjudication": [Route({"slug": tac_slug})],
-        "qa:adjudicate": [Route({"item_id": qa_disputed.pk}, ("POST",),
-                                form={"version": "0", "label": "correct", "answer_class": str(classes[0].pk)})],
+        "qa:adjudicate": [
+            Route(
+                {"item_id": qa_disputed.pk},
+                ("POST",),
+                form={"version": "0", "label": "correct", "answer_class": str(classes[0].pk)},
+            )
+        ],
         "assess:organize_index": [Route()],
         "assess:organize": [Route({"slug": tac_slug})],
         "assess:evaluation_progress": [Route({"slug": tac_slug}), Route({"slug": bolt_slug})],
-        "assess:invite": [Route({"slug": tac_slug}, ("POST",), form={
-            "kind": "voter", "series": str(mine.topic_id), "user": str(w["assessor2"].pk)})],
-        "assess:second_assessor": [Route({"slug": tac_slug}, ("POST",), form={
-            "series": str(Topic.objects.get(evaluation=tac, ident="1003").pk), "user": str(w["assessor2"].pk)})],
+        "assess:invite": [
+            Route(
+                {"slug": tac_slug},
+                ("POST",),
+                form={"kind": "voter", "series": str(mine.topic_id), "user": str(w["assessor2"].pk)},
+            )
+        ],
+        "assess:second_assessor": [
+            Route(
+                {"slug": tac_slug},
+                ("POST",),
+                form={
+                    "series": str(Topic.objects.get(evaluation=tac, ident="1003").pk),
+                    "user": str(w["assessor2"].pk),
+                },
+            )
+        ],
         "assess:revote": [Route({"slug": tac_slug}, ("POST",), form={"series": str(mine.topic_id)})],
         "assess:closure": [Route({"topic_id": q1, "action": "close"}, ("POST",))],
         "scoring:scoreboard": [Route({"slug": tac_slug})],
         "scoring:board": [Route({"slug": tac_slug})],
         "scoring:significance": [Route({"slug": tac_slug})],
-        "scoring:release": [Route({"slug": tac_slug}, ("POST",), form={
-            "team": str(Team.objects.get(name="Team Alpha").pk), "action": "withdraw"})],
+        "scoring:release": [
+            Route(
+                {"slug": tac_slug},
+                ("POST",),
+                form={"team": str(Team.objects.get(name="Team Alpha").pk), "action": "withdraw"},
+            )
+        ],
         "scoring:rescore": [Route({"slug": tac_slug}, ("POST",), post_as_is=False)],
         "scoring:export": [Route({"slug": tac_slug, "kind": "list"})],
         "scoring:run_report": [Route({"slug": tac_slug, "tag": "AlphaQA1"})],
@@ -260,32 +388,68 @@ def _build_world():
         "qa4mre:upload_gold": [Route({"slug": q_slug}, ("POST",), files={"gold": ("gold.xml", gold)})],
         "qa4mre:results": [Route({"slug": q_slug})],
         "qa4mre:questions": [Route({"slug": q_slug})],
-        "qa4mre:reading_test": [Route({"slug": q_slug, "ident": Topic.objects.filter(
-            evaluation=qa4mre, kind="reading-test").first().ident})],
-        "qa4mre:run_report": [Route({"slug": q_slug, "tag": Run.objects.filter(
-            evaluation=qa4mre, team__name="Team Alpha").first().tag})],
+        "qa4mre:reading_test": [
+            Route({"slug": q_slug, "ident": Topic.objects.filter(evaluation=qa4mre, kind="reading-test").first().ident})
+        ],
+        "qa4mre:run_report": [
+            Route({"slug": q_slug, "tag": Run.objects.filter(evaluation=qa4mre, team__name="Team Alpha").first().tag})
+        ],
         "bolt:topic": [Route({"pk": b_mine.pk})],
         "bolt:item": [Route({"pk": b_mine.pk, "item_id": citation.pk})],
         "bolt:find": [Route({"pk": b_mine.pk}, query={"thread": thread.docno})],
-        "bolt:add_found": [Route({"pk": b_mine.pk}, ("POST",), json={
-            "thread": thread.docno, "post": post["id"], "offset": 0, "length": 5, "passage": "found",
-            "rel": "yes"})],
-        "bolt:view": [Route({"pk": b_mine.pk, "item_id": view_item.pk}, ("GET", "POST"), query={"saved": "1"},
-                            form=view_form)],
+        "bolt:add_found": [
+            Route(
+                {"pk": b_mine.pk},
+                ("POST",),
+                json={
+                    "thread": thread.docno,
+                    "post": post["id"],
+                    "offset": 0,
+                    "length": 5,
+                    "passage": "found",
+                    "rel": "yes",
+                },
+            )
+        ],
+        "bolt:view": [
+            Route({"pk": b_mine.pk, "item_id": view_item.pk}, ("GET", "POST"), query={"saved": "1"}, form=view_form)
+        ],
         "bolt:view_answer": [
-            Route({"pk": b_mine.pk, "item_id": view_item.pk}, ("POST",),
-                  json={"group": "", "name": "relevant", "member": "", "answer": "yes", "version": 0}),
-            Route({"pk": b_mine.pk, "item_id": view_item.pk}, ("POST",), vary=("group", "member"),
-                  json={"group": groups[0]["number"], "name": "belongs",
-                        "member": groups[0]["citations"][0]["key"], "answer": "no", "version": 0})],
-        "bolt:judge": [Route({"item_id": citation.pk}, ("POST",), json={
-            "version": 1, "value": {"rel": "yes", "trans": "accept", "chksrc": True, "relspans": [[0, 3]]}})],
+            Route(
+                {"pk": b_mine.pk, "item_id": view_item.pk},
+                ("POST",),
+                json={"group": "", "name": "relevant", "member": "", "answer": "yes", "version": 0},
+            ),
+            Route(
+                {"pk": b_mine.pk, "item_id": view_item.pk},
+                ("POST",),
+                vary=("group", "member"),
+                json={
+                    "group": groups[0]["number"],
+                    "name": "belongs",
+                    "member": groups[0]["citations"][0]["key"],
+                    "answer": "no",
+                    "version": 0,
+                },
+            ),
+        ],
+        "bolt:judge": [
+            Route(
+                {"item_id": citation.pk},
+                ("POST",),
+                json={"version": 1, "value": {"rel": "yes", "trans": "accept", "chksrc": True, "relspans": [[0, 3]]}},
+            )
+        ],
         "bolt:agreement": [Route({"slug": bolt_slug})],
         "bolt:adjudication": [Route({"slug": bolt_slug})],
-        "bolt:adjudicate": [Route({"slug": bolt_slug, "item_id": citation.pk}, ("GET", "POST"),
-                                  query={"decided": "1"}, form={
-                                      "version": "0", "rel": "yes", "trans": "accept", "chksrc": "on",
-                                      "spans": "primary", "adopt": ""})],
+        "bolt:adjudicate": [
+            Route(
+                {"slug": bolt_slug, "item_id": citation.pk},
+                ("GET", "POST"),
+                query={"decided": "1"},
+                form={"version": "0", "rel": "yes", "trans": "accept", "chksrc": "on", "spans": "primary", "adopt": ""},
+            )
+        ],
         "bolt:team_topics": [Route({"slug": bolt_slug})],
         "bolt:export": [Route({"slug": bolt_slug, "tag": "alpha1"})],
     }
@@ -293,6 +457,7 @@ def _build_world():
 
 
 # --- the requests ---------------------------------------------------------------------------------------------
+
 
 def _mutations(route, r, pattern, with_path=True):
     """(description, method, url, request keyword arguments) for every malformed variant of one route spec: the
@@ -323,8 +488,12 @@ def _mutations(route, r, pattern, with_path=True):
             yield f"JSON {path}", "POST", url, {"data": body, "content_type": "application/json"}
         return
     if route.vary is None:
-        yield "invalid UTF-8 form", "POST", url, {"data": b"version=%FF&label=%00\xff",
-                                                  "content_type": "application/x-www-form-urlencoded"}
+        yield (
+            "invalid UTF-8 form",
+            "POST",
+            url,
+            {"data": b"version=%FF&label=%00\xff", "content_type": "application/x-www-form-urlencoded"},
+        )
     for name, valid in route.form.items():
         if route.vary is not None and name not in route.vary:
             continue
@@ -362,7 +531,7 @@ def _file_mutations(filename, content):
     yield "empty", filename, b""
     yield "of NUL bytes", filename, b"\x00" * 64
     yield "of invalid UTF-8", filename, b"\xff\xfe\xfa" + content
-    yield "with a NUL byte in a line", filename, content[:cut - 3] + b"\x00" + content[cut - 3:]
+    yield "with a NUL byte in a line", filename, content[: cut - 3] + b"\x00" + content[cut - 3 :]
     yield "with a huge number", filename, re.sub(rb"\b1\b", HUGE.encode(), content, count=3)
     yield "with a NUL in its name", filename.replace(".", "\x00."), content
 
@@ -502,16 +671,22 @@ def test_each_single_role_gets_no_500_on_malformed_ids(db, world, username):
     from config.roles import roles_of
 
     user = world[username]
-    mine = {name for name, _, pattern in _patterns(get_resolver())
-            if name not in PUBLIC and _roles_of(pattern.callback) & roles_of(user)}
-    failures, sent, _ = _walk(_client(user), world["routes"], only=mine,
-                              keep=lambda what: what.startswith("path") or what == "junk query")
+    mine = {
+        name
+        for name, _, pattern in _patterns(get_resolver())
+        if name not in PUBLIC and _roles_of(pattern.callback) & roles_of(user)
+    }
+    failures, sent, _ = _walk(
+        _client(user), world["routes"], only=mine, keep=lambda what: what.startswith("path") or what == "junk query"
+    )
     assert sent > 20
     assert failures == [], "\n".join(failures)
 
 
-@pytest.mark.parametrize("cookie", ['sessionid="abcdefghij\\000klmnopqrstuvwxyz"', "sessionid=" + "x" * 5000,
-                                    'csrftoken="\\000"; sessionid=abc'])
+@pytest.mark.parametrize(
+    "cookie",
+    ['sessionid="abcdefghij\\000klmnopqrstuvwxyz"', "sessionid=" + "x" * 5000, 'csrftoken="\\000"; sessionid=abc'],
+)
 def test_a_malformed_session_cookie_is_no_500(db, cookie):
     client = Client(raise_request_exception=False)
     for url in ("/", "/assess/", "/evaluations/"):
@@ -523,15 +698,17 @@ def test_a_malformed_session_cookie_is_no_500(db, cookie):
         assert response.status_code in ALLOWED, _failure(response, "GET", url, cookie)
 
 
-
 @pytest.mark.parametrize("case", ["run tag", "manifest"])
 def test_a_digit_int_refuses_in_a_run_tag_or_a_manifest_is_a_400(db, world, case):
     from tracks.qa import demo_evaluation as tac_demo
 
     tag = "AlphaQA²" if case == "run tag" else "AlphaQA9"
     run = SimpleUploadedFile("run.txt", tac_demo.run_file_bytes(tag, tac_demo.ALPHA_1, tac_demo._documents()))
-    form = {"team": "Team Alpha", "files": run} if case == "run tag" else {
-        "files": run, "manifest": SimpleUploadedFile("manifest.txt", "run.txt Gamma ²\n".encode())}
+    form = (
+        {"team": "Team Alpha", "files": run}
+        if case == "run tag"
+        else {"files": run, "manifest": SimpleUploadedFile("manifest.txt", "run.txt Gamma ²\n".encode())}
+    )
     response = _send(_client(world["everyone"]), "POST", "/evaluations/demo-tac2008/runs/upload/", {"data": form})
     assert response.status_code == 400
 

@@ -1,15 +1,18 @@
 """Two-way ANOVA + Tukey HSD with the two-way error term, checked against numpy arithmetic."""
+
 import numpy as np
 import pytest
 
 from scoring.measures.significance import letter_groups, tukey_two_way
 
-SCORES = np.array([
-    [.60, .70, .65, .75],  # run A, series s0..s3: mean .675
-    [.58, .66, .63, .73],  # run B: mean .65
-    [.50, .55, .52, .63],  # run C: mean .55
-    [.20, .35, .25, .30],  # run D: mean .275
-])
+SCORES = np.array(
+    [
+        [0.60, 0.70, 0.65, 0.75],  # run A, series s0..s3: mean .675
+        [0.58, 0.66, 0.63, 0.73],  # run B: mean .65
+        [0.50, 0.55, 0.52, 0.63],  # run C: mean .55
+        [0.20, 0.35, 0.25, 0.30],  # run D: mean .275
+    ]
+)
 
 
 def _rows():
@@ -21,7 +24,7 @@ def test_error_term_is_the_two_way_models():
     # Additive model residual r_ij = y_ij - row mean - column mean + grand mean; df = (4-1)(4-1) = 9
     y = SCORES
     r = y - y.mean(1, keepdims=True) - y.mean(0, keepdims=True) + y.mean()
-    mse = float((r ** 2).sum() / 9)
+    mse = float((r**2).sum() / 9)
     assert result.df_error == 9
     assert result.mse == pytest.approx(mse)
     # q(.05; 4; 9) = 4.415 in printed Tukey tables
@@ -41,13 +44,33 @@ def test_letters():
 
 
 def test_letter_groups_overlapping_like_trec_table5():
-    means = [("r1", .48), ("r2", .36), ("r3", .231), ("r4", .2296), ("r5", .2216), ("r6", .2023),
-             ("r7", .1804), ("r8", .1735), ("r9", .1592), ("r10", .1415)]
+    means = [
+        ("r1", 0.48),
+        ("r2", 0.36),
+        ("r3", 0.231),
+        ("r4", 0.2296),
+        ("r5", 0.2216),
+        ("r6", 0.2023),
+        ("r7", 0.1804),
+        ("r8", 0.1735),
+        ("r9", 0.1592),
+        ("r10", 0.1415),
+    ]
     letters = letter_groups(means, hsd=0.052)
     # .231-.1804=.0506 < .052 so r3..r7 share C; r5..r8 (.2216-.1735=.0481) D; r6..r9 (.0431) E; r7..r10 (.0389) F
-    assert letters == {"r1": "A", "r2": "B", "r3": "C", "r4": "C", "r5": "C D", "r6": "C D E",
-                       "r7": "C D E F", "r8": "D E F", "r9": "E F", "r10": "F"}
+    assert letters == {
+        "r1": "A",
+        "r2": "B",
+        "r3": "C",
+        "r4": "C",
+        "r5": "C D",
+        "r6": "C D E",
+        "r7": "C D E F",
+        "r8": "D E F",
+        "r9": "E F",
+        "r10": "F",
+    }
 
 
 def test_too_few_runs():
-    assert tukey_two_way([("A", "s1", .5), ("A", "s2", .4)]) is None
+    assert tukey_two_way([("A", "s1", 0.5), ("A", "s2", 0.4)]) is None

@@ -1,4 +1,5 @@
 """Every path that sets a password runs Django's password validators (issue 20, item 6e)."""
+
 from io import StringIO
 
 import pytest
@@ -13,16 +14,28 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("password, reason", [
-    ("a", "too short"),
-    ("12345678901", "entirely numeric"),
-    ("password123", "too common"),
-    ("newcomer-01", "too similar to the username"),
-])
+@pytest.mark.parametrize(
+    "password, reason",
+    [
+        ("a", "too short"),
+        ("12345678901", "entirely numeric"),
+        ("password123", "too common"),
+        ("newcomer-01", "too similar to the username"),
+    ],
+)
 def test_add_user_refuses_a_weak_password_and_stores_nothing(password, reason):
     with pytest.raises(CommandError, match=f"password refused for 'newcomer': .*{reason}"):
-        call_command("add_user", "newcomer", "--role", "participant", "--password", password, "--team", "Team Z",
-                     stdout=StringIO())
+        call_command(
+            "add_user",
+            "newcomer",
+            "--role",
+            "participant",
+            "--password",
+            password,
+            "--team",
+            "Team Z",
+            stdout=StringIO(),
+        )
     assert not User.objects.filter(username="newcomer").exists()
     assert not Team.objects.filter(name="Team Z").exists()
 

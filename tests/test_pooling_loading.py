@@ -1,12 +1,13 @@
 """Evaluations, questions, top documents, runs and assignments: functions and management commands."""
+
 from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from corpus.models import Collection, Document
 from assess.assignments import assign
+from corpus.models import Collection, Document
 from pooling.loading import LoadError, RunFile, create_evaluation, load_run_files, load_top_docs, load_topics
 from pooling.models import Evaluation, Run, RunEntry, Team, Topic
 
@@ -29,8 +30,9 @@ def tac(blog):
 
 
 def run_file(name, team="Team Alpha", priority=None, data=None):
-    return RunFile(filename=name, data=data if data is not None else (FIXTURES / name).read_bytes(), team=team,
-                   priority=priority)
+    return RunFile(
+        filename=name, data=data if data is not None else (FIXTURES / name).read_bytes(), team=team, priority=priority
+    )
 
 
 def test_create_evaluation_seeds_settings_from_track(blog):
@@ -41,19 +43,41 @@ def test_create_evaluation_seeds_settings_from_track(blog):
     assert list(evaluation.collections.values_list("name", flat=True)) == ["test-blog06"]
     with pytest.raises(LoadError) as exc:
         create_evaluation("e1", "nope", ["missing"])
-    assert exc.value.problems == ["unknown track 'nope'; known tracks: " + ", ".join(sorted(
-        __import__("pooling.tracks", fromlist=["TRACKS"]).TRACKS)), "an evaluation with slug 'e1' already exists",
-        "no collection named 'missing'"]
+    assert exc.value.problems == [
+        "unknown track 'nope'; known tracks: "
+        + ", ".join(sorted(__import__("pooling.tracks", fromlist=["TRACKS"]).TRACKS)),
+        "an evaluation with slug 'e1' already exists",
+        "no collection named 'missing'",
+    ]
 
 
 def test_commands_create_update_state(blog):
     out = StringIO()
-    call_command("create_evaluation", "t07", "--track", "trec2007-qa", "--collection", "test-blog06",
-                 "--title", "TREC 2007", stdout=out)
+    call_command(
+        "create_evaluation",
+        "t07",
+        "--track",
+        "trec2007-qa",
+        "--collection",
+        "test-blog06",
+        "--title",
+        "TREC 2007",
+        stdout=out,
+    )
     evaluation = Evaluation.objects.get(slug="t07")
     assert evaluation.title == "TREC 2007" and evaluation.settings["allow_nil"] is True
-    call_command("update_evaluation", "t07", "--state", "judging", "--judged-priorities", "1", "--max-answer-chars",
-                 "7000", "--no-nil", stdout=out)
+    call_command(
+        "update_evaluation",
+        "t07",
+        "--state",
+        "judging",
+        "--judged-priorities",
+        "1",
+        "--max-answer-chars",
+        "7000",
+        "--no-nil",
+        stdout=out,
+    )
     evaluation.refresh_from_db()
     assert evaluation.state == "judging"
     assert evaluation.settings["judged_priorities"] == [1]
@@ -64,17 +88,26 @@ def test_commands_create_update_state(blog):
 
 def test_questions_stored_as_series_with_children_in_order(tac):
     series = list(Topic.objects.filter(evaluation=tac, parent__isnull=True).order_by("position"))
-    assert [(s.ident, s.kind, s.text) for s in series] == [("1001", "series", "Trader Joe's"),
-                                                           ("1002", "series", "Sean Hannity")]
+    assert [(s.ident, s.kind, s.text) for s in series] == [
+        ("1001", "series", "Trader Joe's"),
+        ("1002", "series", "Sean Hannity"),
+    ]
     assert list(series[1].children.order_by("position").values_list("ident", "kind")) == [
-        ("1002.1", "RIGIDLIST"), ("1002.2", "SQUISHYLIST"), ("1002.3", "SQUISHYLIST")]
+        ("1002.1", "RIGIDLIST"),
+        ("1002.2", "SQUISHYLIST"),
+        ("1002.3", "SQUISHYLIST"),
+    ]
 
 
 def test_bad_question_file_loads_nothing_and_names_the_place(blog):
     evaluation = create_evaluation("t", "tac2008-qa", ["test-blog06"])
     with pytest.raises(LoadError) as exc:
-        load_topics(evaluation, b'<trecqa><target id="1" text="x"><q id="1.1" type="RigidList">a?</q>'
-                                b'<q id="1.1" type="SquishyList">b?</q></target></trecqa>', "q.xml")
+        load_topics(
+            evaluation,
+            b'<trecqa><target id="1" text="x"><q id="1.1" type="RigidList">a?</q>'
+            b'<q id="1.1" type="SquishyList">b?</q></target></trecqa>',
+            "q.xml",
+        )
     assert exc.value.problems == ["q.xml:1: duplicate id '1.1' (question); first used on line 1"]
     assert not Topic.objects.filter(evaluation=evaluation).exists()
 
@@ -83,8 +116,9 @@ def test_question_type_must_belong_to_the_track(blog):
     evaluation = create_evaluation("t", "tac2008-qa", ["test-blog06"])
     with pytest.raises(LoadError) as exc:
         load_topics(evaluation, (FIXTURES / "trec2007_questions.xml").read_bytes(), "trec.xml")
-    assert exc.value.problems[0] == ("trec.xml:3: question 219.1 has type FACTOID, not one of this track's types "
-                                     "(RIGIDLIST, SQUISHYLIST)")
+    assert exc.value.problems[0] == (
+        "trec.xml:3: question 219.1 has type FACTOID, not one of this track's types (RIGIDLIST, SQUISHYLIST)"
+    )
     assert not Topic.objects.exists()
 
 
@@ -126,16 +160,21 @@ def test_bad_run_loads_nothing_and_keeps_earlier_run(tac):
     load_run_files(tac, [run_file("tac_valid_run.txt")])
     bad = (FIXTURES / "tac_valid_run.txt").read_bytes().replace(b"1002.3 AlphaQA1", b"1002.9 AlphaQA1")
     [result] = load_run_files(tac, [run_file("again.txt", data=bad)])
-    assert result.problems == ["again.txt:6: unknown question id '1002.9'",
-                               "again.txt:0: question 1002.3 has no line: every question needs at least one"]
+    assert result.problems == [
+        "again.txt:6: unknown question id '1002.9'",
+        "again.txt:0: question 1002.3 has no line: every question needs at least one",
+    ]
     run = Run.objects.get(tag="AlphaQA1")
     assert run.entries.count() == 6 and run.source_name == "tac_valid_run.txt"
 
 
 def test_uploading_a_tag_again_replaces_the_run(tac):
     load_run_files(tac, [run_file("tac_valid_run.txt")])
-    fewer = b"".join(line + b"\n" for line in (FIXTURES / "tac_valid_run.txt").read_bytes().splitlines()
-                     if not line.startswith(b"1001.1") or b"college" in line)
+    fewer = b"".join(
+        line + b"\n"
+        for line in (FIXTURES / "tac_valid_run.txt").read_bytes().splitlines()
+        if not line.startswith(b"1001.1") or b"college" in line
+    )
     [result] = load_run_files(tac, [run_file("v2.txt", data=fewer, priority=2)])
     assert result.replaced and result.problems == []
     run = Run.objects.get(tag="AlphaQA1")
@@ -151,15 +190,26 @@ def test_check_run_command_reports_and_exits_1(tac, capsys):
     assert exc.value.code == 1
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 7
-    assert lines[0] == (f"{FIXTURES / 'tac_bad_run.txt'}:2: missing columns: expected 'qid run-tag docid "
-                        f"answer-string', found 2 columns")
+    assert lines[0] == (
+        f"{FIXTURES / 'tac_bad_run.txt'}:2: missing columns: expected 'qid run-tag docid "
+        f"answer-string', found 2 columns"
+    )
     call_command("check_run", "tac-test", str(FIXTURES / "tac_valid_run.txt"))  # no exit: no problems
     assert not Run.objects.exists()
 
 
 def test_load_runs_command_with_options_and_manifest(tac, tmp_path, capsys):
-    call_command("load_runs", "tac-test", str(FIXTURES / "tac_valid_run.txt"), "--team", "Team Alpha",
-                 "--priority", "2", "--manual", "--partial-collection")
+    call_command(
+        "load_runs",
+        "tac-test",
+        str(FIXTURES / "tac_valid_run.txt"),
+        "--team",
+        "Team Alpha",
+        "--priority",
+        "2",
+        "--manual",
+        "--partial-collection",
+    )
     run = Run.objects.get(tag="AlphaQA1")
     assert (run.priority, run.is_manual, run.whole_collection) == (2, True, False)
     beta = tmp_path / "beta.txt"
@@ -194,7 +244,9 @@ def test_assign_primary_and_second(tac, make_user):
     from assess.models import Assignment
 
     assert sorted(Assignment.objects.values_list("topic__ident", "assessor__username", "role")) == [
-        ("1001", "a1", "primary"), ("1001", "a2", "secondary")]
+        ("1001", "a1", "primary"),
+        ("1001", "a2", "secondary"),
+    ]
     with pytest.raises(LoadError, match="'p1' is not an assessor"):
         assign(tac, "1002", "p1")
     with pytest.raises(LoadError, match="already the primary assessor"):
@@ -210,9 +262,11 @@ def test_trec2007_nil_entry_is_stored_with_its_data_and_not_pooled(blog):
     evaluation = create_evaluation("t07", "trec2007-qa", ["test-blog06"])
     load_topics(evaluation, (FIXTURES / "trec2007_questions.xml").read_bytes(), "q.xml")
     d1, d2 = DOCNOS[:2]
-    data = (f"219.1 R1 NIL\n219.2 R1 {d1} chemical engineer\n219.5 R1 {d1} Colin Powell\n"
-            f"219.5 R1 {d2} Colin  Powell\n219.7 R1 {d2} Curveball's claims were never verified\n"
-            f"254.1 R1 {d1} Coco Chanel\n254.8 R1 {d2} Karl Lagerfeld designs for Chanel\n").encode()
+    data = (
+        f"219.1 R1 NIL\n219.2 R1 {d1} chemical engineer\n219.5 R1 {d1} Colin Powell\n"
+        f"219.5 R1 {d2} Colin  Powell\n219.7 R1 {d2} Curveball's claims were never verified\n"
+        f"254.1 R1 {d1} Coco Chanel\n254.8 R1 {d2} Karl Lagerfeld designs for Chanel\n"
+    ).encode()
     [result] = load_run_files(evaluation, [RunFile(filename="r1.txt", data=data, team="T", priority=1)])
     assert result.problems == []
     nil = RunEntry.objects.get(run=result.run, line_no=1)
@@ -220,4 +274,6 @@ def test_trec2007_nil_entry_is_stored_with_its_data_and_not_pooled(blog):
     build_pools(evaluation)
     assert not PoolItem.objects.filter(topic__ident="219.1").exists()
     assert sorted(PoolItem.objects.filter(topic__ident="219.5").values_list("docid", "text")) == [
-        (d1, "Colin Powell"), (d2, "Colin Powell")]
+        (d1, "Colin Powell"),
+        (d2, "Colin Powell"),
+    ]

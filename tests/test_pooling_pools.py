@@ -1,5 +1,4 @@
 """Pools: distinct instances of judged runs, sources kept, rebuilds keep items and judgments; the Celery task."""
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,17 @@ VALID = (FIXTURES / "tac_valid_run.txt").read_bytes()
 
 
 def load(evaluation, tag, priority, data=VALID, team=None):
-    [result] = load_run_files(evaluation, [RunFile(filename=f"{tag}.txt", data=data.replace(b"AlphaQA1", tag.encode()),
-                                                   team=team or f"team-{tag}", priority=priority)])
+    [result] = load_run_files(
+        evaluation,
+        [
+            RunFile(
+                filename=f"{tag}.txt",
+                data=data.replace(b"AlphaQA1", tag.encode()),
+                team=team or f"team-{tag}",
+                priority=priority,
+            )
+        ],
+    )
     assert result.problems == []
     return result.run
 
@@ -26,7 +34,8 @@ def test_same_instance_from_many_runs_is_one_item_with_every_source(tac):
     a = load(tac, "A1", 1)
     # B returns the 1001.2 instance with other white space, and one new instance for 1001.1
     b_data = VALID.replace(b"cheap   wine and friendly staff", b"cheap wine   and\tfriendly staff").replace(
-        b"food bloggers", b"food critics")
+        b"food bloggers", b"food critics"
+    )
     b = load(tac, "B1", 2, b_data)
     load(tac, "C3", 3)  # priority 3 is not judged by default
     totals = build_pools(tac)
@@ -39,7 +48,8 @@ def test_same_instance_from_many_runs_is_one_item_with_every_source(tac):
     assert [(i.pool_id, i.docid, i.text) for i in rigid] == [
         ("1001.1-1", "BLOG06-20051206-000-0000000001", "college students"),
         ("1001.1-2", "BLOG06-20051206-000-0000000002", "food bloggers"),
-        ("1001.1-3", "BLOG06-20051206-000-0000000002", "food critics")]
+        ("1001.1-3", "BLOG06-20051206-000-0000000002", "food critics"),
+    ]
     assert {e.run_id for i in PoolItem.objects.all() for e in i.sources.all()} == {a.pk, b.pk}
 
 
@@ -51,8 +61,14 @@ def test_rebuild_after_late_run_keeps_items_ids_and_judgments(tac, make_user):
     before = {i.key: (i.pk, i.pool_id, i.position) for i in PoolItem.objects.all()}
     judged = items(tac, "1001.1")[1]  # "food bloggers"
     judge = make_user("j", "assessor")
-    Judgment.objects.create(evaluation=tac, topic=judged.topic, kind="instance", item=judged, assessor=judge,
-                            value={"label": "correct", "answer_class": None})
+    Judgment.objects.create(
+        evaluation=tac,
+        topic=judged.topic,
+        kind="instance",
+        item=judged,
+        assessor=judge,
+        value={"label": "correct", "answer_class": None},
+    )
     # the run is replaced by one without "food bloggers" and a late run adds a new instance
     load(tac, "A1", 1, VALID.replace(b"food bloggers", b"vegans"))
     assert pools_out_of_date(tac)

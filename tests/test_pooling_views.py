@@ -1,5 +1,6 @@
 """The organizer's pages (create, state, settings, questions, runs, pools, assignments), the participant's checker
 page, and who may see each of them."""
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -9,8 +10,14 @@ from pooling.models import Evaluation, PoolItem, Run, Topic
 from tests.conftest import PASSWORD
 from tests.test_pooling_loading import FIXTURES, blog, tac  # noqa: F401 (fixtures)
 
-ORGANIZER_PAGES = ["pooling:evaluation_detail", "pooling:topics", "pooling:runs_upload", "pooling:pools",
-                   "pooling:pool_progress", "assess:assignments"]
+ORGANIZER_PAGES = [
+    "pooling:evaluation_detail",
+    "pooling:topics",
+    "pooling:runs_upload",
+    "pooling:pools",
+    "pooling:pool_progress",
+    "assess:assignments",
+]
 
 
 def upload(name, data=None):
@@ -41,8 +48,10 @@ def test_checker_page_is_for_participants_and_organizers_only(client, make_user,
 
 
 def test_create_evaluation_in_browser_form(org_client, blog):
-    response = org_client.post(reverse("pooling:evaluation_create"),
-                               {"slug": "t08", "track": "tac2008-qa", "collections": ["test-blog06"], "title": ""})
+    response = org_client.post(
+        reverse("pooling:evaluation_create"),
+        {"slug": "t08", "track": "tac2008-qa", "collections": ["test-blog06"], "title": ""},
+    )
     assert response.status_code == 302
     evaluation = Evaluation.objects.get(slug="t08")
     assert evaluation.settings["max_answer_chars"] == 7000 and evaluation.title.startswith("TAC 2008 QA")
@@ -52,13 +61,16 @@ def test_create_evaluation_in_browser_form(org_client, blog):
 
 def test_state_and_settings_forms(org_client, tac):
     org_client.post(reverse("pooling:evaluation_state", args=["tac-test"]), {"state": "judging"})
-    org_client.post(reverse("pooling:evaluation_settings", args=["tac-test"]),
-                    {"judged_priorities": "1, 2, 3", "max_answer_chars": "5000", "allow_nil": ""})
+    org_client.post(
+        reverse("pooling:evaluation_settings", args=["tac-test"]),
+        {"judged_priorities": "1, 2, 3", "max_answer_chars": "5000", "allow_nil": ""},
+    )
     tac.refresh_from_db()
     assert tac.state == "judging"
     assert tac.settings["judged_priorities"] == [1, 2, 3] and tac.settings["max_answer_chars"] == 5000
-    bad = org_client.post(reverse("pooling:evaluation_settings", args=["tac-test"]),
-                          {"judged_priorities": "one", "max_answer_chars": ""})
+    bad = org_client.post(
+        reverse("pooling:evaluation_settings", args=["tac-test"]), {"judged_priorities": "one", "max_answer_chars": ""}
+    )
     assert bad.status_code == 400 and "numbers separated by commas" in bad.content.decode()
 
 
@@ -66,11 +78,13 @@ def test_topics_page_loads_questions_and_reports_errors(org_client, blog):
     from pooling.loading import create_evaluation
 
     create_evaluation("t", "tac2008-qa", ["test-blog06"])
-    bad = org_client.post(reverse("pooling:topics", args=["t"]),
-                          {"kind": "questions", "file": upload("q.xml", b"<trecqa><target")})
+    bad = org_client.post(
+        reverse("pooling:topics", args=["t"]), {"kind": "questions", "file": upload("q.xml", b"<trecqa><target")}
+    )
     assert bad.status_code == 400 and "q.xml:1: malformed XML" in bad.content.decode()
-    org_client.post(reverse("pooling:topics", args=["t"]),
-                    {"kind": "questions", "file": upload("tac2008_questions.xml")})
+    org_client.post(
+        reverse("pooling:topics", args=["t"]), {"kind": "questions", "file": upload("tac2008_questions.xml")}
+    )
     org_client.post(reverse("pooling:topics", args=["t"]), {"kind": "top_docs", "file": upload("tac2008_topdocs.txt")})
     body = org_client.get(reverse("pooling:topics", args=["t"])).content.decode()
     assert "Why do people like Trader Joe&#x27;s?" in body and "2 top docs" in body
@@ -79,9 +93,14 @@ def test_topics_page_loads_questions_and_reports_errors(org_client, blog):
 
 def test_upload_many_runs_loads_the_good_and_reports_the_bad(org_client, tac):
     beta = (FIXTURES / "tac_valid_run.txt").read_bytes().replace(b"AlphaQA1", b"AlphaQA2")
-    response = org_client.post(reverse("pooling:runs_upload", args=["tac-test"]), {
-        "files": [upload("tac_valid_run.txt"), upload("second.txt", beta), upload("tac_bad_run.txt")],
-        "new_team": "Team Alpha", "priority": ""})
+    response = org_client.post(
+        reverse("pooling:runs_upload", args=["tac-test"]),
+        {
+            "files": [upload("tac_valid_run.txt"), upload("second.txt", beta), upload("tac_bad_run.txt")],
+            "new_team": "Team Alpha",
+            "priority": "",
+        },
+    )
     body = response.content.decode()
     assert response.status_code == 400
     assert "tac_bad_run.txt:3: unknown question id &#x27;1001.9&#x27;" in body
@@ -89,8 +108,10 @@ def test_upload_many_runs_loads_the_good_and_reports_the_bad(org_client, tac):
 
 
 def test_pool_build_page_and_progress_partial(org_client, tac, django_capture_on_commit_callbacks):
-    org_client.post(reverse("pooling:runs_upload", args=["tac-test"]),
-                    {"files": [upload("tac_valid_run.txt")], "new_team": "Team Alpha"})
+    org_client.post(
+        reverse("pooling:runs_upload", args=["tac-test"]),
+        {"files": [upload("tac_valid_run.txt")], "new_team": "Team Alpha"},
+    )
     with django_capture_on_commit_callbacks(execute=False) as queued:
         response = org_client.post(reverse("pooling:pools", args=["tac-test"]), HTTP_HX_REQUEST="true")
     # queued, not yet run: the partial polls itself
@@ -108,22 +129,27 @@ def test_assignments_page(org_client, tac, make_user):
     make_user("ann", "assessor")
     make_user("bob", "assessor")
     org_client.post(reverse("assess:assignments", args=["tac-test"]), {"series": "1001", "assessor": "ann"})
-    org_client.post(reverse("assess:assignments", args=["tac-test"]),
-                    {"series": "1001", "assessor": "bob", "second": "on"})
+    org_client.post(
+        reverse("assess:assignments", args=["tac-test"]), {"series": "1001", "assessor": "bob", "second": "on"}
+    )
     bad = org_client.post(reverse("assess:assignments", args=["tac-test"]), {"series": "1002", "assessor": "org"})
     assert bad.status_code == 400 and "&#x27;org&#x27; is not an assessor" in bad.content.decode()
-    assert sorted(Assignment.objects.values_list("assessor__username", "role")) == [("ann", "primary"),
-                                                                                      ("bob", "secondary")]
+    assert sorted(Assignment.objects.values_list("assessor__username", "role")) == [
+        ("ann", "primary"),
+        ("bob", "secondary"),
+    ]
 
 
 def test_participant_checks_a_file_and_nothing_is_stored(client, make_user, tac):
     make_user("p", "participant", team="Team Alpha")
     client.login(username="p", password=PASSWORD)
-    body = client.post(reverse("pooling:run_check"),
-                       {"evaluation": "tac-test", "file": upload("tac_bad_run.txt")}).content.decode()
+    body = client.post(
+        reverse("pooling:run_check"), {"evaluation": "tac-test", "file": upload("tac_bad_run.txt")}
+    ).content.decode()
     assert "7 problems" in body and "tac_bad_run.txt:6: NIL is not allowed" in body
-    body = client.post(reverse("pooling:run_check"),
-                       {"evaluation": "tac-test", "file": upload("tac_valid_run.txt")}).content.decode()
+    body = client.post(
+        reverse("pooling:run_check"), {"evaluation": "tac-test", "file": upload("tac_valid_run.txt")}
+    ).content.decode()
     assert "no problems" in body and "Run AlphaQA1, 6 lines" in body
     assert not Run.objects.exists()
 

@@ -1,4 +1,5 @@
 """Each role lands on its own home page and is refused everywhere it does not belong; anonymous users log in."""
+
 import pytest
 from django.urls import reverse
 

@@ -1,5 +1,6 @@
 """The run checker (issue 12): opened from an evaluation it checks against that evaluation's track, never a silent
 default; a file of the wrong shape for the track (a TAC text run checked as a BOLT XML run) is said to be so."""
+
 import pytest
 from django.urls import reverse
 
@@ -27,7 +28,7 @@ def selected(body):
 
 def test_opened_from_an_evaluation_the_checker_has_it_chosen(org_client, bolt_first):
     detail = org_client.get(reverse("pooling:evaluation_detail", args=["tac-test"])).content.decode()
-    link = f'{reverse("pooling:run_check")}?evaluation=tac-test'
+    link = f"{reverse('pooling:run_check')}?evaluation=tac-test"
     assert f'href="{link}"' in detail
     body = org_client.get(link).content.decode()
     assert len(selected(body)) == 1 and 'value="tac-test" selected' in selected(body)[0]
@@ -41,12 +42,15 @@ def test_without_an_evaluation_nothing_is_chosen_for_the_user(org_client, bolt_f
 
 
 def test_a_text_run_checked_against_an_xml_track_is_named_as_such(org_client, bolt_first):
-    body = org_client.post(reverse("pooling:run_check"),
-                           {"evaluation": "bolt-x", "file": upload("tac_valid_run.txt")}).content.decode()
+    body = org_client.post(
+        reverse("pooling:run_check"), {"evaluation": "bolt-x", "file": upload("tac_valid_run.txt")}
+    ).content.decode()
     assert "Checked as a run of A BOLT evaluation (BOLT IR phase 2" in body
-    assert ("tac_valid_run.txt:0: this is a plain-text file of lines, but a run of A BOLT evaluation (BOLT IR phase 2 "
-            "(forum citations and thematic groupings)) is an XML file: was it meant for another evaluation? Runs like "
-            "it go to TAC 2008 QA (opinion question series over Blog06) (tac-test).") in body
+    assert (
+        "tac_valid_run.txt:0: this is a plain-text file of lines, but a run of A BOLT evaluation (BOLT IR phase 2 "
+        "(forum citations and thematic groupings)) is an XML file: was it meant for another evaluation? Runs like "
+        "it go to TAC 2008 QA (opinion question series over Blog06) (tac-test)."
+    ) in body
     assert "malformed XML" in body  # the format's own problem comes after
 
 

@@ -1,6 +1,7 @@
 """The judgment save path's shortcuts keep every rule of the long way round: the one-query sign-in
 (config.auth), the single-statement save with its stale mark and closure check (assess.fastsave), prepared
 statements (config.prepared) and the rescoring publisher (pooling.staleness)."""
+
 import threading
 
 import pytest
@@ -101,8 +102,11 @@ def test_a_save_takes_three_statements_all_prepared(client, setup, django_assert
     assert "assay_session" in prepared and "pooling_poolitem" in prepared and "WITH saved AS" in prepared
     judgment = Judgment.objects.get(item=item)
     assert (judgment.value["label"], judgment.version) == ("non-exact", 2)
-    assert list(JudgmentChange.objects.filter(judgment=judgment).order_by("version")
-                .values_list("before__label", "after__label")) == [(None, "incorrect"), ("incorrect", "non-exact")]
+    assert list(
+        JudgmentChange.objects.filter(judgment=judgment)
+        .order_by("version")
+        .values_list("before__label", "after__label")
+    ) == [(None, "incorrect"), ("incorrect", "non-exact")]
     assert StaleTopic.objects.filter(topic=item.topic).exists()
 
 

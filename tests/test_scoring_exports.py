@@ -1,5 +1,6 @@
 """The lossless JSON Lines round trip, all-or-nothing imports naming the bad line, and the scoring commands
 (QA's NIST-format exports: tests/tracks/qa/test_nist_exports.py)."""
+
 import json
 
 import pytest
@@ -20,17 +21,25 @@ def _copy_without_judgments(src, slug):
     ev = Evaluation.objects.create(slug=slug, title="copy", track=src.track)
     topics = {}
     for t in sorted(Topic.objects.filter(evaluation=src), key=lambda t: (t.parent_id is not None, t.id)):
-        topics[t.id] = Topic.objects.create(evaluation=ev, ident=t.ident, kind=t.kind, text=t.text,
-                                            position=t.position, parent=topics.get(t.parent_id))
+        topics[t.id] = Topic.objects.create(
+            evaluation=ev, ident=t.ident, kind=t.kind, text=t.text, position=t.position, parent=topics.get(t.parent_id)
+        )
     entries = {}
     for run in Run.objects.filter(evaluation=src):
         copy = Run.objects.create(evaluation=ev, team=run.team, tag=run.tag, priority=run.priority)
         for e in run.entries.all():
-            entries[e.id] = RunEntry.objects.create(run=copy, topic=topics[e.topic_id], line_no=e.line_no,
-                                                    docid=e.docid, text=e.text)
+            entries[e.id] = RunEntry.objects.create(
+                run=copy, topic=topics[e.topic_id], line_no=e.line_no, docid=e.docid, text=e.text
+            )
     for item in PoolItem.objects.filter(evaluation=src):
-        new = PoolItem.objects.create(evaluation=ev, topic=topics[item.topic_id], key=item.key, docid=item.docid,
-                                      text=item.text, origin=item.origin)
+        new = PoolItem.objects.create(
+            evaluation=ev,
+            topic=topics[item.topic_id],
+            key=item.key,
+            docid=item.docid,
+            text=item.text,
+            origin=item.origin,
+        )
         new.sources.add(*[entries[e.id] for e in item.sources.all()])
     return ev
 
@@ -66,23 +75,33 @@ def test_jsonl_round_trip_is_lossless_and_rescores_identically(tmp_path):
     rescore_evaluation(dst.id)
 
     def run_scores(ev):
-        return sorted(Score.objects.filter(run__evaluation=ev, scope="run").values_list("run__tag", "measure",
-                                                                                        "value"))
+        return sorted(Score.objects.filter(run__evaluation=ev, scope="run").values_list("run__tag", "measure", "value"))
 
     assert run_scores(dst) == run_scores(src)
 
 
-@pytest.mark.parametrize("bad, message", [
-    ('{"type": "judgment", "topic": "216.1"', "not JSON"),
-    ('{"type": "judgment", "topic": "999.9", "kind": "instance", "item": {"topic": "216.1", "key": "D1 Princeton"},'
-     ' "assessor": "x", "role": "primary", "value": {"label": "incorrect"}}', "unknown question '999.9'"),
-    ('{"type": "judgment", "topic": "216.1", "kind": "instance", "item": {"topic": "216.1", "key": "nope"},'
-     ' "assessor": "x", "role": "primary", "value": {"label": "incorrect"}}', "no pool item 'nope'"),
-    ('{"type": "mystery"}', "unknown record type"),
-    ('{"type": "judgment", "topic": "216.1", "kind": "instance", "item": {"topic": "216.1", "key": "D1 Princeton"},'
-     ' "assessor": "x", "role": "primary", "value": {"label": 3, "answer_class": null}}',
-     "instance judgment: value.label must be str, not 3"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ('{"type": "judgment", "topic": "216.1"', "not JSON"),
+        (
+            '{"type": "judgment", "topic": "999.9", "kind": "instance", "item": {"topic": "216.1", "key": "D1 Princeton"},'
+            ' "assessor": "x", "role": "primary", "value": {"label": "incorrect"}}',
+            "unknown question '999.9'",
+        ),
+        (
+            '{"type": "judgment", "topic": "216.1", "kind": "instance", "item": {"topic": "216.1", "key": "nope"},'
+            ' "assessor": "x", "role": "primary", "value": {"label": "incorrect"}}',
+            "no pool item 'nope'",
+        ),
+        ('{"type": "mystery"}', "unknown record type"),
+        (
+            '{"type": "judgment", "topic": "216.1", "kind": "instance", "item": {"topic": "216.1", "key": "D1 Princeton"},'
+            ' "assessor": "x", "role": "primary", "value": {"label": 3, "answer_class": null}}',
+            "instance judgment: value.label must be str, not 3",
+        ),
+    ],
+)
 def test_bad_import_changes_nothing_and_names_the_line(tmp_path, bad, message):
     t = tiny_trec2007()
     path = tmp_path / "in.jsonl"

@@ -1,4 +1,5 @@
 """import_judgments refuses records that repeat an id, naming both lines, and stores nothing (issue 20, item 6c)."""
+
 import json
 
 import pytest
@@ -42,7 +43,7 @@ def test_a_repeated_id_is_refused_naming_both_lines(tmp_path, record_type, what)
         rec = json.loads(lines[i])
         twin = dict(rec, **({"label": "another class"} if record_type == "answer_class" else {"text": "other"}))
         placed.update(first=i + 1, second=i + 3, id=rec["id"])
-        return lines[:i + 2] + [json.dumps(twin)] + lines[i + 2:]
+        return lines[: i + 2] + [json.dumps(twin)] + lines[i + 2 :]
 
     message, path = _import_with(tmp_path, change)
     assert message == f"{path}:{placed['second']}: {what} {placed['id']!r} is already on line {placed['first']}"

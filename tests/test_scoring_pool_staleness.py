@@ -1,11 +1,11 @@
 """Loading a run and rebuilding pools change what scores are computed from, so they mark questions stale, and
 the stale-question rescoring (not only a full rescoring) then scores the new run."""
+
 import pytest
 
-from pooling.models import Topic
+from pooling.models import StaleTopic, Topic
 from pooling.pools import build_pools
 from scoring.models import Score
-from pooling.models import StaleTopic
 from scoring.rescore import rescore_stale_topics
 from tests.test_pooling_loading import blog, tac  # noqa: F401 (fixtures)
 from tests.test_pooling_pools import VALID, load
@@ -60,8 +60,10 @@ def test_bulk_loading_and_pool_building_start_one_rescoring_each(transactional_d
     started = []
     # in-process mode runs the task body (config.celery.run_here_or_send): count the runs
     monkeypatch.setattr(tasks.rescore_stale, "run", lambda evaluation_id: started.append(evaluation_id))
-    files = [RunFile(filename=f"{tag}.txt", data=VALID.replace(b"AlphaQA1", tag.encode()), team=f"t-{tag}",
-                     priority=1) for tag in ("A1", "B1", "C1")]
+    files = [
+        RunFile(filename=f"{tag}.txt", data=VALID.replace(b"AlphaQA1", tag.encode()), team=f"t-{tag}", priority=1)
+        for tag in ("A1", "B1", "C1")
+    ]
     results = load_run_files(tac, files)  # real commits: one per stored run
     assert [r.problems for r in results] == [[], [], []]
     assert started == [tac.id]

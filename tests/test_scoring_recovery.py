@@ -4,6 +4,7 @@ and a rescoring queue that stays bounded however long its tasks wait.
 The tests that restart Redis or lower the visibility timeout run their workers on a private redis-server: the
 unacknowledged-message index is shared by everything on one Redis, so a worker with a 2-second timeout on the
 shared one would hand other sessions' running tasks out a second time."""
+
 import os
 import shutil
 import signal
@@ -17,8 +18,8 @@ import pytest
 from django.db import connection, transaction
 
 from assess.models import Judgment
-from scoring.models import Score, ScoringState
 from pooling.models import StaleTopic
+from scoring.models import Score, ScoringState
 from scoring.rescore import rescore_evaluation
 from scoring.synthetic import tiny_trec2007
 from tests.conftest import ROOT, _database_url_for
@@ -67,8 +68,11 @@ class PrivateRedis:
     def start(self):
         import redis
 
-        self.proc = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                                      "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         client = redis.Redis.from_url(self.url)
         _wait_for(lambda: self._pings(client), 20, "redis-server did not start")
         self.client = client
@@ -113,16 +117,39 @@ def start_worker(transactional_db, private_redis):
 
     def start(**extra_env):
         node = f"{queue}-{len(started)}@localhost"
-        env = dict(os.environ, DATABASE_URL=database_url, CELERY_BROKER_URL=private_redis.url, CELERY_QUEUE=queue,
-                   CELERY_TASK_ALWAYS_EAGER="0", **extra_env)
+        env = dict(
+            os.environ,
+            DATABASE_URL=database_url,
+            CELERY_BROKER_URL=private_redis.url,
+            CELERY_QUEUE=queue,
+            CELERY_TASK_ALWAYS_EAGER="0",
+            **extra_env,
+        )
         env.pop("TEST_DATABASE_NAME", None)
         env.pop("CELERY_RESULT_BACKEND", None)
         log = ROOT / f".pytest_cache/{queue}-{len(started)}.log" if (ROOT / ".pytest_cache").is_dir() else os.devnull
         with open(log, "w") as out:  # (the worker keeps its own copy of the file descriptor)
             proc = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO",
-                 "-Q", queue, "-n", node, "--without-gossip", "--without-mingle"],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "--pool=solo",
+                    "--loglevel=INFO",
+                    "-Q",
+                    queue,
+                    "-n",
+                    node,
+                    "--without-gossip",
+                    "--without-mingle",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
             )
         started.append(proc)
         deadline = time.monotonic() + 60
@@ -144,6 +171,7 @@ def start_worker(transactional_db, private_redis):
 
 # --- 1. the periodic sweep --------------------------------------------------------------------------------------
 
+
 @pytest.mark.worker
 def test_worker_sweeps_stale_marks_without_a_save_even_after_redis_came_back_empty(private_redis, start_worker):
     t = tiny_trec2007(slug="sweep-live")
@@ -163,14 +191,16 @@ def test_worker_sweeps_stale_marks_without_a_save_even_after_redis_came_back_emp
     _judge(t, "incorrect")
     private_redis.start()
     started = time.monotonic()
-    _wait_for(lambda: _value(t["runA"], t["q"]["217.1"]) == 0.0, 90,
-              "the sweep did not rescore after Redis came back empty")
+    _wait_for(
+        lambda: _value(t["runA"], t["q"]["217.1"]) == 0.0, 90, "the sweep did not rescore after Redis came back empty"
+    )
     print(f"rescored {time.monotonic() - started:.1f} s after Redis came back empty")
     _wait_for(lambda: not StaleTopic.objects.filter(evaluation=t["evaluation"]).exists(), 30, "marks left")
     assert worker["process"].poll() is None
 
 
 # --- 2. a bounded queue -----------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def own_queue(settings):
@@ -197,8 +227,8 @@ def own_queue(settings):
 @pytest.mark.worker
 def test_saves_and_sweeps_while_the_worker_is_stopped_or_busy_queue_one_task(transactional_db, own_queue):
     from pooling import rescoring_claims as pending
-    from scoring import rescore, tasks
     from pooling.staleness import mark_stale, wait_for_publisher
+    from scoring import rescore, tasks
 
     queue, r = own_queue["queue"], own_queue["redis"]
     t = tiny_trec2007(slug="bounded-queue")
@@ -250,6 +280,7 @@ def test_saves_and_sweeps_while_the_worker_is_stopped_or_busy_queue_one_task(tra
 
 # --- 3. settings ------------------------------------------------------------------------------------------------
 
+
 def test_visibility_timeout_and_sweep_interval_are_settings(settings):
     from config.celery import app
 
@@ -258,11 +289,20 @@ def test_visibility_timeout_and_sweep_interval_are_settings(settings):
     assert 60 <= timeout < 3600  # Redis's own default, one hour, is what left killed workers' tasks away
     assert settings.SCORING_SWEEP_SECONDS > 0
     out = subprocess.run(
-        [sys.executable, "-c", ("from config.celery import app; from django.conf import settings; "
-                                "print(app.conf.broker_transport_options['visibility_timeout'], "
-                                "settings.SCORING_SWEEP_SECONDS)")],
-        cwd=ROOT, env=dict(os.environ, CELERY_VISIBILITY_TIMEOUT="42", SCORING_SWEEP_SECONDS="7"),
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-c",
+            (
+                "from config.celery import app; from django.conf import settings; "
+                "print(app.conf.broker_transport_options['visibility_timeout'], "
+                "settings.SCORING_SWEEP_SECONDS)"
+            ),
+        ],
+        cwd=ROOT,
+        env=dict(os.environ, CELERY_VISIBILITY_TIMEOUT="42", SCORING_SWEEP_SECONDS="7"),
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     assert out == ["42", "7"]
 
@@ -272,8 +312,8 @@ def test_a_task_stops_passing_before_the_visibility_timeout(db, monkeypatch):
     to the task the new marks queued."""
     from config.celery import app
     from pooling import rescoring_claims as pending
-    from scoring import rescore, tasks
     from pooling.staleness import mark_stale
+    from scoring import rescore, tasks
 
     t = tiny_trec2007()
     rescore_evaluation(t["evaluation"].id)
@@ -298,6 +338,7 @@ def test_a_task_stops_passing_before_the_visibility_timeout(db, monkeypatch):
 
 # --- 4. a killed worker's task comes back -----------------------------------------------------------------------
 
+
 @pytest.mark.worker
 def test_a_killed_workers_task_is_delivered_again_after_the_visibility_timeout(private_redis, start_worker):
     import psycopg
@@ -312,9 +353,17 @@ def test_a_killed_workers_task_is_delivered_again_after_the_visibility_timeout(p
         lock.execute("SELECT 1 FROM scoring_scoringstate WHERE evaluation_id = %s FOR UPDATE", [ev.id])
         worker["control"].send_task("scoring.rescore_evaluation", args=[ev.id], queue=worker["queue"])
         _wait_for(lambda: private_redis.client.hlen("unacked") == 1, 60, "the worker did not take the task")
-        _wait_for(lambda: watch.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                                        "AND wait_event_type = 'Lock'").fetchone()[0] >= 1,
-                  60, "the task did not reach the lock")
+        _wait_for(
+            lambda: (
+                watch.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND wait_event_type = 'Lock'"
+                ).fetchone()[0]
+                >= 1
+            ),
+            60,
+            "the task did not reach the lock",
+        )
         worker["process"].send_signal(signal.SIGKILL)
         worker["process"].wait(timeout=10)
         lock.rollback()
@@ -322,6 +371,9 @@ def test_a_killed_workers_task_is_delivered_again_after_the_visibility_timeout(p
     time.sleep(2.5)  # past the visibility timeout
     killed_at = time.monotonic()
     start_worker(CELERY_VISIBILITY_TIMEOUT="2", SCORING_SWEEP_SECONDS="0")
-    _wait_for(lambda: ScoringState.objects.get(evaluation=ev).full_rescore_at is not None, 60,
-              "the killed worker's task was not delivered again")
+    _wait_for(
+        lambda: ScoringState.objects.get(evaluation=ev).full_rescore_at is not None,
+        60,
+        "the killed worker's task was not delivered again",
+    )
     print(f"\ndelivered again and done {time.monotonic() - killed_at:.1f} s after the timeout passed")

@@ -1,6 +1,7 @@
 """Issue 12: releases that work for real teams and reports that say what they are (provisional or final, judged
 share, scores as of, which runs best/median/worst are over), unjudged questions told from empty answer sets, and
 a significance test that says over which runs it runs and warns while judging goes on."""
+
 import csv
 import io
 import json
@@ -13,10 +14,10 @@ from django.urls import reverse
 
 from assess.models import Judgment
 from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team
+from pooling.staleness import mark_stale
 from scoring.models import ScoringState
 from scoring.release import ReleaseRefused, release, withdraw
 from scoring.rescore import rescore_evaluation, rescore_stale_topics
-from pooling.staleness import mark_stale
 from scoring.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db
@@ -54,6 +55,7 @@ def _json(client, user, t, tag):
 
 # --- release and withdraw for teams with several runs ---------------------------------------------------------
 
+
 def test_release_and_withdraw_a_team_with_several_runs(client, tiny):
     _add_run(tiny, "runA2", "Team Alpha")
     _add_run(tiny, "runA3", "Team Alpha")
@@ -75,6 +77,7 @@ def test_release_and_withdraw_a_team_with_several_runs(client, tiny):
 
 # --- the scoreboard says who has reports --------------------------------------------------------------------
 
+
 def test_board_says_which_teams_have_their_reports(client, tiny):
     rescore_evaluation(tiny["evaluation"].id)
     board_url = reverse("scoring:scoreboard", args=[tiny["evaluation"].slug])
@@ -82,7 +85,7 @@ def test_board_says_which_teams_have_their_reports(client, tiny):
 
     def state():
         html = client.get(board_url).content.decode()
-        return html[html.index('id="release-state"'):html.index("</p>", html.index('id="release-state"'))]
+        return html[html.index('id="release-state"') : html.index("</p>", html.index('id="release-state"'))]
 
     assert "Reports not released" in state()
     release(tiny["evaluation"], tiny["runA"].team)
@@ -96,6 +99,7 @@ def test_board_says_which_teams_have_their_reports(client, tiny):
 
 
 # --- unjudged questions are not "empty final answer sets" ----------------------------------------------------
+
 
 def test_unjudged_question_is_marked_unjudged_not_empty_answer_set(client, make_user):
     t = tiny_trec2007(judge=False)
@@ -113,8 +117,14 @@ def test_unjudged_question_is_marked_unjudged_not_empty_answer_set(client, make_
     # Once every item of 216.2 is judged and none is right, its final answer set is empty: that is what it says.
     primary = t["primary"]
     for key in ("l1", "l2", "l3", "l4", "l5"):
-        Judgment.objects.create(evaluation=t["evaluation"], topic=t["q"]["216.2"], kind="instance",
-                                item=t["items"][key], assessor=primary, value={"label": "incorrect"})
+        Judgment.objects.create(
+            evaluation=t["evaluation"],
+            topic=t["q"]["216.2"],
+            kind="instance",
+            item=t["items"][key],
+            assessor=primary,
+            value={"label": "incorrect"},
+        )
     rescore_evaluation(t["evaluation"].id)
     data = _json(client, organizer, t, "runA")
     questions = {r["key"]: r for r in data["sections"][1]["rows"]}
@@ -128,8 +138,14 @@ def test_incremental_rescoring_keeps_the_judging_counts():
     t = tiny_trec2007(judge=False)
     ev = t["evaluation"]
     rescore_evaluation(ev.id)
-    Judgment.objects.create(evaluation=ev, topic=t["q"]["217.1"], kind="instance", item=t["items"]["f1"],
-                            assessor=t["primary"], value={"label": "incorrect"})
+    Judgment.objects.create(
+        evaluation=ev,
+        topic=t["q"]["217.1"],
+        kind="instance",
+        item=t["items"]["f1"],
+        assessor=t["primary"],
+        value={"label": "incorrect"},
+    )
     mark_stale(t["q"]["217.1"])
     rescore_stale_topics(ev.id)
     from scoring.models import Score
@@ -148,6 +164,7 @@ def test_incremental_rescoring_keeps_the_judging_counts():
 
 # --- reports say what they are ---------------------------------------------------------------------------------
 
+
 def test_report_states_provisional_judged_share_and_as_of_everywhere(client, tiny):
     Judgment.objects.filter(item=tiny["items"]["f2"]).delete()  # 217.1 not fully judged: 10 of 11 items
     rescore_evaluation(tiny["evaluation"].id)
@@ -155,11 +172,11 @@ def test_report_states_provisional_judged_share_and_as_of_everywhere(client, tin
     as_of = ScoringState.objects.get(evaluation=tiny["evaluation"]).fresh_as_of
 
     page = _get(client, tiny["alpha"], tiny, "runA").content.decode()
-    status = page[page.index('id="report-status"'):page.index("</section>", page.index('id="report-status"'))]
+    status = page[page.index('id="report-status"') : page.index("</section>", page.index('id="report-status"'))]
     assert 'data-status="provisional"' in status and "Provisional" in status
     assert "90.9 %" in status and "10 of 11 pool items" in status and "4 of 5 questions fully judged" in status
     assert f"Scores as of <strong>{as_of.strftime('%Y-%m-%d %H:%M:%S')} UTC" in status
-    assert "noprint" not in page[page.rindex("<section", 0, page.index('id="report-status"')):][:80]  # on paper too
+    assert "noprint" not in page[page.rindex("<section", 0, page.index('id="report-status"')) :][:80]  # on paper too
     assert "217.1" in page and "Not fully judged yet: 217.1" in page
 
     data = _json(client, tiny["alpha"], tiny, "runA")
@@ -191,8 +208,14 @@ def test_final_release_only_when_judging_is_complete_and_says_when_scores_moved(
         call_command("release_scores", ev.slug, "--final")
 
     release(ev, tiny["runA"].team)  # provisional, at runA = A_SCORE
-    Judgment.objects.create(evaluation=ev, topic=tiny["q"]["217.1"], kind="instance", item=tiny["items"]["f1"],
-                            assessor=tiny["primary"], value={"label": "globally-correct", "answer_class": None})
+    Judgment.objects.create(
+        evaluation=ev,
+        topic=tiny["q"]["217.1"],
+        kind="instance",
+        item=tiny["items"]["f1"],
+        assessor=tiny["primary"],
+        value={"label": "globally-correct", "answer_class": None},
+    )
     mark_stale(tiny["q"]["217.1"])
     rescore_stale_topics(ev.id)
     data = _json(client, tiny["alpha"], tiny, "runA")
@@ -200,7 +223,7 @@ def test_final_release_only_when_judging_is_complete_and_says_when_scores_moved(
     assert data["status"]["score_changed"] and data["status"]["score_at_release"] == pytest.approx(A_SCORE)
     assert data["status"]["status"] == "provisional"  # complete now, but nobody declared it final
     page = _get(client, tiny["alpha"], tiny, "runA").content.decode()
-    assert f"Score at release: <strong id=\"score-at-release\">{A_SCORE:.4f}</strong>" in page
+    assert f'Score at release: <strong id="score-at-release">{A_SCORE:.4f}</strong>' in page
 
     call_command("release_scores", ev.slug, "--team", "Team Alpha", "--final")
     data = _json(client, tiny["alpha"], tiny, "runA")
@@ -213,6 +236,7 @@ def test_final_release_only_when_judging_is_complete_and_says_when_scores_moved(
 
 
 # --- the comparison: frozen at release, or live -----------------------------------------------------------------
+
 
 def test_new_unjudged_run_joins_a_live_comparison_but_not_a_frozen_one(client, tiny):
     ev = tiny["evaluation"]
@@ -254,8 +278,7 @@ def test_withdraw_forgets_the_terms_and_the_board_form_chooses_them(client, tiny
     ev = tiny["evaluation"]
     rescore_evaluation(ev.id)
     client.force_login(tiny["organizer"])
-    client.post(reverse("scoring:release", args=[ev.slug]), {"action": "release", "team": "",
-                                                             "comparison": "frozen"})
+    client.post(reverse("scoring:release", args=[ev.slug]), {"action": "release", "team": "", "comparison": "frozen"})
     ev.refresh_from_db()
     assert ev.state == Evaluation.RELEASED
     assert ev.settings["releases"]["all"]["comparison"] == "frozen"
@@ -268,6 +291,7 @@ def test_withdraw_forgets_the_terms_and_the_board_form_chooses_them(client, tiny
 
 # --- significance --------------------------------------------------------------------------------------------
 
+
 def test_significance_warns_names_its_runs_and_offers_best_run_per_team(client, tiny, capsys):
     ev = tiny["evaluation"]
     _add_run(tiny, "runA2", "Team Alpha", [("216.1", "D1", "Princeton")])  # shares a1: lower than runA
@@ -279,12 +303,12 @@ def test_significance_warns_names_its_runs_and_offers_best_run_per_team(client, 
 
     html = client.get(url).content.decode()
     assert 'id="incomplete-warning"' in html and "Judging is incomplete" in html and "10 of 11 pool items" in html
-    run_set = html[html.index('id="run-set"'):html.index("</p>", html.index('id="run-set"'))]
+    run_set = html[html.index('id="run-set"') : html.index("</p>", html.index('id="run-set"'))]
     assert "all 3 runs of the judged priorities (1, 2)" in run_set and "runA, runA2, runB" in run_set
     assert html.count("<tr><td>runA2</td>") == 1
 
     best = client.get(url, {"runs": "best"}).content.decode()
-    run_set = best[best.index('id="run-set"'):best.index("</p>", best.index('id="run-set"'))]
+    run_set = best[best.index('id="run-set"') : best.index("</p>", best.index('id="run-set"'))]
     assert "the best run of each of 2 teams" in run_set and "runA, runB" in run_set
     assert "<tr><td>runA2</td>" not in best and 'id="letters"' in best
 
@@ -297,13 +321,20 @@ def test_significance_warns_names_its_runs_and_offers_best_run_per_team(client, 
     out = capsys.readouterr()
     assert "WARNING: Judging is incomplete" in out.err and "runA, runA2, runB" in out.out
 
-    Judgment.objects.create(evaluation=ev, topic=tiny["q"]["217.2"], kind="nugget_match",
-                            item=tiny["items"]["o3"], assessor=tiny["primary"], value={"nuggets": []})
+    Judgment.objects.create(
+        evaluation=ev,
+        topic=tiny["q"]["217.2"],
+        kind="nugget_match",
+        item=tiny["items"]["o3"],
+        assessor=tiny["primary"],
+        value={"nuggets": []},
+    )
     rescore_evaluation(ev.id)
     assert 'id="incomplete-warning"' not in client.get(url).content.decode()
 
 
 # --- the demo ----------------------------------------------------------------------------------------------
+
 
 def test_rerunning_the_demo_does_not_release_again(make_user):
     from tracks.qa.demo_scores import score_demo
@@ -322,6 +353,7 @@ def test_rerunning_the_demo_does_not_release_again(make_user):
 
 
 # --- other tracks' reports say it too --------------------------------------------------------------------------
+
 
 def test_qa4mre_report_counts_questions_with_a_gold_answer(client, organizer):
     from pooling.loading import create_evaluation
@@ -354,8 +386,7 @@ def test_bolt_report_counts_judged_citations(client, organizer):
     build_pools(ev)
     rescore_evaluation(ev.id)
     client.force_login(organizer)
-    status = json.loads(client.get(reverse("scoring:run_report_json", args=["bolt-test", "alpha1"])).content)[
-        "status"]
+    status = json.loads(client.get(reverse("scoring:run_report_json", args=["bolt-test", "alpha1"])).content)["status"]
     items = [i for i in PoolItem.objects.filter(topic__evaluation=ev) if i.data.get("bolt") != "view"]
     judged = sum(1 for i in items if "rel" in i.data)  # only the topic file's own citations are judged yet
     assert status["judging"]["items"] == len(items) and status["judging"]["judged"] == judged < len(items)

@@ -1,12 +1,13 @@
 """End-to-end scoring of a tiny TREC 2007 evaluation, every expected number worked out by hand."""
+
 import pytest
 from django.db import transaction
 
 from assess.models import Judgment
-from scoring.models import Score, ScoringState
 from pooling.models import StaleTopic
-from scoring.rescore import freshness, rescore_evaluation, rescore_stale_topics
 from pooling.staleness import mark_stale
+from scoring.models import Score, ScoringState
+from scoring.rescore import freshness, rescore_evaluation, rescore_stale_topics
 from scoring.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db
@@ -166,9 +167,18 @@ def ciqa_declared():
     format is built (issue 16): declared here for this test only."""
     from pooling.tracks import TRACKS, Track, register_track
 
-    register_track(Track(slug="trec2007-ciqa", title="ciQA", seed="001", collection_formats=("aquaint2",),
-                         topic_format="none", run_format="tracks.qa.formats.runs", question_types=("CIQA",),
-                         judgment_kinds=("nugget", "nugget_vote", "nugget_revote", "nugget_match")))
+    register_track(
+        Track(
+            slug="trec2007-ciqa",
+            title="ciQA",
+            seed="001",
+            collection_formats=("aquaint2",),
+            topic_format="none",
+            run_format="tracks.qa.formats.runs",
+            question_types=("CIQA",),
+            judgment_kinds=("nugget", "nugget_vote", "nugget_revote", "nugget_match"),
+        )
+    )
     yield
     TRACKS.pop("trec2007-ciqa")
 
@@ -189,10 +199,12 @@ def test_ciqa_pyramid_f_and_recall_by_length_in_report(ciqa_declared):
         e = RunEntry.objects.create(run=run, topic=topic, line_no=i + 1, docid=f"D{i}", text="q" * length)
         item = PoolItem.objects.create(evaluation=ev, topic=topic, key=f"k{i}", docid=f"D{i}", text="q" * length)
         item.sources.add(e)
-        Judgment.objects.create(evaluation=ev, topic=topic, kind="nugget_match", item=item, assessor=who,
-                                value={"nuggets": [nugget.id]})
-        Judgment.objects.create(evaluation=ev, topic=topic, kind="nugget_vote", nugget=nugget, assessor=who,
-                                value={"vote": "vital"})
+        Judgment.objects.create(
+            evaluation=ev, topic=topic, kind="nugget_match", item=item, assessor=who, value={"nuggets": [nugget.id]}
+        )
+        Judgment.objects.create(
+            evaluation=ev, topic=topic, kind="nugget_vote", nugget=nugget, assessor=who, value={"vote": "vital"}
+        )
     rescore_evaluation(ev.id)
     # weights 1, 1; both matched: recall 1; length 235 >= allowance 200: P = 1 - 35/235 = 200/235
     # F = 10 * P * 1 / (9P + 1)
@@ -200,8 +212,13 @@ def test_ciqa_pyramid_f_and_recall_by_length_in_report(ciqa_declared):
     assert _scores(run, "run")["score"].value == pytest.approx(10 * p / (9 * p + 1))
     curve = next(s for s in build_report(run).sections if s.title == "Recall by length")
     # the SPEC-NOTES example: points (150, .5) and (250, 1.0), carried forward between them
-    assert [(r.key, r.value) for r in curve.rows] == [("50", 0.0), ("100", 0.0), ("150", 0.5), ("200", 0.5),
-                                                      ("250", 1.0)]
+    assert [(r.key, r.value) for r in curve.rows] == [
+        ("50", 0.0),
+        ("100", 0.0),
+        ("150", 0.5),
+        ("200", 0.5),
+        ("250", 1.0),
+    ]
 
 
 def test_trec2004_weighting_is_a_setting():
@@ -224,15 +241,21 @@ def test_stale_rescoring_agrees_with_full_rescoring():
     rescore_evaluation(ev.id)
     changed = list(Judgment.objects.filter(evaluation=ev, kind="instance").select_related("topic")[:40:4])
     for j in changed:
-        j.value = {"label": "incorrect" if j.value["label"] == "globally-correct" else "globally-correct",
-                   "answer_class": j.value.get("answer_class")}
+        j.value = {
+            "label": "incorrect" if j.value["label"] == "globally-correct" else "globally-correct",
+            "answer_class": j.value.get("answer_class"),
+        }
         j.save()
         mark_stale(j.topic)
     assert rescore_stale_topics(ev.id) >= 1
 
     def snapshot():
-        return {(r, s, t, m): v for r, s, t, m, v in Score.objects.filter(run__evaluation=ev).values_list(
-            "run_id", "scope", "topic_id", "measure", "value")}
+        return {
+            (r, s, t, m): v
+            for r, s, t, m, v in Score.objects.filter(run__evaluation=ev).values_list(
+                "run_id", "scope", "topic_id", "measure", "value"
+            )
+        }
 
     incremental = snapshot()
     rescore_evaluation(ev.id)

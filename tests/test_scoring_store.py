@@ -1,12 +1,13 @@
 """The bulk readers scoring uses agree with assess.official's, and storing keeps identical rows untouched."""
+
 import pytest
 
 from assess.models import Judgment
 from assess.official import nugget_vote_sets, nugget_votes, official_fields, official_values
 from scoring.models import Score
-from tracks.qa.scorer import score_qa
 from scoring.rescore import rescore_evaluation, store
 from scoring.synthetic import tiny_trec2007
+from tracks.qa.scorer import score_qa
 
 pytestmark = pytest.mark.django_db
 
@@ -15,9 +16,15 @@ def test_official_fields_follow_adjudication_like_official_values(make_user):
     t = tiny_trec2007()
     q = t["q"]["216.2"]
     item = t["items"]["l4"]  # primary: incorrect
-    Judgment.objects.create(evaluation=t["evaluation"], topic=q, kind="instance", item=item,
-                            assessor=make_user("adj", "assessor"), role=Judgment.ADJUDICATED,
-                            value={"label": "globally-correct", "answer_class": t["classes"]["c3"].id})
+    Judgment.objects.create(
+        evaluation=t["evaluation"],
+        topic=q,
+        kind="instance",
+        item=item,
+        assessor=make_user("adj", "assessor"),
+        role=Judgment.ADJUDICATED,
+        value={"label": "globally-correct", "answer_class": t["classes"]["c3"].id},
+    )
     full = official_values([q.id], "instance")
     fields = official_fields([q.id], "instance", "label", "answer_class")
     assert set(fields) == set(full)
@@ -47,7 +54,8 @@ def test_store_writes_only_changed_rows_and_drops_rows_no_longer_produced():
     # runA's wrong list answer becomes the assessor's class c3 (already in S): runA's 216.2 row changes, runB's
     # (S = 3 still, its one answer unchanged) is kept as it was
     Judgment.objects.filter(item=t["items"]["l4"]).update(
-        value={"label": "globally-correct", "answer_class": t["classes"]["c3"].id})
+        value={"label": "globally-correct", "answer_class": t["classes"]["c3"].id}
+    )
     q = t["q"]["216.2"]
     kept = Score.objects.get(run=t["runB"], scope=Score.QUESTION, topic=q, measure="score").pk
     written = store(ev, score_qa(ev, {q.id}))
@@ -65,9 +73,9 @@ def test_rescore_task_takes_marks_that_arrive_during_its_pass_at_once(monkeypatc
     """Outside eager mode the task passes again while marks remain, instead of waiting for the task they queued."""
     from config.celery import app
     from pooling import rescoring_claims as pending
-    from scoring import rescore, tasks
     from pooling.models import StaleTopic
     from pooling.staleness import mark_stale
+    from scoring import rescore, tasks
 
     t = tiny_trec2007()
     ev = t["evaluation"]

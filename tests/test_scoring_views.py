@@ -1,4 +1,5 @@
 """Who sees which scores: the organizer's board, reports before and after release, downloads, exports."""
+
 import json
 
 import pytest
@@ -122,8 +123,7 @@ def test_exports_for_organizers_only(client, scored):
 def test_release_to_one_team_only(client, scored):
     c = _client(client, scored["organizer"])
     alpha_team = scored["runA"].team
-    c.post(reverse("scoring:release", args=[scored["evaluation"].slug]), {"action": "release",
-                                                                          "team": alpha_team.id})
+    c.post(reverse("scoring:release", args=[scored["evaluation"].slug]), {"action": "release", "team": alpha_team.id})
     c.logout()
     scored["evaluation"].refresh_from_db()
     assert scored["evaluation"].state != Evaluation.RELEASED  # judging goes on

@@ -1,14 +1,15 @@
 """Live rescoring through a real Celery worker, and judging that goes on while the broker is unreachable."""
+
 import time
 
 import pytest
 from django.db import transaction
 
 from assess.models import Judgment
-from scoring.models import Score
 from pooling.models import StaleTopic
-from scoring.rescore import rescore_evaluation
 from pooling.staleness import mark_stale, wait_for_publisher
+from scoring.models import Score
+from scoring.rescore import rescore_evaluation
 from scoring.synthetic import tiny_trec2007
 
 

@@ -1,4 +1,5 @@
 """Settings come from the environment; unsafe production settings stop start-up."""
+
 import subprocess
 import sys
 
@@ -12,7 +13,12 @@ def test_postgres_url_is_parsed_into_a_database_entry():
     db = parse_database_url("postgresql://assay:s%40cret@db.example:6543/assay_prod?sslmode=require")
     assert db["ENGINE"] == "django.db.backends.postgresql"
     assert (db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
-        "assay_prod", "assay", "s@cret", "db.example", "6543")
+        "assay_prod",
+        "assay",
+        "s@cret",
+        "db.example",
+        "6543",
+    )
     assert db["OPTIONS"] == {"sslmode": "require"}
 
 
@@ -38,9 +44,16 @@ def test_booleans_and_lists():
 def _import_settings(env):
     clean = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings"}
     return subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
-                               "print(settings.DATABASES['default']['ENGINE'], settings.CELERY_TASK_ALWAYS_EAGER)"],
-        cwd=ROOT, env={**clean, **env}, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings; "
+            "print(settings.DATABASES['default']['ENGINE'], settings.CELERY_TASK_ALWAYS_EAGER)",
+        ],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
     )
 
 
@@ -71,6 +84,9 @@ def test_production_settings_pass_the_deploy_check():
     }
     done = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env={"PATH": "/usr/bin:/bin", **env}, capture_output=True, text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr

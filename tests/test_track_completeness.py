@@ -1,6 +1,7 @@
 """Every track offered is complete: what its declaration names exists, its demo evaluation loads (topics, runs,
 pools), and every page reachable from the role home pages answers without a 5xx for each role. A track that is
 not registered is offered nowhere."""
+
 from urllib.parse import urldefrag, urlsplit
 
 import lxml.html
@@ -15,8 +16,11 @@ from pooling.formats.base import load_format
 from pooling.tracks import TRACKS
 
 PAGES_PER_ROLE = 150  # a budget: the demo's pages are reached well within it
-START = {"organizer": ["/", "/evaluations/", "/assess/organize/"], "assessor": ["/", "/assess/"],
-         "participant": ["/", "/my/runs/", "/check/"]}
+START = {
+    "organizer": ["/", "/evaluations/", "/assess/organize/"],
+    "assessor": ["/", "/assess/"],
+    "participant": ["/", "/my/runs/", "/check/"],
+}
 NEVER = ("/logout", "/admin")
 
 
@@ -114,8 +118,9 @@ def test_the_demo_loads_and_every_page_answers_for_every_role(slug, db):
     for link in track.organizer_links:
         assert any(reverse(link.url_name, args=[s]) in visited["organizer"] for s in slugs), link
     if track.human_judging:
-        assert any(u.startswith(reverse(track.assignment_page, args=[0]).rsplit("0/", 1)[0])
-                   for u in visited["assessor"]), "the assessor never reached an assignment page"
+        assert any(
+            u.startswith(reverse(track.assignment_page, args=[0]).rsplit("0/", 1)[0]) for u in visited["assessor"]
+        ), "the assessor never reached an assignment page"
 
 
 def test_a_track_not_registered_is_offered_nowhere(client, make_user, db):

@@ -1,6 +1,7 @@
 """Key hints from the key map (assess.keymap, whose pages the tracks declare): {% key "next" %} for a data-key
 attribute, {% kbd "next" %} for the hint on a button, {% key_list "<page id>" %} for the page's key list, its `?`
 dialog and the key map the scripts read."""
+
 from django import template
 from django.utils.html import format_html
 
@@ -24,6 +25,11 @@ def key_list(context, page, sidebar=True):
     """sidebar: the list stays in view beside the page (judging pages with room for it); otherwise only a
     "keys" button. Either way `?` opens the whole list in a dialog."""
     user = context.get("user")
-    return {"page": page, "keys": keymap.for_page(page), "script_keys": keymap.for_script(page),
-            "sidebar": sidebar, "user_id": getattr(user, "pk", None) or "",
-            "auto_advance": keymap.get_page(page).auto_advance}
+    return {
+        "page": page,
+        "keys": keymap.for_page(page),
+        "script_keys": keymap.for_script(page),
+        "sidebar": sidebar,
+        "user_id": getattr(user, "pk", None) or "",
+        "auto_advance": keymap.get_page(page).auto_advance,
+    }

@@ -1,4 +1,5 @@
 """Judging progress in templates: {% load progress %}, then {{ seconds|duration }} and {% progress_bar p "label" %}."""
+
 from django import template
 
 register = template.Library()

@@ -6,6 +6,7 @@ Each format module defines
     docno_of(raw: bytes) -> str | None      (cheap, so a --docnos limit skips records before parsing them)
     parse_record(raw: bytes) -> ParsedDocument, raising FormatError(reason) for a bad record
 """
+
 from importlib import import_module
 from types import ModuleType
 

@@ -1,5 +1,6 @@
 """AQUAINT-2 newswire DOCSTREAM files: <DOC id=".." type=".."> with optional HEADLINE and DATELINE and a TEXT
 whose paragraphs are <P> elements (or plain text split on blank lines)."""
+
 import html
 import re
 from collections.abc import Iterator
@@ -23,8 +24,9 @@ def docno_of(raw: bytes) -> str | None:
 
 
 def attributes(text: str) -> dict[str, str]:
-    return {m.group(1).lower(): html.unescape(m.group(2) or m.group(3) or m.group(4) or "")
-            for m in _ATTR.finditer(text)}
+    return {
+        m.group(1).lower(): html.unescape(m.group(2) or m.group(3) or m.group(4) or "") for m in _ATTR.finditer(text)
+    }
 
 
 def _element(text: str, name: str) -> str | None:

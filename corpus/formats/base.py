@@ -1,4 +1,5 @@
 """Plain data shared by the collection formats, and the splitter for <DOC>-style record files."""
+
 import re
 import zlib
 from collections.abc import Iterator
@@ -134,12 +135,14 @@ class PlainStream(_CountedStream):
 
 
 # Magic bytes of compressed formats the loaders do not read: refused by name rather than parsed as text.
-_OTHER_COMPRESSION = re.compile(rb"(?P<bzip2>BZh[1-9]1AY&SY)|(?P<xz>\xfd7zXZ\x00)|(?P<zip>PK\x03\x04)"
-                                rb"|(?P<zstd>\x28\xb5\x2f\xfd)")
+_OTHER_COMPRESSION = re.compile(
+    rb"(?P<bzip2>BZh[1-9]1AY&SY)|(?P<xz>\xfd7zXZ\x00)|(?P<zip>PK\x03\x04)"
+    rb"|(?P<zstd>\x28\xb5\x2f\xfd)"
+)
 
 
 def compression_of(path: str | PathLike[str]) -> str | None:
-    """"gzip", "plain", or the name of a compression the loaders do not read (bzip2, xz, zip, zstd)."""
+    """ "gzip", "plain", or the name of a compression the loaders do not read (bzip2, xz, zip, zstd)."""
     with open(path, "rb") as fh:
         magic = fh.read(10)
     if magic[:2] == b"\x1f\x8b":
@@ -168,8 +171,9 @@ def _stray(segment: bytes) -> bool:
     return bool(segment.strip()) and bool(_WRAPPERS.sub(b"", segment).strip())
 
 
-def split_records(stream: ByteStream, start: bytes, end: bytes, chunk: int = CHUNK,
-                  max_record: int | None = None) -> Iterator[Record]:
+def split_records(
+    stream: ByteStream, start: bytes, end: bytes, chunk: int = CHUNK, max_record: int | None = None
+) -> Iterator[Record]:
     """Yield a Record for each `start`...`end` record that begins at a line start.
 
     A record runs to the last `end` before the next `start`, so a page that happens to contain the end tag does not
@@ -186,15 +190,16 @@ def split_records(stream: ByteStream, start: bytes, end: bytes, chunk: int = CHU
     def find_start(data: bytes, frm: int) -> int:
         while True:
             i = data.find(start, frm)
-            if i <= 0 or data[i - 1:i] == b"\n":
+            if i <= 0 or data[i - 1 : i] == b"\n":
                 return i
             frm = i + 1
 
     def check(at: int, length: int, outside: bool = False) -> None:
         if max_record is not None and length > max_record:
             what = f"text outside any {start.decode()} record" if outside else "a record"
-            raise SizeLimitExceeded(f"record {number + 1} (byte {base + at}): {what} longer than "
-                                    f"{size_text(max_record)}", "record")
+            raise SizeLimitExceeded(
+                f"record {number + 1} (byte {base + at}): {what} longer than {size_text(max_record)}", "record"
+            )
 
     while True:
         if not eof:
@@ -232,11 +237,15 @@ def split_records(stream: ByteStream, start: bytes, end: bytes, chunk: int = CHU
             if e < 0:
                 yield Record(number, base + s, buf[s:stop], f"no {end.decode()} before the next record")
             else:
-                yield Record(number, base + s, buf[s:e + len(end)])
-                if _stray(buf[e + len(end):stop]):
+                yield Record(number, base + s, buf[s : e + len(end)])
+                if _stray(buf[e + len(end) : stop]):
                     number += 1
-                    yield Record(number, base + e + len(end), buf[e + len(end):stop],
-                                 f"text outside any {start.decode()} record")
+                    yield Record(
+                        number,
+                        base + e + len(end),
+                        buf[e + len(end) : stop],
+                        f"text outside any {start.decode()} record",
+                    )
             pos = stop
         if eof:
             return

@@ -1,5 +1,6 @@
 """TREC Blog06 permalink bundles: <DOC> records of DOCNO, DATE_XML, FEEDNO, FEEDURL, BLOGHPNO, BLOGHPURL,
 PERMALINK, DOCHDR (the crawler's line and the HTTP response headers), then the raw page up to </DOC>."""
+
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -53,9 +54,9 @@ def parse_record(raw: bytes) -> ParsedDocument:
     if missing:
         raise FormatError(f"{docno}: missing {', '.join('<' + f + '>' for f in missing)}")
     meta.setdefault("BLOGHPNO", "")
-    dochdr = raw[start + 8:end].decode("latin-1")  # HTTP header bytes are ISO-8859-1 by definition
+    dochdr = raw[start + 8 : end].decode("latin-1")  # HTTP header bytes are ISO-8859-1 by definition
     meta["DOCHDR"] = parse_headers(dochdr)
-    page = raw[end + 9:raw.rfind(b"</DOC>")]
+    page = raw[end + 9 : raw.rfind(b"</DOC>")]
     if page.startswith(b"\r\n"):
         page = page[2:]
     elif page.startswith(b"\n"):

@@ -5,6 +5,7 @@ BOLT citations count characters in a post's raw XML text from the first characte
 entity counting as all of its raw characters, so each post's raw text is kept exactly: meta["posts"] records
 where it sits (start, length in characters) inside the decoded thread.
 """
+
 import html
 import re
 from collections.abc import Iterator
@@ -43,8 +44,15 @@ def posts(text: str) -> list[dict[str, Any]]:
         if close < 0:
             raise FormatError(f"<post> at character {m.start()} has no </post>")
         attrs = attributes(m.group(1))
-        out.append({"id": attrs.get("id", ""), "author": attrs.get("author", ""),
-                    "datetime": attrs.get("datetime", ""), "start": m.end(), "length": close - m.end()})
+        out.append(
+            {
+                "id": attrs.get("id", ""),
+                "author": attrs.get("author", ""),
+                "datetime": attrs.get("datetime", ""),
+                "start": m.end(),
+                "length": close - m.end(),
+            }
+        )
         pos = close + len(_POST_CLOSE)
 
 
@@ -78,9 +86,13 @@ def parse_record(raw: bytes) -> ParsedDocument:
     missing = [str(i + 1) for i, p in enumerate(plist) if not p["id"]]
     if missing:
         raise FormatError(f"{docno}: post(s) number {', '.join(missing)} without an id")
-    meta: dict[str, Any] = {"thread": docno, "headline": html.unescape(headline.group(1).strip()) if headline else "",
-                            "posts": plist, "charset_source": source}
-    body = "\n\n".join(post_plain_text(text[p["start"]:p["start"] + p["length"]]) for p in plist)
+    meta: dict[str, Any] = {
+        "thread": docno,
+        "headline": html.unescape(headline.group(1).strip()) if headline else "",
+        "posts": plist,
+        "charset_source": source,
+    }
+    body = "\n\n".join(post_plain_text(text[p["start"] : p["start"] + p["length"]]) for p in plist)
     full = "\n\n".join(t for t in (meta["headline"], body) if t).replace("\x00", "")
     return ParsedDocument(docno=docno, raw=raw, charset="utf-8", meta=meta, text=full)
 
@@ -90,5 +102,5 @@ def post_raw_text(raw: bytes, meta: dict[str, Any], post_id: str) -> str | None:
     text, _ = decode(raw)
     for p in meta.get("posts", ()):
         if p["id"] == post_id:
-            return text[p["start"]:p["start"] + p["length"]]
+            return text[p["start"] : p["start"] + p["length"]]
     return None

@@ -3,32 +3,58 @@
 Labels are normalised the way browsers do (WHATWG Encoding Standard): iso-8859-1 and us-ascii mean windows-1252,
 gb2312 means GBK (decoded with its superset gb18030), Shift_JIS means Windows-31J, and so on.
 """
+
 import codecs
 import re
 from typing import Any
 
 # label -> (name we store, Python codec)
 _ALIASES: dict[str, tuple[str, str]] = {
-    "utf-8": ("utf-8", "utf-8"), "utf8": ("utf-8", "utf-8"), "unicode-1-1-utf-8": ("utf-8", "utf-8"),
+    "utf-8": ("utf-8", "utf-8"),
+    "utf8": ("utf-8", "utf-8"),
+    "unicode-1-1-utf-8": ("utf-8", "utf-8"),
     # a page cannot really be UTF-16 if its meta tag was readable as ASCII; browsers treat that as UTF-8
-    "utf-16": ("utf-8", "utf-8"), "unicode": ("utf-8", "utf-8"),
-    "iso-8859-1": ("windows-1252", "cp1252"), "iso8859-1": ("windows-1252", "cp1252"),
-    "latin1": ("windows-1252", "cp1252"), "latin-1": ("windows-1252", "cp1252"), "l1": ("windows-1252", "cp1252"),
-    "us-ascii": ("windows-1252", "cp1252"), "ascii": ("windows-1252", "cp1252"),
-    "windows-1252": ("windows-1252", "cp1252"), "cp1252": ("windows-1252", "cp1252"),
-    "x-cp1252": ("windows-1252", "cp1252"), "cp819": ("windows-1252", "cp1252"),
-    "gb2312": ("gbk", "gb18030"), "gbk": ("gbk", "gb18030"), "x-gbk": ("gbk", "gb18030"),
-    "gb_2312-80": ("gbk", "gb18030"), "chinese": ("gbk", "gb18030"), "cp936": ("gbk", "gb18030"),
-    "gb18030": ("gb18030", "gb18030"), "euc-cn": ("gbk", "gb18030"),
-    "shift_jis": ("shift_jis", "cp932"), "shift-jis": ("shift_jis", "cp932"), "sjis": ("shift_jis", "cp932"),
-    "x-sjis": ("shift_jis", "cp932"), "ms_kanji": ("shift_jis", "cp932"), "windows-31j": ("shift_jis", "cp932"),
+    "utf-16": ("utf-8", "utf-8"),
+    "unicode": ("utf-8", "utf-8"),
+    "iso-8859-1": ("windows-1252", "cp1252"),
+    "iso8859-1": ("windows-1252", "cp1252"),
+    "latin1": ("windows-1252", "cp1252"),
+    "latin-1": ("windows-1252", "cp1252"),
+    "l1": ("windows-1252", "cp1252"),
+    "us-ascii": ("windows-1252", "cp1252"),
+    "ascii": ("windows-1252", "cp1252"),
+    "windows-1252": ("windows-1252", "cp1252"),
+    "cp1252": ("windows-1252", "cp1252"),
+    "x-cp1252": ("windows-1252", "cp1252"),
+    "cp819": ("windows-1252", "cp1252"),
+    "gb2312": ("gbk", "gb18030"),
+    "gbk": ("gbk", "gb18030"),
+    "x-gbk": ("gbk", "gb18030"),
+    "gb_2312-80": ("gbk", "gb18030"),
+    "chinese": ("gbk", "gb18030"),
+    "cp936": ("gbk", "gb18030"),
+    "gb18030": ("gb18030", "gb18030"),
+    "euc-cn": ("gbk", "gb18030"),
+    "shift_jis": ("shift_jis", "cp932"),
+    "shift-jis": ("shift_jis", "cp932"),
+    "sjis": ("shift_jis", "cp932"),
+    "x-sjis": ("shift_jis", "cp932"),
+    "ms_kanji": ("shift_jis", "cp932"),
+    "windows-31j": ("shift_jis", "cp932"),
     "cp932": ("shift_jis", "cp932"),
-    "euc-jp": ("euc-jp", "euc_jp"), "iso-2022-jp": ("iso-2022-jp", "iso2022_jp"),
-    "euc-kr": ("euc-kr", "cp949"), "ks_c_5601-1987": ("euc-kr", "cp949"), "cp949": ("euc-kr", "cp949"),
-    "big5": ("big5", "big5hkscs"), "big5-hkscs": ("big5", "big5hkscs"),
-    "iso-8859-9": ("windows-1254", "cp1254"), "latin5": ("windows-1254", "cp1254"),
-    "tis-620": ("windows-874", "cp874"), "iso-8859-11": ("windows-874", "cp874"),
-    "koi8-r": ("koi8-r", "koi8_r"), "koi8-u": ("koi8-u", "koi8_u"),
+    "euc-jp": ("euc-jp", "euc_jp"),
+    "iso-2022-jp": ("iso-2022-jp", "iso2022_jp"),
+    "euc-kr": ("euc-kr", "cp949"),
+    "ks_c_5601-1987": ("euc-kr", "cp949"),
+    "cp949": ("euc-kr", "cp949"),
+    "big5": ("big5", "big5hkscs"),
+    "big5-hkscs": ("big5", "big5hkscs"),
+    "iso-8859-9": ("windows-1254", "cp1254"),
+    "latin5": ("windows-1254", "cp1254"),
+    "tis-620": ("windows-874", "cp874"),
+    "iso-8859-11": ("windows-874", "cp874"),
+    "koi8-r": ("koi8-r", "koi8_r"),
+    "koi8-u": ("koi8-u", "koi8_u"),
 }
 
 _META_RE = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
@@ -65,8 +91,26 @@ def from_meta(page: bytes) -> str | None:
 
 # The charsets detection chooses among: those common on the web of 2005-2012 (Blog06, BOLT). Trying all ~90 that
 # charset-normalizer knows costs several times more and mostly adds false candidates.
-WEB_CHARSETS = ["utf_8", "cp1252", "cp1250", "cp1251", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257",
-                "iso8859_2", "iso8859_7", "koi8_r", "cp932", "euc_jp", "iso2022_jp", "gb18030", "big5", "cp949"]
+WEB_CHARSETS = [
+    "utf_8",
+    "cp1252",
+    "cp1250",
+    "cp1251",
+    "cp1253",
+    "cp1254",
+    "cp1255",
+    "cp1256",
+    "cp1257",
+    "iso8859_2",
+    "iso8859_7",
+    "koi8_r",
+    "cp932",
+    "euc_jp",
+    "iso2022_jp",
+    "gb18030",
+    "big5",
+    "cp949",
+]
 
 
 def detect(page: bytes) -> tuple[str, str] | None:

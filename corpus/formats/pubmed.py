@@ -1,4 +1,5 @@
 """PubMed abstracts as JSON Lines: {"pmid": ..., "title": ..., "abstract": ...} per line (BioGen)."""
+
 import json
 from collections.abc import Iterator
 
@@ -26,8 +27,9 @@ def records(stream: ByteStream, filename: str = "", max_record: int | None = Non
 
 def _check(line: bytes, number: int, offset: int, max_record: int | None) -> None:
     if max_record is not None and len(line) > max_record:
-        raise SizeLimitExceeded(f"record {number} (byte {offset}): a line longer than {size_text(max_record)}",
-                                "record")
+        raise SizeLimitExceeded(
+            f"record {number} (byte {offset}): a line longer than {size_text(max_record)}", "record"
+        )
 
 
 def docno_of(raw: bytes) -> str | None:

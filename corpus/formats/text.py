@@ -1,12 +1,40 @@
 """The viewable text of an HTML page: what a browser shows, without head, scripts, styles and comments."""
+
 from lxml import etree
 
-_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True, recover=True,
-                           remove_blank_text=False, default_doctype=False)
+_PARSER = etree.HTMLParser(
+    remove_comments=True, remove_pis=True, no_network=True, recover=True, remove_blank_text=False, default_doctype=False
+)
 _INVISIBLE = ("head", "script", "style", "noscript", "template", "title", "iframe", "object", "select")
 # After these elements a browser starts a new line; their tails get one so words do not run together.
-_BLOCKS = ("p", "div", "br", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol",
-           "dd", "dt", "blockquote", "pre", "hr", "section", "article", "header", "footer", "form")
+_BLOCKS = (
+    "p",
+    "div",
+    "br",
+    "li",
+    "tr",
+    "td",
+    "th",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "table",
+    "ul",
+    "ol",
+    "dd",
+    "dt",
+    "blockquote",
+    "pre",
+    "hr",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "form",
+)
 _BREAK = "\ue000"  # a private-use character: not white space, never in real text we keep
 
 

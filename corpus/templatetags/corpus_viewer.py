@@ -1,5 +1,6 @@
 """{% document_frame url %} emits the sandboxed iframe for a corpus.viewer.frame_url(...) URL;
 {% frame_url collection docno %} builds such a URL in a template (no marks, no images)."""
+
 from django import template
 
 from corpus import viewer

@@ -8,6 +8,7 @@ Both report every problem they find (not just the first); a caller loads nothing
 A run format may say what its files look like, FILE_SHAPE = "xml" or "text" (lines), so that a file of the other
 shape, most likely meant for another evaluation, is named as such rather than only reported line by line.
 """
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module

@@ -3,6 +3,7 @@
 One line per retrieved document: `qnum rank docid rsv` (white space between columns), where qnum is the target
 (series) number, rank 1 is the most similar document and rsv the retrieval status value (larger is better).
 """
+
 from typing import Any
 
 from pooling.formats.base import Problem

@@ -1,4 +1,5 @@
 """Links a track adds to the stage apps' pages (pooling.tracks.Track.*_links), so no template names a track."""
+
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -10,10 +11,18 @@ register = template.Library()
 
 def _links(links, slug):
     return format_html_join(
-        "; ", '<a href="{}" id="{}">{}</a>{}',
-        ((reverse(link.url_name, args=[slug]), link.ident, link.label,
-          format_html(" (<code>{}</code>)", link.note.replace("SLUG", slug)) if link.note else "")
-         for link in links))
+        "; ",
+        '<a href="{}" id="{}">{}</a>{}',
+        (
+            (
+                reverse(link.url_name, args=[slug]),
+                link.ident,
+                link.label,
+                format_html(" (<code>{}</code>)", link.note.replace("SLUG", slug)) if link.note else "",
+            )
+            for link in links
+        ),
+    )
 
 
 @register.simple_tag

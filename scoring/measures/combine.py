@@ -3,12 +3,12 @@
 Pure functions. A series that lacks a question type averages the types it has, with their weights renormalised,
 and is flagged; questions whose value is None (a list question with an empty final answer set) are left out.
 """
+
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-import math
 from statistics import median
 from typing import Any
-
 
 
 def mean(values: Iterable[float]) -> float:
@@ -45,8 +45,9 @@ def series_score(question_values: Iterable[tuple[str, float | None]], weights: M
     return series_score_from_sums({t: (math.fsum(v), n) for t, (v, n) in sums.items()}, weights, left_out)
 
 
-def series_score_from_sums(sums: Mapping[str, tuple[float, int]], weights: Mapping[str, float],
-                           left_out: int = 0) -> SeriesScore:
+def series_score_from_sums(
+    sums: Mapping[str, tuple[float, int]], weights: Mapping[str, float], left_out: int = 0
+) -> SeriesScore:
     """The same from {question type: (sum of values, number of questions with a value)}, as a database can
     aggregate them without sending every question's value."""
     components = {t: total / n for t, (total, n) in sums.items() if n}

@@ -3,6 +3,7 @@
 Pure Python, no Django. `name` is the key its values are stored under (Score.measure); `function` is the pure
 function computing it, or None for a value the scorer assembles from others (a series score, a mean over topics).
 """
+
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any

@@ -4,6 +4,7 @@ Tukey's HSD with the two-way model's error term, shown as the TREC overview's le
 HSD = q(1 - alpha; k runs; df_error) * sqrt(MSE / number of series). Runs whose means differ by less than HSD are
 not significantly different and share a letter. No Django here: statsmodels, scipy and plain data.
 """
+
 import math
 import string
 from collections.abc import Sequence
@@ -46,7 +47,7 @@ def letter_groups(means: Sequence[tuple[str, float]], hsd: float) -> dict[str, s
     letters: dict[str, list[str]] = {run: [] for run, _ in means}
     for g, (i, j) in enumerate(groups):
         letter = _letter(g)
-        for run, _ in means[i:j + 1]:
+        for run, _ in means[i : j + 1]:
             letters[run].append(letter)
     return {run: " ".join(v) for run, v in letters.items()}
 
@@ -78,11 +79,27 @@ def tukey_two_way(scores: Sequence[tuple[str, Any, float | None]], alpha: float 
     means = frame.groupby("run")["score"].mean().sort_values(ascending=False, kind="stable")
     ordered = [(run, float(m)) for run, m in means.items()]
     letters = letter_groups(ordered, hsd) if not np.isnan(hsd) else {r: "" for r, _ in ordered}
-    anova = [(str(src).replace("C(", "").replace(")", ""), float(row["df"]), float(row["sum_sq"]),
-              _nan_none(row.get("F")), _nan_none(row.get("PR(>F)"))) for src, row in table.iterrows()]
+    anova = [
+        (
+            str(src).replace("C(", "").replace(")", ""),
+            float(row["df"]),
+            float(row["sum_sq"]),
+            _nan_none(row.get("F")),
+            _nan_none(row.get("PR(>F)")),
+        )
+        for src, row in table.iterrows()
+    ]
     p_run = float(table.loc["C(run)", "PR(>F)"])
-    return Significance(runs=[(r, m, letters[r]) for r, m in ordered], mse=mse, df_error=df_error, q=q, hsd=hsd,
-                        p_run=p_run, n_series=n_series, anova=anova)
+    return Significance(
+        runs=[(r, m, letters[r]) for r, m in ordered],
+        mse=mse,
+        df_error=df_error,
+        q=q,
+        hsd=hsd,
+        p_run=p_run,
+        n_series=n_series,
+        anova=anova,
+    )
 
 
 def _nan_none(value: Any) -> float | None:

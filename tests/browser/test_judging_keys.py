@@ -1,6 +1,7 @@
 """The one key map in Chromium: `?` lists a page's keys, one key per instance judgment with auto-advance, votes
 and matches by keyboard past nine nuggets with the matched counter following, and BOLT's key hints on pressed
 buttons."""
+
 from pathlib import Path
 
 import pytest
@@ -72,10 +73,16 @@ def test_one_key_per_instance_with_auto_advance(page, login, live_server, instan
     for key in ("5", "2", "3"):
         page.keyboard.press(key)
     page.wait_for_selector("#question-done")
-    labels = {j.item.text: j.value["label"] for j in Judgment.objects.select_related("item")
-              .filter(assessor=assessor, topic=sample.questions["1.1"])}
-    assert labels == {"1983": "incorrect", "Karl Lagerfeld": "globally-correct", "NIL": "globally-correct",
-                      "Paris": "non-exact"}
+    labels = {
+        j.item.text: j.value["label"]
+        for j in Judgment.objects.select_related("item").filter(assessor=assessor, topic=sample.questions["1.1"])
+    }
+    assert labels == {
+        "1983": "incorrect",
+        "Karl Lagerfeld": "globally-correct",
+        "NIL": "globally-correct",
+        "Paris": "non-exact",
+    }
     page.keyboard.press("j")
     page.wait_for_selector("#item-panel[data-question='1.2']")
     # list 1.2: "=" new class; "5" (correct, no class yet: stays) then "="; ⇧1 into the first class; "1"
@@ -83,8 +90,10 @@ def test_one_key_per_instance_with_auto_advance(page, login, live_server, instan
         page.keyboard.press(key)
     page.wait_for_selector("#question-done")
     assert page.evaluate("window.__noReload") is True
-    values = {j.item.text: j for j in Judgment.objects.select_related("item")
-              .filter(assessor=assessor, topic=sample.questions["1.2"])}
+    values = {
+        j.item.text: j
+        for j in Judgment.objects.select_related("item").filter(assessor=assessor, topic=sample.questions["1.2"])
+    }
     kidman = values["Nicole Kidman"].value["answer_class"]
     assert kidman is not None and values["N. Kidman"].value["answer_class"] == kidman
     assert values["Keira Knightley"].value["answer_class"] not in (None, kidman)
@@ -172,8 +181,9 @@ def bolt_topic(transactional_db, make_user):
     load_collection("bolt-keys-forum", "bolt-forum", [str(FIXTURES / "forum.xml")])
     ev = create_evaluation("bolt-keys", "bolt-ir-p2", ["bolt-keys-forum"])
     load_topics(ev, (FIXTURES / "topics.xml").read_bytes(), "topics.xml")
-    load_run_files(ev, [RunFile(filename="alpha1.xml", data=(FIXTURES / "alpha1.xml").read_bytes(),
-                                team="Team Alpha", priority=1)])
+    load_run_files(
+        ev, [RunFile(filename="alpha1.xml", data=(FIXTURES / "alpha1.xml").read_bytes(), team="Team Alpha", priority=1)]
+    )
     build_pools(ev)
     user = make_user("boltie", "assessor")
     topic = ev.topics.get(ident="1.002")

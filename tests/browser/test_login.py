@@ -1,4 +1,5 @@
 """Each role logs in through the real form in Chromium and lands on its own home page."""
+
 import pytest
 
 pytestmark = pytest.mark.browser

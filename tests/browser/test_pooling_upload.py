@@ -1,5 +1,6 @@
 """The organizer's flow in Chromium: create an evaluation, load questions, upload runs (one bad), build pools;
 and a participant checking a file before sending it."""
+
 import pytest
 
 from corpus.models import Collection, Document
@@ -39,8 +40,9 @@ def test_organizer_creates_loads_checks_and_pools(page, login, make_user, live_s
     page.click("#runs-form button[type=submit]")
     assert page.locator("#results tr.loaded").inner_text().startswith("tac_valid_run.txt")
     problems = page.locator("#results tr.failed pre.problems").inner_text().splitlines()
-    assert problems[0] == ("tac_bad_run.txt:2: missing columns: expected 'qid run-tag docid answer-string', "
-                           "found 2 columns")
+    assert problems[0] == (
+        "tac_bad_run.txt:2: missing columns: expected 'qid run-tag docid answer-string', found 2 columns"
+    )
     assert len(problems) == 7
     assert list(Run.objects.values_list("tag", flat=True)) == ["AlphaQA1"]
 
@@ -66,8 +68,10 @@ def test_participant_checks_a_file(page, login, make_user, blog):
     page.set_input_files("#check-form input[name=file]", str(FIXTURES / "tac_bad_run.txt"))
     page.click("#check-form button[type=submit]")
     assert "7 problems" in page.locator("#check-result").inner_text()
-    assert "tac_bad_run.txt:5: docid 'BLOG06-feed-000042' is not a permalink document" in page.locator(
-        "#problems").inner_text()
+    assert (
+        "tac_bad_run.txt:5: docid 'BLOG06-feed-000042' is not a permalink document"
+        in page.locator("#problems").inner_text()
+    )
     page.set_input_files("#check-form input[name=file]", str(FIXTURES / "tac_valid_run.txt"))
     page.click("#check-form button[type=submit]")
     assert page.locator("#ok").inner_text().startswith("tac_valid_run.txt: no problems.")

@@ -4,6 +4,7 @@ by the web process (WhiteNoise), gunicorn with config/gunicorn.conf.py, PostgreS
 Also what production must survive: a database restart costs no request an error (the web process's connections
 are killed under it, as a restart does), and a save that fails for any reason — a server error, no answer at
 all — tells the assessor and keeps the unsaved choice on screen to retry."""
+
 import os
 import re
 import socket
@@ -19,7 +20,6 @@ from django.urls import reverse
 
 from assess.models import Assignment, Judgment
 from pooling.models import StaleTopic
-from tracks.qa.sample import build_sample
 from scoring.rescore import rescore_evaluation
 from scoring.synthetic import tiny_trec2007
 from tests.conftest import PASSWORD, ROOT, _database_url_for
@@ -39,17 +39,30 @@ def production(celery_worker, django_db_setup, tmp_path_factory):
     """gunicorn serving the test database with production settings; the base URL. Plain HTTP on localhost
     stands in for the TLS proxy (Chromium keeps Secure cookies for localhost), so only the redirect is off."""
     port = _free_port()
-    env = dict(os.environ, DEBUG="0", SECRET_KEY=f"production-test-{uuid.uuid4().hex}",
-               ALLOWED_HOSTS="localhost", DATABASE_URL=_database_url_for(connection.settings_dict),
-               CELERY_QUEUE=celery_worker["queue"], CELERY_TASK_ALWAYS_EAGER="0",
-               STATIC_ROOT=str(tmp_path_factory.mktemp("staticfiles")), SECURE_SSL_REDIRECT="0",
-               WEB_BIND=f"127.0.0.1:{port}", WEB_WORKERS="1", WEB_THREADS="4")
+    env = dict(
+        os.environ,
+        DEBUG="0",
+        SECRET_KEY=f"production-test-{uuid.uuid4().hex}",
+        ALLOWED_HOSTS="localhost",
+        DATABASE_URL=_database_url_for(connection.settings_dict),
+        CELERY_QUEUE=celery_worker["queue"],
+        CELERY_TASK_ALWAYS_EAGER="0",
+        STATIC_ROOT=str(tmp_path_factory.mktemp("staticfiles")),
+        SECURE_SSL_REDIRECT="0",
+        WEB_BIND=f"127.0.0.1:{port}",
+        WEB_WORKERS="1",
+        WEB_THREADS="4",
+    )
     env.pop("TEST_DATABASE_NAME", None)
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env,
-                   check=True)
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     log = open(tmp_path_factory.mktemp("gunicorn") / "gunicorn.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi:application",
-                             "-c", "config/gunicorn.conf.py"], cwd=ROOT, env=env, stdout=log, stderr=log)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi:application", "-c", "config/gunicorn.conf.py"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
+    )
     base = f"http://localhost:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -91,8 +104,10 @@ def watch_static(page):
 def _kill_web_connections():
     """What a PostgreSQL restart does to the web process: every connection it keeps is gone."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
         return len(cursor.fetchall())
 
 
@@ -133,8 +148,10 @@ def test_assessor_judges_through_a_database_restart_and_sees_failed_saves(produc
     # The database "restarts": the next save reconnects instead of answering 500.
     assert _kill_web_connections() >= 1
     page.keyboard.press("5")
-    page.wait_for_function("() => document.querySelector('#judge-bar .status').textContent.includes('saved')"
-                           " && document.querySelector('#judge-bar .status').textContent.includes('version 2')")
+    page.wait_for_function(
+        "() => document.querySelector('#judge-bar .status').textContent.includes('saved')"
+        " && document.querySelector('#judge-bar .status').textContent.includes('version 2')"
+    )
     assert Judgment.objects.get(item=item, assessor=judy).value["label"] == "globally-correct"
 
     # No answer at all (network down): the page says so and keeps the unsaved choice marked.

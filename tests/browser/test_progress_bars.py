@@ -1,5 +1,6 @@
 """Progress in sight, in Chromium (issue 12): the assessor's bars on their home page, and the organizer's per
 question, assessor and run on the evaluation page, where htmx fetches them from assess once the page is there."""
+
 import pytest
 
 from assess import judging

@@ -1,10 +1,11 @@
 """The organizer's board updates by itself while judging goes on; a released report renders for its team."""
+
 import pytest
 from django.db import transaction
 
 from assess.models import Judgment
-from scoring.rescore import rescore_evaluation
 from pooling.staleness import mark_stale
+from scoring.rescore import rescore_evaluation
 from scoring.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.browser
@@ -28,7 +29,9 @@ def test_board_follows_judging_and_report_for_released_team(page, login, make_us
     new = f"{((1 + 4 / 7 + 6 / 7.95) / 3 + 0.5) / 2:.4f}"
     page.wait_for_function(
         "text => document.querySelector('#scoreboard tr[data-run=\"runA\"]').innerText.includes(text)",
-        arg=new, timeout=15_000)
+        arg=new,
+        timeout=15_000,
+    )
     assert page.locator("#stale-count").inner_text() == "0"
     # Release to Team Alpha only, from the board, which then says so (not "Reports not released").
     page.click("text=Release to Team Alpha only")

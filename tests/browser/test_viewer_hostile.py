@@ -5,6 +5,7 @@ inside one page (one navigation per batch, not one browser context per vector). 
 the sandboxed iframe with the frame's CSP (what assessors get), the CSP alone (frame not sandboxed), and the
 sanitizer alone (its output in a page with neither). A control proves the hooks do catch a dialog and a request.
 """
+
 from pathlib import Path
 
 import pytest
@@ -37,17 +38,24 @@ def test_corpus_is_big_enough():
 
 
 def _page_bytes(vector):
-    return (f"<html><head><title>hostile</title></head><body><p>before</p>{vector}<p>after</p></body></html>"
-            .encode("utf-8"))
+    return f"<html><head><title>hostile</title></head><body><p>before</p>{vector}<p>after</p></body></html>".encode()
 
 
 @pytest.fixture
 def hostile_docs(live_server, make_user):
     collection = Collection.objects.create(name="hostile", format="blog06")
-    Document.objects.bulk_create([
-        Document(collection=collection, docno=f"HOSTILE-{i:03d}", raw=_page_bytes(v), charset="utf-8",
-                 meta={"PERMALINK": "http://blog.example/post.html", "where": where})
-        for i, (where, v) in enumerate(VECTORS)])
+    Document.objects.bulk_create(
+        [
+            Document(
+                collection=collection,
+                docno=f"HOSTILE-{i:03d}",
+                raw=_page_bytes(v),
+                charset="utf-8",
+                meta={"PERMALINK": "http://blog.example/post.html", "where": where},
+            )
+            for i, (where, v) in enumerate(VECTORS)
+        ]
+    )
     from tests.test_corpus_access import assign
 
     assign(make_user("hostile-assessor", "assessor"), "hostile")  # assessors read their evaluations' collections
@@ -86,8 +94,10 @@ _INJECT = """([html, n]) => {
 
 def _load_batch(page, docnos, sandboxed):
     urls = [viewer.frame_url("hostile", d) for d in docnos]
-    html = "".join(render_to_string("corpus/_frame.html", {"url": u, "title": d, "css_class": "doc-frame"})
-                   for u, d in zip(urls, docnos))
+    html = "".join(
+        render_to_string("corpus/_frame.html", {"url": u, "title": d, "css_class": "doc-frame"})
+        for u, d in zip(urls, docnos)
+    )
     # The page's frames.js gives frames their src on load; frames injected here get it directly.
     html = html.replace(" data-frame-src=", " src=")
     if not sandboxed:
@@ -107,7 +117,7 @@ def test_hostile_vectors_neither_run_nor_reach_out(page, login, live_server, hos
     allowed = {start, f"{live_server.url}{viewer.frame_url('hostile', hostile_docs[0])}"}
     rendered = 0
     for i in range(0, len(hostile_docs), BATCH):
-        batch = hostile_docs[i:i + BATCH]
+        batch = hostile_docs[i : i + BATCH]
         allowed.update(f"{live_server.url}{u}" for u in _load_batch(page, batch, sandboxed))
         frames = [f for f in page.frames if "/corpus/hostile/frame/" in f.url]
         for frame in frames:
@@ -116,9 +126,13 @@ def test_hostile_vectors_neither_run_nor_reach_out(page, login, live_server, hos
             rendered += 1
     assert rendered >= len(hostile_docs)
     own_assets = f"{live_server.url}/static/"
-    leaks = [(url, where) for url, where in watch.requests
-             if url not in allowed and not (url.startswith(own_assets) and where == start)
-             and url != f"{live_server.url}/favicon.ico"]
+    leaks = [
+        (url, where)
+        for url, where in watch.requests
+        if url not in allowed
+        and not (url.startswith(own_assets) and where == start)
+        and url != f"{live_server.url}/favicon.ico"
+    ]
     assert watch.dialogs == []
     assert leaks == [], "\n".join(f"{u} from {w}" for u, w in leaks)
 

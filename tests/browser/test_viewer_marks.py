@@ -1,5 +1,6 @@
 """In Chromium: the frame scrolls to the first mark by itself (no script runs in it), charsets read right,
 forum spans are marked, and a participant cannot open a document."""
+
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,13 @@ def docs(live_server, make_user):
     load_collection("forum", "bolt-forum", [FIX / "forum" / "bolt-forum-demo.xml"])
     filler = "".join(f"<p>Paragraph {i} says nothing of interest.</p>" for i in range(300))
     raw = f"<html><body>{filler}<p>The <b>answer</b> is   forty-two.</p>{filler}</body></html>".encode()
-    Document.objects.create(collection=Collection.objects.create(name="long", format="blog06"), docno="LONG-1",
-                            raw=raw, charset="utf-8", meta={})
+    Document.objects.create(
+        collection=Collection.objects.create(name="long", format="blog06"),
+        docno="LONG-1",
+        raw=raw,
+        charset="utf-8",
+        meta={},
+    )
     assessor = make_user("viewer-assessor", "assessor")
     make_user("viewer-participant", "participant", team="Team Alpha")
     from tests.test_corpus_access import assign
@@ -44,8 +50,10 @@ def test_first_mark_is_scrolled_into_view_without_script(page, login, live_serve
     assert frame.locator("mark.hl").all_inner_texts() == ["answer", "is forty-two"]
     # The browser scrolls to the #mark-1 fragment itself as the frame loads; wait until the mark is in view.
     # (Evaluated by the test through CDP, not by the page, which runs no script.)
-    in_view = "(() => { const r = document.getElementById('mark-1').getBoundingClientRect();" \
-              " return [r.top >= 0 && r.bottom <= innerHeight, scrollY]; })()"
+    in_view = (
+        "(() => { const r = document.getElementById('mark-1').getBoundingClientRect();"
+        " return [r.top >= 0 && r.bottom <= innerHeight, scrollY]; })()"
+    )
     seen = []
     for _ in range(50):
         visible, scroll_y = frame.evaluate(in_view)

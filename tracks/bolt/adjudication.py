@@ -8,6 +8,7 @@ relevant characters (relspans compared after merging, so a relspan over the whol
 change the character measures. Translation and source-checked differences change no measure, so on their own
 they do not queue a citation; the adjudicator sees and decides them along with the rest.
 """
+
 from collections import defaultdict
 
 from django.db import transaction
@@ -55,8 +56,7 @@ def adjudication_queue(evaluation, user=None):
     judged = Judgment.objects.filter(evaluation=evaluation, kind="citation", item__isnull=False)
     # Only items a second assessor judged can disagree (half the topics at most): the rest is never read.
     seconded = judged.filter(role=Judgment.SECONDARY).values("item_id")
-    rows = (judged.filter(item_id__in=seconded).exclude(topic_id__in=mine)
-            .select_related("assessor", "item", "topic"))
+    rows = judged.filter(item_id__in=seconded).exclude(topic_id__in=mine).select_related("assessor", "item", "topic")
     for j in rows:
         by_item[j.item_id][j.role] = j
     out = []
@@ -87,8 +87,12 @@ def decision_value(form, primary, secondary):
     spans = form.get("spans") or "whole"
     if spans != "whole" and spans not in sides:
         raise BoltError(f"the relevant part is whole, primary or secondary, not {spans!r}")
-    return {"rel": form.get("rel"), "trans": form.get("trans") or "na", "chksrc": bool(form.get("chksrc")),
-            "relspans": [] if spans == "whole" else list(sides[spans].value.get("relspans") or [])}
+    return {
+        "rel": form.get("rel"),
+        "trans": form.get("trans") or "na",
+        "chksrc": bool(form.get("chksrc")),
+        "relspans": [] if spans == "whole" else list(sides[spans].value.get("relspans") or []),
+    }
 
 
 def adjudicate_citation(user, item, value, expected_version):
@@ -104,14 +108,26 @@ def adjudicate_citation(user, item, value, expected_version):
     clean = clean_citation_value(value, len(item.text))
     with transaction.atomic():
         generic.claim_decision(user, item, "citation")  # one decider at a time, one decision per citation
-        sides = dict(Judgment.objects.filter(kind="citation", item=item)
-                     .filter(role__in=[Judgment.PRIMARY, Judgment.SECONDARY]).values_list("role", "value"))
+        sides = dict(
+            Judgment.objects.filter(kind="citation", item=item)
+            .filter(role__in=[Judgment.PRIMARY, Judgment.SECONDARY])
+            .values_list("role", "value")
+        )
         if len(sides) < 2:
-            raise generic.NotInQueue(f"citation {item.pool_id} is not in the adjudication queue: it has not "
-                                      f"been judged by both assessors")
+            raise generic.NotInQueue(
+                f"citation {item.pool_id} is not in the adjudication queue: it has not been judged by both assessors"
+            )
         # the queue's own rule (adjudication_queue), read under the item's lock like the decision itself
         if disagreement(sides[Judgment.PRIMARY], sides[Judgment.SECONDARY], len(item.text)) is None:
-            raise generic.NotInQueue(f"citation {item.pool_id} is not in the adjudication queue: both "
-                                      f"assessors judged it alike")
-        return generic.save_judgment(user, topic=item.topic, kind="citation", role=Judgment.ADJUDICATED,
-                                      item=item, value=clean, expected_version=expected_version)
+            raise generic.NotInQueue(
+                f"citation {item.pool_id} is not in the adjudication queue: both assessors judged it alike"
+            )
+        return generic.save_judgment(
+            user,
+            topic=item.topic,
+            kind="citation",
+            role=Judgment.ADJUDICATED,
+            item=item,
+            value=clean,
+            expected_version=expected_version,
+        )

@@ -5,6 +5,7 @@ tracks.bolt.adjudication; the decision is a plain form post (keys in static/js/b
 Kept apart from the QA queue (assess.organizer_views.adjudication): a QA row is one label, a BOLT decision is
 relevance, translation, source checked and the relevant part of the passage, shown against the topic's rules.
 """
+
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,9 +21,11 @@ from tracks.bolt import adjudication, judging
 from tracks.bolt.views import REL_KEYS, TRANS_KEYS
 
 # The judging page's keys (y/m/n, 1/2/3, c) mean the same here: all from the one key map.
-SPAN_KEYS = (("whole", keymap.key("part-whole"), "the whole passage"),
-             ("primary", keymap.key("part-primary"), "as the primary marked"),
-             ("secondary", keymap.key("part-second"), "as the second marked"))
+SPAN_KEYS = (
+    ("whole", keymap.key("part-whole"), "the whole passage"),
+    ("primary", keymap.key("part-primary"), "as the primary marked"),
+    ("secondary", keymap.key("part-second"), "as the second marked"),
+)
 TRANS_LABELS = {"accept": "acceptable", "problematic": "problematic", "notaccept": "not acceptable", "na": "n/a"}
 
 
@@ -40,18 +43,31 @@ def queue_page(request, slug):
     evaluation = _evaluation(request, slug)
     rows = adjudication.adjudication_queue(evaluation, user=request.user)
     first_open = next((item for item, *_, decided in rows if decided is None), None)
-    return render(request, "bolt/adjudication.html", {
-        "evaluation": evaluation, "rows": rows, "open": sum(1 for r in rows if r[3] is None),
-        "first_open": first_open, "organizer": has_role(request.user, ORGANIZER)})
+    return render(
+        request,
+        "bolt/adjudication.html",
+        {
+            "evaluation": evaluation,
+            "rows": rows,
+            "open": sum(1 for r in rows if r[3] is None),
+            "first_open": first_open,
+            "organizer": has_role(request.user, ORGANIZER),
+        },
+    )
 
 
 def _judgment_view(judgment, text):
     if judgment is None:
         return None
     value = judgment.value
-    return {"judgment": judgment, "rel": value.get("rel"), "trans": TRANS_LABELS.get(value.get("trans"), "n/a"),
-            "chksrc": value.get("chksrc"), "relspans": value.get("relspans") or [],
-            "segments": adjudication.passage_segments(text, value.get("relspans"))}
+    return {
+        "judgment": judgment,
+        "rel": value.get("rel"),
+        "trans": TRANS_LABELS.get(value.get("trans"), "n/a"),
+        "chksrc": value.get("chksrc"),
+        "relspans": value.get("relspans") or [],
+        "segments": adjudication.passage_segments(text, value.get("relspans")),
+    }
 
 
 def _form_defaults(primary, secondary, decided):
@@ -67,9 +83,12 @@ def _form_defaults(primary, secondary, decided):
         return {"rel": value.get("rel"), "trans": value.get("trans"), "chksrc": value.get("chksrc"), "spans": spans}
     a, b = primary.value, secondary.value
     same_spans = (a.get("relspans") or []) == (b.get("relspans") or [])
-    return {"rel": None, "trans": a.get("trans") if a.get("trans") == b.get("trans") else None,
-            "chksrc": a.get("chksrc") if a.get("chksrc") == b.get("chksrc") else False,
-            "spans": "primary" if same_spans and a.get("relspans") else "whole"}
+    return {
+        "rel": None,
+        "trans": a.get("trans") if a.get("trans") == b.get("trans") else None,
+        "chksrc": a.get("chksrc") if a.get("chksrc") == b.get("chksrc") else False,
+        "spans": "primary" if same_spans and a.get("relspans") else "whole",
+    }
 
 
 @role_required(ORGANIZER, ASSESSOR)
@@ -107,17 +126,36 @@ def decide_page(request, slug, item_id):
     collection = judging.collection_of(evaluation)
     frame = None
     if collection is not None:
-        frame = viewer.frame_url(collection.name, item.docid,
-                                 spans=[(item.data["post"], item.data["offset"], item.data["length"])])
+        frame = viewer.frame_url(
+            collection.name, item.docid, spans=[(item.data["post"], item.data["offset"], item.data["length"])]
+        )
     topic = item.topic
-    return render(request, "bolt/adjudicate.html", {
-        "evaluation": evaluation, "item": item, "topic": topic, "assessor_fields": topic.data.get("assessor") or {},
-        "language_target": topic.data.get("language_target", "none"), "frame_url": frame,
-        "primary": _judgment_view(primary, item.text), "secondary": _judgment_view(secondary, item.text),
-        "decided": _judgment_view(decided, item.text), "version": decided.version if decided else 0,
-        "changes": list(decided.changes.select_related("changed_by")) if decided else [],
-        "form": _form_defaults(primary, secondary, decided), "error": error,
-        "just_decided": request.GET.get("decided") if not error else None,
-        "number": at + 1, "count": len(rows), "prev_url": url(at - 1 if at else None),
-        "next_url": url(at + 1 if at + 1 < len(rows) else None), "next_open_url": url(next_open),
-        "rel_keys": REL_KEYS, "trans_keys": TRANS_KEYS, "span_keys": SPAN_KEYS}, status=status)
+    return render(
+        request,
+        "bolt/adjudicate.html",
+        {
+            "evaluation": evaluation,
+            "item": item,
+            "topic": topic,
+            "assessor_fields": topic.data.get("assessor") or {},
+            "language_target": topic.data.get("language_target", "none"),
+            "frame_url": frame,
+            "primary": _judgment_view(primary, item.text),
+            "secondary": _judgment_view(secondary, item.text),
+            "decided": _judgment_view(decided, item.text),
+            "version": decided.version if decided else 0,
+            "changes": list(decided.changes.select_related("changed_by")) if decided else [],
+            "form": _form_defaults(primary, secondary, decided),
+            "error": error,
+            "just_decided": request.GET.get("decided") if not error else None,
+            "number": at + 1,
+            "count": len(rows),
+            "prev_url": url(at - 1 if at else None),
+            "next_url": url(at + 1 if at + 1 < len(rows) else None),
+            "next_open_url": url(next_open),
+            "rel_keys": REL_KEYS,
+            "trans_keys": TRANS_KEYS,
+            "span_keys": SPAN_KEYS,
+        },
+        status=status,
+    )

@@ -31,8 +31,12 @@ BOLT = Track(
     adjudication_page="bolt:adjudication",
     assignment_page="bolt:topic",
     organizer_links=(
-        PageLink("bolt-agreement-link", "BOLT: agreement on double-judged topics and assessed-citation exports",
-                 "bolt:agreement", note="also manage.py bolt_export SLUG RUN"),
+        PageLink(
+            "bolt-agreement-link",
+            "BOLT: agreement on double-judged topics and assessed-citation exports",
+            "bolt:agreement",
+            note="also manage.py bolt_export SLUG RUN",
+        ),
         PageLink("bolt-adjudication-link", "adjudication of disagreements", "bolt:adjudication"),
     ),
     participant_links=(PageLink("bolt-team-topics", "topics", "bolt:team_topics"),),

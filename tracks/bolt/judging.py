@@ -14,6 +14,7 @@ Judgment kinds and values:
    "groups": {<group number>: {"relevant", "cohesive", "scope": bool|None, "members": {<pool key>: bool}}}}
   written whole (judge_view) or one answer at a time (judge_view_field).
 """
+
 from django.db import transaction
 from django.db.models import Max
 
@@ -34,6 +35,7 @@ class BoltError(generic.JudgingError):
 
 # --- what the checker may know --------------------------------------------------------------------------------
 
+
 def check_extra(evaluation):
     """CheckContext.extra for BOLT run files: post lengths from the forum collection, and the evaluation's
     citation runs (for grouping files), read only when a file needs them."""
@@ -43,33 +45,50 @@ def check_extra(evaluation):
         found = {}
         threads = list(threads)
         for start in range(0, len(threads), 2000):
-            rows = Document.objects.filter(collection_id__in=collection_ids, docno__in=threads[start:start + 2000])
+            rows = Document.objects.filter(collection_id__in=collection_ids, docno__in=threads[start : start + 2000])
             for docno, meta in rows.values_list("docno", "meta"):
                 found[docno] = {p["id"]: p["length"] for p in (meta or {}).get("posts", ())}
         return found
 
-    return {"post_lengths": post_lengths, "citation_runs": lambda: citation_runs(evaluation),
-            "citation_run_teams": lambda: {r.tag: r.team.name for r in runs_of(evaluation)}}
+    return {
+        "post_lengths": post_lengths,
+        "citation_runs": lambda: citation_runs(evaluation),
+        "citation_run_teams": lambda: {r.tag: r.team.name for r in runs_of(evaluation)},
+    }
 
 
 def citation_runs(evaluation):
     """{run tag: {topic ident: [citation dicts]}} of the evaluation's citation runs, with pooling ids."""
-    ids = {(ident, key): pid for ident, key, pid in
-           PoolItem.objects.filter(evaluation=evaluation).values_list("topic__ident", "key", "pool_id")}
+    ids = {
+        (ident, key): pid
+        for ident, key, pid in PoolItem.objects.filter(evaluation=evaluation).values_list(
+            "topic__ident", "key", "pool_id"
+        )
+    }
     runs = {}
     # A NULL-safe "not a grouping run" (exclude() on a missing JSON key would drop the row).
     tags = [r.tag for r in runs_of(evaluation, "citations")]
-    rows = (RunEntry.objects.filter(run__evaluation=evaluation, run__tag__in=tags)
-            .values_list("run__tag", "topic__ident", "docid", "text", "data"))
+    rows = RunEntry.objects.filter(run__evaluation=evaluation, run__tag__in=tags).values_list(
+        "run__tag", "topic__ident", "docid", "text", "data"
+    )
     for tag, ident, thread, passage, data in rows:
         key = citation_key(thread, data.get("post"), data.get("offset"), data.get("length"), passage)
         runs.setdefault(tag, {}).setdefault(ident, []).append(
-            {"thread": thread, "post": data.get("post"), "offset": data.get("offset"), "length": data.get("length"),
-             "score": data.get("score"), "passage": passage, "id": ids.get((ident, key), "")})
+            {
+                "thread": thread,
+                "post": data.get("post"),
+                "offset": data.get("offset"),
+                "length": data.get("length"),
+                "score": data.get("score"),
+                "passage": passage,
+                "id": ids.get((ident, key), ""),
+            }
+        )
     return runs
 
 
 # --- topics and items -----------------------------------------------------------------------------------------
+
 
 def bolt_topics(evaluation):
     return list(Topic.objects.filter(evaluation=evaluation, parent__isnull=True).order_by("position"))
@@ -77,8 +96,7 @@ def bolt_topics(evaluation):
 
 def citation_items(topic):
     """The topic's citation pool items in assessor order (grouping view items left out)."""
-    return [i for i in PoolItem.objects.filter(topic=topic).order_by("position", "id")
-            if i.data.get("bolt") != "view"]
+    return [i for i in PoolItem.objects.filter(topic=topic).order_by("position", "id") if i.data.get("bolt") != "view"]
 
 
 def collection_of(evaluation):
@@ -91,13 +109,26 @@ def import_topic_citations(evaluation, user):
     created = 0
     for topic in bolt_topics(evaluation):
         for cite in (topic.data.get("assessor") or {}).get("citations", []):
-            item, new = _found_item(topic, cite["thread"], cite["post"], cite["offset"], cite["length"],
-                                    cite["passage"], {"found_by": "topic file", "ldc_id": cite["id"]})
+            item, new = _found_item(
+                topic,
+                cite["thread"],
+                cite["post"],
+                cite["offset"],
+                cite["length"],
+                cite["passage"],
+                {"found_by": "topic file", "ldc_id": cite["id"]},
+            )
             if new:
                 created += 1
-                generic.save_judgment(user, topic=topic, kind="citation", role=Judgment.PRIMARY, item=item,
-                                       value={"rel": cite["rel"], "trans": "na", "chksrc": True,
-                                              "relspans": cite["relspans"]}, expected_version=0)
+                generic.save_judgment(
+                    user,
+                    topic=topic,
+                    kind="citation",
+                    role=Judgment.PRIMARY,
+                    item=item,
+                    value={"rel": cite["rel"], "trans": "na", "chksrc": True, "relspans": cite["relspans"]},
+                    expected_version=0,
+                )
     return created
 
 
@@ -110,13 +141,21 @@ def _found_item(topic, thread, post, offset, length, passage, data):
         count = PoolItem.objects.filter(topic=topic, origin=PoolItem.ASSESSOR, pool_id__contains="-A").count()
         position = (PoolItem.objects.filter(topic=topic).aggregate(m=Max("position"))["m"] or 0) + 1
         item = PoolItem.objects.create(
-            evaluation_id=topic.evaluation_id, topic=topic, key=key, pool_id=f"{topic.ident}-A{count + 1}",
-            docid=thread, text=passage, origin=PoolItem.ASSESSOR, position=position,
-            data={"post": post, "offset": offset, "length": length} | data)
+            evaluation_id=topic.evaluation_id,
+            topic=topic,
+            key=key,
+            pool_id=f"{topic.ident}-A{count + 1}",
+            docid=thread,
+            text=passage,
+            origin=PoolItem.ASSESSOR,
+            position=position,
+            data={"post": post, "offset": offset, "length": length} | data,
+        )
     return item, True
 
 
 # --- judging --------------------------------------------------------------------------------------------------
+
 
 def role_on(user, topic):
     return Assignment.objects.filter(assessor=user, topic=topic).values_list("role", flat=True).first()
@@ -161,8 +200,9 @@ def judge_citation(user, item, value, expected_version):
     if item.data.get("bolt") == "view":
         raise BoltError("this item is a grouping view; judge it on the grouping page")
     clean = clean_citation_value(value, len(item.text))
-    return generic.save_judgment(user, topic=item.topic, kind="citation", role=role, item=item, value=clean,
-                                  expected_version=expected_version)
+    return generic.save_judgment(
+        user, topic=item.topic, kind="citation", role=role, item=item, value=clean, expected_version=expected_version
+    )
 
 
 def add_found_citation(user, topic, thread, post, offset, length, passage, rel="yes"):
@@ -182,8 +222,9 @@ def add_found_citation(user, topic, thread, post, offset, length, passage, rel="
     if offset < 0 or length <= 0 or offset + length > posts[post]:
         raise BoltError(f"offset {offset} + length {length} lies outside post {post!r} ({posts[post]} characters)")
     item, new = _found_item(topic, thread, post, offset, length, passage, {"found_by": user.username})
-    saved = judge_citation(user, item, {"rel": rel, "trans": "na", "chksrc": True, "relspans": []},
-                           None if not new else 0)
+    saved = judge_citation(
+        user, item, {"rel": rel, "trans": "na", "chksrc": True, "relspans": []}, None if not new else 0
+    )
     return item, saved
 
 
@@ -193,23 +234,34 @@ def my_judgments(user, items, kind="citation"):
 
 # --- grouping -------------------------------------------------------------------------------------------------
 
+
 def grouping_views(topic):
     """{(run tag, view number): view item} for the topic's grouping runs, creating the view items that are
     missing (origin "assessor": a pool rebuild neither deletes nor relinks them)."""
-    rows = (RunEntry.objects.filter(topic=topic, run__data__subtask="groups").order_by("run__tag", "line_no")
-            .values_list("run__tag", "data"))
+    rows = (
+        RunEntry.objects.filter(topic=topic, run__data__subtask="groups")
+        .order_by("run__tag", "line_no")
+        .values_list("run__tag", "data")
+    )
     wanted = {}
     for tag, data in rows:
         wanted.setdefault((tag, data["view"]), data["view_label"])
-    items = {(i.data.get("run"), i.data.get("view")): i
-             for i in PoolItem.objects.filter(topic=topic, data__bolt="view")}
+    items = {
+        (i.data.get("run"), i.data.get("view")): i for i in PoolItem.objects.filter(topic=topic, data__bolt="view")
+    }
     for (tag, view), label in wanted.items():
         if (tag, view) not in items:
             item, _ = PoolItem.objects.get_or_create(
-                topic=topic, key=f"view\t{tag}\t{view}",
-                defaults={"evaluation_id": topic.evaluation_id, "origin": PoolItem.ASSESSOR, "text": label,
-                          "pool_id": f"{topic.ident}-V-{tag}-{view}",
-                          "data": {"bolt": "view", "run": tag, "view": view}})
+                topic=topic,
+                key=f"view\t{tag}\t{view}",
+                defaults={
+                    "evaluation_id": topic.evaluation_id,
+                    "origin": PoolItem.ASSESSOR,
+                    "text": label,
+                    "pool_id": f"{topic.ident}-V-{tag}-{view}",
+                    "data": {"bolt": "view", "run": tag, "view": view},
+                },
+            )
             items[(tag, view)] = item
     return dict(sorted(items.items()))
 
@@ -222,24 +274,37 @@ def view_structure(item):
 def grouping_views_of(topic_ids):
     """[(topic id, grouping run tag, view number)] of every view the grouping runs return for the topics."""
     # JSON keys are read in Python: SQLite's JSON functions turn a view number such as "0" into an integer.
-    rows = (RunEntry.objects.filter(topic_id__in=list(topic_ids), run__data__subtask="groups")
-            .values_list("topic_id", "run__tag", "data"))
+    rows = RunEntry.objects.filter(topic_id__in=list(topic_ids), run__data__subtask="groups").values_list(
+        "topic_id", "run__tag", "data"
+    )
     return sorted({(tid, tag, data["view"]) for tid, tag, data in rows})
 
 
 def groups_of(topic_id, tag, view):
     groups = {}
-    rows = (RunEntry.objects.filter(topic_id=topic_id, run__tag=tag)
-            .order_by("line_no").values_list("docid", "text", "data"))
+    rows = (
+        RunEntry.objects.filter(topic_id=topic_id, run__tag=tag)
+        .order_by("line_no")
+        .values_list("docid", "text", "data")
+    )
     for thread, passage, data in rows:
         if data.get("view") != view:
             continue
-        group = groups.setdefault(data["group"], {"number": data["group"], "label": data["group_label"],
-                                                  "misc": data["misc"], "citations": []})
-        group["citations"].append({"key": citation_key(thread, data["post"], data["offset"], data["length"],
-                                                       passage),
-                                   "thread": thread, "post": data["post"], "offset": data["offset"],
-                                   "length": data["length"], "passage": passage, "grpscore": data["grpscore"]})
+        group = groups.setdefault(
+            data["group"],
+            {"number": data["group"], "label": data["group_label"], "misc": data["misc"], "citations": []},
+        )
+        group["citations"].append(
+            {
+                "key": citation_key(thread, data["post"], data["offset"], data["length"], passage),
+                "thread": thread,
+                "post": data["post"],
+                "offset": data["offset"],
+                "length": data["length"],
+                "passage": passage,
+                "grpscore": data["grpscore"],
+            }
+        )
     return list(groups.values())
 
 
@@ -263,16 +328,24 @@ def judge_view(user, item, value, expected_version):
             continue  # the miscellaneous group is not judged
         keys = {c["key"] for c in structure[number]["citations"]}
         members = {k: _flag(v) for k, v in (g.get("members") or {}).items() if k in keys and _flag(v) is not None}
-        clean["groups"][number] = {"relevant": _flag(g.get("relevant")), "cohesive": _flag(g.get("cohesive")),
-                                   "scope": _flag(g.get("scope")), "members": members}
-    return generic.save_judgment(user, topic=item.topic, kind="grouping", role=role, item=item, value=clean,
-                                  expected_version=expected_version)
+        clean["groups"][number] = {
+            "relevant": _flag(g.get("relevant")),
+            "cohesive": _flag(g.get("cohesive")),
+            "scope": _flag(g.get("scope")),
+            "members": members,
+        }
+    return generic.save_judgment(
+        user, topic=item.topic, kind="grouping", role=role, item=item, value=clean, expected_version=expected_version
+    )
 
 
 # What a view and each of its groups are asked (the seed's grouping assessment), as the pages word it.
 VIEW_LABELS = {"relevant": "Relevant to the topic", "useful": "A useful way to cluster the citations"}
-GROUP_LABELS = {"relevant": "Relevant to the topic", "cohesive": "A reasonable member of the view",
-                "scope": "At the right level of granularity"}
+GROUP_LABELS = {
+    "relevant": "Relevant to the topic",
+    "cohesive": "A reasonable member of the view",
+    "scope": "At the right level of granularity",
+}
 VIEW_QUESTIONS, GROUP_QUESTIONS = tuple(VIEW_LABELS), tuple(GROUP_LABELS)
 
 
@@ -305,13 +378,13 @@ def judge_view_field(user, item, group, name, member, answer, expected_version):
 
     def answered(current):
         value = {"relevant": None, "useful": None, **(current or {})}
-        value["groups"] = {n: {**g, "members": dict(g.get("members") or {})}
-                           for n, g in (value.get("groups") or {}).items()}
+        value["groups"] = {
+            n: {**g, "members": dict(g.get("members") or {})} for n, g in (value.get("groups") or {}).items()
+        }
         if group in (None, ""):
             value[name] = flag
             return value
-        judged = value["groups"].setdefault(group, {"relevant": None, "cohesive": None, "scope": None,
-                                                    "members": {}})
+        judged = value["groups"].setdefault(group, {"relevant": None, "cohesive": None, "scope": None, "members": {}})
         if not member:
             judged[name] = flag
         elif flag is None:
@@ -320,20 +393,22 @@ def judge_view_field(user, item, group, name, member, answer, expected_version):
             judged["members"][member] = flag
         return value
 
-    return generic.save_judgment(user, topic=item.topic, kind="grouping", role=role, item=item, value=answered,
-                                  expected_version=expected_version)
+    return generic.save_judgment(
+        user, topic=item.topic, kind="grouping", role=role, item=item, value=answered, expected_version=expected_version
+    )
 
 
 # --- agreement ------------------------------------------------------------------------------------------------
+
 
 def agreement(evaluation):
     """Per double-judged topic and overall: items judged by both assessors, percent agreement and Cohen's kappa
     on yes/maybe/no, and on relevant (yes or maybe) against not."""
     from assess.agreement import cohens_kappa, percent_agreement
 
-    rows = (Judgment.objects.filter(evaluation=evaluation, kind="citation",
-                                    role__in=[Judgment.PRIMARY, Judgment.SECONDARY])
-            .values_list("topic_id", "item_id", "role", "value"))
+    rows = Judgment.objects.filter(
+        evaluation=evaluation, kind="citation", role__in=[Judgment.PRIMARY, Judgment.SECONDARY]
+    ).values_list("topic_id", "item_id", "role", "value")
     by_item = {}
     for topic_id, item_id, role, value in rows:
         by_item.setdefault((topic_id, item_id), {})[role] = value.get("rel")
@@ -345,8 +420,13 @@ def agreement(evaluation):
 
     def summary(pairs):
         binary = [(a in ("yes", "maybe"), b in ("yes", "maybe")) for a, b in pairs]
-        return {"items": len(pairs), "agreement": percent_agreement(pairs), "kappa": cohens_kappa(pairs),
-                "binary_agreement": percent_agreement(binary), "binary_kappa": cohens_kappa(binary)}
+        return {
+            "items": len(pairs),
+            "agreement": percent_agreement(pairs),
+            "kappa": cohens_kappa(pairs),
+            "binary_agreement": percent_agreement(binary),
+            "binary_kappa": cohens_kappa(binary),
+        }
 
     topics = [{"topic": idents[t], **summary(p)} for t, p in sorted(per_topic.items(), key=lambda kv: idents[kv[0]])]
     everything = [pair for p in per_topic.values() for pair in p]
@@ -354,6 +434,7 @@ def agreement(evaluation):
 
 
 # --- export ---------------------------------------------------------------------------------------------------
+
 
 def export_run(run):
     """The run's citations with their official judgments as DTD-valid XML bytes (tracks.bolt.formats.export)."""
@@ -367,8 +448,7 @@ def export_run(run):
     official = official_values(list(topics), "citation")
     entries = list(RunEntry.objects.filter(run=run).order_by("line_no"))
     threads = {e.docid for e in entries}
-    docs = {d.docno: d for d in Document.objects.filter(collection__in=evaluation.collections.all(),
-                                                        docno__in=threads)}
+    docs = {d.docno: d for d in Document.objects.filter(collection__in=evaluation.collections.all(), docno__in=threads)}
     by_line = {(e.topic_id, e.line_no): e for e in entries}
     responses = {}
     for e in entries:
@@ -379,8 +459,9 @@ def export_run(run):
         if d.get("near_dup"):  # takes the judgment of its class leader
             leader = by_line.get((e.topic_id, d.get("leader")))
             if leader is not None:
-                lkey = citation_key(leader.docid, leader.data["post"], leader.data["offset"],
-                                    leader.data["length"], leader.text)
+                lkey = citation_key(
+                    leader.docid, leader.data["post"], leader.data["offset"], leader.data["length"], leader.text
+                )
                 judged_by = items.get((e.topic_id, lkey))
         judgment = official.get(judged_by.pk) if judged_by is not None else None
         if d.get("near_dup") and judgment:
@@ -388,11 +469,21 @@ def export_run(run):
         doc = docs.get(e.docid)
         original = post_raw_text(bytes(doc.raw), doc.meta, d["post"]) if doc else None
         if original is not None:
-            original = original[d["offset"]:d["offset"] + d["length"]]
-        responses.setdefault(e.topic_id, []).append({
-            "id": item.pool_id if item is not None else "-1", "score": d["score"], "thread": e.docid,
-            "post": d["post"], "offset": d["offset"], "length": d["length"], "passage": e.text,
-            "original": original, "judgment": judgment, "rank": d.get("rank", 0)})
+            original = original[d["offset"] : d["offset"] + d["length"]]
+        responses.setdefault(e.topic_id, []).append(
+            {
+                "id": item.pool_id if item is not None else "-1",
+                "score": d["score"],
+                "thread": e.docid,
+                "post": d["post"],
+                "offset": d["offset"],
+                "length": d["length"],
+                "passage": e.text,
+                "original": original,
+                "judgment": judgment,
+                "rank": d.get("rank", 0),
+            }
+        )
     ordered = [(topics[t].ident, sorted(c, key=lambda c: c["rank"])) for t in topics for c in [responses.get(t, [])]]
     header = {name: run.data.get(name, "") for name in ("team", "date", "eval", "contact")}
     header["team"] = header["team"] or run.team.name

@@ -1,5 +1,6 @@
 """BOLT's judging pages and their keys (registered with assess.keymap from BoltConfig.ready()). Page ids are what
 the templates pass to {% key_list %}."""
+
 from assess.keymap import NEXT, NEXT_ARROW, NUMBER, PREVIOUS, PREVIOUS_ARROW, UNJUDGED, Key, Page
 
 YES = Key(("y",), "y", "yes")
@@ -18,52 +19,64 @@ DECIDE = Key(("d",), "d", "decide")
 
 TRANSLATION = "translation: 1 acceptable, 2 problematic, 3 not acceptable"
 
-CITATIONS = Page("bolt-citations", "BOLT citation judging", (
-    (NEXT, "next citation"),
-    (PREVIOUS, "previous citation"),
-    (UNJUDGED, "next unjudged citation"),
-    (NUMBER, TRANSLATION),
-    (YES, "relevant: yes"),
-    (MAYBE, "relevant: maybe"),
-    (NO, "relevant: no"),
-    (SOURCE_CHECKED, "source checked (on/off)"),
-    (MARK_RELEVANT, "mark the selected passage text relevant (a relspan)"),
-    (REMOVE_RELSPAN, "remove the last relspan"),
-))
+CITATIONS = Page(
+    "bolt-citations",
+    "BOLT citation judging",
+    (
+        (NEXT, "next citation"),
+        (PREVIOUS, "previous citation"),
+        (UNJUDGED, "next unjudged citation"),
+        (NUMBER, TRANSLATION),
+        (YES, "relevant: yes"),
+        (MAYBE, "relevant: maybe"),
+        (NO, "relevant: no"),
+        (SOURCE_CHECKED, "source checked (on/off)"),
+        (MARK_RELEVANT, "mark the selected passage text relevant (a relspan)"),
+        (REMOVE_RELSPAN, "remove the last relspan"),
+    ),
+)
 
-FIND = Page("bolt-find", "BOLT: find a citation in a thread", (
-    (ADD_FOUND, "add the selected span of a post as a relevant citation"),
-))
+FIND = Page(
+    "bolt-find",
+    "BOLT: find a citation in a thread",
+    ((ADD_FOUND, "add the selected span of a post as a relevant citation"),),
+)
 
-GROUPINGS = Page("bolt-groupings", "BOLT grouping view", (
-    (NEXT, "next question"),
-    (NEXT_ARROW, "next question"),
-    (PREVIOUS, "previous question"),
-    (PREVIOUS_ARROW, "previous question"),
-    (UNJUDGED, "next unanswered question"),
-    (YES, "answer yes (saved at once; moves on)"),
-    (NO, "answer no (saved at once; moves on)"),
-))
+GROUPINGS = Page(
+    "bolt-groupings",
+    "BOLT grouping view",
+    (
+        (NEXT, "next question"),
+        (NEXT_ARROW, "next question"),
+        (PREVIOUS, "previous question"),
+        (PREVIOUS_ARROW, "previous question"),
+        (UNJUDGED, "next unanswered question"),
+        (YES, "answer yes (saved at once; moves on)"),
+        (NO, "answer no (saved at once; moves on)"),
+    ),
+)
 
-QUEUE = Page("bolt-adjudication-queue", "BOLT adjudication queue", (
-    (UNJUDGED, "first open disagreement"),
-))
+QUEUE = Page("bolt-adjudication-queue", "BOLT adjudication queue", ((UNJUDGED, "first open disagreement"),))
 
-ADJUDICATION = Page("bolt-adjudication", "BOLT adjudication of one citation", (
-    (NEXT, "next disagreement"),
-    (PREVIOUS, "previous disagreement"),
-    (UNJUDGED, "next open disagreement"),
-    (NUMBER, TRANSLATION),
-    (YES, "decision: relevant, yes"),
-    (MAYBE, "decision: relevant, maybe"),
-    (NO, "decision: relevant, no"),
-    (SOURCE_CHECKED, "source checked (on/off)"),
-    (TAKE_PRIMARY, "take the primary's judgment as it is"),
-    (TAKE_SECOND, "take the second's judgment as it is"),
-    (PART_WHOLE, "relevant part: the whole passage"),
-    (PART_PRIMARY, "relevant part: as the primary marked it"),
-    (PART_SECOND, "relevant part: as the second marked it"),
-    (DECIDE, "save the decision"),
-))
+ADJUDICATION = Page(
+    "bolt-adjudication",
+    "BOLT adjudication of one citation",
+    (
+        (NEXT, "next disagreement"),
+        (PREVIOUS, "previous disagreement"),
+        (UNJUDGED, "next open disagreement"),
+        (NUMBER, TRANSLATION),
+        (YES, "decision: relevant, yes"),
+        (MAYBE, "decision: relevant, maybe"),
+        (NO, "decision: relevant, no"),
+        (SOURCE_CHECKED, "source checked (on/off)"),
+        (TAKE_PRIMARY, "take the primary's judgment as it is"),
+        (TAKE_SECOND, "take the second's judgment as it is"),
+        (PART_WHOLE, "relevant part: the whole passage"),
+        (PART_PRIMARY, "relevant part: as the primary marked it"),
+        (PART_SECOND, "relevant part: as the second marked it"),
+        (DECIDE, "save the decision"),
+    ),
+)
 
 PAGES = (CITATIONS, FIND, GROUPINGS, QUEUE, ADJUDICATION)

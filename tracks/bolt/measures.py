@@ -19,6 +19,7 @@ Grouping measures, per view (the miscellaneous group is never judged and never c
 - group skew: the standard deviation (population: divide by n) of the groups' citation precisions (share of
   each group's judged citations whose citation judgment is yes or maybe), taken over the view's groups.
 """
+
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -70,8 +71,9 @@ def topic_total(relevant_per_item: Iterable[int]) -> int:
     return sum(relevant_per_item)
 
 
-def topic_scores(citations: Iterable[tuple[int, Iterable[tuple[int, int]]]],
-                 total_relevant: int) -> dict[str, float | None]:
+def topic_scores(
+    citations: Iterable[tuple[int, Iterable[tuple[int, int]]]], total_relevant: int
+) -> dict[str, float | None]:
     """Measures of one run on one topic. `citations`: in rank order, (length, [(start, end), ...] relevant)."""
     returned = relevant = 0
     ap_sum = 0.0
@@ -93,8 +95,15 @@ def topic_scores(citations: Iterable[tuple[int, Iterable[tuple[int, int]]]],
     else:
         f = 2 * precision * recall / (precision + recall)
     ap = ap_sum / total_relevant if total_relevant else None
-    return {"char_precision": precision, "char_recall": recall, "char_f": f, "char_ap": ap,
-            "chars_returned": returned, "chars_relevant_returned": relevant, "chars_relevant_total": total_relevant}
+    return {
+        "char_precision": precision,
+        "char_recall": recall,
+        "char_f": f,
+        "char_ap": ap,
+        "chars_returned": returned,
+        "chars_relevant_returned": relevant,
+        "chars_relevant_total": total_relevant,
+    }
 
 
 def run_means(per_topic: Mapping[int, Mapping[str, Any]]) -> tuple[dict[str, float | None], list[int]]:
@@ -103,8 +112,12 @@ def run_means(per_topic: Mapping[int, Mapping[str, Any]]) -> tuple[dict[str, flo
     counted = {t: s for t, s in per_topic.items() if s["chars_relevant_total"]}
     left_out = sorted(t for t in per_topic if t not in counted)
     means = {}
-    for measure, name in (("char_precision", "char_precision"), ("char_recall", "char_recall"),
-                          ("char_f", "char_f"), ("char_ap", "char_map")):
+    for measure, name in (
+        ("char_precision", "char_precision"),
+        ("char_recall", "char_recall"),
+        ("char_f", "char_f"),
+        ("char_ap", "char_map"),
+    ):
         values = [s[measure] for s in counted.values()]
         means[name] = sum(values) / len(values) if values else None
     return means, left_out
@@ -140,45 +153,68 @@ def mean_defined(values: Iterable[Any]) -> float | None:  # numbers or None (Any
 _CITATIONS = "004 Subtask 1: Citation Retrieval, Evaluation"
 _GROUPINGS = "004 Subtask 2: Thematic Grouping, Evaluation"
 MEASURES: tuple[Measure, ...] = (
-    Measure("char_precision", "Char. precision",
-            "The share of the characters of the returned passages that assessors judged relevant (yes or maybe; "
-            "only the marked part when they marked one), near-duplicates counting as not relevant.",
-            f"{_CITATIONS}: 'Character precision, the fraction of characters returned marked “yes” or “maybe”'",
-            topic_scores),
-    Measure("char_recall", "Char. recall",
-            "The share of all relevant characters known for the topic (judged pool citations and those LDC found) "
-            "that the run returned.",
-            f"{_CITATIONS}: 'Character recall, the fraction of “yes” or “maybe” characters out of all such citations "
-            "judged by LDC (including those found by LDC during topic development)'",
-            topic_scores),
-    Measure("char_f", "Char. F",
-            "The harmonic mean of character precision and character recall, weighted equally.",
-            f"{_CITATIONS}: 'An F-measure (harmonic mean) of the above precision and recall metrics, weighted "
-            "equally'",
-            topic_scores),
-    Measure("char_ap", "Char. AP",
-            "Average precision by character: reading the citations in rank order, the precision so far at each "
-            "relevant character, summed and divided by the topic's relevant characters.",
-            f"{_CITATIONS}: 'Character-based mean average precision'",
-            topic_scores),
-    Measure("char_map", "Char. MAP",
-            "The mean of character AP over the topics for which any relevant characters are known.",
-            f"{_CITATIONS}: 'Character-based mean average precision'",
-            run_means),
-    Measure("view_precision", "View precision",
-            "The share of a view's judged groups (miscellaneous aside) that are relevant and of the right scope, "
-            "averaged over the topic's views.",
-            f"{_GROUPINGS}: 'The fraction of appropriate, well-scoped groups in the view (“view precision”)'",
-            view_scores),
-    Measure("group_precision", "Group precision",
-            "The mean over a view's groups of the share of their judged citations that belong in the group, "
-            "averaged over the topic's views.",
-            f"{_GROUPINGS}: 'The average cohesiveness of groups in the view (“group precision”)'",
-            view_scores),
-    Measure("group_skew", "Group skew",
-            "The standard deviation over a view's groups of the share of each group's judged citations that are "
-            "relevant, averaged over the topic's views.",
-            f"{_GROUPINGS}: 'The standard deviation of the precision of citations in a group, averaged over groups "
-            "in a view (“group skew”)'",
-            view_scores),
+    Measure(
+        "char_precision",
+        "Char. precision",
+        "The share of the characters of the returned passages that assessors judged relevant (yes or maybe; "
+        "only the marked part when they marked one), near-duplicates counting as not relevant.",
+        f"{_CITATIONS}: 'Character precision, the fraction of characters returned marked “yes” or “maybe”'",
+        topic_scores,
+    ),
+    Measure(
+        "char_recall",
+        "Char. recall",
+        "The share of all relevant characters known for the topic (judged pool citations and those LDC found) "
+        "that the run returned.",
+        f"{_CITATIONS}: 'Character recall, the fraction of “yes” or “maybe” characters out of all such citations "
+        "judged by LDC (including those found by LDC during topic development)'",
+        topic_scores,
+    ),
+    Measure(
+        "char_f",
+        "Char. F",
+        "The harmonic mean of character precision and character recall, weighted equally.",
+        f"{_CITATIONS}: 'An F-measure (harmonic mean) of the above precision and recall metrics, weighted equally'",
+        topic_scores,
+    ),
+    Measure(
+        "char_ap",
+        "Char. AP",
+        "Average precision by character: reading the citations in rank order, the precision so far at each "
+        "relevant character, summed and divided by the topic's relevant characters.",
+        f"{_CITATIONS}: 'Character-based mean average precision'",
+        topic_scores,
+    ),
+    Measure(
+        "char_map",
+        "Char. MAP",
+        "The mean of character AP over the topics for which any relevant characters are known.",
+        f"{_CITATIONS}: 'Character-based mean average precision'",
+        run_means,
+    ),
+    Measure(
+        "view_precision",
+        "View precision",
+        "The share of a view's judged groups (miscellaneous aside) that are relevant and of the right scope, "
+        "averaged over the topic's views.",
+        f"{_GROUPINGS}: 'The fraction of appropriate, well-scoped groups in the view (“view precision”)'",
+        view_scores,
+    ),
+    Measure(
+        "group_precision",
+        "Group precision",
+        "The mean over a view's groups of the share of their judged citations that belong in the group, "
+        "averaged over the topic's views.",
+        f"{_GROUPINGS}: 'The average cohesiveness of groups in the view (“group precision”)'",
+        view_scores,
+    ),
+    Measure(
+        "group_skew",
+        "Group skew",
+        "The standard deviation over a view's groups of the share of each group's judged citations that are "
+        "relevant, averaged over the topic's views.",
+        f"{_GROUPINGS}: 'The standard deviation of the precision of citations in a group, averaged over groups "
+        "in a view (“group skew”)'",
+        view_scores,
+    ),
 )

@@ -9,6 +9,7 @@ a citation joins the class of the first, highest-ranked, class leader it is a ne
 a class of its own. Comparing with leaders only (not chaining through members) keeps every member within 95 %
 of the citation whose judgment it takes, which a transitive closure would not.
 """
+
 import re
 from collections.abc import Iterable
 from typing import Any

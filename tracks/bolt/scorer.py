@@ -7,6 +7,7 @@ over topics with R > 0 (char_map is the mean AP; "score" is the mean F), "judged
 citations, near-duplicates excepted) and the topics left out. Grouping runs get per topic the mean over their
 views of view_precision, group_precision and group_skew, and the run-level means of those.
 """
+
 from collections import defaultdict
 
 from assess.official import official_values
@@ -39,7 +40,8 @@ def score_topics(topic_ids, runs, pool=None):
     for tid in topic_ids:
         pool[tid] = [0, 0]
     for pk, tid, key, text, data in PoolItem.objects.filter(topic_id__in=topic_ids).values_list(
-            "id", "topic_id", "key", "text", "data"):
+        "id", "topic_id", "key", "text", "data"
+    ):
         if data.get("bolt") == "view":
             continue
         items[(tid, key)] = pk
@@ -47,8 +49,9 @@ def score_topics(topic_ids, runs, pool=None):
         pool[tid][0] += pk in official or "rel" in data
         pool[tid][1] += 1
     cites = defaultdict(list)
-    for run_id, tid, docid, text, data in RunEntry.objects.filter(
-            topic_id__in=topic_ids, run_id__in=runs).values_list("run_id", "topic_id", "docid", "text", "data"):
+    for run_id, tid, docid, text, data in RunEntry.objects.filter(topic_id__in=topic_ids, run_id__in=runs).values_list(
+        "run_id", "topic_id", "docid", "text", "data"
+    ):
         cites[(run_id, tid)].append((data.get("rank", 0), docid, text, data))
     out, judged = {}, {}
     for run_id in runs:
@@ -74,8 +77,8 @@ def _leaders_by_key(topic_ids, grouping_runs):
     source = {tag: (data or {}).get("citation_run") for tag, data in grouping_runs}
     entries = defaultdict(dict)  # (citation run tag, topic id) -> {line: (key, data)}
     for tag, tid, line, thread, passage, data in RunEntry.objects.filter(
-            topic_id__in=topic_ids, run__tag__in=[t for t in source.values() if t]).values_list(
-            "run__tag", "topic_id", "line_no", "docid", "text", "data"):
+        topic_id__in=topic_ids, run__tag__in=[t for t in source.values() if t]
+    ).values_list("run__tag", "topic_id", "line_no", "docid", "text", "data"):
         key = citation_key(thread, data["post"], data["offset"], data["length"], passage)
         entries[(tag, tid)][line] = (key, data)
     out = {}
@@ -95,13 +98,17 @@ def score_groupings(topic_ids, runs):
 
     official_view = official_values(topic_ids, "grouping")
     official_cite = official_values(topic_ids, "citation")
-    item_ids = {(tid, key): pk for pk, tid, key in PoolItem.objects.filter(topic_id__in=topic_ids)
-                .values_list("id", "topic_id", "key")}
+    item_ids = {
+        (tid, key): pk
+        for pk, tid, key in PoolItem.objects.filter(topic_id__in=topic_ids).values_list("id", "topic_id", "key")
+    }
     tags = dict(Run.objects.filter(pk__in=runs).values_list("tag", "pk"))
     leader_of = _leaders_by_key(topic_ids, Run.objects.filter(pk__in=runs).values_list("tag", "data"))
     per = defaultdict(list)
-    view_items = {(i.topic_id, i.data.get("run"), i.data.get("view")): i.pk
-                  for i in PoolItem.objects.filter(topic_id__in=topic_ids, data__bolt="view")}
+    view_items = {
+        (i.topic_id, i.data.get("run"), i.data.get("view")): i.pk
+        for i in PoolItem.objects.filter(topic_id__in=topic_ids, data__bolt="view")
+    }
     for tid, tag, view in grouping_views_of(topic_ids):
         run_id = tags.get(tag)
         if run_id is None:
@@ -117,11 +124,19 @@ def score_groupings(topic_ids, runs):
                 key = leader_of.get((tag, tid, c["key"]), c["key"])
                 j = official_cite.get(item_ids.get((tid, key)))
                 rel.append(None if j is None else j.get("rel") in measures.RELEVANT)
-            groups.append({"misc": g["misc"], "relevant": judged.get("relevant"), "scope": judged.get("scope"),
-                           "members": [members.get(c["key"]) for c in g["citations"]], "cites_relevant": rel})
+            groups.append(
+                {
+                    "misc": g["misc"],
+                    "relevant": judged.get("relevant"),
+                    "scope": judged.get("scope"),
+                    "members": [members.get(c["key"]) for c in g["citations"]],
+                    "cites_relevant": rel,
+                }
+            )
         per[(run_id, tid)].append(measures.view_scores(groups))
-    return {key: {m: measures.mean_defined([v[m] for v in views]) for m in GROUP_MEASURES}
-            for key, views in per.items()}
+    return {
+        key: {m: measures.mean_defined([v[m] for v in views]) for m in GROUP_MEASURES} for key, views in per.items()
+    }
 
 
 def score_bolt(evaluation, topic_ids):
@@ -154,10 +169,13 @@ def score_bolt(evaluation, topic_ids):
     stale = set(tids)
     if topic_ids is not None:
         stored = defaultdict(dict)
-        for run_id, tid, measure, value, detail in Score.objects.filter(
-                run__evaluation=evaluation, scope=Score.SERIES, run_id__in=cite_runs,
-                measure__in=CHAR_MEASURES).exclude(topic_id__in=stale).values_list(
-                "run_id", "topic_id", "measure", "value", "detail"):
+        for run_id, tid, measure, value, detail in (
+            Score.objects.filter(
+                run__evaluation=evaluation, scope=Score.SERIES, run_id__in=cite_runs, measure__in=CHAR_MEASURES
+            )
+            .exclude(topic_id__in=stale)
+            .values_list("run_id", "topic_id", "measure", "value", "detail")
+        ):
             entry = stored[(run_id, tid)]
             entry[measure] = value
             entry["chars_relevant_total"] = detail.get("chars_relevant_total", 0)
@@ -172,33 +190,54 @@ def score_bolt(evaluation, topic_ids):
         n_judged = sum(s["judged"][0] for s in topics.values())
         n_all = sum(s["judged"][1] for s in topics.values())
         # how far judging has got over the topics' pools (the same for every run), for reports
-        detail = {"left_out": [idents.get(t, t) for t in left_out],
-                  "pool_items": sum(s["pool"][1] for s in topics.values()),
-                  "pool_judged": sum(s["pool"][0] for s in topics.values()),
-                  "questions": len(topics),
-                  "questions_judged": sum(1 for s in topics.values() if s["pool"][0] >= s["pool"][1]),
-                  "unjudged_questions": sorted(idents.get(t, t) for t, s in topics.items()
-                                               if s["pool"][0] < s["pool"][1])}
+        detail = {
+            "left_out": [idents.get(t, t) for t in left_out],
+            "pool_items": sum(s["pool"][1] for s in topics.values()),
+            "pool_judged": sum(s["pool"][0] for s in topics.values()),
+            "questions": len(topics),
+            "questions_judged": sum(1 for s in topics.values() if s["pool"][0] >= s["pool"][1]),
+            "unjudged_questions": sorted(idents.get(t, t) for t, s in topics.items() if s["pool"][0] < s["pool"][1]),
+        }
         for m in ("char_precision", "char_recall", "char_f", "char_map"):
             rows.append(ScoreRow(run_id, Score.RUN, None, m, means[m], detail))
         rows.append(ScoreRow(run_id, Score.RUN, None, "score", means["char_f"], detail))
-        rows.append(ScoreRow(run_id, Score.RUN, None, "judged", n_judged / n_all if n_all else None,
-                             {"judged": n_judged, "citations": n_all}))
+        rows.append(
+            ScoreRow(
+                run_id,
+                Score.RUN,
+                None,
+                "judged",
+                n_judged / n_all if n_all else None,
+                {"judged": n_judged, "citations": n_all},
+            )
+        )
     group_topic = defaultdict(dict)
     for (run_id, tid), s in groups.items():
         group_topic[run_id][tid] = s
     if topic_ids is not None:
-        for run_id, tid, measure, value in Score.objects.filter(
-                run__evaluation=evaluation, scope=Score.SERIES, run_id__in=group_runs,
-                measure__in=GROUP_MEASURES).exclude(topic_id__in=stale).values_list(
-                "run_id", "topic_id", "measure", "value"):
+        for run_id, tid, measure, value in (
+            Score.objects.filter(
+                run__evaluation=evaluation, scope=Score.SERIES, run_id__in=group_runs, measure__in=GROUP_MEASURES
+            )
+            .exclude(topic_id__in=stale)
+            .values_list("run_id", "topic_id", "measure", "value")
+        ):
             group_topic[run_id].setdefault(tid, {})[measure] = value
     for run_id in group_runs:
         topics = group_topic.get(run_id, {})
         for m in GROUP_MEASURES:
-            rows.append(ScoreRow(run_id, Score.RUN, None, m, measures.mean_defined([s.get(m) for s in topics.values()])))
-        rows.append(ScoreRow(run_id, Score.RUN, None, "score",
-                             measures.mean_defined([s.get("view_precision") for s in topics.values()])))
+            rows.append(
+                ScoreRow(run_id, Score.RUN, None, m, measures.mean_defined([s.get(m) for s in topics.values()]))
+            )
+        rows.append(
+            ScoreRow(
+                run_id,
+                Score.RUN,
+                None,
+                "score",
+                measures.mean_defined([s.get("view_precision") for s in topics.values()]),
+            )
+        )
     return ScoreBatch(rows=rows, series_ids=set(tids), question_ids=set(), run_level=True, full=topic_ids is None)
 
 

@@ -6,6 +6,7 @@ JSON posts answered with JSON (static/js/bolt.js), one at a time per page, so an
 flight go out with the version it returns. Every write goes through assess.judging via tracks.bolt.judging, with
 the version the page last saw.
 """
+
 import html
 
 from django.http import Http404, JsonResponse
@@ -28,20 +29,32 @@ from tracks.bolt.formats.topics import team_view
 
 # Keys from the one key map: y/m/n are the relevance actions, translation grades are numbered choices.
 REL_KEYS = tuple((rel, keymap.key(rel)) for rel in ("yes", "maybe", "no"))
-TRANS_KEYS = tuple((trans, keymap.number(n), label) for n, (trans, label) in enumerate(
-    (("accept", "acceptable"), ("problematic", "problematic"), ("notaccept", "not acceptable")), start=1))
+TRANS_KEYS = tuple(
+    (trans, keymap.number(n), label)
+    for n, (trans, label) in enumerate(
+        (("accept", "acceptable"), ("problematic", "problematic"), ("notaccept", "not acceptable")), start=1
+    )
+)
 
 
 def _assignment(request, pk):
     """The request user's own assignment on a BOLT topic, or 404 (another assessor's does not exist for them)."""
-    return get_object_or_404(Assignment.objects.select_related("evaluation", "topic"), pk=pk, assessor=request.user,
-                             evaluation__track=judging.TRACK)
+    return get_object_or_404(
+        Assignment.objects.select_related("evaluation", "topic"),
+        pk=pk,
+        assessor=request.user,
+        evaluation__track=judging.TRACK,
+    )
 
 
 def _topic_context(assignment):
     topic = assignment.topic
-    return {"assignment": assignment, "topic": topic, "assessor_fields": topic.data.get("assessor") or {},
-            "language_target": topic.data.get("language_target", "none")}
+    return {
+        "assignment": assignment,
+        "topic": topic,
+        "assessor_fields": topic.data.get("assessor") or {},
+        "language_target": topic.data.get("language_target", "none"),
+    }
 
 
 @assessor_required
@@ -52,8 +65,11 @@ def topic_page(request, pk):
     mine = judging.my_judgments(request.user, items)
     rows = [{"item": i, "judgment": mine.get(i.pk)} for i in items]
     views = judging.grouping_views(assignment.topic)
-    return render(request, "bolt/topic.html", _topic_context(assignment) | {
-        "rows": rows, "judged": sum(1 for r in rows if r["judgment"]), "views": views})
+    return render(
+        request,
+        "bolt/topic.html",
+        _topic_context(assignment) | {"rows": rows, "judged": sum(1 for r in rows if r["judgment"]), "views": views},
+    )
 
 
 def _neighbours(items, item, mine):
@@ -61,7 +77,7 @@ def _neighbours(items, item, mine):
     at = ids.index(item.pk)
     prev_id = ids[at - 1] if at > 0 else None
     next_id = ids[at + 1] if at + 1 < len(ids) else None
-    later = ids[at + 1:] + ids[:at]
+    later = ids[at + 1 :] + ids[:at]
     unjudged = next((i for i in later if i not in mine), None)
     return prev_id, next_id, unjudged, at + 1
 
@@ -78,8 +94,9 @@ def item_page(request, pk, item_id):
         raise Http404("no such citation in this topic")
     context = _topic_context(assignment) | _citation_panel_context(request.user, assignment, items, item)
     partial = bool(request.htmx) and not request.htmx.history_restore_request
-    response = render(request, "bolt/_citation_panel.html" if partial else "bolt/item.html",
-                      context | {"partial": partial})
+    response = render(
+        request, "bolt/_citation_panel.html" if partial else "bolt/item.html", context | {"partial": partial}
+    )
     patch_vary_headers(response, ["HX-Request", "HX-History-Restore-Request"])  # one URL, two shapes
     return response
 
@@ -91,18 +108,35 @@ def _citation_panel_context(user, assignment, items, item):
     collection = judging.collection_of(assignment.evaluation)
     frame = None
     if collection is not None:
-        frame = viewer.frame_url(collection.name, item.docid,
-                                 spans=[(item.data["post"], item.data["offset"], item.data["length"])])
+        frame = viewer.frame_url(
+            collection.name, item.docid, spans=[(item.data["post"], item.data["offset"], item.data["length"])]
+        )
     value = judgment.value if judgment else None
-    state = {"item": item.pk, "passage": item.text, "version": judgment.version if judgment else 0,
-             "value": value, "judge_url": reverse("bolt:judge", args=[item.pk])}
+    state = {
+        "item": item.pk,
+        "passage": item.text,
+        "version": judgment.version if judgment else 0,
+        "value": value,
+        "judge_url": reverse("bolt:judge", args=[item.pk]),
+    }
 
     def url(other):
         return reverse("bolt:item", args=[assignment.pk, other]) if other else ""
 
-    return {"item": item, "frame_url": frame, "state": state, "value": value or {}, "number": number,
-            "count": len(items), "judged": len(mine), "prev_url": url(prev_id), "next_url": url(next_id),
-            "unjudged_url": url(unjudged), "rel_keys": REL_KEYS, "trans_keys": TRANS_KEYS}
+    return {
+        "item": item,
+        "frame_url": frame,
+        "state": state,
+        "value": value or {},
+        "number": number,
+        "count": len(items),
+        "judged": len(mine),
+        "prev_url": url(prev_id),
+        "next_url": url(next_id),
+        "unjudged_url": url(unjudged),
+        "rel_keys": REL_KEYS,
+        "trans_keys": TRANS_KEYS,
+    }
 
 
 def _json_body(request):
@@ -136,10 +170,12 @@ def _version(body):
 @assessor_required
 def judge(request, item_id):
     """Who: the assessor the item's topic is assigned to. Save a citation judgment (JSON in, JSON out)."""
-    item = get_object_or_404(PoolItem.objects.select_related("topic", "evaluation"), pk=item_id,
-                             evaluation__track=judging.TRACK)
-    return _json_save(request, lambda body: judging.judge_citation(request.user, item, _citation_value(body),
-                                                                   _version(body)))
+    item = get_object_or_404(
+        PoolItem.objects.select_related("topic", "evaluation"), pk=item_id, evaluation__track=judging.TRACK
+    )
+    return _json_save(
+        request, lambda body: judging.judge_citation(request.user, item, _citation_value(body), _version(body))
+    )
 
 
 def _citation_value(body):
@@ -162,6 +198,7 @@ def _json_save(request, save):
 
 
 # --- citations the assessor finds -------------------------------------------------------------------------------
+
 
 def post_segments(raw_post):
     """A post's raw XML text as display segments carrying raw offsets, so a selection maps back exactly:
@@ -199,12 +236,28 @@ def find_page(request, pk):
     if doc is not None:
         raw = bytes(doc.raw)
         for p in doc.meta.get("posts", ()):
-            posts.append({"id": p["id"], "author": p["author"], "datetime": p["datetime"],
-                          "segments": post_segments(bolt_forum.post_raw_text(raw, doc.meta, p["id"]) or "")})
+            posts.append(
+                {
+                    "id": p["id"],
+                    "author": p["author"],
+                    "datetime": p["datetime"],
+                    "segments": post_segments(bolt_forum.post_raw_text(raw, doc.meta, p["id"]) or ""),
+                }
+            )
     found = [i for i in citations if i.origin == PoolItem.ASSESSOR]
-    return render(request, "bolt/find.html", _topic_context(assignment) | {
-        "threads": threads, "thread": thread, "doc": doc, "posts": posts, "found": found,
-        "add_url": reverse("bolt:add_found", args=[pk])})
+    return render(
+        request,
+        "bolt/find.html",
+        _topic_context(assignment)
+        | {
+            "threads": threads,
+            "thread": thread,
+            "doc": doc,
+            "posts": posts,
+            "found": found,
+            "add_url": reverse("bolt:add_found", args=[pk]),
+        },
+    )
 
 
 @require_POST
@@ -215,18 +268,27 @@ def add_found(request, pk):
     try:
         body = _json_body(request)
         offset, length = params.integer(body.get("offset"), "offset"), params.integer(body.get("length"), "length")
-        item, saved = judging.add_found_citation(request.user, assignment.topic, _json_text(body, "thread"),
-                                                 _json_text(body, "post"), offset, length,
-                                                 _json_text(body, "passage"), _json_text(body, "rel", "yes"))
+        item, saved = judging.add_found_citation(
+            request.user,
+            assignment.topic,
+            _json_text(body, "thread"),
+            _json_text(body, "post"),
+            offset,
+            length,
+            _json_text(body, "passage"),
+            _json_text(body, "rel", "yes"),
+        )
     except params.BadParameter as bad:
         return JsonResponse({"error": str(bad)}, status=400)
     except generic.JudgingError as exc:
         return JsonResponse({"error": str(exc)}, status=exc.status)
-    return JsonResponse({"ok": True, "pool_id": item.pool_id, "passage": item.text,
-                         "url": reverse("bolt:item", args=[pk, item.pk])})
+    return JsonResponse(
+        {"ok": True, "pool_id": item.pool_id, "passage": item.text, "url": reverse("bolt:item", args=[pk, item.pk])}
+    )
 
 
 # --- grouping -------------------------------------------------------------------------------------------------
+
 
 @assessor_required
 def view_page(request, pk, item_id):
@@ -238,14 +300,13 @@ def view_page(request, pk, item_id):
     judgment = Judgment.objects.filter(item=item, assessor=request.user, kind="grouping").first()
     error = None
     if request.method == "POST":
-        value = {"relevant": request.POST.get("view-relevant"), "useful": request.POST.get("view-useful"),
-                 "groups": {}}
+        value = {"relevant": request.POST.get("view-relevant"), "useful": request.POST.get("view-useful"), "groups": {}}
         for g in judging.view_structure(item):
             n = g["number"]
-            value["groups"][n] = {name: request.POST.get(f"g{n}-{name}") for name in ("relevant", "cohesive",
-                                                                                      "scope")}
-            value["groups"][n]["members"] = {c["key"]: request.POST.get(f"g{n}-m{i}")
-                                             for i, c in enumerate(g["citations"])}
+            value["groups"][n] = {name: request.POST.get(f"g{n}-{name}") for name in ("relevant", "cohesive", "scope")}
+            value["groups"][n]["members"] = {
+                c["key"]: request.POST.get(f"g{n}-m{i}") for i, c in enumerate(g["citations"])
+            }
         try:
             judging.judge_view(request.user, item, value, params.version(request.POST.get("version", "0")))
             return redirect(reverse("bolt:view", args=[pk, item.pk]) + "?saved=1")
@@ -254,30 +315,68 @@ def view_page(request, pk, item_id):
             judgment = Judgment.objects.filter(item=item, assessor=request.user, kind="grouping").first()
     value = judgment.value if judgment else {}
     groups, questions = view_questions(judging.view_structure(item), value)
-    state = {"version": judgment.version if judgment else 0,
-             "answer_url": reverse("bolt:view_answer", args=[pk, item.pk])}
-    return render(request, "bolt/view.html", _topic_context(assignment) | {
-        "item": item, "groups": groups, "view_questions": questions[:2], "state": state,
-        "answered": sum(1 for q in questions if q["answer"] is not None), "total": len(questions),
-        "version": state["version"], "saved": request.GET.get("saved") and not error, "error": error})
+    state = {
+        "version": judgment.version if judgment else 0,
+        "answer_url": reverse("bolt:view_answer", args=[pk, item.pk]),
+    }
+    return render(
+        request,
+        "bolt/view.html",
+        _topic_context(assignment)
+        | {
+            "item": item,
+            "groups": groups,
+            "view_questions": questions[:2],
+            "state": state,
+            "answered": sum(1 for q in questions if q["answer"] is not None),
+            "total": len(questions),
+            "version": state["version"],
+            "saved": request.GET.get("saved") and not error,
+            "error": error,
+        },
+    )
 
 
 def view_questions(structure, value):
     """The yes/no questions of a view in the order they are asked, each with the field it answers and its
     current answer; returns (groups with their questions, all questions). The miscellaneous group asks none."""
-    questions = [{"group": "", "name": name, "member": "", "form_name": f"view-{name}", "label": label,
-                  "answer": value.get(name)} for name, label in judging.VIEW_LABELS.items()]
+    questions = [
+        {
+            "group": "",
+            "name": name,
+            "member": "",
+            "form_name": f"view-{name}",
+            "label": label,
+            "answer": value.get(name),
+        }
+        for name, label in judging.VIEW_LABELS.items()
+    ]
     groups = []
     for g in structure:
         judged = (value.get("groups") or {}).get(g["number"], {})
         asked = []
         if not g["misc"]:
-            asked = [{"group": g["number"], "name": name, "member": "", "form_name": f"g{g['number']}-{name}",
-                      "label": label, "answer": judged.get(name)} for name, label in judging.GROUP_LABELS.items()]
+            asked = [
+                {
+                    "group": g["number"],
+                    "name": name,
+                    "member": "",
+                    "form_name": f"g{g['number']}-{name}",
+                    "label": label,
+                    "answer": judged.get(name),
+                }
+                for name, label in judging.GROUP_LABELS.items()
+            ]
             members = judged.get("members") or {}
             for i, c in enumerate(g["citations"]):
-                c["question"] = {"group": g["number"], "name": "belongs", "member": c["key"],
-                                 "form_name": f"g{g['number']}-m{i}", "label": "", "answer": members.get(c["key"])}
+                c["question"] = {
+                    "group": g["number"],
+                    "name": "belongs",
+                    "member": c["key"],
+                    "form_name": f"g{g['number']}-m{i}",
+                    "label": "",
+                    "answer": members.get(c["key"]),
+                }
                 asked.append(c["question"])
         questions += asked
         groups.append(g | {"questions": asked[:3]})
@@ -293,23 +392,35 @@ def view_answer(request, pk, item_id):
     409 with the newer judgment when the page's version is old)."""
     assignment = _assignment(request, pk)
     item = get_object_or_404(PoolItem, pk=item_id, topic=assignment.topic, data__bolt="view")
+
     def save(body):
         group = body.get("group")
         group = str(group) if type(group) is int else _json_text(body, "group")  # numbers are JSON ints or strings
-        return judging.judge_view_field(request.user, item, group, _json_text(body, "name"),
-                                        _json_text(body, "member"), body.get("answer"), _version(body))
+        return judging.judge_view_field(
+            request.user,
+            item,
+            group,
+            _json_text(body, "name"),
+            _json_text(body, "member"),
+            body.get("answer"),
+            _version(body),
+        )
 
     return _json_save(request, save)
 
 
 # --- organizer ------------------------------------------------------------------------------------------------
 
+
 @role_required(ORGANIZER)
 def agreement_page(request, slug):
     """Who: organizers. Agreement of the two assessors on double-judged BOLT topics."""
     evaluation = get_object_or_404(Evaluation, slug=slug, track=judging.TRACK)
-    return render(request, "bolt/agreement.html", {"evaluation": evaluation, "result": judging.agreement(evaluation),
-                                                   "runs": judging.runs_of(evaluation)})
+    return render(
+        request,
+        "bolt/agreement.html",
+        {"evaluation": evaluation, "result": judging.agreement(evaluation), "runs": judging.runs_of(evaluation)},
+    )
 
 
 @role_required(ORGANIZER, PARTICIPANT)
@@ -335,8 +446,9 @@ def export_view(request, slug, tag):
     xml = judging.export_run(run)
     problems = validate_export(xml)
     if problems:  # never hand out a file that does not match the DTD
-        return HttpResponse("\n".join(p.format(f"{tag}.xml") for p in problems), status=500,
-                            content_type="text/plain; charset=utf-8")
+        return HttpResponse(
+            "\n".join(p.format(f"{tag}.xml") for p in problems), status=500, content_type="text/plain; charset=utf-8"
+        )
     response = HttpResponse(xml, content_type="application/xml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tag}.xml"'
     return response

@@ -2,10 +2,19 @@
 differently (Track.adjudication_queue), and the third person's decision on one of them, which then counts
 (assess.official). Nugget questions are the primary assessor's alone: nothing of theirs is adjudicated.
 """
+
 from django.db import transaction
 
-from assess.judging import (Forbidden, JudgingError, NotInQueue, assignment_role, claim_decision, may_adjudicate,
-                            save_judgment, series_id)
+from assess.judging import (
+    Forbidden,
+    JudgingError,
+    NotInQueue,
+    assignment_role,
+    claim_decision,
+    may_adjudicate,
+    save_judgment,
+    series_id,
+)
 from assess.models import Assignment, Judgment
 from assess.progress import paired_instance_labels
 from tracks.qa import questions
@@ -41,8 +50,10 @@ def adjudicate(user, item, label, expected_version, answer_class=KEEP):
     if assignment_role(user, question) is not None:
         raise Forbidden("you judged this series yourself; a third person must adjudicate it")
     if not questions.is_instance_question(question):
-        raise NotInQueue(f"question {question.ident} is a {question.kind} question: its nuggets, votes and "
-                         f"matches are the primary assessor's, there is nothing to adjudicate")
+        raise NotInQueue(
+            f"question {question.ident} is a {question.kind} question: its nuggets, votes and "
+            f"matches are the primary assessor's, there is nothing to adjudicate"
+        )
     allowed = questions.labels_for(item, evaluation)
     if label not in allowed:
         raise JudgingError(f"unknown label {label!r} for pool item {item.pk}; allowed: {', '.join(allowed)}")
@@ -56,19 +67,28 @@ def adjudicate(user, item, label, expected_version, answer_class=KEEP):
     with transaction.atomic():
         claim_decision(user, item, "instance")
         _require_instance_disagreement(item)  # under the item's lock, like the decision itself
-        return save_judgment(user, topic=question, kind="instance", item=item, role=Judgment.ADJUDICATED,
-                             value={"label": label, "answer_class": class_id}, expected_version=expected_version)
+        return save_judgment(
+            user,
+            topic=question,
+            kind="instance",
+            item=item,
+            role=Judgment.ADJUDICATED,
+            value={"label": label, "answer_class": class_id},
+            expected_version=expected_version,
+        )
 
 
 def _require_instance_disagreement(item):
     """Only an item of the adjudication queue (adjudication_queue: a primary and a second label that differ) may
     get a decision; anything else would overwrite an official judgment nobody disputes."""
-    labels = dict(Judgment.objects.filter(kind="instance", item_id=item.pk,
-                                          role__in=[Judgment.PRIMARY, Judgment.SECONDARY])
-                  .values_list("role", "value__label"))
+    labels = dict(
+        Judgment.objects.filter(
+            kind="instance", item_id=item.pk, role__in=[Judgment.PRIMARY, Judgment.SECONDARY]
+        ).values_list("role", "value__label")
+    )
     if len(labels) < 2:
-        raise NotInQueue(f"pool item {item.pk} is not in the adjudication queue: it was not judged by two "
-                         f"assessors")
+        raise NotInQueue(f"pool item {item.pk} is not in the adjudication queue: it was not judged by two assessors")
     if labels[Judgment.PRIMARY] == labels[Judgment.SECONDARY]:
-        raise NotInQueue(f"pool item {item.pk} is not in the adjudication queue: both assessors judged it "
-                         f"{labels[Judgment.PRIMARY]}")
+        raise NotInQueue(
+            f"pool item {item.pk} is not in the adjudication queue: both assessors judged it {labels[Judgment.PRIMARY]}"
+        )

@@ -9,14 +9,25 @@ from tracks.qa.questions import INSTANCE_TYPES, NUGGET_TYPES
 QA_JUDGMENT_KINDS = ("instance", "answer_class", "nugget", "nugget_vote", "nugget_revote", "nugget_match")
 # Progress, for every QA question type (ciQA's too): an instance question's items are judged by their labels, a
 # nugget question's by their matches, which are the primary's (a second assessor labels instances only).
-QA_PROGRESS = {"done_kinds": {**dict.fromkeys(sorted(INSTANCE_TYPES), "instance"),
-                              **dict.fromkeys(sorted(NUGGET_TYPES), "nugget_match")},
-               "primary_only_kinds": ("nugget_match",)}
-QA_DEMO_STEPS = ("tracks.qa.demo_evaluation.load_tac_demo", "tracks.qa.demo_judgments.judge_demo",
-                 "tracks.qa.demo_scores.score_demo")
+QA_PROGRESS = {
+    "done_kinds": {
+        **dict.fromkeys(sorted(INSTANCE_TYPES), "instance"),
+        **dict.fromkeys(sorted(NUGGET_TYPES), "nugget_match"),
+    },
+    "primary_only_kinds": ("nugget_match",),
+}
+QA_DEMO_STEPS = (
+    "tracks.qa.demo_evaluation.load_tac_demo",
+    "tracks.qa.demo_judgments.judge_demo",
+    "tracks.qa.demo_scores.score_demo",
+)
 # QA's own pages (tracks/qa/urls.py, namespace "qa"), shared by both tracks.
-QA_PAGES = {"adjudication_queue": "tracks.qa.adjudication.adjudication_queue", "adjudication_page": "qa:adjudication",
-            "assignment_page": "qa:assignment", "vote_page": "qa:vote_series"}
+QA_PAGES = {
+    "adjudication_queue": "tracks.qa.adjudication.adjudication_queue",
+    "adjudication_page": "qa:adjudication",
+    "assignment_page": "qa:assignment",
+    "vote_page": "qa:vote_series",
+}
 
 TAC2008 = Track(
     slug="tac2008-qa",

@@ -1,5 +1,6 @@
 """Answer classes of a list question (rename, merge, split) and answers the assessor found: the primary's panel
 beside instance judging. Every write goes through tracks.qa.instance_judging."""
+
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
@@ -26,20 +27,28 @@ def classes_context(assignment, question, message=None, error=None):
     """The classes panel: each class with the pool items the primary put into it, and the found-answer form."""
     classes = list(AnswerClass.objects.filter(topic=question))
     members = {}
-    for j in (Judgment.objects.filter(topic=question, kind="instance", role=Judgment.PRIMARY)
-              .select_related("item").order_by("item__position", "item_id")):
+    for j in (
+        Judgment.objects.filter(topic=question, kind="instance", role=Judgment.PRIMARY)
+        .select_related("item")
+        .order_by("item__position", "item_id")
+    ):
         class_id = j.value.get("answer_class")
         if class_id is not None:
             members.setdefault(class_id, []).append(j.item)
     for c in classes:
         c.members = members.get(c.pk, [])
-    return {"assignment": assignment, "question": question, "classes": classes, "message": message, "error": error,
-            "is_list": questions.is_list_question(question)}
+    return {
+        "assignment": assignment,
+        "question": question,
+        "classes": classes,
+        "message": message,
+        "error": error,
+        "is_list": questions.is_list_question(question),
+    }
 
 
 def _render(request, assignment, question, message=None, error=None, status=200):
-    return render(request, "assess/_classes.html", classes_context(assignment, question, message, error),
-                  status=status)
+    return render(request, "assess/_classes.html", classes_context(assignment, question, message, error), status=status)
 
 
 @assessor_required
@@ -69,9 +78,12 @@ def class_action(request, pk, qid, class_id, action):
             instance_judging.merge_classes(request.user, answer_class, sources)
             message = f"merged {len(sources)} class(es) into “{answer_class.label}”"
         elif action == "split":
-            new = instance_judging.split_class(request.user, answer_class,
-                                               params.integers(post.getlist("items"), "items"),
-                                               params.text(post.get("label"), "label"))
+            new = instance_judging.split_class(
+                request.user,
+                answer_class,
+                params.integers(post.getlist("items"), "items"),
+                params.text(post.get("label"), "label"),
+            )
             message = f"split off “{new.label}”"
         else:
             raise Http404("unknown class action")
@@ -89,9 +101,13 @@ def found_answer(request, pk, qid):
     assignment, question = _primary_question(request, pk, qid)
     post = request.POST
     try:
-        item = instance_judging.add_found_answer(request.user, question, params.text(post.get("docid"), "docid"),
-                                                 params.text(post.get("text"), "text"),
-                                                 params.optional_integer(post.get("answer_class"), "answer_class"))
+        item = instance_judging.add_found_answer(
+            request.user,
+            question,
+            params.text(post.get("docid"), "docid"),
+            params.text(post.get("text"), "text"),
+            params.optional_integer(post.get("answer_class"), "answer_class"),
+        )
     except params.BadParameter as bad:
         return _render(request, assignment, question, error=str(bad), status=400)
     except JudgingError as refused:

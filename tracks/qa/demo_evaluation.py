@@ -7,6 +7,7 @@ built; series assigned to "assessor" (primary) and "assessor2" (second on series
 check errors (tests/fixtures/qa/demo_tac2008_bad_run.txt) is for the checker page; it is never loaded.
 Idempotent: running it again re-checks and replaces the runs, and rebuilding keeps every pool item.
 """
+
 from pathlib import Path
 
 from assess.assignments import assign
@@ -21,15 +22,19 @@ TARGET_WORDS = {"1001": ["Dana", "Whitfield"], "1002": ["RAZR", "Motorola"], "10
 
 # (question, answer string[, a phrase locating the supporting document when it differs from the answer]).
 ALPHA_1 = [
-    ("1001.1", "My wife"), ("1001.1", "viewers"),
+    ("1001.1", "My wife"),
+    ("1001.1", "viewers"),
     ("1001.2", "handled the hurricane coverage with real compassion"),
     ("1001.2", "She is smart, she does her homework"),
     ("1001.3", "interviews have become shallow and rushed"),
     ("1001.3", "she is overpaid for reading headlines between commercials"),
-    ("1002.1", "thin design"), ("1002.1", "etched metal keypad"),
-    ("1002.2", "the battery life is terrible"), ("1002.2", "dropped calls constantly"),
+    ("1002.1", "thin design"),
+    ("1002.1", "etched metal keypad"),
+    ("1002.2", "the battery life is terrible"),
+    ("1002.2", "dropped calls constantly"),
     ("1002.3", "Nokia"),
-    ("1003.1", "Naomi Watts"), ("1003.1", "Andy Serkis"),
+    ("1003.1", "Naomi Watts"),
+    ("1003.1", "Andy Serkis"),
     ("1003.2", "King Kong is too long at three hours"),
 ]
 ALPHA_2 = [  # manual second run: some answers inexact, some with extra white space (pooled with run 1's)
@@ -37,21 +42,27 @@ ALPHA_2 = [  # manual second run: some answers inexact, some with extra white sp
     ("1001.2", "handled the hurricane   coverage with real compassion"),
     ("1001.2", "I like her laugh, it feels genuine"),
     ("1001.3", "She interrupts every guest before they finish a sentence"),
-    ("1002.1", "thin  design"), ("1002.1", "fits in any pocket"),
+    ("1002.1", "thin  design"),
+    ("1002.1", "fits in any pocket"),
     ("1002.2", "the menu software is slow and clunky"),
     ("1002.3", "my old Nokia"),
-    ("1003.1", "Naomi Watts gives a wonderful performance"), ("1003.1", "Peter Jackson"),
+    ("1003.1", "Naomi Watts gives a wonderful performance"),
+    ("1003.1", "Peter Jackson"),
     ("1003.2", "The dinosaur stampede in King Kong looked fake to me"),
 ]
 BETA_1 = [
-    ("1001.1", "viewers"), ("1001.1", "Rick", "posted by Rick"),
+    ("1001.1", "viewers"),
+    ("1001.1", "Rick", "posted by Rick"),
     ("1001.2", "her café cooking segments are the only thing on the show worth watching"),
-    ("1001.3", "I dislike her political jokes"), ("1001.3", "her ratings are excellent"),
-    ("1002.1", "etched metal keypad"), ("1002.1", "The camera is poor"),
+    ("1001.3", "I dislike her political jokes"),
+    ("1001.3", "her ratings are excellent"),
+    ("1002.1", "etched metal keypad"),
+    ("1002.1", "The camera is poor"),
     ("1002.2", "The camera is poor, though: photos are grainy and dark"),
     ("1002.2", "the screen scratches easily"),
     ("1002.3", "Nokia", "The RAZR V3 is the best phone I ever owned"),  # unsupported by its document
-    ("1003.1", "Jack Black"), ("1003.1", "Andy Serkis"),
+    ("1003.1", "Jack Black"),
+    ("1003.1", "Andy Serkis"),
     ("1003.2", "Jack Black is miscast as Carl Denham"),
 ]
 BETA_2 = [
@@ -62,7 +73,8 @@ BETA_2 = [
     ("1002.2", "the battery life is terrible: it does not last a full day"),
     ("1002.3", "Nokia"),
     ("1003.1", "Naomi Watts"),
-    ("1003.2", "King Kong is too long at three hours"), ("1003.2", "looked fake"),
+    ("1003.2", "King Kong is too long at three hours"),
+    ("1003.2", "looked fake"),
 ]
 RUNS = [  # tag, team, priority, manual, lines
     ("AlphaQA1", "Team Alpha", 1, False, ALPHA_1),
@@ -117,12 +129,21 @@ def load_tac_demo(out=print):
         out(f"TAC demo skipped: collection {COLLECTION} is not loaded")
         return
     evaluation = Evaluation.objects.filter(slug=SLUG).first() or create_evaluation(
-        SLUG, "tac2008-qa", [COLLECTION], "Demo TAC 2008 opinion QA")
+        SLUG, "tac2008-qa", [COLLECTION], "Demo TAC 2008 opinion QA"
+    )
     load_topics(evaluation, QUESTIONS.read_bytes(), QUESTIONS.name)
     documents = _documents()
     load_top_docs(evaluation, top_docs_bytes(documents), "demo-topdocs.txt")
-    files = [RunFile(filename=f"{tag}.txt", data=run_file_bytes(tag, lines, documents, out), team=team,
-                     priority=priority, manual=manual) for tag, team, priority, manual, lines in RUNS]
+    files = [
+        RunFile(
+            filename=f"{tag}.txt",
+            data=run_file_bytes(tag, lines, documents, out),
+            team=team,
+            priority=priority,
+            manual=manual,
+        )
+        for tag, team, priority, manual, lines in RUNS
+    ]
     for result in load_run_files(evaluation, files):
         if result.problems:
             out("\n".join(["  demo run not loaded:"] + result.problems))
@@ -130,6 +151,8 @@ def load_tac_demo(out=print):
     for series in ("1001", "1002", "1003"):
         assign(evaluation, series, "assessor")
     assign(evaluation, "1001", "assessor2", second=True)
-    out(f"Evaluation {SLUG}: 3 series, 8 questions, {evaluation.runs.count()} runs, "
+    out(
+        f"Evaluation {SLUG}: 3 series, 8 questions, {evaluation.runs.count()} runs, "
         f"{evaluation.pool_items.count()} pool items ({totals['created']} new); series assigned to assessor "
-        f"(assessor2 second on 1001). Try the checker on {BAD_RUN.relative_to(FIXTURES.parent.parent.parent)}")
+        f"(assessor2 second on 1001). Try the checker on {BAD_RUN.relative_to(FIXTURES.parent.parent.parent)}"
+    )

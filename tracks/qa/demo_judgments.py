@@ -6,6 +6,7 @@ matches nuggets for their squishy list questions; "assessor3" is invited to vote
 adjudication queue. Series 1003 is left for the demo's visitors to judge. Everything goes through the QA saves
 (tracks.qa.instance_judging, nugget_judging) on assess.judging, so the history and stale marks are the real thing.
 """
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
@@ -35,17 +36,22 @@ def judge_demo(out, series=DEMO_SERIES):
     organizer = User.objects.filter(username="organizer").first()
     counts = {"instances": 0, "nuggets": 0, "matches": 0, "votes": 0}
     with transaction.atomic():  # one commit: the rescoring it triggers runs once
-        for assignment in (Assignment.objects.filter(evaluation=evaluation, topic__ident__in=series)
-                           .select_related("assessor", "topic").order_by("role", "topic__position")):
+        for assignment in (
+            Assignment.objects.filter(evaluation=evaluation, topic__ident__in=series)
+            .select_related("assessor", "topic")
+            .order_by("role", "topic__position")
+        ):
             for question in assignment.topic.children.order_by("position"):
                 question.evaluation = evaluation
                 if questions.is_instance_question(question):
                     _judge_instances(assignment, question, counts)
                 elif assignment.role == Assignment.PRIMARY and questions.is_nugget_question(question):
                     _build_nuggets(assignment, question, counts, organizer)
-    out(f"assess: {SLUG}: {counts['instances']} instance judgments, {counts['nuggets']} nuggets, "
+    out(
+        f"assess: {SLUG}: {counts['instances']} instance judgments, {counts['nuggets']} nuggets, "
         f"{counts['matches']} matches, {counts['votes']} votes on series {', '.join(series)}; "
-        f"judging at /assess/ (organizer: /assess/organize/{SLUG}/)")
+        f"judging at /assess/ (organizer: /assess/organize/{SLUG}/)"
+    )
 
 
 def _judge_instances(assignment, question, counts):
@@ -62,8 +68,9 @@ def _judge_instances(assignment, question, counts):
             if key in classes:
                 instance_judging.judge_instance(user, item, label, 0, answer_class=classes[key])
             else:
-                classes[key] = instance_judging.create_class(user, question, item.text, item=item,
-                                                             expected_version=0).pk
+                classes[key] = instance_judging.create_class(
+                    user, question, item.text, item=item, expected_version=0
+                ).pk
         else:
             instance_judging.judge_instance(user, item, label, 0)
         counts["instances"] += 1

@@ -4,6 +4,7 @@ The evaluation stays in judging, so the organizer's board keeps moving as the de
 Alpha's members (user "participant") see their runs' reports, from "My team's runs". The release happens once:
 a rerun of the demo leaves whatever the organizer did since (withdrawn, released as final, frozen) as it is.
 """
+
 from pooling.models import Evaluation, Team
 from scoring.release import ever_released, release
 from scoring.rescore import rescore_evaluation

@@ -2,6 +2,7 @@
 a list question's correct instances, and answers the primary assessor found. Each one goes through
 assess.judging.save_judgment (version check, history, closure, stale mark) or logs its structure change there.
 """
+
 from django.db import transaction
 
 from assess.judging import Forbidden, JudgingError, assignment_role, log_structure_change, save_judgment
@@ -33,12 +34,21 @@ def judge_instance(user, item, label, expected_version, answer_class=KEEP):
     classed = questions.is_list_question(question) and role == Assignment.PRIMARY
     if label == questions.class_label(evaluation) and classed:
         if answer_class is KEEP:
+
             def value(current):
                 return {"label": label, "answer_class": (current or {}).get("answer_class")}
         elif answer_class is not None:
             value["answer_class"] = class_of(question, answer_class)
-    return save_judgment(user, topic=question, kind="instance", role=role, item=item, value=value,
-                         expected_version=expected_version, closed=getattr(item, "closed", None))
+    return save_judgment(
+        user,
+        topic=question,
+        kind="instance",
+        role=role,
+        item=item,
+        value=value,
+        expected_version=expected_version,
+        closed=getattr(item, "closed", None),
+    )
 
 
 def class_of(question, answer_class_id):
@@ -76,8 +86,13 @@ def rename_class(user, answer_class, label):
     if not label:
         raise JudgingError("an answer class needs a name")
     with transaction.atomic():
-        log_structure_change(question, user, "class.rename", {"id": answer_class.pk, "label": answer_class.label},
-                             {"id": answer_class.pk, "label": label})
+        log_structure_change(
+            question,
+            user,
+            "class.rename",
+            {"id": answer_class.pk, "label": answer_class.label},
+            {"id": answer_class.pk, "label": label},
+        )
         answer_class.label = label[:500]
         answer_class.save(update_fields=["label"])
     return answer_class
@@ -90,13 +105,17 @@ def _move_class_members(user, question, judgments, class_id):
         judgment.value = dict(before, answer_class=class_id)
         judgment.version += 1
         judgment.save(update_fields=["value", "version", "updated_at"])
-        JudgmentChange.objects.create(judgment=judgment, changed_by=user, version=judgment.version,
-                                      before=before, after=judgment.value)
+        JudgmentChange.objects.create(
+            judgment=judgment, changed_by=user, version=judgment.version, before=before, after=judgment.value
+        )
 
 
 def _class_members(question, class_ids):
-    return (Judgment.objects.select_for_update(of=("self",)).filter(topic=question, kind="instance")
-            .filter(value__answer_class__in=list(class_ids)))
+    return (
+        Judgment.objects.select_for_update(of=("self",))
+        .filter(topic=question, kind="instance")
+        .filter(value__answer_class__in=list(class_ids))
+    )
 
 
 def merge_classes(user, target, sources):
@@ -108,9 +127,13 @@ def merge_classes(user, target, sources):
         raise JudgingError("only classes of the same question can be merged")
     with transaction.atomic():
         _move_class_members(user, question, _class_members(question, [s.pk for s in sources]), target.pk)
-        log_structure_change(question, user, "class.merge",
-                             {"sources": [{"id": s.pk, "label": s.label} for s in sources]},
-                             {"id": target.pk, "label": target.label})
+        log_structure_change(
+            question,
+            user,
+            "class.merge",
+            {"sources": [{"id": s.pk, "label": s.label} for s in sources]},
+            {"id": target.pk, "label": target.label},
+        )
         AnswerClass.objects.filter(pk__in=[s.pk for s in sources]).delete()
         mark_stale(question)
     return target
@@ -127,11 +150,17 @@ def split_class(user, answer_class, item_ids, label):
         members = list(_class_members(question, [answer_class.pk]).filter(item_id__in=item_ids))
         if not members:
             raise JudgingError(f"none of those items is in class {answer_class.label!r}")
-        new = AnswerClass.objects.create(topic=question, label=(label or members[0].item.text).strip()[:500],
-                                         created_by=user)
+        new = AnswerClass.objects.create(
+            topic=question, label=(label or members[0].item.text).strip()[:500], created_by=user
+        )
         _move_class_members(user, question, members, new.pk)
-        log_structure_change(question, user, "class.split", {"id": answer_class.pk, "items": item_ids},
-                             {"id": new.pk, "label": new.label})
+        log_structure_change(
+            question,
+            user,
+            "class.split",
+            {"id": answer_class.pk, "items": item_ids},
+            {"id": new.pk, "label": new.label},
+        )
         mark_stale(question)
     return new
 
@@ -161,8 +190,15 @@ def add_found_answer(user, question, docid, text, answer_class_id=None):
         if PoolItem.objects.filter(topic=question, key=key).exists():
             raise JudgingError(f"[{docid}, {text!r}] is already in the pool of question {question.ident}")
         last = PoolItem.objects.filter(topic=question).order_by("-position").values_list("position", flat=True)
-        item = PoolItem.objects.create(evaluation=evaluation, topic=question, key=key, docid=docid, text=text,
-                                       origin=PoolItem.ASSESSOR, position=(last.first() or 0) + 1)
+        item = PoolItem.objects.create(
+            evaluation=evaluation,
+            topic=question,
+            key=key,
+            docid=docid,
+            text=text,
+            origin=PoolItem.ASSESSOR,
+            position=(last.first() or 0) + 1,
+        )
         log_structure_change(question, user, "answer.found", after={"item": item.pk, "docid": docid, "text": text})
         class_id = None
         if questions.is_list_question(question):
@@ -171,7 +207,14 @@ def add_found_answer(user, question, docid, text, answer_class_id=None):
             else:
                 class_id = AnswerClass.objects.create(topic=question, label=text[:500], created_by=user).pk
                 log_structure_change(question, user, "class.create", after={"id": class_id, "label": text[:500]})
-        save_judgment(user, topic=question, kind="instance", item=item, role=Judgment.PRIMARY,
-                      value={"label": questions.class_label(evaluation), "answer_class": class_id},
-                      expected_version=0, closed=False)
+        save_judgment(
+            user,
+            topic=question,
+            kind="instance",
+            item=item,
+            role=Judgment.PRIMARY,
+            value={"label": questions.class_label(evaluation), "answer_class": class_id},
+            expected_version=0,
+            closed=False,
+        )
     return item

@@ -4,6 +4,7 @@ Pages are server-rendered; after the first load everything is htmx partials: the
 document frame, judgment bar) is swapped as a whole when moving on, and only the judgment bar after a save.
 All writes go through tracks.qa.instance_judging (on assess.judging).
 """
+
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -15,6 +16,7 @@ from config import params
 from config.roles import assessor_required
 from pooling.models import PoolItem, Topic
 from tracks.qa import instance_judging, questions
+
 
 def my_assignment(request, pk):
     """The request user's own assignment, or 404: another assessor's assignment does not exist for them."""
@@ -60,10 +62,18 @@ def assignment_detail(request, pk):
     series.seconds_per_item = (progress.my_time(request.user).get(assignment.topic_id) or {}).get("per_item")
     # the "next unjudged" key opens the first question with items left (the first one when all are judged)
     first_open = next((q for q in qs if q.judged < q.total), qs[0] if qs else None)
-    return render(request, "assess/assignment.html", {"assignment": assignment, "questions": qs,
-                                                      "first_open": first_open, "series_progress": series,
-                                                      "closed": judging.is_closed(assignment.topic),
-                                                      "top_docs_url": _document_prefix(assignment.evaluation)})
+    return render(
+        request,
+        "assess/assignment.html",
+        {
+            "assignment": assignment,
+            "questions": qs,
+            "first_open": first_open,
+            "series_progress": series,
+            "closed": judging.is_closed(assignment.topic),
+            "top_docs_url": _document_prefix(assignment.evaluation),
+        },
+    )
 
 
 def _document_prefix(evaluation):
@@ -98,8 +108,11 @@ def item_panel(request, pk, qid, item_id):
     question = question_of(assignment, qid)
     if item_id == 0:
         item_id = None
-    return render(request, "assess/_item_panel.html",
-                  item_panel_context(request, assignment, question, item_id, want=request.GET.get("want")))
+    return render(
+        request,
+        "assess/_item_panel.html",
+        item_panel_context(request, assignment, question, item_id, want=request.GET.get("want")),
+    )
 
 
 def _next_instance_question(assignment, question):
@@ -112,8 +125,11 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
     """Everything the item panel shows. `want` = "unjudged" picks the first unjudged item at or after item_id."""
     evaluation = assignment.evaluation
     order = list(PoolItem.objects.filter(topic=question).order_by("position", "id").values_list("pk", flat=True))
-    mine = dict(Judgment.objects.filter(topic=question, kind="instance", assessor=request.user)
-                .values_list("item_id", "version"))
+    mine = dict(
+        Judgment.objects.filter(topic=question, kind="instance", assessor=request.user).values_list(
+            "item_id", "version"
+        )
+    )
     if item_id is None or item_id not in order:
         unjudged = [i for i in order if i not in mine]
         item_id = unjudged[0] if unjudged else (order[0] if order else None)
@@ -121,9 +137,15 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
         start = order.index(item_id)
         rest = [i for i in order[start:] + order[:start] if i not in mine]
         item_id = rest[0] if rest else item_id
-    context = {"assignment": assignment, "question": question, "evaluation": evaluation, "total": len(order),
-               "judged": len(mine), "next_question": _next_instance_question(assignment, question),
-               "closed": judging.is_closed(question)}
+    context = {
+        "assignment": assignment,
+        "question": question,
+        "evaluation": evaluation,
+        "total": len(order),
+        "judged": len(mine),
+        "next_question": _next_instance_question(assignment, question),
+        "closed": judging.is_closed(question),
+    }
     if assignment.role == Assignment.PRIMARY:
         from tracks.qa.class_views import classes_context
 
@@ -137,7 +159,8 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
     judgment = Judgment.objects.filter(kind="instance", item=item, assessor=request.user).first()
     base = reverse("qa:item_panel", args=[assignment.pk, question.pk, 0])[:-2]
     context |= {
-        "item": item, "index": index + 1,
+        "item": item,
+        "index": index + 1,
         "prev_url": f"{base}{order[index - 1]}/" if index > 0 else None,
         "next_url": f"{base}{order[index + 1]}/" if index + 1 < len(order) else None,
         "unjudged_url": f"{base}{item_id}/?want=unjudged",
@@ -156,10 +179,21 @@ def bar_context(item, role, judgment, message=None, error=None):
     (tracks/qa/static) that the judgment needs nothing more (auto-advance may move on)."""
     question, evaluation = item.topic, item.evaluation
     value = judgment.value if judgment is not None else {}
-    labels = [{"name": name, "key": keymap.number(i + 1), "current": value.get("label") == name}
-              for i, name in enumerate(questions.labels_for(item, evaluation))]
-    context = {"item": item, "judgment": judgment, "version": judgment.version if judgment else 0, "labels": labels,
-               "message": message, "error": error, "role": role, "classes": None, "complete": judgment is not None}
+    labels = [
+        {"name": name, "key": keymap.number(i + 1), "current": value.get("label") == name}
+        for i, name in enumerate(questions.labels_for(item, evaluation))
+    ]
+    context = {
+        "item": item,
+        "judgment": judgment,
+        "version": judgment.version if judgment else 0,
+        "labels": labels,
+        "message": message,
+        "error": error,
+        "role": role,
+        "classes": None,
+        "complete": judgment is not None,
+    }
     classed = questions.is_list_question(question) and role == Assignment.PRIMARY
     if classed:
         correct = value.get("label") == questions.class_label(evaluation)
@@ -191,16 +225,22 @@ def judge(request, item_id):
         return _bar(request, item, error="the form did not say which version you saw; reload the item", status=400)
     try:
         if post.get("new_class"):
-            instance_judging.create_class(request.user, item.topic,
-                                          params.text(post.get("class_label"), "class_label"),
-                                          item=item, expected_version=version)
+            instance_judging.create_class(
+                request.user,
+                item.topic,
+                params.text(post.get("class_label"), "class_label"),
+                item=item,
+                expected_version=version,
+            )
             saved = None
         elif post.get("answer_class"):
-            saved = instance_judging.assign_class(request.user, item,
-                                                  params.integer(post["answer_class"], "answer_class"), version)
+            saved = instance_judging.assign_class(
+                request.user, item, params.integer(post["answer_class"], "answer_class"), version
+            )
         else:
-            saved = instance_judging.judge_instance(request.user, item, params.text(post.get("label"), "label"),
-                                                    version)
+            saved = instance_judging.judge_instance(
+                request.user, item, params.text(post.get("label"), "label"), version
+            )
     except params.BadParameter as bad:
         return _bar(request, item, error=str(bad), status=400)
     except judging.StaleJudgment as stale:

@@ -1,5 +1,6 @@
 """QA's judging pages and their keys (registered with assess.keymap from QaConfig.ready()). Page ids are what the
 templates pass to {% key_list %}."""
+
 from assess.keymap import NEXT, NUMBER, NUMBER_DONE, PREVIOUS, SHIFT_DIGITS, UNJUDGED, Key, Page
 
 HISTORY = Key(("h",), "h", "history")
@@ -12,42 +13,56 @@ PREVIOUS_NUGGET = Key(("K",), "K", "previous-nugget")
 VITAL = Key(("v",), "v", "vital")
 OKAY = Key(("o",), "o", "okay")
 
-SERIES = Page("qa-series", "a QA series", (
-    (UNJUDGED, "first question with items left to judge"),
-))
+SERIES = Page("qa-series", "a QA series", ((UNJUDGED, "first question with items left to judge"),))
 
-INSTANCES = Page("qa-instances", "QA instance judging and answer classes", (
-    (NEXT, "next item (at the end of a question: the next question)"),
-    (PREVIOUS, "previous item"),
-    (UNJUDGED, "next unjudged item"),
-    (HISTORY, "history of this item"),
-    (NUMBER, "judgment: the label with that number (worst to best)"),
-    (NUMBER_DONE, "end a class number at once instead of waiting for a second digit"),
-    (CLASS, "correct, in the answer class with that number (list questions; from 10 classes on, type both digits)"),
-    (NEW_CLASS, "correct, in a new answer class named after this answer (list questions)"),
-), auto_advance=True)
+INSTANCES = Page(
+    "qa-instances",
+    "QA instance judging and answer classes",
+    (
+        (NEXT, "next item (at the end of a question: the next question)"),
+        (PREVIOUS, "previous item"),
+        (UNJUDGED, "next unjudged item"),
+        (HISTORY, "history of this item"),
+        (NUMBER, "judgment: the label with that number (worst to best)"),
+        (NUMBER_DONE, "end a class number at once instead of waiting for a second digit"),
+        (CLASS, "correct, in the answer class with that number (list questions; from 10 classes on, type both digits)"),
+        (NEW_CLASS, "correct, in a new answer class named after this answer (list questions)"),
+    ),
+    auto_advance=True,
+)
 
-NUGGETS = Page("qa-nuggets", "QA nuggets: build, vote, match", (
-    (NEXT, "next answer string"),
-    (PREVIOUS, "previous answer string"),
-    (UNJUDGED, "next answer string not matched yet"),
-    (NUMBER, "the current answer string holds the nugget with that number (again: it does not); "
-             "from 10 nuggets on, type both digits"),
-    (NUMBER_DONE, "end a nugget number at once instead of waiting for a second digit"),
-    (NUGGET_FROM_SELECTION, "make the selected answer text a nugget"),
-    (TYPE_NUGGET, "type a new nugget (Enter adds it, Escape goes back to the keys)"),
-    (NEXT_NUGGET, "next nugget (the one v and o vote on)"),
-    (PREVIOUS_NUGGET, "previous nugget"),
-    (VITAL, "vote the current nugget vital (moves on)"),
-    (OKAY, "vote the current nugget okay (moves on)"),
-))
+NUGGETS = Page(
+    "qa-nuggets",
+    "QA nuggets: build, vote, match",
+    (
+        (NEXT, "next answer string"),
+        (PREVIOUS, "previous answer string"),
+        (UNJUDGED, "next answer string not matched yet"),
+        (
+            NUMBER,
+            "the current answer string holds the nugget with that number (again: it does not); "
+            "from 10 nuggets on, type both digits",
+        ),
+        (NUMBER_DONE, "end a nugget number at once instead of waiting for a second digit"),
+        (NUGGET_FROM_SELECTION, "make the selected answer text a nugget"),
+        (TYPE_NUGGET, "type a new nugget (Enter adds it, Escape goes back to the keys)"),
+        (NEXT_NUGGET, "next nugget (the one v and o vote on)"),
+        (PREVIOUS_NUGGET, "previous nugget"),
+        (VITAL, "vote the current nugget vital (moves on)"),
+        (OKAY, "vote the current nugget okay (moves on)"),
+    ),
+)
 
-VOTES = Page("qa-votes", "QA vital/okay votes", (
-    (NEXT, "next nugget"),
-    (PREVIOUS, "previous nugget"),
-    (UNJUDGED, "next nugget without your vote"),
-    (VITAL, "vote the current nugget vital (moves on)"),
-    (OKAY, "vote the current nugget okay (moves on)"),
-))
+VOTES = Page(
+    "qa-votes",
+    "QA vital/okay votes",
+    (
+        (NEXT, "next nugget"),
+        (PREVIOUS, "previous nugget"),
+        (UNJUDGED, "next nugget without your vote"),
+        (VITAL, "vote the current nugget vital (moves on)"),
+        (OKAY, "vote the current nugget okay (moves on)"),
+    ),
+)
 
 PAGES = (SERIES, INSTANCES, NUGGETS, VOTES)

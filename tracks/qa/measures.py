@@ -4,6 +4,7 @@ Pure functions over plain data: no Django, no database. Inputs are what a run re
 the question's official judgments, already looked up by the caller. At the end, the measures the QA scorer stores
 as the Measure definitions the tracks declare (TREC2007_MEASURES, TAC2008_MEASURES).
 """
+
 import math
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -24,6 +25,7 @@ def non_white_length(strings: Iterable[str | None]) -> int:
 
 # --- factoid ------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class FactoidResult:
     correct: bool  # judged globally correct (or, for NIL, NIL is the right answer)
@@ -31,8 +33,9 @@ class FactoidResult:
     nil_correct: bool
 
 
-def factoid_score(response_labels: Sequence[str | None], correct_label: str, nil_returned: bool = False,
-                  answer_is_nil: bool = False) -> FactoidResult:
+def factoid_score(
+    response_labels: Sequence[str | None], correct_label: str, nil_returned: bool = False, answer_is_nil: bool = False
+) -> FactoidResult:
     """One factoid response. `response_labels` are the official labels of the run's instances (the first is the
     response; a factoid response is exactly one pair or NIL). A NIL response is correct exactly when the
     question's answer is NIL; an unjudged or empty response is wrong."""
@@ -70,6 +73,7 @@ def nil_recall(results: Iterable[FactoidResult], nil_questions: int) -> float | 
 
 # --- list / rigid list --------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class ListResult:
     ip: float
@@ -104,6 +108,7 @@ def final_answer_set(judged_classes: Iterable[str | None]) -> set[str]:
 
 
 # --- nuggets ------------------------------------------------------------------------------------------------
+
 
 def pyramid_weights(vital_votes: Mapping[int, int]) -> dict[int, float]:
     """{nugget: weight} from {nugget: number of assessors who voted it vital}: each count divided by the largest
@@ -146,14 +151,17 @@ def nugget_score(matched: Iterable[int], weights: Mapping[int, float], length: i
         f = 0.0
     else:
         f = (beta * beta + 1) * precision * recall / (beta * beta * precision + recall)
-    return NuggetResult(recall=recall, precision=precision, f=f, matched=len(matched), length=length,
-                        allowance=allowance)
+    return NuggetResult(
+        recall=recall, precision=precision, f=f, matched=len(matched), length=length, allowance=allowance
+    )
 
 
 # --- ciQA recall by length ----------------------------------------------------------------------------------
 
-def recall_points(strings_with_nuggets: Iterable[tuple[str, Iterable[int]]], weights: Mapping[int, float],
-                  step: int = 50) -> list[tuple[int, float]]:
+
+def recall_points(
+    strings_with_nuggets: Iterable[tuple[str, Iterable[int]]], weights: Mapping[int, float], step: int = 50
+) -> list[tuple[int, float]]:
     """One topic's (length, recall) points: after each answer string in submitted order, the cumulative recall
     against the cumulative non-white-space length rounded up to the next multiple of `step`.
 
@@ -210,65 +218,121 @@ _SERIES = "001 2.4 Per-series Combined Scores"
 _RIGID = "000 Rigid-list-score"
 _SQUISHY = "000 Squishy-list-score"
 
-FACTOID = Measure("factoid", "Factoid accuracy",
-                  "The share of the run's factoid questions whose response was judged globally correct (a NIL "
-                  "response is right only when the collection holds no known answer).",
-                  f"{_FACTOID}: 'the fraction of questions judged to be globally correct'", accuracy)
-NIL_PRECISION = Measure("nil_precision", "NIL precision",
-                        "Of the run's NIL responses, the share that were right (none when it never returned NIL).",
-                        f"{_FACTOID}: 'NIL precision is the ratio of the number of times NIL was returned and "
-                        "correct to the number of times it was returned'", nil_precision)
-NIL_RECALL = Measure("nil_recall", "NIL recall",
-                     "Of the factoid questions without a known answer, the share the run answered NIL.",
-                     f"{_FACTOID}: 'NIL recall is the ratio of the number of times NIL was returned and correct to "
-                     "the number of times it was correct in the entire test set'", nil_recall)
-LIST = Measure("list", "List F",
-               "The mean over the run's list questions of the F of instance precision and instance recall, "
-               "counting each distinct correct answer once.",
-               f"{_LIST}: 'The score for the list component of a run was the average F-score'", list_score)
-OTHER = Measure("other", "Other F(β=3)",
-                "The mean over the run's Other questions of the nugget F with recall weighted three times "
-                "precision, precision approximated from the response's length.",
-                f"{_OTHER}: 'The score for the Other questions component was the average F-score ($\\beta=3$)'",
-                nugget_score)
-RIGIDLIST = Measure("rigidlist", "Rigid list F",
-                    "The mean over the run's rigid list questions of the F of instance precision and instance "
-                    "recall against the final answer set.",
-                    f"{_RIGID}: 'combining those scores using the F measure with recall and precision equally "
-                    "weighted'", list_score)
-SQUISHYLIST = Measure("squishylist", "Squishy list F",
-                      "The mean over the run's squishy list questions of the nugget F(β=3), nuggets weighted by how "
-                      "many assessors voted them vital.",
-                      f"{_SQUISHY}: 'These scores will be combined using the F measure with beta=3'", nugget_score)
-CIQA = Measure("ciqa", "Pyramid F(β=3)",
-               "The mean over the run's ciQA topics of the nugget pyramid F(β=3).",
-               "001 3.2.3 Evaluation Methodology: 'System responses were evaluated using the “nugget pyramid” "
-               "extension of the nugget-based methodology'", nugget_score)
-LIST_F = Measure("list_f", "List F",
-                 "A list question's stored score: F of instance precision (distinct correct answers over instances "
-                 "returned) and instance recall (over the final answer set).",
-                 f"{_RIGID}: 'F = (2*IP*IR)/(IP+IR)'", list_score)
-NUGGET_F_PYRAMID = Measure("nugget_f_pyramid", "Nugget F(β=3), pyramid",
-                           "A nugget question's stored score: F(β=3) of pyramid nugget recall and the length "
-                           "allowance precision (100 characters per nugget matched).",
-                           f"{_SQUISHY}: 'Each nugget will be assigned a weight equal to the number of assessors "
-                           "who judged it to be vital'", nugget_score)
-SERIES_SCORE = Measure("series_score", "Series score",
-                       "A series' stored score: the weighted mean of its question types' mean scores; the run's "
-                       "score is the mean over its series.",
-                       f"{_SERIES}: 'The final per-series score of each run is simply the average of individual "
-                       "per-series weighted scores'", series_score)
+FACTOID = Measure(
+    "factoid",
+    "Factoid accuracy",
+    "The share of the run's factoid questions whose response was judged globally correct (a NIL "
+    "response is right only when the collection holds no known answer).",
+    f"{_FACTOID}: 'the fraction of questions judged to be globally correct'",
+    accuracy,
+)
+NIL_PRECISION = Measure(
+    "nil_precision",
+    "NIL precision",
+    "Of the run's NIL responses, the share that were right (none when it never returned NIL).",
+    f"{_FACTOID}: 'NIL precision is the ratio of the number of times NIL was returned and "
+    "correct to the number of times it was returned'",
+    nil_precision,
+)
+NIL_RECALL = Measure(
+    "nil_recall",
+    "NIL recall",
+    "Of the factoid questions without a known answer, the share the run answered NIL.",
+    f"{_FACTOID}: 'NIL recall is the ratio of the number of times NIL was returned and correct to "
+    "the number of times it was correct in the entire test set'",
+    nil_recall,
+)
+LIST = Measure(
+    "list",
+    "List F",
+    "The mean over the run's list questions of the F of instance precision and instance recall, "
+    "counting each distinct correct answer once.",
+    f"{_LIST}: 'The score for the list component of a run was the average F-score'",
+    list_score,
+)
+OTHER = Measure(
+    "other",
+    "Other F(β=3)",
+    "The mean over the run's Other questions of the nugget F with recall weighted three times "
+    "precision, precision approximated from the response's length.",
+    f"{_OTHER}: 'The score for the Other questions component was the average F-score ($\\beta=3$)'",
+    nugget_score,
+)
+RIGIDLIST = Measure(
+    "rigidlist",
+    "Rigid list F",
+    "The mean over the run's rigid list questions of the F of instance precision and instance "
+    "recall against the final answer set.",
+    f"{_RIGID}: 'combining those scores using the F measure with recall and precision equally weighted'",
+    list_score,
+)
+SQUISHYLIST = Measure(
+    "squishylist",
+    "Squishy list F",
+    "The mean over the run's squishy list questions of the nugget F(β=3), nuggets weighted by how "
+    "many assessors voted them vital.",
+    f"{_SQUISHY}: 'These scores will be combined using the F measure with beta=3'",
+    nugget_score,
+)
+CIQA = Measure(
+    "ciqa",
+    "Pyramid F(β=3)",
+    "The mean over the run's ciQA topics of the nugget pyramid F(β=3).",
+    "001 3.2.3 Evaluation Methodology: 'System responses were evaluated using the “nugget pyramid” "
+    "extension of the nugget-based methodology'",
+    nugget_score,
+)
+LIST_F = Measure(
+    "list_f",
+    "List F",
+    "A list question's stored score: F of instance precision (distinct correct answers over instances "
+    "returned) and instance recall (over the final answer set).",
+    f"{_RIGID}: 'F = (2*IP*IR)/(IP+IR)'",
+    list_score,
+)
+NUGGET_F_PYRAMID = Measure(
+    "nugget_f_pyramid",
+    "Nugget F(β=3), pyramid",
+    "A nugget question's stored score: F(β=3) of pyramid nugget recall and the length "
+    "allowance precision (100 characters per nugget matched).",
+    f"{_SQUISHY}: 'Each nugget will be assigned a weight equal to the number of assessors who judged it to be vital'",
+    nugget_score,
+)
+SERIES_SCORE = Measure(
+    "series_score",
+    "Series score",
+    "A series' stored score: the weighted mean of its question types' mean scores; the run's "
+    "score is the mean over its series.",
+    f"{_SERIES}: 'The final per-series score of each run is simply the average of individual "
+    "per-series weighted scores'",
+    series_score,
+)
 
 # The same stored measures as each track's own seed states them.
-TAC2008_SERIES_SCORE = replace(SERIES_SCORE, seed="000 Overall score: 'per-series combined score = 1/2* (rigid-list-score + "
-                                                  "squishy-list-score)'")
-TREC2007_LIST_F = replace(LIST_F, seed=f"{_LIST}: 'Precision and recall were then combined to produce an F-score "
-                                       "with equal weight given to recall and precision'")
-TREC2007_NUGGET_F_PYRAMID = replace(NUGGET_F_PYRAMID, seed=f"{_OTHER}: 'Using the pyramid procedure, a weight was "
-                                                           "assigned to each nugget based on the number of assessors "
-                                                           "who marked it as vital'")
+TAC2008_SERIES_SCORE = replace(
+    SERIES_SCORE, seed="000 Overall score: 'per-series combined score = 1/2* (rigid-list-score + squishy-list-score)'"
+)
+TREC2007_LIST_F = replace(
+    LIST_F,
+    seed=f"{_LIST}: 'Precision and recall were then combined to produce an F-score "
+    "with equal weight given to recall and precision'",
+)
+TREC2007_NUGGET_F_PYRAMID = replace(
+    NUGGET_F_PYRAMID,
+    seed=f"{_OTHER}: 'Using the pyramid procedure, a weight was "
+    "assigned to each nugget based on the number of assessors "
+    "who marked it as vital'",
+)
 
-TREC2007_MEASURES = (FACTOID, LIST, OTHER, NIL_PRECISION, NIL_RECALL, TREC2007_LIST_F, TREC2007_NUGGET_F_PYRAMID,
-                     SERIES_SCORE)
+TREC2007_MEASURES = (
+    FACTOID,
+    LIST,
+    OTHER,
+    NIL_PRECISION,
+    NIL_RECALL,
+    TREC2007_LIST_F,
+    TREC2007_NUGGET_F_PYRAMID,
+    SERIES_SCORE,
+)
 TAC2008_MEASURES = (RIGIDLIST, SQUISHYLIST, LIST_F, NUGGET_F_PYRAMID, TAC2008_SERIES_SCORE)
 CIQA_MEASURES = (CIQA, NUGGET_F_PYRAMID)  # for ciQA's declaration, once its topic format is built

@@ -9,6 +9,7 @@ evaluation (registered by QaConfig with scoring.registry.register_exports):
 - per-run nugget matches: `qid tag item-number docid string` for each answer string, then
   `qid tag item-number nugget-number` for each nugget matched (a nugget is marked once per response).
 """
+
 from collections import defaultdict
 
 from assess.models import Nugget
@@ -18,8 +19,14 @@ from scoring.registry import Export
 from tracks.qa.measures import pyramid_weights
 from tracks.qa.scorer import LIST_TYPES, NUGGET_TYPES, correct_label
 
-NIST_CODES = {"incorrect": -1, "globally-correct": 1, "correct": 1, "unsupported": 2, "non-exact": 3,
-              "locally-correct": 4}
+NIST_CODES = {
+    "incorrect": -1,
+    "globally-correct": 1,
+    "correct": 1,
+    "unsupported": 2,
+    "non-exact": 3,
+    "locally-correct": 4,
+}
 
 
 def _clean(text):
@@ -31,8 +38,11 @@ def _questions(evaluation, kinds):
 
 
 def _run_entries(qids):
-    item_of = dict(PoolItem.sources.through.objects.filter(poolitem__topic_id__in=qids).order_by().values_list(
-        "runentry_id", "poolitem_id"))
+    item_of = dict(
+        PoolItem.sources.through.objects.filter(poolitem__topic_id__in=qids)
+        .order_by()
+        .values_list("runentry_id", "poolitem_id")
+    )
     entries = RunEntry.objects.filter(topic_id__in=qids).select_related("run").order_by("run__tag", "line_no")
     return entries, item_of
 
@@ -81,8 +91,9 @@ def nist_nugget_matches(evaluation):
     matches = official_values(qids, "nugget_match")
     number_of = {}
     for tid in qids:
-        for i, nid in enumerate(Nugget.objects.filter(topic_id=tid).order_by("position", "id").values_list(
-                "id", flat=True), start=1):
+        for i, nid in enumerate(
+            Nugget.objects.filter(topic_id=tid).order_by("position", "id").values_list("id", flat=True), start=1
+        ):
             number_of[nid] = i
     entries, item_of = _run_entries(qids)
     responses = defaultdict(list)
@@ -100,5 +111,8 @@ def nist_nugget_matches(evaluation):
 
 
 # The board's links and `export_judgments --format`, in this order.
-EXPORTS = (Export("list", "list judgments", nist_list_judgments), Export("nuggets", "nugget lists", nist_nuggets),
-           Export("matches", "nugget matches", nist_nugget_matches))
+EXPORTS = (
+    Export("list", "list judgments", nist_list_judgments),
+    Export("nuggets", "nugget lists", nist_nuggets),
+    Export("matches", "nugget matches", nist_nugget_matches),
+)

@@ -2,6 +2,7 @@
 reorder, merge, delete), vital/okay votes of the primary and invited voters, and which nuggets each pool item holds.
 Votes and matches are judgments saved through assess.judging.save_judgment; list changes are logged there.
 """
+
 from django.db import transaction
 
 from assess.judging import Forbidden, JudgingError, assignment_role, log_structure_change, save_judgment, series_ident
@@ -33,11 +34,11 @@ def create_nugget(user, question, text):
         list(Topic.objects.select_for_update(no_key=True, of=("self",)).filter(pk=question.pk).values_list("pk"))
         twin = Nugget.duplicate_of(question, text)
         if twin is not None:
-            raise JudgingError(f"nugget {twin[0]} already says “{twin[1].text}”; a second copy would split its "
-                               f"matches and votes")
+            raise JudgingError(
+                f"nugget {twin[0]} already says “{twin[1].text}”; a second copy would split its matches and votes"
+            )
         last = Nugget.objects.filter(topic=question).order_by("-position").values_list("position", flat=True)
-        nugget = Nugget.objects.create(topic=question, text=text, position=(last.first() or 0) + 1,
-                                       created_by=user)
+        nugget = Nugget.objects.create(topic=question, text=text, position=(last.first() or 0) + 1, created_by=user)
         log_structure_change(question, user, "nugget.create", after={"id": nugget.pk, "text": text})
         mark_stale(question)
     return nugget
@@ -52,13 +53,17 @@ def edit_nugget(user, nugget, text):
     if not text:
         raise JudgingError("a nugget needs some text")
     with transaction.atomic():
-        list(Topic.objects.select_for_update(no_key=True, of=("self",)).filter(pk=question.pk)  # as create_nugget
-             .values_list("pk"))
+        list(
+            Topic.objects.select_for_update(no_key=True, of=("self",))
+            .filter(pk=question.pk)  # as create_nugget
+            .values_list("pk")
+        )
         twin = Nugget.duplicate_of(question, text, exclude=nugget.pk)
         if twin is not None:
             raise JudgingError(f"nugget {twin[0]} already says “{twin[1].text}”; merge the two instead")
-        log_structure_change(question, user, "nugget.edit", {"id": nugget.pk, "text": nugget.text},
-                             {"id": nugget.pk, "text": text})
+        log_structure_change(
+            question, user, "nugget.edit", {"id": nugget.pk, "text": nugget.text}, {"id": nugget.pk, "text": text}
+        )
         nugget.text = text
         nugget.save(update_fields=["text"])
     return nugget
@@ -90,8 +95,9 @@ def _rewrite_matches(user, question, replace):
             judgment.value = dict(before, nuggets=new)
             judgment.version += 1
             judgment.save(update_fields=["value", "version", "updated_at"])
-            JudgmentChange.objects.create(judgment=judgment, changed_by=user, version=judgment.version,
-                                          before=before, after=judgment.value)
+            JudgmentChange.objects.create(
+                judgment=judgment, changed_by=user, version=judgment.version, before=before, after=judgment.value
+            )
 
 
 def merge_nuggets(user, target, sources):
@@ -114,11 +120,14 @@ def merge_nuggets(user, target, sources):
 
     with transaction.atomic():
         _rewrite_matches(user, question, replace)
-        votes = list(Judgment.objects.filter(nugget_id__in=gone).values("nugget_id", "kind", "assessor_id",
-                                                                          "value"))
-        log_structure_change(question, user, "nugget.merge",
-                             {"sources": [{"id": s.pk, "text": s.text} for s in sources], "votes": votes},
-                             {"id": target.pk, "text": target.text})
+        votes = list(Judgment.objects.filter(nugget_id__in=gone).values("nugget_id", "kind", "assessor_id", "value"))
+        log_structure_change(
+            question,
+            user,
+            "nugget.merge",
+            {"sources": [{"id": s.pk, "text": s.text} for s in sources], "votes": votes},
+            {"id": target.pk, "text": target.text},
+        )
         Nugget.objects.filter(pk__in=gone).delete()
         mark_stale(question)
     return target
@@ -149,15 +158,27 @@ def vote(user, nugget, value, expected_version, later=False):
     role = assignment_role(user, question)
     if later:
         if not revote_asked(user, question):
-            raise Forbidden(f"the organizer has not asked you for a later vote set on series "
-                            f"{series_ident(question)}")
-        return save_judgment(user, topic=question, kind=REVOTE, nugget=nugget, role=Judgment.PRIMARY,
-                             value={"vote": value}, expected_version=expected_version)
+            raise Forbidden(f"the organizer has not asked you for a later vote set on series {series_ident(question)}")
+        return save_judgment(
+            user,
+            topic=question,
+            kind=REVOTE,
+            nugget=nugget,
+            role=Judgment.PRIMARY,
+            value={"vote": value},
+            expected_version=expected_version,
+        )
     if role != Assignment.PRIMARY and not may_vote(user, question):
         raise Forbidden(f"you are not a voter on series {series_ident(question)}")
-    return save_judgment(user, topic=question, kind=VOTE, nugget=nugget,
-                         role=Judgment.PRIMARY if role == Assignment.PRIMARY else Judgment.SECONDARY,
-                         value={"vote": value}, expected_version=expected_version)
+    return save_judgment(
+        user,
+        topic=question,
+        kind=VOTE,
+        nugget=nugget,
+        role=Judgment.PRIMARY if role == Assignment.PRIMARY else Judgment.SECONDARY,
+        value={"vote": value},
+        expected_version=expected_version,
+    )
 
 
 def match(user, item, nugget_ids, expected_version):
@@ -171,6 +192,13 @@ def match(user, item, nugget_ids, expected_version):
     known = set(Nugget.objects.filter(topic=question, pk__in=wanted).values_list("pk", flat=True))
     if len(known) != len(wanted):
         raise JudgingError(f"nuggets {sorted(set(wanted) - known)} are not nuggets of question {question.ident}")
-    return save_judgment(user, topic=question, kind="nugget_match", item=item, role=Judgment.PRIMARY,
-                         value={"nuggets": wanted}, expected_version=expected_version,
-                         closed=getattr(item, "closed", None))
+    return save_judgment(
+        user,
+        topic=question,
+        kind="nugget_match",
+        item=item,
+        role=Judgment.PRIMARY,
+        value={"nuggets": wanted},
+        expected_version=expected_version,
+        closed=getattr(item, "closed", None),
+    )

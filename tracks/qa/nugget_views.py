@@ -1,18 +1,18 @@
 """Nugget questions (Other, squishy list, ciQA): the primary's workspace to build the nugget list from all answer
 strings, vote vital/okay and mark which nuggets each pool item holds; and the voting page of invited voters, who
 see the series' questions and nuggets but never the responses. Writes go through tracks.qa.nugget_judging."""
+
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
 from assess import judging
-from assess.official import REVOTE, VOTE
 from assess.models import Assignment, Judgment, Nugget
+from assess.official import REVOTE, VOTE
 from config import params
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, role_required
 from pooling.models import PoolItem, Topic
-from tracks.qa import nugget_judging
-from tracks.qa import questions
+from tracks.qa import nugget_judging, questions
 from tracks.qa.instance_views import my_assignment, question_of
 from tracks.qa.permissions import may_vote, revote_asked
 
@@ -39,14 +39,22 @@ def workspace_context(request, assignment, question, message=None, error=None):
     for i, n in enumerate(nuggets, start=1):
         n.index = i
         n.my_vote = votes.get(n.pk)
-    matches = {j.item_id: j for j in Judgment.objects.filter(topic=question, kind="nugget_match",
-                                                             assessor=request.user)}
+    matches = {
+        j.item_id: j for j in Judgment.objects.filter(topic=question, kind="nugget_match", assessor=request.user)
+    }
     items = list(PoolItem.objects.filter(topic=question).order_by("position", "id"))
     for item in items:
         _attach_match(item, matches.get(item.pk), nuggets)
-    return {"assignment": assignment, "question": question, "nuggets": nuggets, "items": items,
-            "message": message, "error": error, "closed": judging.is_closed(question),
-            "matched": sum(1 for i in items if i.match is not None)}
+    return {
+        "assignment": assignment,
+        "question": question,
+        "nuggets": nuggets,
+        "items": items,
+        "message": message,
+        "error": error,
+        "closed": judging.is_closed(question),
+        "matched": sum(1 for i in items if i.match is not None),
+    }
 
 
 def _attach_match(item, judgment, nuggets):
@@ -64,8 +72,12 @@ def workspace(request, pk, qid):
 
 
 def _workspace(request, assignment, question, message=None, error=None, status=200):
-    return render(request, "assess/_nugget_workspace.html",
-                  workspace_context(request, assignment, question, message, error), status=status)
+    return render(
+        request,
+        "assess/_nugget_workspace.html",
+        workspace_context(request, assignment, question, message, error),
+        status=status,
+    )
 
 
 @assessor_required
@@ -148,8 +160,9 @@ def match(request, item_id):
     status, message, error = 200, "saved", None
     try:
         version = params.version(request.POST.get("version"))
-        saved = nugget_judging.match(request.user, item,
-                                     params.integers(request.POST.getlist("nuggets"), "nuggets"), version)
+        saved = nugget_judging.match(
+            request.user, item, params.integers(request.POST.getlist("nuggets"), "nuggets"), version
+        )
         judgment = saved.judgment
     except params.BadParameter as bad:
         judgment, status, error = None, 400, str(bad)
@@ -161,8 +174,12 @@ def match(request, item_id):
     _attach_match(item, judgment, nuggets)
     # the workspace's "N matched" comes along out of band, so it counts this save without a reload
     matched = Judgment.objects.filter(topic=item.topic, kind="nugget_match", assessor=request.user).count()
-    return render(request, "assess/_match_row.html", {"item": item, "message": message if not error else None,
-                                                      "error": error, "matched_oob": matched}, status=status)
+    return render(
+        request,
+        "assess/_match_row.html",
+        {"item": item, "message": message if not error else None, "error": error, "matched_oob": matched},
+        status=status,
+    )
 
 
 @role_required(ASSESSOR, ORGANIZER)
@@ -177,19 +194,23 @@ def vote(request, nugget_id):
     status, error = 200, None
     try:
         version = params.version(request.POST.get("version"))
-        judgment = nugget_judging.vote(request.user, nugget, params.text(request.POST.get("vote"), "vote"),
-                                       version, later=later).judgment
+        judgment = nugget_judging.vote(
+            request.user, nugget, params.text(request.POST.get("vote"), "vote"), version, later=later
+        ).judgment
     except params.BadParameter as bad:
         judgment, status, error = None, 400, str(bad)
     except judging.StaleJudgment as stale:
         judgment, status, error = stale.current, 409, str(stale)
     except judging.JudgingError as refused:
-        judgment = Judgment.objects.filter(kind=REVOTE if later else VOTE, nugget=nugget,
-                                           assessor=request.user).first()
+        judgment = Judgment.objects.filter(kind=REVOTE if later else VOTE, nugget=nugget, assessor=request.user).first()
         status, error = refused.status, str(refused)
     nugget.my_vote = judgment
-    return render(request, "assess/_vote.html", {"nugget": nugget, "error": error, "saved": not error,
-                                                 "later": later}, status=status)
+    return render(
+        request,
+        "assess/_vote.html",
+        {"nugget": nugget, "error": error, "saved": not error, "later": later},
+        status=status,
+    )
 
 
 @role_required(ASSESSOR, ORGANIZER)
@@ -210,5 +231,8 @@ def vote_series(request, series_id):
         q.nugget_list = [n for n in nuggets if n.topic_id == q.pk]
         for i, n in enumerate(q.nugget_list, start=1):
             n.index, n.my_vote = i, votes.get(n.pk)
-    return render(request, "assess/vote_series.html", {"series": series, "questions": qs, "later": later,
-                                                       "primary": primary, "nugget_questions": nugget_qs})
+    return render(
+        request,
+        "assess/vote_series.html",
+        {"series": series, "questions": qs, "later": later, "primary": primary, "nugget_questions": nugget_qs},
+    )

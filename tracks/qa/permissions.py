@@ -1,20 +1,25 @@
 """Who may change a QA question's structure (answer classes, nuggets) and who may vote on its nuggets."""
+
 from assess.judging import Forbidden, assignment_role, may_adjudicate, refuse_if_closed, series_id, series_ident
 from assess.models import Assignment, Invitation
 
 
 def may_vote(user, question):
     sid = series_id(question)
-    return (Assignment.objects.filter(assessor=user, topic_id=sid, role=Assignment.PRIMARY).exists()
-            or Invitation.objects.filter(topic_id=sid, user=user, kind=Invitation.VOTER).exists())
+    return (
+        Assignment.objects.filter(assessor=user, topic_id=sid, role=Assignment.PRIMARY).exists()
+        or Invitation.objects.filter(topic_id=sid, user=user, kind=Invitation.VOTER).exists()
+    )
 
 
 def revote_asked(user, question):
     """Whether the organizer asked `user`, the primary assessor of the question's series, for a later vote set
     (a voter invitation of the primary on their own series; TREC 2006/2007's ninth vote set)."""
     sid = series_id(question)
-    return (Assignment.objects.filter(assessor=user, topic_id=sid, role=Assignment.PRIMARY).exists()
-            and Invitation.objects.filter(topic_id=sid, user=user, kind=Invitation.VOTER).exists())
+    return (
+        Assignment.objects.filter(assessor=user, topic_id=sid, role=Assignment.PRIMARY).exists()
+        and Invitation.objects.filter(topic_id=sid, user=user, kind=Invitation.VOTER).exists()
+    )
 
 
 def may_edit_structure(user, question):
@@ -25,6 +30,7 @@ def may_edit_structure(user, question):
 
 def require_structure(user, question):
     if not may_edit_structure(user, question):
-        raise Forbidden(f"only the primary assessor of series {series_ident(question)} may change its "
-                        f"answer classes and nuggets")
+        raise Forbidden(
+            f"only the primary assessor of series {series_ident(question)} may change its answer classes and nuggets"
+        )
     refuse_if_closed(question)

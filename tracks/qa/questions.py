@@ -4,6 +4,7 @@ Instance questions (factoid, list, rigid list) get one label per pool item, and 
 instances into answer classes; nugget questions (Other, squishy list, ciQA) get a nugget list, vital/okay votes and
 per-item nugget matches.
 """
+
 INSTANCE_TYPES = frozenset({"FACTOID", "LIST", "RIGIDLIST"})
 LIST_TYPES = frozenset({"LIST", "RIGIDLIST"})
 NUGGET_TYPES = frozenset({"OTHER", "SQUISHYLIST", "CIQA"})

@@ -1,5 +1,6 @@
 """The QA run report: the generic one (scoring.reports.generic_report) and, where the scorer stored recall points
 (ciQA's nugget questions), the run's recall by length beside the best, median and worst run."""
+
 from scoring.measures.combine import spread
 from scoring.models import Score
 from scoring.reports import ReportRow, ReportSection, comparison_for, generic_report
@@ -19,9 +20,9 @@ def recall_by_length_section(run, others):
     """ciQA: the run's pyramid recall at each multiple of 50 characters, averaged over topics (Lin 2007), beside
     the best, median and worst run at the same length. Only questions whose detail stores recall points count."""
     per_run = {}
-    for run_id, detail in Score.objects.filter(run__evaluation=run.evaluation, scope=Score.QUESTION,
-                                               measure="score", detail__has_key="recall_points").values_list(
-            "run_id", "detail"):
+    for run_id, detail in Score.objects.filter(
+        run__evaluation=run.evaluation, scope=Score.QUESTION, measure="score", detail__has_key="recall_points"
+    ).values_list("run_id", "detail"):
         per_run.setdefault(run_id, []).append([tuple(p) for p in detail["recall_points"]])
     if run.id not in per_run:
         return None

@@ -8,6 +8,7 @@ run's questions of that type), "nil_precision", "nil_recall" and "judged" (share
 Every question's detail also says how far its judging has got ("pool": [judged items, items], "unpooled" answers
 of judged runs, "unjudged"), summed per series and in the run's "score" detail, which reports show.
 """
+
 import json
 from collections import defaultdict
 
@@ -25,6 +26,7 @@ FACTOID_TYPES = {"FACTOID"}
 LIST_TYPES = {"LIST", "RIGIDLIST"}
 NUGGET_TYPES = {"OTHER", "SQUISHYLIST", "CIQA"}
 QA_TRACKS = ("tac2008-qa", "trec2007-qa", "trec2007-ciqa")
+
 
 def correct_label(evaluation):
     labels = evaluation.track_spec.judgments.get("instance", ())
@@ -46,8 +48,11 @@ class Questions:
     def __init__(self, evaluation):
         qtypes = set(evaluation.track_spec.question_types)
         self.info = {}
-        for tid, parent_id, kind, ident, data in Topic.objects.filter(evaluation=evaluation).order_by().values_list(
-                "id", "parent_id", "kind", "ident", "data"):
+        for tid, parent_id, kind, ident, data in (
+            Topic.objects.filter(evaluation=evaluation)
+            .order_by()
+            .values_list("id", "parent_id", "kind", "ident", "data")
+        ):
             if kind in qtypes or (not qtypes and kind != "series"):
                 self.info[tid] = {"series": parent_id or tid, "kind": kind, "ident": ident, "data": data}
         self.series_questions = defaultdict(list)
@@ -74,8 +79,9 @@ def score_questions(evaluation, questions, qids, run_ids):
     kinds = {q: questions.info[q]["kind"] for q in qids}
     entries, item_of = _entries(qids, kinds)
     items = defaultdict(list)  # q -> [(item id, docid, "")]
-    for item_id, tid, docid in PoolItem.objects.filter(topic_id__in=qids).order_by().values_list("id", "topic_id",
-                                                                                   "docid"):
+    for item_id, tid, docid in (
+        PoolItem.objects.filter(topic_id__in=qids).order_by().values_list("id", "topic_id", "docid")
+    ):
         items[tid].append((item_id, docid, ""))
 
     # Judgment values come as tuples of the fields used (assess.official.official_fields): label and class of an
@@ -85,8 +91,10 @@ def score_questions(evaluation, questions, qids, run_ids):
     nugget_qids = [q for q in qids if kinds[q] in NUGGET_TYPES]
     matches, official_votes, votes, nuggets = {}, {}, {}, defaultdict(list)
     if nugget_qids:
-        matches = {item: json.loads(held) if held else ()
-                   for item, (held,) in official_fields(nugget_qids, "nugget_match", "nuggets").items()}
+        matches = {
+            item: json.loads(held) if held else ()
+            for item, (held,) in official_fields(nugget_qids, "nugget_match", "nuggets").items()
+        }
         official_votes, votes = nugget_vote_sets(nugget_qids)
         for nid, tid in Nugget.objects.filter(topic_id__in=nugget_qids).order_by().values_list("id", "topic_id"):
             nuggets[tid].append(nid)
@@ -107,16 +115,30 @@ def score_questions(evaluation, questions, qids, run_ids):
         elif kind in LIST_TYPES:
             per_run = _list(q, items[q], instance, good, run_ids, entries, item_of)
         elif kind in NUGGET_TYPES:
-            per_run = _nuggets(q, nuggets[q], matches, official_votes, votes, nugget_method, run_ids, entries,
-                               item_of, with_curve=(kind == "CIQA"))
+            per_run = _nuggets(
+                q,
+                nuggets[q],
+                matches,
+                official_votes,
+                votes,
+                nugget_method,
+                run_ids,
+                entries,
+                item_of,
+                with_curve=(kind == "CIQA"),
+            )
         else:
             continue
         # How far the question's judging has got (the same for every run): a report must tell a question nobody
         # has judged yet from one whose final answer set turned out empty.
         official = matches if kind in NUGGET_TYPES else instance
         judged = sum(1 for i, _, _ in items[q] if i in official)
-        unpooled = sum(1 for run_id in judged_runs for eid, docid, text in entries.get((run_id, q), ())
-                       if eid not in item_of and not is_nil(docid, text))
+        unpooled = sum(
+            1
+            for run_id in judged_runs
+            for eid, docid, text in entries.get((run_id, q), ())
+            if eid not in item_of and not is_nil(docid, text)
+        )
         for run_id, result in per_run.items():
             result.detail["pool"] = [judged, len(items[q])]
             result.detail["unpooled"] = unpooled
@@ -137,9 +159,11 @@ def _entries(qids, kinds):
     for group, fields in ((without, ()), (with_text, ("text",))):
         if not group:
             continue
-        for eid, run_id, tid, line_no, docid, item_id, *text in RunEntry.objects.filter(
-                topic_id__in=group).order_by().values_list("id", "run_id", "topic_id", "line_no", "docid",
-                                                           "pool_items", *fields):
+        for eid, run_id, tid, line_no, docid, item_id, *text in (
+            RunEntry.objects.filter(topic_id__in=group)
+            .order_by()
+            .values_list("id", "run_id", "topic_id", "line_no", "docid", "pool_items", *fields)
+        ):
             if item_id is not None:
                 item_of.setdefault(eid, item_id)
             if eid in seen:  # an entry in several pool items comes once per item
@@ -175,10 +199,18 @@ def _factoid(q, data, q_items, instance, good, run_ids, entries, item_of):
         labels = [_label(item_of.get(eid), instance) for eid, _, _ in es]
         r = qa.factoid_score(labels, good, nil_returned=returned_nil, answer_is_nil=nil_answer)
         judgeable = [e for e in es if not is_nil(e[1], e[2])]
-        out[run_id] = qa.QuestionScore("FACTOID", 1.0 if r.correct else 0.0, {
-            "nil_returned": r.nil_returned, "nil_correct": r.nil_correct, "nil_question": nil_answer,
-            "label": "NIL" if returned_nil else (labels[0] if labels else None), "entries": len(judgeable),
-            "judged": _judged(judgeable, item_of, instance)})
+        out[run_id] = qa.QuestionScore(
+            "FACTOID",
+            1.0 if r.correct else 0.0,
+            {
+                "nil_returned": r.nil_returned,
+                "nil_correct": r.nil_correct,
+                "nil_question": nil_answer,
+                "label": "NIL" if returned_nil else (labels[0] if labels else None),
+                "entries": len(judgeable),
+                "judged": _judged(judgeable, item_of, instance),
+            },
+        )
     return out
 
 
@@ -197,9 +229,20 @@ def _list(q, q_items, instance, good, run_ids, entries, item_of):
         es = entries.get((run_id, q), [])
         classes = [_class_of(item_of.get(eid), instance, good) for eid, _, _ in es]
         r = qa.list_score(classes, s)
-        out[run_id] = qa.QuestionScore("LIST", r.f, {
-            "ip": r.ip, "ir": r.ir, "D": r.distinct, "N": r.instances, "S": r.answer_set,
-            "left_out": r.f is None, "entries": len(es), "judged": _judged(es, item_of, instance)})
+        out[run_id] = qa.QuestionScore(
+            "LIST",
+            r.f,
+            {
+                "ip": r.ip,
+                "ir": r.ir,
+                "D": r.distinct,
+                "N": r.instances,
+                "S": r.answer_set,
+                "left_out": r.f is None,
+                "entries": len(es),
+                "judged": _judged(es, item_of, instance),
+            },
+        )
     return out
 
 
@@ -218,11 +261,25 @@ def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entr
         b = qa.nugget_score(matched, binary, length)
         p = qa.nugget_score(matched, pyramid, length)
         main = b if method == "binary" else p
-        out[run_id] = qa.QuestionScore("OTHER", main.f, {
-            "recall": main.recall, "precision": main.precision, "method": method,
-            "binary_f": b.f, "binary_recall": b.recall, "pyramid_f": p.f, "pyramid_recall": p.recall,
-            "matched": p.matched, "length": length, "allowance": p.allowance, "nuggets": len(q_nuggets),
-            "entries": len(es), "judged": _judged(es, item_of, matches)})
+        out[run_id] = qa.QuestionScore(
+            "OTHER",
+            main.f,
+            {
+                "recall": main.recall,
+                "precision": main.precision,
+                "method": method,
+                "binary_f": b.f,
+                "binary_recall": b.recall,
+                "pyramid_f": p.f,
+                "pyramid_recall": p.recall,
+                "matched": p.matched,
+                "length": length,
+                "allowance": p.allowance,
+                "nuggets": len(q_nuggets),
+                "entries": len(es),
+                "judged": _judged(es, item_of, matches),
+            },
+        )
         if with_curve:  # ciQA: cumulative pyramid recall against length, strings in submitted order
             strings = [(t, matches.get(item_of.get(eid)) or ()) for eid, _, t in es]
             out[run_id].detail["recall_points"] = qa.recall_points(strings, pyramid)
@@ -230,13 +287,22 @@ def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entr
 
 
 # Counts summed per series and run; "pool_*" and "questions*" say how far judging has got (reports show it).
-COUNTS = ("entries", "judged", "nil_returned", "nil_correct", "nil_questions", "pool_items", "pool_judged",
-          "unpooled", "questions", "questions_judged")
+COUNTS = (
+    "entries",
+    "judged",
+    "nil_returned",
+    "nil_correct",
+    "nil_questions",
+    "pool_items",
+    "pool_judged",
+    "unpooled",
+    "questions",
+    "questions_judged",
+)
 
 
 def _new_acc():
-    return {"sums": {}, "left_out": 0, "left_out_questions": [], "unjudged_questions": [],
-            **{k: 0 for k in COUNTS}}
+    return {"sums": {}, "left_out": 0, "left_out_questions": [], "unjudged_questions": [], **{k: 0 for k in COUNTS}}
 
 
 def _add_question(acc, kind, value, detail, ident):
@@ -274,7 +340,8 @@ def stored_series_partials(run_ids, topic_ids):
     rows = Score.objects.filter(run_id__in=run_ids, scope=Score.QUESTION, measure="score", topic_id__in=topic_ids)
     if connection.vendor != "postgresql":
         for run_id, tid, series, kind, ident, value, detail in rows.values_list(
-                "run_id", "topic_id", "topic__parent_id", "topic__kind", "topic__ident", "value", "detail"):
+            "run_id", "topic_id", "topic__parent_id", "topic__kind", "topic__ident", "value", "detail"
+        ):
             _add_question(out[(run_id, series or tid)], kind, value, detail, ident)
         return out
     sql = f"""
@@ -294,8 +361,25 @@ def stored_series_partials(run_ids, topic_ids):
         GROUP BY 1, 2, 3"""
     with connection.cursor() as cursor:
         cursor.execute(sql, [list(run_ids), list(topic_ids)])
-        for (run_id, series, kind, total, n, nulls, entries, judged, nil_ret, nil_cor, nil_q,
-             left_out, unjudged, pool_items, pool_judged, unpooled, questions) in cursor:
+        for (
+            run_id,
+            series,
+            kind,
+            total,
+            n,
+            nulls,
+            entries,
+            judged,
+            nil_ret,
+            nil_cor,
+            nil_q,
+            left_out,
+            unjudged,
+            pool_items,
+            pool_judged,
+            unpooled,
+            questions,
+        ) in cursor:
             acc = out[(run_id, series)]
             if n:
                 old_total, old_n = acc["sums"].get(kind, (0.0, 0))
@@ -340,8 +424,16 @@ def question_rows(scores):
 def series_rows(results):
     rows = []
     for (run_id, sid), (s, extra) in results.items():
-        rows.append(ScoreRow(run_id, Score.SERIES, sid, "score", s.value, {
-            "components": s.components, "counts": s.counts, "missing": list(s.missing), **extra}))
+        rows.append(
+            ScoreRow(
+                run_id,
+                Score.SERIES,
+                sid,
+                "score",
+                s.value,
+                {"components": s.components, "counts": s.counts, "missing": list(s.missing), **extra},
+            )
+        )
     return rows
 
 
@@ -357,13 +449,29 @@ def run_rows(run_ids, series_details):
         flagged = [sid for sid, (_, d) in series if d.get("missing")]
         left_out = sorted(q for _, (_, d) in series for q in d.get("left_out_questions", ()))
         unjudged = sorted(q for _, (_, d) in series for q in d.get("unjudged_questions", ()))
-        judging = {k: sum(d.get(k, 0) for _, (_, d) in series) for k in
-                   ("pool_items", "pool_judged", "unpooled", "questions", "questions_judged")}
-        rows.append(ScoreRow(run_id, Score.RUN, None, "score", value, {
-            "series": len(series), "partial_series": len(flagged), "left_out_questions": left_out,
-            "unjudged_questions": unjudged, **judging}))
+        judging = {
+            k: sum(d.get(k, 0) for _, (_, d) in series)
+            for k in ("pool_items", "pool_judged", "unpooled", "questions", "questions_judged")
+        }
+        rows.append(
+            ScoreRow(
+                run_id,
+                Score.RUN,
+                None,
+                "score",
+                value,
+                {
+                    "series": len(series),
+                    "partial_series": len(flagged),
+                    "left_out_questions": left_out,
+                    "unjudged_questions": unjudged,
+                    **judging,
+                },
+            )
+        )
         comps = combine.component_means(
-            combine.SeriesScore(v, d.get("components", {}), d.get("counts", {})) for _, (v, d) in series)
+            combine.SeriesScore(v, d.get("components", {}), d.get("counts", {})) for _, (v, d) in series
+        )
         for qtype, mean_value in comps.items():
             n = sum(d.get("counts", {}).get(qtype, 0) for _, (_, d) in series)
             rows.append(ScoreRow(run_id, Score.RUN, None, qtype.lower(), mean_value, {"questions": n}))
@@ -374,19 +482,41 @@ def run_rows(run_ids, series_details):
         if any(d.get("counts", {}).get("FACTOID") for _, (_, d) in series):
             nil_p = totals["nil_correct"] / totals["nil_returned"] if totals["nil_returned"] else None
             nil_r = totals["nil_correct"] / totals["nil_questions"] if totals["nil_questions"] else None
-            rows.append(ScoreRow(run_id, Score.RUN, None, "nil_precision", nil_p, {
-                "correct": totals["nil_correct"], "returned": totals["nil_returned"]}))
-            rows.append(ScoreRow(run_id, Score.RUN, None, "nil_recall", nil_r, {
-                "correct": totals["nil_correct"], "nil_questions": totals["nil_questions"]}))
+            rows.append(
+                ScoreRow(
+                    run_id,
+                    Score.RUN,
+                    None,
+                    "nil_precision",
+                    nil_p,
+                    {"correct": totals["nil_correct"], "returned": totals["nil_returned"]},
+                )
+            )
+            rows.append(
+                ScoreRow(
+                    run_id,
+                    Score.RUN,
+                    None,
+                    "nil_recall",
+                    nil_r,
+                    {"correct": totals["nil_correct"], "nil_questions": totals["nil_questions"]},
+                )
+            )
         judged = totals["judged"] / totals["entries"] if totals["entries"] else None
-        rows.append(ScoreRow(run_id, Score.RUN, None, "judged", judged, {
-            "judged": totals["judged"], "entries": totals["entries"]}))
+        rows.append(
+            ScoreRow(
+                run_id, Score.RUN, None, "judged", judged, {"judged": totals["judged"], "entries": totals["entries"]}
+            )
+        )
     return rows
 
 
 # Named weightings an organizer can pick with the setting "series_weighting" (else "series_weights" is used as is).
-WEIGHTINGS = {"trec2007": combine.TREC2007_WEIGHTS, "trec2004": combine.TREC2004_WEIGHTS,
-              "tac2008": combine.TAC2008_WEIGHTS}
+WEIGHTINGS = {
+    "trec2007": combine.TREC2007_WEIGHTS,
+    "trec2004": combine.TREC2004_WEIGHTS,
+    "tac2008": combine.TAC2008_WEIGHTS,
+}
 
 
 def series_weights(evaluation):
@@ -414,15 +544,17 @@ def score_qa(evaluation, topic_ids):
         partials = None
     s_results = series_results(questions, question_values, weights, partials)
 
-    series_details = {key: (s.value, {"components": s.components, "counts": s.counts,
-                                      "missing": list(s.missing), **extra})
-                      for key, (s, extra) in s_results.items()}
+    series_details = {
+        key: (s.value, {"components": s.components, "counts": s.counts, "missing": list(s.missing), **extra})
+        for key, (s, extra) in s_results.items()
+    }
     if not full:
-        for run_id, sid, value, detail in Score.objects.filter(
-                run_id__in=run_ids, scope=Score.SERIES, measure="score").exclude(
-                topic_id__in=series_ids).values_list("run_id", "topic_id", "value", "detail"):
+        for run_id, sid, value, detail in (
+            Score.objects.filter(run_id__in=run_ids, scope=Score.SERIES, measure="score")
+            .exclude(topic_id__in=series_ids)
+            .values_list("run_id", "topic_id", "value", "detail")
+        ):
             series_details[(run_id, sid)] = (value, detail)
 
     rows = question_rows(scores) + series_rows(s_results) + run_rows(run_ids, series_details)
     return ScoreBatch(rows=rows, question_ids=qids, series_ids=series_ids, run_level=True, full=full)
-

@@ -1,4 +1,5 @@
 """QA judging pages, mounted under assess/ (QaConfig.url_prefix) so their paths are those they always had."""
+
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
@@ -13,15 +14,15 @@ urlpatterns = [
     path("item/<id:item_id>/judge", instance_views.judge, name="judge"),
     # answer classes and answers the assessor found
     path("a/<id:pk>/q/<id:qid>/classes", class_views.classes, name="classes"),
-    path("a/<id:pk>/q/<id:qid>/classes/<id:class_id>/<segment:action>", class_views.class_action,
-         name="class_action"),
+    path("a/<id:pk>/q/<id:qid>/classes/<id:class_id>/<segment:action>", class_views.class_action, name="class_action"),
     path("a/<id:pk>/q/<id:qid>/found", class_views.found_answer, name="found_answer"),
     # nuggets: build, vote, match
     path("a/<id:pk>/q/<id:qid>/nuggets", nugget_views.workspace, name="nuggets"),
     path("a/<id:pk>/q/<id:qid>/nuggets/new", nugget_views.nugget_create, name="nugget_create"),
     path("a/<id:pk>/q/<id:qid>/nuggets/order", nugget_views.nugget_order, name="nugget_order"),
-    path("a/<id:pk>/q/<id:qid>/nuggets/<id:nugget_id>/<segment:action>", nugget_views.nugget_action,
-         name="nugget_action"),
+    path(
+        "a/<id:pk>/q/<id:qid>/nuggets/<id:nugget_id>/<segment:action>", nugget_views.nugget_action, name="nugget_action"
+    ),
     path("item/<id:item_id>/match", nugget_views.match, name="match"),
     path("nugget/<id:nugget_id>/vote", nugget_views.vote, name="vote"),
     path("vote/<id:series_id>/", nugget_views.vote_series, name="vote_series"),

@@ -17,8 +17,11 @@ QA4MRE = Track(
         "max_runs_per_team": 10,
         "languages": ["ar", "bg", "de", "en", "es", "it", "ro"],  # run_id language pairs accepted
     },
-    organizer_links=(PageLink("qa4mre-link", "QA4MRE: reading tests, gold standard, c@1 and the per-question view",
-                              "qa4mre:overview"),),
+    organizer_links=(
+        PageLink(
+            "qa4mre-link", "QA4MRE: reading tests, gold standard, c@1 and the per-question view", "qa4mre:overview"
+        ),
+    ),
     demo_steps=("tracks.qa4mre.demo.load_qa4mre_demo",),
 )
 

@@ -1,6 +1,7 @@
 """Demo step: a small QA4MRE 2012 evaluation (1 topic, 2 reading tests, 10 questions, 3 runs), gold loaded,
 scored and released so the demo participants can open their reports. Idempotent: a second call reloads the same
 files, which replaces the runs and rescores them."""
+
 from pathlib import Path
 
 from django.conf import settings
@@ -27,5 +28,4 @@ def load_qa4mre_demo(out):
     load_gold(evaluation, (FILES / "gold.xml").read_bytes(), "gold.xml")
     if created:
         set_state(evaluation, Evaluation.RELEASED)
-    out(f"QA4MRE demo: evaluation {SLUG} with 2 reading tests, 10 questions, {len(RUNS)} runs scored "
-        f"(/qa4mre/{SLUG}/)")
+    out(f"QA4MRE demo: evaluation {SLUG} with 2 reading tests, 10 questions, {len(RUNS)} runs scored (/qa4mre/{SLUG}/)")

@@ -5,6 +5,7 @@ runs (load_runs). Scores are written by scoring alone, with the scorer in tracks
 at once, inside the transaction that stores a run (after_store, called by pooling.loading.store_run) or the gold
 answers (load_gold), so a run is scored the moment it is loaded, as the organizer and participant expect.
 """
+
 import html
 
 from django.db import transaction
@@ -24,6 +25,7 @@ def require_qa4mre(evaluation):
 
 
 # ---------------------------------------------------------------- structure and gold
+
 
 def question_topics(evaluation):
     return list(Topic.objects.filter(evaluation=evaluation, kind=QUESTION).order_by("position"))
@@ -52,6 +54,7 @@ def load_gold(evaluation, data, filename):
 
 
 # ---------------------------------------------------------------- hooks called by pooling.loading
+
 
 def check_context_extra(evaluation):
     """CheckContext.extra for the run checker: the run_ids already loaded, by the team ID in them."""
@@ -94,26 +97,36 @@ def after_topics_loaded(evaluation):
     if not tests:
         return
     collection, _ = Collection.objects.get_or_create(
-        name=docs_collection_name(evaluation), defaults={"format": "aquaint2",
-                                                         "description": f"Reading-test documents of {evaluation}"})
+        name=docs_collection_name(evaluation),
+        defaults={"format": "aquaint2", "description": f"Reading-test documents of {evaluation}"},
+    )
     evaluation.collections.add(collection)
     for test in tests:
         data = test.data or {}
         docno = f"{evaluation.slug}-RT{test.ident}"
         headline = f"{test.parent.text if test.parent else ''} · reading test {data.get('r_id', test.ident)}"
         # AQUAINT-2-like record: the text is escaped so that the document's characters stay text, never markup.
-        raw = (f'<DOC id="{html.escape(docno)}" type="story">\n<HEADLINE>{html.escape(headline)}</HEADLINE>\n'
-               f'<TEXT>\n<P>\n{html.escape(data.get("doc", ""), quote=False)}\n</P>\n</TEXT>\n</DOC>\n')
+        raw = (
+            f'<DOC id="{html.escape(docno)}" type="story">\n<HEADLINE>{html.escape(headline)}</HEADLINE>\n'
+            f"<TEXT>\n<P>\n{html.escape(data.get('doc', ''), quote=False)}\n</P>\n</TEXT>\n</DOC>\n"
+        )
         Document.objects.update_or_create(
-            collection=collection, docno=docno,
-            defaults={"raw": raw.encode("utf-8"), "charset": "utf-8", "text": data.get("doc", ""),
-                      "meta": {"headline": headline, "reading_test": test.ident, "d_id": data.get("d_id", "")}})
+            collection=collection,
+            docno=docno,
+            defaults={
+                "raw": raw.encode("utf-8"),
+                "charset": "utf-8",
+                "text": data.get("doc", ""),
+                "meta": {"headline": headline, "reading_test": test.ident, "d_id": data.get("d_id", "")},
+            },
+        )
         if data.get("docno") != docno:
             test.data = data | {"docno": docno}
             test.save(update_fields=["data"])
     # a reading test dropped from a corrected test set takes its document with it
     Document.objects.filter(collection=collection).exclude(
-        docno__in=[f"{evaluation.slug}-RT{t.ident}" for t in tests]).delete()
+        docno__in=[f"{evaluation.slug}-RT{t.ident}" for t in tests]
+    ).delete()
 
 
 def docs_collection_name(evaluation):

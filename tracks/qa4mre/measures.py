@@ -6,6 +6,7 @@ scored apart, as the self-validation diagnostic: of the unanswered questions tha
 whose candidate is right. A question whose gold standard marks no answer as correct cannot be answered right.
 Undefined values (no question, nothing answered, no candidate) are None, shown as "–".
 """
+
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from statistics import median
@@ -71,17 +72,30 @@ def self_validation(counts: Counts) -> float | None:
 # What the track declares (Track.measures): the names the scorer stores at every scope, besides the shared
 # headline "score" (= c@1 of the run, each reading test and each question).
 DEFINITIONS: tuple[Measure, ...] = (
-    Measure("c_at_1", "c@1", "The share of questions answered right, where a question left unanswered earns that "
-            "share instead of nothing: leaving a question unanswered beats answering it wrong.",
-            "003 EVALUATION: 'Each test will receive an evaluation score between 0 and 1 using c@1'", c_at_1),
-    Measure("accuracy_answered", "Accuracy over answered", "Share of the answered questions that were answered "
-            "right.",
-            "003 EVALUATION: 'encourages systems to reduce the number of incorrect answers while maintaining the "
-            "number of correct ones by leaving some questions unanswered'", accuracy_answered),
-    Measure("self_validation", "Self-validation", "Of the questions left unanswered with a candidate answer, the "
-            "share whose candidate was right.",
-            "003 ANSWERS: 'the differences could be interesting for further analysis (e.g., to provide additional "
-            "feedback about a system's self-validation)'", self_validation),
+    Measure(
+        "c_at_1",
+        "c@1",
+        "The share of questions answered right, where a question left unanswered earns that "
+        "share instead of nothing: leaving a question unanswered beats answering it wrong.",
+        "003 EVALUATION: 'Each test will receive an evaluation score between 0 and 1 using c@1'",
+        c_at_1,
+    ),
+    Measure(
+        "accuracy_answered",
+        "Accuracy over answered",
+        "Share of the answered questions that were answered right.",
+        "003 EVALUATION: 'encourages systems to reduce the number of incorrect answers while maintaining the "
+        "number of correct ones by leaving some questions unanswered'",
+        accuracy_answered,
+    ),
+    Measure(
+        "self_validation",
+        "Self-validation",
+        "Of the questions left unanswered with a candidate answer, the share whose candidate was right.",
+        "003 ANSWERS: 'the differences could be interesting for further analysis (e.g., to provide additional "
+        "feedback about a system's self-validation)'",
+        self_validation,
+    ),
 )
 MEASURES: tuple[str, ...] = tuple(m.name for m in DEFINITIONS)
 LABELS: dict[str, str] = {m.name: m.label for m in DEFINITIONS}
@@ -93,14 +107,14 @@ def measures(outcomes: Iterable[Outcome]) -> dict[str, float | None]:
     return {m.name: m.function(counts) for m in DEFINITIONS}  # type: ignore[misc]  # (each has a function)
 
 
-def grouped(outcomes_by_question: Mapping[str, Outcome],
-            groups: Mapping[str, Iterable[str]]) -> dict[str, dict[str, float | None]]:
+def grouped(
+    outcomes_by_question: Mapping[str, Outcome], groups: Mapping[str, Iterable[str]]
+) -> dict[str, dict[str, float | None]]:
     """{group: measures} where `groups` maps a group (reading test, topic) to its question idents. A question
     the run lacks counts as unanswered without a candidate."""
     missing = Outcome(answered=False, right=False)
     return {
-        group: measures(outcomes_by_question.get(q, missing) for q in questions)
-        for group, questions in groups.items()
+        group: measures(outcomes_by_question.get(q, missing) for q in questions) for group, questions in groups.items()
     }
 
 

@@ -4,6 +4,7 @@ results CSV, and how far "judging" (the gold standard) has got.
 The report never computes a measure: it reads the Score rows scoring stored (with tracks.qa4mre.scorer) and only
 ranks them (best, median, worst over the evaluation's runs) for each reading test, each topic and the whole run.
 """
+
 import csv
 import io
 
@@ -19,8 +20,14 @@ def judging(evaluation):
     """No assessors here: a question is "judged" once the gold standard gives its answer (or says none is right)."""
     rows = list(Topic.objects.filter(evaluation=evaluation, kind=QUESTION).values_list("ident", "data"))
     missing = sorted(ident for ident, data in rows if "correct" not in (data or {}))
-    return {"pool_items": len(rows), "pool_judged": len(rows) - len(missing), "questions": None,
-            "questions_judged": None, "unjudged_questions": missing, "unit": "questions with a gold answer"}
+    return {
+        "pool_items": len(rows),
+        "pool_judged": len(rows) - len(missing),
+        "questions": None,
+        "questions_judged": None,
+        "unjudged_questions": missing,
+        "unit": "questions with a gold answer",
+    }
 
 
 def _spreads(evaluation, scope, measures, compared=None):
@@ -28,8 +35,8 @@ def _spreads(evaluation, scope, measures, compared=None):
     None, measure): (value, detail)} of the stored scores at one scope."""
     values, by_run = {}, {}
     for run_id, topic_id, measure, value, detail in Score.objects.filter(
-            run__evaluation=evaluation, scope=scope, measure__in=measures).values_list(
-            "run_id", "topic_id", "measure", "value", "detail"):
+        run__evaluation=evaluation, scope=scope, measure__in=measures
+    ).values_list("run_id", "topic_id", "measure", "value", "detail"):
         if compared is None or run_id in compared:
             values.setdefault((topic_id, measure), []).append(value)
         by_run[(run_id, topic_id, measure)] = (value, detail)
@@ -64,14 +71,24 @@ def run_report(run):
             continue
         value, detail = mine[(run.pk, None, measure)]
         best, median, worst = best_median_worst(values.get((None, measure), []))
-        summary.append(ReportRow(measure, LABELS[measure], value, best, median, worst,
-                                 _counts_note(detail) if measure == "c_at_1" else ""))
+        summary.append(
+            ReportRow(
+                measure,
+                LABELS[measure],
+                value,
+                best,
+                median,
+                worst,
+                _counts_note(detail) if measure == "c_at_1" else "",
+            )
+        )
     topics = list(Topic.objects.filter(evaluation=evaluation).order_by("position"))
     sections = []
-    for scope, kind, title, header in ((Score.SERIES, "topic", "c@1 per topic", "Topic"),
-                                       (Score.SERIES, "reading-test", "c@1 per reading test", "Reading test"),
-                                       (Score.QUESTION, "question", "Per question (1 = answered right)",
-                                        "Question")):
+    for scope, kind, title, header in (
+        (Score.SERIES, "topic", "c@1 per topic", "Topic"),
+        (Score.SERIES, "reading-test", "c@1 per reading test", "Reading test"),
+        (Score.QUESTION, "question", "Per question (1 = answered right)", "Question"),
+    ):
         values, mine = _spreads(evaluation, scope, ["c_at_1"], others)
         rows = []
         for topic in (t for t in topics if t.kind == kind):
@@ -84,7 +101,7 @@ def run_report(run):
         if rows:
             sections.append(ReportSection(title, rows, header))
     notes = [
-        "c@1 = (nR + nU·nR/n)/n over n questions, nR answered right, nU unanswered. answered=\"NO\" counts as "
+        'c@1 = (nR + nU·nR/n)/n over n questions, nR answered right, nU unanswered. answered="NO" counts as '
         "unanswered even with a candidate answer; self-validation is the share of those candidates that were right. "
         "A question whose gold standard marks no answer correct cannot be answered right.",
         f"Reading-test documents and this run's answers: /qa4mre/{evaluation.slug}/runs/{run.tag}/",
@@ -93,8 +110,17 @@ def run_report(run):
         notes.insert(0, "Not scored yet: the gold standard is not loaded.")
     questions = next((s.rows for s in sections if s.key_header == "Question"), [])
     plot = difference_plot([(r.key, r.diff) for r in questions]) if questions else ""
-    return RunReport(evaluation=evaluation.slug, track=evaluation.track, run=run.tag, team=run.team.name,
-                     compared_with=len(others), summary=summary, sections=sections, notes=notes, plot_svg=plot)
+    return RunReport(
+        evaluation=evaluation.slug,
+        track=evaluation.track,
+        run=run.tag,
+        team=run.team.name,
+        compared_with=len(others),
+        summary=summary,
+        sections=sections,
+        notes=notes,
+        plot_svg=plot,
+    )
 
 
 def report_rows(run):
@@ -102,9 +128,9 @@ def report_rows(run):
     {"label", "topic", "kind", "values": {measure: this run's value}, "best", "median", "worst" (of c@1),
      "detail": the counts behind this run's values}."""
     evaluation = run.evaluation
-    scores = Score.objects.filter(run__evaluation=evaluation, scope__in=[Score.RUN, Score.SERIES],
-                                  measure__in=MEASURES).values_list("run_id", "scope", "topic_id", "measure",
-                                                                    "value", "detail")
+    scores = Score.objects.filter(
+        run__evaluation=evaluation, scope__in=[Score.RUN, Score.SERIES], measure__in=MEASURES
+    ).values_list("run_id", "scope", "topic_id", "measure", "value", "detail")
     mine, c_at_1_of = {}, {}
     for run_id, scope, topic_id, measure, value, detail in scores:
         key = topic_id if scope == Score.SERIES else None
@@ -119,11 +145,25 @@ def report_rows(run):
         if key not in mine:
             continue
         best, median, worst = best_median_worst(c_at_1_of.get(key, []))
-        label = ("Whole run" if topic is None else
-                 f"Topic {topic.ident}: {topic.text}" if topic.kind == "topic" else f"Reading test {topic.ident}")
-        rows.append({"label": label, "topic": topic, "kind": topic.kind if topic else "run",
-                     "values": mine[key]["values"], "detail": mine[key]["detail"],
-                     "best": best, "median": median, "worst": worst})
+        label = (
+            "Whole run"
+            if topic is None
+            else f"Topic {topic.ident}: {topic.text}"
+            if topic.kind == "topic"
+            else f"Reading test {topic.ident}"
+        )
+        rows.append(
+            {
+                "label": label,
+                "topic": topic,
+                "kind": topic.kind if topic else "run",
+                "values": mine[key]["values"],
+                "detail": mine[key]["detail"],
+                "best": best,
+                "median": median,
+                "worst": worst,
+            }
+        )
     return rows
 
 
@@ -135,9 +175,9 @@ def results_csv(evaluation):
     organizer's results export; `python manage.py score SLUG --json` gives the same numbers with the questions)."""
     order = {t.pk: (t.position, t.ident, t.kind) for t in Topic.objects.filter(evaluation=evaluation)}
     cells = {}
-    for run_id, scope, topic_id, measure, value, detail in Score.objects.filter(
-            run__evaluation=evaluation, scope__in=[Score.RUN, Score.SERIES], measure__in=MEASURES).values_list(
-            "run_id", "scope", "topic_id", "measure", "value", "detail"):
+    for run_id, _scope, topic_id, measure, value, detail in Score.objects.filter(
+        run__evaluation=evaluation, scope__in=[Score.RUN, Score.SERIES], measure__in=MEASURES
+    ).values_list("run_id", "scope", "topic_id", "measure", "value", "detail"):
         cell = cells.setdefault((run_id, topic_id), {"detail": detail})
         cell[measure] = value
     out = io.StringIO()
@@ -148,7 +188,9 @@ def results_csv(evaluation):
         for _, topic_id in keys:
             cell = cells[(run.pk, topic_id)]
             scope, ident = ("run", "") if topic_id is None else (order[topic_id][2], order[topic_id][1])
-            writer.writerow([run.tag, run.team.name, scope, ident]
-                            + ["" if cell.get(m) is None else f"{cell[m]:.4f}" for m in MEASURES]
-                            + [cell["detail"].get(c, "") for c in CSV_COUNTS])
+            writer.writerow(
+                [run.tag, run.team.name, scope, ident]
+                + ["" if cell.get(m) is None else f"{cell[m]:.4f}" for m in MEASURES]
+                + [cell["detail"].get(c, "") for c in CSV_COUNTS]
+            )
     return out.getvalue()

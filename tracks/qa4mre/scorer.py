@@ -8,6 +8,7 @@ and "score" = c@1 for the run, each reading test and each question: the headline
 command and significance test read (reading tests play the part of the QA tracks' series; topics are left out of
 "score" so that no question counts twice there).
 """
+
 from pooling.models import Run, RunEntry, Topic
 from scoring.models import Score
 from scoring.registry import ScoreBatch, ScoreRow
@@ -33,8 +34,14 @@ def structure(evaluation):
 
 def _detail(outcomes):
     counts = c_at_1.count(outcomes)
-    return {"n": counts.n, "right": counts.right, "wrong": counts.wrong, "unanswered": counts.unanswered,
-            "candidates": counts.candidates, "candidates_right": counts.candidates_right}
+    return {
+        "n": counts.n,
+        "right": counts.right,
+        "wrong": counts.wrong,
+        "unanswered": counts.unanswered,
+        "candidates": counts.candidates,
+        "candidates_right": counts.candidates_right,
+    }
 
 
 def compute_rows(evaluation):

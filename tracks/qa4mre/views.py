@@ -4,6 +4,7 @@ Pages only read what was stored (topics, run entries, the Score rows scoring wro
 ranking stored values. Document text is untrusted: it is shown through the corpus viewer when there is one, and
 otherwise as auto-escaped text.
 """
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -48,8 +49,9 @@ def _reading_tests(evaluation):
 def _run_scores(evaluation):
     """{run pk: {measure: value}} of run-scope scores, plus each run's counts under "detail"."""
     scores = {}
-    for run_id, measure, value, detail in Score.objects.filter(run__evaluation=evaluation, scope=Score.RUN) \
-            .values_list("run_id", "measure", "value", "detail"):
+    for run_id, measure, value, detail in Score.objects.filter(run__evaluation=evaluation, scope=Score.RUN).values_list(
+        "run_id", "measure", "value", "detail"
+    ):
         scores.setdefault(run_id, {})[measure] = value
         scores[run_id]["detail"] = detail
     return scores
@@ -64,11 +66,18 @@ def overview(request, slug):
     for run in runs:
         run.qa4mre = scores.get(run.pk, {})
     runs.sort(key=lambda r: (r.qa4mre.get("c_at_1") is None, -(r.qa4mre.get("c_at_1") or 0), r.tag))
-    return render(request, "qa4mre/overview.html", {
-        "evaluation": evaluation, "tests": _reading_tests(evaluation), "runs": runs,
-        "gold_loaded": has_gold(evaluation), "labels": LABELS,
-        "gold_problems": request.session.pop("qa4mre_gold_problems", []),
-    })
+    return render(
+        request,
+        "qa4mre/overview.html",
+        {
+            "evaluation": evaluation,
+            "tests": _reading_tests(evaluation),
+            "runs": runs,
+            "gold_loaded": has_gold(evaluation),
+            "labels": LABELS,
+            "gold_problems": request.session.pop("qa4mre_gold_problems", []),
+        },
+    )
 
 
 @organizer_required
@@ -86,8 +95,10 @@ def upload_gold(request, slug):
         request.session["qa4mre_gold_problems"] = exc.problems[:200]
         messages.error(request, f"{upload.name} was not loaded: {len(exc.problems)} problem(s).")
     else:
-        messages.info(request, f"Gold answers of {questions} questions loaded ({without} without a correct answer); "
-                               f"every run rescored.")
+        messages.info(
+            request,
+            f"Gold answers of {questions} questions loaded ({without} without a correct answer); every run rescored.",
+        )
     return redirect("qa4mre:overview", slug=slug)
 
 
@@ -105,20 +116,32 @@ def questions(request, slug):
     """Who: organizers. Every question with its gold answer and what each run answered."""
     evaluation = _evaluation(slug)
     runs = list(Run.objects.filter(evaluation=evaluation).select_related("team").order_by("tag"))
-    responses = {(run_id, topic_id): data for run_id, topic_id, data in
-                 RunEntry.objects.filter(run__evaluation=evaluation).values_list("run_id", "topic_id", "data")}
+    responses = {
+        (run_id, topic_id): data
+        for run_id, topic_id, data in RunEntry.objects.filter(run__evaluation=evaluation).values_list(
+            "run_id", "topic_id", "data"
+        )
+    }
     tests = []
     for test, qs in _reading_tests(evaluation):
         rows = []
         for q in qs:
             gold = (q.data or {}).get("correct")
             cells = [_cell(responses.get((run.pk, q.pk)), gold, "correct" in (q.data or {})) for run in runs]
-            rows.append({"question": q, "gold": gold, "cells": cells,
-                         "right": sum(1 for c in cells if c["status"] == "right")})
+            rows.append(
+                {"question": q, "gold": gold, "cells": cells, "right": sum(1 for c in cells if c["status"] == "right")}
+            )
         tests.append({"test": test, "rows": rows})
-    return render(request, "qa4mre/questions.html", {
-        "evaluation": evaluation, "runs": runs, "tests": tests, "gold_loaded": has_gold(evaluation),
-    })
+    return render(
+        request,
+        "qa4mre/questions.html",
+        {
+            "evaluation": evaluation,
+            "runs": runs,
+            "tests": tests,
+            "gold_loaded": has_gold(evaluation),
+        },
+    )
 
 
 def _cell(response, gold, gold_known):
@@ -131,8 +154,9 @@ def _cell(response, gold, gold_known):
         return {"text": f"{a_id}", "status": status}
     if a_id is None:
         return {"text": "NO", "status": "unanswered"}
-    status = ("candidate-right" if a_id == gold and gold is not None else "candidate-wrong") if gold_known \
-        else "unanswered"
+    status = (
+        ("candidate-right" if a_id == gold and gold is not None else "candidate-wrong") if gold_known else "unanswered"
+    )
     return {"text": f"NO ({a_id})", "status": status}
 
 
@@ -142,10 +166,17 @@ def reading_test(request, slug, ident):
     evaluation = _evaluation(slug)
     test = get_object_or_404(Topic, evaluation=evaluation, ident=ident, kind="reading-test")
     qs = list(Topic.objects.filter(parent=test, kind="question").order_by("position"))
-    return render(request, "qa4mre/reading_test.html", {
-        "evaluation": evaluation, "test": test, "questions": qs, "show_gold": True,
-        "frame_url": document_frame_url(evaluation, test, request.user),
-    })
+    return render(
+        request,
+        "qa4mre/reading_test.html",
+        {
+            "evaluation": evaluation,
+            "test": test,
+            "questions": qs,
+            "show_gold": True,
+            "frame_url": document_frame_url(evaluation, test, request.user),
+        },
+    )
 
 
 @role_required(ORGANIZER, PARTICIPANT)
@@ -157,15 +188,29 @@ def run_report(request, slug, tag):
     # The same answer for another team's run and an unreleased one, so nothing leaks about other teams' runs
     # (as scoring's own run reports do).
     if not has_role(request.user, ORGANIZER) and (
-            evaluation.state != Evaluation.RELEASED or not run.team.members.filter(pk=request.user.pk).exists()):
+        evaluation.state != Evaluation.RELEASED or not run.team.members.filter(pk=request.user.pk).exists()
+    ):
         raise Http404("No report for this run.")
     rows = report_rows(run)
     responses = {topic_id: data for topic_id, data in run.entries.values_list("topic_id", "data")}
     tests = []
     for test, qs in _reading_tests(evaluation):
-        items = [{"question": q, "cell": _cell(responses.get(q.pk), (q.data or {}).get("correct"),
-                                               "correct" in (q.data or {}))} for q in qs]
+        items = [
+            {
+                "question": q,
+                "cell": _cell(responses.get(q.pk), (q.data or {}).get("correct"), "correct" in (q.data or {})),
+            }
+            for q in qs
+        ]
         tests.append({"test": test, "items": items, "frame_url": document_frame_url(evaluation, test, request.user)})
-    return render(request, "qa4mre/report.html", {
-        "evaluation": evaluation, "run": run, "rows": rows, "tests": tests, "labels": LABELS,
-    })
+    return render(
+        request,
+        "qa4mre/report.html",
+        {
+            "evaluation": evaluation,
+            "run": run,
+            "rows": rows,
+            "tests": tests,
+            "labels": LABELS,
+        },
+    )

@@ -27,5 +27,5 @@ class Command(BaseCommand):
         try:
             assign(evaluation, series, assessor, second)
         except LoadError as exc:
-            raise fail_with(exc.problems)
+            raise fail_with(exc.problems) from None
         self.stdout.write(f"{slug} series {series}: {assessor} is the {role} assessor")

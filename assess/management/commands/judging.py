@@ -1,13 +1,14 @@
 """Everything the organizer does on the judging pages, from the command line (assess.judging underneath).
 
-  manage.py judging progress EVAL            judged/total per assessor and series, seconds per item
-  manage.py judging agreement EVAL           percent agreement and Cohen's kappa per pair and question
-  manage.py judging queue EVAL               disagreements of double judging (the track's adjudication queue)
-  manage.py judging close EVAL TOPIC --by ORGANIZER / reopen EVAL TOPIC --by ORGANIZER
-  manage.py judging second EVAL SERIES USER --by ORGANIZER
-  manage.py judging invite-voter EVAL SERIES USER --by ORGANIZER / invite-adjudicator EVAL USER --by ORGANIZER
-  manage.py judging revote EVAL SERIES --by ORGANIZER   ask the series' primary for a later vital/okay vote set
+manage.py judging progress EVAL            judged/total per assessor and series, seconds per item
+manage.py judging agreement EVAL           percent agreement and Cohen's kappa per pair and question
+manage.py judging queue EVAL               disagreements of double judging (the track's adjudication queue)
+manage.py judging close EVAL TOPIC --by ORGANIZER / reopen EVAL TOPIC --by ORGANIZER
+manage.py judging second EVAL SERIES USER --by ORGANIZER
+manage.py judging invite-voter EVAL SERIES USER --by ORGANIZER / invite-adjudicator EVAL USER --by ORGANIZER
+manage.py judging revote EVAL SERIES --by ORGANIZER   ask the series' primary for a later vital/okay vote set
 """
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.module_loading import import_string
@@ -21,8 +22,20 @@ class Command(BaseCommand):
     help = __doc__
 
     def add_arguments(self, parser):
-        parser.add_argument("action", choices=["progress", "agreement", "queue", "close", "reopen", "second",
-                                               "invite-voter", "invite-adjudicator", "revote"])
+        parser.add_argument(
+            "action",
+            choices=[
+                "progress",
+                "agreement",
+                "queue",
+                "close",
+                "reopen",
+                "second",
+                "invite-voter",
+                "invite-adjudicator",
+                "revote",
+            ],
+        )
         parser.add_argument("evaluation")
         parser.add_argument("rest", nargs="*", help="topic ident and/or username, as the action needs")
         parser.add_argument("--by", help="the organizer doing it (recorded in the history)")
@@ -41,13 +54,14 @@ class Command(BaseCommand):
             queue = evaluation.track_spec.adjudication_queue
             for item, first, second, decided in import_string(queue)(evaluation) if queue else []:
                 state = f"decided {_shown(decided)} by {decided.assessor.username}" if decided else "open"
-                self.stdout.write(f"{item.topic.ident}\titem {item.pk}\t{item.docid}\t{item.text[:50]!r}\t"
-                                  f"{first.assessor.username}: {_shown(first)}\t"
-                                  f"{second.assessor.username}: {_shown(second)}\t{state}")
+                self.stdout.write(
+                    f"{item.topic.ident}\titem {item.pk}\t{item.docid}\t{item.text[:50]!r}\t"
+                    f"{first.assessor.username}: {_shown(first)}\t"
+                    f"{second.assessor.username}: {_shown(second)}\t{state}"
+                )
             return
         organizer = self._user(by, "--by")
-        needed = {"close": 1, "reopen": 1, "second": 2, "invite-voter": 2, "invite-adjudicator": 1,
-                  "revote": 1}[action]
+        needed = {"close": 1, "reopen": 1, "second": 2, "invite-voter": 2, "invite-adjudicator": 1, "revote": 1}[action]
         if len(args) != needed:
             raise CommandError(f"{action} needs {needed} argument(s) after the evaluation, got {len(args)}")
         try:
@@ -60,11 +74,13 @@ class Command(BaseCommand):
                 self.stdout.write(f"second assessor {a.assessor.username} on series {a.topic.ident}")
             elif action == "revote":
                 invitation = judging.ask_revote(organizer, self._topic(evaluation, args[0]))
-                self.stdout.write(f"asked {invitation.user.username}, primary of series {args[0]}, for a later "
-                                  f"vote set")
+                self.stdout.write(
+                    f"asked {invitation.user.username}, primary of series {args[0]}, for a later vote set"
+                )
             elif action == "invite-voter":
-                judging.invite(organizer, evaluation, self._user(args[1]), Invitation.VOTER,
-                               self._topic(evaluation, args[0]))
+                judging.invite(
+                    organizer, evaluation, self._user(args[1]), Invitation.VOTER, self._topic(evaluation, args[0])
+                )
                 self.stdout.write(f"invited {args[1]} to vote on series {args[0]}")
             else:
                 judging.invite(organizer, evaluation, self._user(args[0]), Invitation.ADJUDICATOR)
@@ -93,8 +109,10 @@ class Command(BaseCommand):
         self.stdout.write("assessor\tseries\trole\tjudged\ttotal\tseconds/item")
         for a in assignments:
             per_item = (times.get(a.assessor_id) or {}).get("per_item")
-            self.stdout.write(f"{a.assessor.username}\t{a.topic.ident}\t{a.role}\t{done[a.pk][0]}\t{done[a.pk][1]}\t"
-                              + (f"{per_item:.1f}" if per_item is not None else "-"))
+            self.stdout.write(
+                f"{a.assessor.username}\t{a.topic.ident}\t{a.role}\t{done[a.pk][0]}\t{done[a.pk][1]}\t"
+                + (f"{per_item:.1f}" if per_item is not None else "-")
+            )
 
     def _agreement(self, evaluation):
         tables = progress.agreement_tables(evaluation)
@@ -103,11 +121,14 @@ class Command(BaseCommand):
             return "-" if x is None else f"{x:.3f}"
 
         for row in tables["pairs"]:
-            self.stdout.write(f"pair {row['key'][0]}/{row['key'][1]}\tn={row['n']}\tagreement={fmt(row['percent'])}"
-                              f"\tkappa={fmt(row['kappa'])}")
+            self.stdout.write(
+                f"pair {row['key'][0]}/{row['key'][1]}\tn={row['n']}\tagreement={fmt(row['percent'])}"
+                f"\tkappa={fmt(row['kappa'])}"
+            )
         for row in tables["questions"]:
-            self.stdout.write(f"question {row['key'].ident}\tn={row['n']}\tagreement={fmt(row['percent'])}"
-                              f"\tkappa={fmt(row['kappa'])}")
+            self.stdout.write(
+                f"question {row['key'].ident}\tn={row['n']}\tagreement={fmt(row['percent'])}\tkappa={fmt(row['kappa'])}"
+            )
 
 
 def _shown(judgment):

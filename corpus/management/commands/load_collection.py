@@ -8,19 +8,22 @@ from corpus.loading import load_collection, read_docnos
 
 
 class Command(BaseCommand):
-    help = ("Load collection files (gzip or plain) into collection NAME. Idempotent: documents already stored are "
-            "left alone. Bad records are skipped and listed at the end. A file that decompresses to more than "
-            "the setting CORPUS_MAX_FILE_BYTES (default 2 GiB) or holds a record longer than "
-            "CORPUS_MAX_RECORD_BYTES (default 64 MiB) refuses the whole load (exit status 1): what it had stored "
-            "is removed again.")
+    help = (
+        "Load collection files (gzip or plain) into collection NAME. Idempotent: documents already stored are "
+        "left alone. Bad records are skipped and listed at the end. A file that decompresses to more than "
+        "the setting CORPUS_MAX_FILE_BYTES (default 2 GiB) or holds a record longer than "
+        "CORPUS_MAX_RECORD_BYTES (default 64 MiB) refuses the whole load (exit status 1): what it had stored "
+        "is removed again."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("name")
         parser.add_argument("paths", nargs="+", metavar="PATH")
         parser.add_argument("--format", required=True, choices=sorted(FORMAT_MODULES))
         parser.add_argument("--docnos", metavar="FILE", help="load only the docnos listed in FILE (one per line)")
-        parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
-                            help="parsing processes (default: up to 2)")
+        parser.add_argument(
+            "--workers", type=int, default=min(2, os.cpu_count() or 1), help="parsing processes (default: up to 2)"
+        )
         parser.add_argument("--description", default="")
 
     def handle(self, *args, **opts):
@@ -39,19 +42,30 @@ class Command(BaseCommand):
             err.flush()
 
         try:
-            r = load_collection(opts["name"], opts["format"], opts["paths"], docnos=wanted,
-                                workers=max(1, opts["workers"]), progress=progress,
-                                description=opts["description"])
+            r = load_collection(
+                opts["name"],
+                opts["format"],
+                opts["paths"],
+                docnos=wanted,
+                workers=max(1, opts["workers"]),
+                progress=progress,
+                description=opts["description"],
+            )
         except (ValueError, FileNotFoundError) as e:
             raise CommandError(str(e)) from None
         if tty:
             err.write("")
-        self.stdout.write(f"{r.collection}: {r.seen} records read from {r.files} file(s) in {r.seconds:.1f} s "
-                          f"({r.rate:,.0f} docs/s): {r.inserted} new, {r.already_present} already present, "
-                          f"{len(r.bad)} bad" + (f", {r.not_wanted} not in the docno list" if wanted else ""))
+        self.stdout.write(
+            f"{r.collection}: {r.seen} records read from {r.files} file(s) in {r.seconds:.1f} s "
+            f"({r.rate:,.0f} docs/s): {r.inserted} new, {r.already_present} already present, "
+            f"{len(r.bad)} bad" + (f", {r.not_wanted} not in the docno list" if wanted else "")
+        )
         if r.missing:
-            self.stdout.write(f"{len(r.missing)} listed docno(s) not found: " + " ".join(r.missing[:20])
-                              + (" ..." if len(r.missing) > 20 else ""))
+            self.stdout.write(
+                f"{len(r.missing)} listed docno(s) not found: "
+                + " ".join(r.missing[:20])
+                + (" ..." if len(r.missing) > 20 else "")
+            )
         if r.bad:
             self.stdout.write("Bad records (skipped):")
             for b in r.bad:

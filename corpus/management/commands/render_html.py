@@ -7,8 +7,10 @@ from corpus.render import sanitize_html
 
 
 class Command(BaseCommand):
-    help = ("Print the HTML the viewer would serve for a raw HTML file (its charset taken from a meta tag or "
-            "detected), for previews and security tests.")
+    help = (
+        "Print the HTML the viewer would serve for a raw HTML file (its charset taken from a meta tag or "
+        "detected), for previews and security tests."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="an HTML file, or - for standard input")

@@ -1,4 +1,5 @@
 """Helpers shared by the pooling management commands."""
+
 from django.core.management.base import CommandError
 
 from pooling.models import Evaluation

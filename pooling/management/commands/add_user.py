@@ -2,8 +2,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from pooling.demo import ensure_user
 from config.roles import ROLES
+from pooling.demo import ensure_user
 
 
 class Command(BaseCommand):
@@ -12,8 +12,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("username")
         parser.add_argument("--role", required=True, choices=ROLES)
-        parser.add_argument("--password", help="required when the user is new; must pass the password validators "
-                                               "(AUTH_PASSWORD_VALIDATORS); an existing user's is not changed")
+        parser.add_argument(
+            "--password",
+            help="required when the user is new; must pass the password validators "
+            "(AUTH_PASSWORD_VALIDATORS); an existing user's is not changed",
+        )
         parser.add_argument("--team", help="team name; the team is created when missing")
 
     def handle(self, username, role, password, team, **options):
@@ -24,5 +27,7 @@ class Command(BaseCommand):
             ensure_user(username, role, password, team)
         except ValidationError as e:  # AUTH_PASSWORD_VALIDATORS: nothing was stored
             raise CommandError(f"password refused for {username!r}: " + " ".join(e.messages)) from None
-        self.stdout.write(f"{username}: {role}{' of ' + team if team else ''}"
-                          + (" (existing user: password not changed)" if exists and password else ""))
+        self.stdout.write(
+            f"{username}: {role}{' of ' + team if team else ''}"
+            + (" (existing user: password not changed)" if exists and password else "")
+        )

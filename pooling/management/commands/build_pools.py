@@ -6,8 +6,10 @@ from pooling.pools import build_pools, start_pool_build
 
 
 class Command(BaseCommand):
-    help = ("Build (or rebuild) the pools of an evaluation from its runs of judged priority. Existing items and "
-            "their judgments are kept. Runs here unless --queue, which hands it to a Celery worker.")
+    help = (
+        "Build (or rebuild) the pools of an evaluation from its runs of judged priority. Existing items and "
+        "their judgments are kept. Runs here unless --queue, which hands it to a Celery worker."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")

@@ -7,8 +7,10 @@ from pooling.management.commands._common import get_evaluation, read_file
 
 
 class Command(BaseCommand):
-    help = ("Check run files like the track's official checking routine: every problem as FILE:LINE: message; "
-            "exit status 1 when there is any. Nothing is stored.")
+    help = (
+        "Check run files like the track's official checking routine: every problem as FILE:LINE: message; "
+        "exit status 1 when there is any. Nothing is stored."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")

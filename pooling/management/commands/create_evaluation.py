@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 
 from pooling.loading import LoadError, create_evaluation
 from pooling.management.commands._common import fail_with
-from pooling.management.commands.update_evaluation import settings_from_options, add_settings_arguments
+from pooling.management.commands.update_evaluation import add_settings_arguments, settings_from_options
 from pooling.tracks import TRACKS
 
 
@@ -12,8 +12,14 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--track", required=True, choices=sorted(TRACKS))
-        parser.add_argument("--collection", action="append", default=[], dest="collections", metavar="NAME",
-                            help="a corpus collection name; repeat for several")
+        parser.add_argument(
+            "--collection",
+            action="append",
+            default=[],
+            dest="collections",
+            metavar="NAME",
+            help="a corpus collection name; repeat for several",
+        )
         parser.add_argument("--title", default="")
         add_settings_arguments(parser)
 
@@ -21,6 +27,8 @@ class Command(BaseCommand):
         try:
             evaluation = create_evaluation(slug, track, collections, title, settings_from_options(options))
         except LoadError as exc:
-            raise fail_with(exc.problems)
-        self.stdout.write(f"created {evaluation.slug} ({evaluation.track}) over "
-                          f"{', '.join(collections) or 'no collection'}; settings {evaluation.settings}")
+            raise fail_with(exc.problems) from None
+        self.stdout.write(
+            f"created {evaluation.slug} ({evaluation.track}) over "
+            f"{', '.join(collections) or 'no collection'}; settings {evaluation.settings}"
+        )

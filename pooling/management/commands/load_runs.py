@@ -8,10 +8,12 @@ from pooling.management.commands._common import fail_with, get_evaluation, read_
 
 
 class Command(BaseCommand):
-    help = ("Check and load run files. Team and priority come from --team/--priority (priority defaults to the run "
-            "tag's last digit) or from a --manifest with lines 'FILE TEAM PRIORITY [automatic|manual] "
-            "[whole|partial]'. Each file that passes loads in one transaction and replaces an earlier run of its "
-            "tag; a file with problems loads nothing. Exit status 1 when any file failed.")
+    help = (
+        "Check and load run files. Team and priority come from --team/--priority (priority defaults to the run "
+        "tag's last digit) or from a --manifest with lines 'FILE TEAM PRIORITY [automatic|manual] "
+        "[whole|partial]'. Each file that passes loads in one transaction and replaces an earlier run of its "
+        "tag; a file with problems loads nothing. Exit status 1 when any file failed."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
@@ -19,8 +21,11 @@ class Command(BaseCommand):
         parser.add_argument("--team", help="team name (created when missing)")
         parser.add_argument("--priority", type=int)
         parser.add_argument("--manual", action="store_true", help="the runs are manual (default: automatic)")
-        parser.add_argument("--partial-collection", action="store_true",
-                            help="the runs searched only part of the collection (e.g. NIST's top documents)")
+        parser.add_argument(
+            "--partial-collection",
+            action="store_true",
+            help="the runs searched only part of the collection (e.g. NIST's top documents)",
+        )
         parser.add_argument("--manifest", help="file giving team and priority for each run file")
 
     def handle(self, slug, files, team, priority, manual, partial_collection, manifest, **options):
@@ -30,7 +35,7 @@ class Command(BaseCommand):
             try:
                 rows = parse_manifest(read_file(manifest), manifest)
             except LoadError as exc:
-                raise fail_with(exc.problems)
+                raise fail_with(exc.problems) from None
         elif not team:
             raise CommandError("give --team (and --priority, or run tags ending in the priority) or --manifest")
         run_files = []
@@ -38,8 +43,12 @@ class Command(BaseCommand):
             row = rows.get(path) or rows.get(os.path.basename(path))
             if manifest and row is None:
                 raise CommandError(f"{path} is not in the manifest {manifest}")
-            row = row or {"team": team, "priority": priority, "manual": manual,
-                          "whole_collection": not partial_collection}
+            row = row or {
+                "team": team,
+                "priority": priority,
+                "manual": manual,
+                "whole_collection": not partial_collection,
+            }
             run_files.append(RunFile(filename=path, data=read_file(path), **row))
         failed = False
         for result in load_run_files(evaluation, run_files):
@@ -50,7 +59,9 @@ class Command(BaseCommand):
                 self.stderr.write(f"{result.filename}: NOT loaded")
             else:
                 run = result.run
-                self.stdout.write(f"{result.filename}: {'replaced' if result.replaced else 'loaded'} run {run.tag} "
-                                  f"of {run.team.name}, priority {run.priority}, {run.data.get('lines')} lines")
+                self.stdout.write(
+                    f"{result.filename}: {'replaced' if result.replaced else 'loaded'} run {run.tag} "
+                    f"of {run.team.name}, priority {run.priority}, {run.data.get('lines')} lines"
+                )
         if failed:
             sys.exit(1)

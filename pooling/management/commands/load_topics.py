@@ -5,8 +5,10 @@ from pooling.management.commands._common import fail_with, get_evaluation, read_
 
 
 class Command(BaseCommand):
-    help = ("Load an evaluation's questions (series) with its track's topic format; nothing is loaded when the file "
-            "has any problem. With --top-docs, load NIST's per-target top-documents lists (qnum rank docid rsv).")
+    help = (
+        "Load an evaluation's questions (series) with its track's topic format; nothing is loaded when the file "
+        "has any problem. With --top-docs, load NIST's per-target top-documents lists (qnum rank docid rsv)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
@@ -24,4 +26,4 @@ class Command(BaseCommand):
                 n = load_topics(evaluation, data, file)
                 self.stdout.write(f"{slug}: {n} series and questions loaded from {file}")
         except LoadError as exc:
-            raise fail_with(exc.problems)
+            raise fail_with(exc.problems) from None

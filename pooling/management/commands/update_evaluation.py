@@ -7,8 +7,11 @@ from pooling.models import Evaluation
 
 def add_settings_arguments(parser):
     parser.add_argument("--judged-priorities", help="comma-separated run priorities whose runs are pooled, e.g. 1,2")
-    parser.add_argument("--max-answer-chars", type=int,
-                        help="limit on non-white-space characters of a question's answer strings (0: none)")
+    parser.add_argument(
+        "--max-answer-chars",
+        type=int,
+        help="limit on non-white-space characters of a question's answer strings (0: none)",
+    )
     nil = parser.add_mutually_exclusive_group()
     nil.add_argument("--allow-nil", dest="allow_nil", action="store_true", default=None)
     nil.add_argument("--no-nil", dest="allow_nil", action="store_false")
@@ -20,7 +23,8 @@ def settings_from_options(options):
         try:
             changes["judged_priorities"] = sorted({int(p) for p in options["judged_priorities"].split(",") if p})
         except ValueError:
-            raise CommandError(f"--judged-priorities: {options['judged_priorities']!r} is not a list of numbers")
+            wrong = options["judged_priorities"]
+            raise CommandError(f"--judged-priorities: {wrong!r} is not a list of numbers") from None
     if options.get("max_answer_chars") is not None:
         changes["max_answer_chars"] = options["max_answer_chars"] or None
     if options.get("allow_nil") is not None:
@@ -46,7 +50,7 @@ class Command(BaseCommand):
             if changes:
                 update_settings(evaluation, changes)
         except LoadError as exc:
-            raise fail_with(exc.problems)
+            raise fail_with(exc.problems) from None
         if title:
             evaluation.title = title
             evaluation.save(update_fields=["title"])

@@ -5,9 +5,11 @@ from scoring.judgments_jsonl import ImportFailed, import_jsonl
 
 
 class Command(BaseCommand):
-    help = "Load judgments exported by export_judgments into an evaluation with the same questions and pools. " \
-           "All or nothing: a bad line is named (FILE:LINE) and nothing is stored; a record repeating an " \
-           "earlier one's id (or judging the same thing again) names both lines."
+    help = (
+        "Load judgments exported by export_judgments into an evaluation with the same questions and pools. "
+        "All or nothing: a bad line is named (FILE:LINE) and nothing is stored; a record repeating an "
+        "earlier one's id (or judging the same thing again) names both lines."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")

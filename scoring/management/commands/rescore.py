@@ -1,13 +1,14 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from pooling.models import Evaluation
-from pooling.models import StaleTopic
+from pooling.models import Evaluation, StaleTopic
 from scoring.rescore import rescore_evaluation, rescore_stale_topics
 
 
 class Command(BaseCommand):
-    help = "Recompute scores in this process: the whole evaluation, or (--stale) only what is marked stale; " \
-           "without SLUG, --stale catches up every evaluation (use when Redis or the workers were down)."
+    help = (
+        "Recompute scores in this process: the whole evaluation, or (--stale) only what is marked stale; "
+        "without SLUG, --stale catches up every evaluation (use when Redis or the workers were down)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug", nargs="?")

@@ -12,8 +12,10 @@ def _fmt(value):
 
 
 class Command(BaseCommand):
-    help = "Print an evaluation's stored scores per run, per series and per question (--json: keyed by run tag, " \
-           "series id and question id). --rescore recomputes everything first."
+    help = (
+        "Print an evaluation's stored scores per run, per series and per question (--json: keyed by run tag, "
+        "series id and question id). --rescore recomputes everything first."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
@@ -31,14 +33,21 @@ class Command(BaseCommand):
         fresh = freshness(evaluation)
         judging = evaluation_judging(evaluation)
         if as_json:
-            out = {"evaluation": slug, "track": evaluation.track,
-                   "fresh_as_of": fresh["fresh_as_of"].isoformat() if fresh["fresh_as_of"] else None,
-                   "stale_questions": fresh["stale_questions"], "judging": judging.as_dict(), "runs": tree}
+            out = {
+                "evaluation": slug,
+                "track": evaluation.track,
+                "fresh_as_of": fresh["fresh_as_of"].isoformat() if fresh["fresh_as_of"] else None,
+                "stale_questions": fresh["stale_questions"],
+                "judging": judging.as_dict(),
+                "runs": tree,
+            }
             self.stdout.write(json.dumps(out, indent=1, sort_keys=True))
             return
-        self.stdout.write(f"{evaluation.slug} ({evaluation.track}); fresh as of {fresh['fresh_as_of'] or 'never'}; "
-                          f"{fresh['stale_questions']} questions stale; {judging.describe()}; judging "
-                          f"{'complete' if judging.complete else 'incomplete: scores provisional'}")
+        self.stdout.write(
+            f"{evaluation.slug} ({evaluation.track}); fresh as of {fresh['fresh_as_of'] or 'never'}; "
+            f"{fresh['stale_questions']} questions stale; {judging.describe()}; judging "
+            f"{'complete' if judging.complete else 'incomplete: scores provisional'}"
+        )
         for tag, node in tree.items():
             measures = "  ".join(f"{m}={_fmt(v)}" for m, v in sorted(node["run"].items()))
             self.stdout.write(f"\n{tag} ({node['team']}): {measures or 'not scored'}")

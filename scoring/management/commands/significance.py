@@ -7,15 +7,18 @@ from scoring.results import significance_of
 
 
 class Command(BaseCommand):
-    help = "Two-way ANOVA (run, series) of the judged runs' per-series scores and Tukey's HSD letter table " \
-           "(runs sharing a letter are not significantly different). --best-per-team: only each team's best " \
-           "judged run, as TREC overviews compare them. Warns while judging is incomplete."
+    help = (
+        "Two-way ANOVA (run, series) of the judged runs' per-series scores and Tukey's HSD letter table "
+        "(runs sharing a letter are not significantly different). --best-per-team: only each team's best "
+        "judged run, as TREC overviews compare them. Warns while judging is incomplete."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--alpha", type=float, default=0.05)
-        parser.add_argument("--best-per-team", action="store_true",
-                            help="only the judged run with the highest score of each team")
+        parser.add_argument(
+            "--best-per-team", action="store_true", help="only the judged run with the highest score of each team"
+        )
         parser.add_argument("--json", action="store_true")
 
     def handle(self, slug, **options):
@@ -32,7 +35,9 @@ class Command(BaseCommand):
         if analysis.warning:
             self.stderr.write(f"WARNING: {analysis.warning}")
         self.stdout.write(f"Over {analysis.over}: {', '.join(analysis.runs)}")
-        self.stdout.write(f"MSE {result.mse:.5f}  df {result.df_error}  q {result.q:.3f}  HSD {result.hsd:.4f}  "
-                          f"(p for runs {result.p_run:.3g}, {result.n_series} series)")
+        self.stdout.write(
+            f"MSE {result.mse:.5f}  df {result.df_error}  q {result.q:.3f}  HSD {result.hsd:.4f}  "
+            f"(p for runs {result.p_run:.3g}, {result.n_series} series)"
+        )
         for run, mean, letters in result.runs:
             self.stdout.write(f"{run:<20} {teams.get(run, ''):<30} {mean:.4f}  {letters}")

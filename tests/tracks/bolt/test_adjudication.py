@@ -1,5 +1,6 @@
 """BOLT adjudication: which citations go to the queue, who may see and decide them, how a decision is stored, and
 that the decision (not the primary's judgment) then drives the character measures and the export."""
+
 from pathlib import Path
 
 import pytest
@@ -11,10 +12,9 @@ from assess.models import Assignment, Invitation, Judgment, JudgmentChange
 from assess.official import official_values
 from corpus.loading import load_collection
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
-from pooling.models import Run
+from pooling.models import Run, StaleTopic
 from pooling.pools import build_pools
 from scoring.models import Score
-from pooling.models import StaleTopic
 from scoring.rescore import rescore_evaluation
 from tests.conftest import PASSWORD
 from tracks.bolt import adjudication as adj
@@ -30,8 +30,9 @@ def build_disagreements(make_user, slug="bolt-adj"):
     ev = create_evaluation(slug, "bolt-ir-p2", ["bolt-adj-forum"])
     load_topics(ev, (FIXTURES / "topics.xml").read_bytes(), "topics.xml")
     for names, team in ((("alpha1.xml", "alpha2.xml"), "Team Alpha"), (("beta1.xml",), "Team Beta")):
-        results = load_run_files(ev, [RunFile(filename=n, data=(FIXTURES / n).read_bytes(), team=team, priority=1)
-                                      for n in names])
+        results = load_run_files(
+            ev, [RunFile(filename=n, data=(FIXTURES / n).read_bytes(), team=team, priority=1) for n in names]
+        )
         assert all(not r.problems for r in results)
     build_pools(ev)
     topic = ev.topics.get(ident="1.001")
@@ -39,8 +40,12 @@ def build_disagreements(make_user, slug="bolt-adj"):
     Assignment.objects.create(evaluation=ev, topic=topic, assessor=first)
     Assignment.objects.create(evaluation=ev, topic=topic, assessor=second, role=Assignment.SECONDARY)
     items = {i.text[:12]: i for i in judging.citation_items(topic)}
-    fare, taxi, metro, women = (items["The fare is "], items["Taxi drivers"], items["The metro is"],
-                                items["The women's "])
+    fare, taxi, metro, women = (
+        items["The fare is "],
+        items["Taxi drivers"],
+        items["The metro is"],
+        items["The women's "],
+    )
     judge = judging.judge_citation
     judge(first, fare, {"rel": "no"}, 0)  # relevance differs
     judge(second, fare, {"rel": "yes", "trans": "accept", "chksrc": True, "relspans": [[12, 21]]}, 0)
@@ -49,8 +54,16 @@ def build_disagreements(make_user, slug="bolt-adj"):
     judge(first, metro, {"rel": "yes", "trans": "accept"}, 0)  # only the translation differs
     judge(second, metro, {"rel": "yes", "trans": "notaccept", "relspans": [[0, len(metro.text)]]}, 0)
     judge(first, women, {"rel": "maybe"}, 0)  # only the primary judged it
-    return {"ev": ev, "topic": topic, "first": first, "second": second, "fare": fare, "taxi": taxi,
-            "metro": metro, "women": women}
+    return {
+        "ev": ev,
+        "topic": topic,
+        "first": first,
+        "second": second,
+        "fare": fare,
+        "taxi": taxi,
+        "metro": metro,
+        "women": women,
+    }
 
 
 @pytest.fixture
@@ -71,14 +84,22 @@ def test_what_counts_as_a_disagreement():
     assert adj.disagreement({"rel": "yes"}, {"rel": "maybe"}, 10) == adj.RELEVANCE
     assert adj.disagreement({"rel": "no"}, {"rel": "maybe"}, 10) == adj.RELEVANCE
     assert adj.disagreement({"rel": "yes", "relspans": [[0, 3]]}, {"rel": "yes"}, 10) == adj.RELEVANT_PART
-    assert adj.disagreement({"rel": "maybe", "relspans": [[0, 3]]}, {"rel": "maybe", "relspans": [[1, 3]]},
-                            10) == adj.RELEVANT_PART
+    assert (
+        adj.disagreement({"rel": "maybe", "relspans": [[0, 3]]}, {"rel": "maybe", "relspans": [[1, 3]]}, 10)
+        == adj.RELEVANT_PART
+    )
     # The same relevant characters, however marked; translation and source checked do not count.
-    assert adj.disagreement({"rel": "yes", "relspans": [[0, 5], [5, 5]]}, {"rel": "yes", "relspans": [[0, 10]]},
-                            10) is None
+    assert (
+        adj.disagreement({"rel": "yes", "relspans": [[0, 5], [5, 5]]}, {"rel": "yes", "relspans": [[0, 10]]}, 10)
+        is None
+    )
     assert adj.disagreement({"rel": "yes", "relspans": [[0, 10]]}, {"rel": "yes"}, 10) is None
-    assert adj.disagreement({"rel": "yes", "trans": "accept", "chksrc": True},
-                            {"rel": "yes", "trans": "notaccept", "chksrc": False}, 10) is None
+    assert (
+        adj.disagreement(
+            {"rel": "yes", "trans": "accept", "chksrc": True}, {"rel": "yes", "trans": "notaccept", "chksrc": False}, 10
+        )
+        is None
+    )
     assert adj.disagreement({"rel": "no"}, {"rel": "no", "trans": "accept"}, 10) is None
     assert adj.passage_segments("abcdefgh", [[2, 2], [3, 2]]) == [("ab", False), ("cde", True), ("fgh", False)]
     assert adj.passage_segments("abc", []) == [("abc", False)]
@@ -86,8 +107,10 @@ def test_what_counts_as_a_disagreement():
 
 def test_queue_lists_relevance_and_relevant_part_disagreements(setup, make_user, client):
     rows = adj.adjudication_queue(setup["ev"])
-    assert [(item.pk, item.reason) for item, *_ in rows] == [(setup["fare"].pk, adj.RELEVANCE),
-                                                            (setup["taxi"].pk, adj.RELEVANT_PART)]
+    assert [(item.pk, item.reason) for item, *_ in rows] == [
+        (setup["fare"].pk, adj.RELEVANCE),
+        (setup["taxi"].pk, adj.RELEVANT_PART),
+    ]
     item, primary, secondary, decided = rows[0]
     assert (primary.assessor, secondary.assessor, decided) == (setup["first"], setup["second"], None)
     # The topic's own assessors never see it in their queue, even when invited to adjudicate.
@@ -162,7 +185,9 @@ def test_a_decision_is_stored_with_history_and_refuses_stale_and_rival_saves(set
     assert decided.value == {"rel": "no", "trans": "na", "chksrc": False, "relspans": []} and decided.version == 2
     history = list(JudgmentChange.objects.filter(judgment=decided).order_by("version"))
     assert [(c.before and c.before["rel"], c.after["rel"], c.changed_by) for c in history] == [
-        (None, "maybe", org), ("maybe", "no", org)]
+        (None, "maybe", org),
+        ("maybe", "no", org),
+    ]
     bad = client.post(url, {"version": 2, "rel": "perhaps"})
     assert bad.status_code == 400 and "rel must be one of" in bad.content.decode()
     # A second adjudicator cannot add a rival decision: one decision per citation.
@@ -207,9 +232,9 @@ def test_command_lists_the_queue_and_decides(setup, make_user, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split("\t")[:5] for line in lines] == [
         [fare.pool_id, "relevance", "adj-a1: no", "adj-a2: yes (part)", "open"],
-        [taxi.pool_id, "relevant part", "adj-a1: yes (part)", "adj-a2: yes", "open"]]
-    call_command("bolt_adjudicate", "bolt-adj", taxi.pool_id, "--by", "adj-org", "--rel", "maybe",
-                 "--spans", "primary")
+        [taxi.pool_id, "relevant part", "adj-a1: yes (part)", "adj-a2: yes", "open"],
+    ]
+    call_command("bolt_adjudicate", "bolt-adj", taxi.pool_id, "--by", "adj-org", "--rel", "maybe", "--spans", "primary")
     assert "decided maybe (version 1) by adj-org" in capsys.readouterr().out
     assert Judgment.objects.get(item=taxi, role=Judgment.ADJUDICATED).value["relspans"] == [[0, 20]]
     call_command("bolt_adjudicate", "bolt-adj", taxi.pool_id, "--by", "adj-org", "--adopt", "secondary")
@@ -227,7 +252,9 @@ def test_untrusted_passage_is_escaped(setup, make_user, client):
     fare = setup["fare"]
     PoolItem.objects.filter(pk=fare.pk).update(text="<script>alert(1)</script> the fare is too high for us")
     login(client, make_user("adj-org", "organizer"))
-    for url in (reverse("bolt:adjudication", args=["bolt-adj"]),
-                reverse("bolt:adjudicate", args=["bolt-adj", fare.pk])):
+    for url in (
+        reverse("bolt:adjudication", args=["bolt-adj"]),
+        reverse("bolt:adjudicate", args=["bolt-adj", fare.pk]),
+    ):
         page = client.get(url).content.decode()
         assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page

@@ -1,4 +1,5 @@
 """BOLT citation submissions (seed 004 appendix DTD): every problem by file and line; near-duplicates marked."""
+
 import io
 from pathlib import Path
 
@@ -29,15 +30,28 @@ def test_fixture_runs_pass_and_carry_their_fields():
     problems, run = citations.check_run((FIXTURES / "alpha1.xml").read_bytes(), "alpha1.xml", context())
     assert problems == []
     assert run.tag == "alpha1"
-    assert run.data == {"subtask": "citations", "team": "Team Alpha", "date": "2013-09-19", "eval": "BOLT-IR-P2",
-                        "contact": "Demo Person demo@example.org", "priority": 1}
+    assert run.data == {
+        "subtask": "citations",
+        "team": "Team Alpha",
+        "date": "2013-09-19",
+        "eval": "BOLT-IR-P2",
+        "contact": "Demo Person demo@example.org",
+        "priority": 1,
+    }
     first = run.entries[0]
     assert (first.topic, first.line, first.docid) == ("1.001", 4, T1)
     # Entities decoded in the passage (91 characters), raw length 95 in the pointer (&amp; is 5 characters).
     assert first.text == "The new metro line opened last week. Tickets cost 2 pounds & the trains are clean and fast."
     assert len(first.text) == 91
-    assert first.data == {"post": "p1", "offset": 1, "length": 95, "score": 0.95, "rank": 1, "leader": 4,
-                          "near_dup": False}
+    assert first.data == {
+        "post": "p1",
+        "offset": 1,
+        "length": 95,
+        "score": 0.95,
+        "rank": 1,
+        "leader": 4,
+        "near_dup": False,
+    }
     # The same passage quoted in the next post, ranked second: a near-duplicate of the first.
     second = run.entries[1]
     assert second.data["near_dup"] is True and second.data["leader"] == 4
@@ -107,12 +121,15 @@ def test_every_problem_by_line():
 
 
 def test_citation_limit_per_topic_is_a_setting():
-    cites = "\n".join(f'<cite score="0.5" thread="{T1}" post="p1" offset="0" length="1">word{i} other{i}</cite>'
-                      for i in range(4))
-    data = (f'<bolt-ir-submission team="t" date="d" eval="BOLT-IR-P2" subtask="citations" contact="c">\n'
-            f'<response number="1.001">\n{cites}\n</response>\n'
-            f'<response number="1.002"><cite score="1" thread="{T1}" post="p1" offset="0" length="1">x</cite>'
-            f'</response></bolt-ir-submission>').encode()
+    cites = "\n".join(
+        f'<cite score="0.5" thread="{T1}" post="p1" offset="0" length="1">word{i} other{i}</cite>' for i in range(4)
+    )
+    data = (
+        f'<bolt-ir-submission team="t" date="d" eval="BOLT-IR-P2" subtask="citations" contact="c">\n'
+        f'<response number="1.001">\n{cites}\n</response>\n'
+        f'<response number="1.002"><cite score="1" thread="{T1}" post="p1" offset="0" length="1">x</cite>'
+        f"</response></bolt-ir-submission>"
+    ).encode()
     problems, _ = citations.check_run(data, "r.xml", context({"max_citations": 3}))
     assert [p.format("r.xml") for p in problems] == ["r.xml:2: response 1.001 has 4 citations; at most 3 are allowed"]
     problems, run = citations.check_run(data, "r.xml", context())  # the seed's 100
@@ -120,24 +137,29 @@ def test_citation_limit_per_topic_is_a_setting():
 
 
 def test_hundred_and_one_citations_refused_by_default():
-    cites = "\n".join(f'<cite score="0.5" thread="{T1}" post="p1" offset="0" length="1">a{i} b{i}</cite>'
-                      for i in range(101))
-    data = (f'<bolt-ir-submission team="t" date="d" eval="BOLT-IR-P2" subtask="citations" contact="c">'
-            f'<response number="1.001">{cites}</response><response number="1.002">'
-            f'<cite score="1" thread="{T1}" post="p1" offset="0" length="1">x</cite></response>'
-            f'</bolt-ir-submission>').encode()
+    cites = "\n".join(
+        f'<cite score="0.5" thread="{T1}" post="p1" offset="0" length="1">a{i} b{i}</cite>' for i in range(101)
+    )
+    data = (
+        f'<bolt-ir-submission team="t" date="d" eval="BOLT-IR-P2" subtask="citations" contact="c">'
+        f'<response number="1.001">{cites}</response><response number="1.002">'
+        f'<cite score="1" thread="{T1}" post="p1" offset="0" length="1">x</cite></response>'
+        f"</bolt-ir-submission>"
+    ).encode()
     problems, _ = citations.check_run(data, "r.xml", context())
     assert [p.message for p in problems] == ["response 1.001 has 101 citations; at most 100 are allowed"]
 
 
 def test_malformed_xml_reports_lines_and_wrong_subtask():
-    problems, run = citations.check_run(b"<bolt-ir-submission>\n<response number='1'>\n<cite>\n"
-                                        b"</bolt-ir-submission>", "m.xml", context())
+    problems, run = citations.check_run(
+        b"<bolt-ir-submission>\n<response number='1'>\n<cite>\n</bolt-ir-submission>", "m.xml", context()
+    )
     assert run is None and problems[0].line == 4 and problems[0].message.startswith("malformed XML")
     data = (FIXTURES / "alpha1.xml").read_bytes().replace(b'subtask="citations"', b'subtask="cites"')
     problems, _ = citations.check_run(data, "a.xml", context())
     assert [p.format("a.xml") for p in problems] == [
-        "a.xml:2: <bolt-ir-submission>: subtask must be 'citations', not 'cites'"]
+        "a.xml:2: <bolt-ir-submission>: subtask must be 'citations', not 'cites'"
+    ]
 
 
 def test_without_corpus_lookup_sources_are_not_checked():
@@ -147,12 +169,25 @@ def test_without_corpus_lookup_sources_are_not_checked():
 
 
 def test_pool_key_skips_near_duplicates_and_grouping_lines():
-    entry = ParsedEntry(topic="1.001", line=4, docid=T1, text="Some passage",
-                        data={"post": "p1", "offset": 3, "length": 12, "near_dup": False})
+    entry = ParsedEntry(
+        topic="1.001",
+        line=4,
+        docid=T1,
+        text="Some passage",
+        data={"post": "p1", "offset": 3, "length": 12, "near_dup": False},
+    )
     key = citations.pool_key(entry)
-    assert citations.split_key(key) == {"thread": T1, "post": "p1", "offset": 3, "length": 12,
-                                        "passage": "Some passage"}
+    assert citations.split_key(key) == {
+        "thread": T1,
+        "post": "p1",
+        "offset": 3,
+        "length": 12,
+        "passage": "Some passage",
+    }
     assert citations.pool_key(ParsedEntry("1.001", 5, T1, "x", {**entry.data, "near_dup": True})) is None
     assert citations.pool_key(ParsedEntry("1.001", 5, T1, "x", {**entry.data, "view": "0"})) is None
-    assert citations.pool_item(entry) == {"docid": T1, "text": "Some passage",
-                                          "data": {"post": "p1", "offset": 3, "length": 12}}
+    assert citations.pool_item(entry) == {
+        "docid": T1,
+        "text": "Some passage",
+        "data": {"post": "p1", "offset": 3, "length": 12},
+    }

@@ -1,4 +1,5 @@
 """Export of assessed citations in the seed's DTD form, validated with lxml against that DTD."""
+
 from lxml import etree
 
 from tracks.bolt.formats import export
@@ -8,21 +9,35 @@ HEADER = {"team": "Team Alpha", "date": "2013-09-19", "eval": "BOLT-IR-P2", "con
 
 
 def cite(**kw):
-    base = {"id": "1.001-1", "score": 0.9, "thread": "t1", "post": "p1", "offset": 3, "length": 20,
-            "passage": "The fare is too high & the trains are clean.", "original": "The fare &amp; more",
-            "judgment": None}
+    base = {
+        "id": "1.001-1",
+        "score": 0.9,
+        "thread": "t1",
+        "post": "p1",
+        "offset": 3,
+        "length": 20,
+        "passage": "The fare is too high & the trains are clean.",
+        "original": "The fare &amp; more",
+        "judgment": None,
+    }
     return base | kw
 
 
 def test_export_carries_judgments_relspans_and_ids_and_validates():
     responses = [
-        ("1.001", [
-            cite(judgment={"rel": "yes", "trans": "accept", "chksrc": True, "relspans": [[12, 8], [23, 21]]}),
-            cite(id="1.001-2", score=0.5, judgment={"rel": "maybe", "trans": "problematic", "chksrc": False,
-                                                    "relspans": []}),
-            cite(id="1.001-3", score=0.25, judgment={"rel": "no", "trans": "accept", "chksrc": True}),
-            cite(id="-1", score=0.1, original=None),  # not judged (yet)
-        ]),
+        (
+            "1.001",
+            [
+                cite(judgment={"rel": "yes", "trans": "accept", "chksrc": True, "relspans": [[12, 8], [23, 21]]}),
+                cite(
+                    id="1.001-2",
+                    score=0.5,
+                    judgment={"rel": "maybe", "trans": "problematic", "chksrc": False, "relspans": []},
+                ),
+                cite(id="1.001-3", score=0.25, judgment={"rel": "no", "trans": "accept", "chksrc": True}),
+                cite(id="-1", score=0.1, original=None),  # not judged (yet)
+            ],
+        ),
         ("1.002", []),  # nothing returned: no response element (the DTD wants a cite in each)
     ]
     xml = export.export_citations(HEADER, responses)
@@ -76,13 +91,12 @@ def test_team_topic_file_holds_only_query_and_language_target():
 
     data = (Path(__file__).resolve().parents[2] / "fixtures" / "bolt" / "topics.xml").read_bytes()
     _, topics = topic_format.parse_topics(data, "topics.xml")
-    xml = export.team_topics("BOLT-IR-P2", "NIST", [(t.ident, t.text, t.data["language_target"])
-                                                    for t in topics])
+    xml = export.team_topics("BOLT-IR-P2", "NIST", [(t.ident, t.text, t.data["language_target"]) for t in topics])
     assert b"description" not in xml and b"rules" not in xml and b"<cite" not in xml
     problems, again = topic_format.parse_topics(xml, "team.xml")
     assert problems == []
     assert [(t.ident, t.text, t.data["language_target"]) for t in again] == [
         ("1.001", "What do people in Cairo think of the new metro line?", "none"),
-        ("1.002", "What do forum users say about the Hope Foundation and who funds it?", "eng")]
-    assert all(t.data["assessor"] == {"description": "", "properties": {}, "rules": [], "citations": []}
-               for t in again)
+        ("1.002", "What do forum users say about the Hope Foundation and who funds it?", "eng"),
+    ]
+    assert all(t.data["assessor"] == {"description": "", "properties": {}, "rules": [], "citations": []} for t in again)

@@ -1,8 +1,10 @@
 """BOLT thematic grouping files (subtask "groups"), checked against the citation run they come from."""
+
 from pathlib import Path
 
 from pooling.formats.base import CheckContext
-from tracks.bolt.formats import citations, groups as grouping_format
+from tracks.bolt.formats import citations
+from tracks.bolt.formats import groups as grouping_format
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "bolt"
 T1 = "bolt-eng-DF-170-181103-8882"
@@ -14,16 +16,25 @@ def citation_run(name):
     assert problems == []
     by_topic = {}
     for e in run.entries:
-        by_topic.setdefault(e.topic, []).append({"thread": e.docid, "post": e.data["post"], "offset": e.data["offset"],
-                                                 "length": e.data["length"], "score": e.data["score"],
-                                                 "passage": e.text, "id": f"id-{e.line}"})
+        by_topic.setdefault(e.topic, []).append(
+            {
+                "thread": e.docid,
+                "post": e.data["post"],
+                "offset": e.data["offset"],
+                "length": e.data["length"],
+                "score": e.data["score"],
+                "passage": e.text,
+                "id": f"id-{e.line}",
+            }
+        )
     return by_topic
 
 
 def context(**extra):
     runs = {"alpha1": citation_run("alpha1.xml"), "alpha2": citation_run("alpha2.xml")}
-    return CheckContext(topics={"1.001": "topic", "1.002": "topic"}, settings={},
-                        extra={"citation_runs": runs, **extra})
+    return CheckContext(
+        topics={"1.001": "topic", "1.002": "topic"}, settings={}, extra={"citation_runs": runs, **extra}
+    )
 
 
 def test_fixture_grouping_passes_through_the_citation_checker():
@@ -50,15 +61,17 @@ def test_named_citation_run_must_exist_and_match():
 
 
 def _cite(score="0.5", passage="alpha beta gamma", grpscore="0.5", extra=""):
-    return (f'<cite grpscore="{grpscore}" score="{score}" thread="{T1}" post="p1" offset="0" length="5"{extra}>'
-            f'{passage}</cite>')
+    return (
+        f'<cite grpscore="{grpscore}" score="{score}" thread="{T1}" post="p1" offset="0" length="5"{extra}>'
+        f"{passage}</cite>"
+    )
 
 
 def test_every_problem_by_line():
     groups = "\n".join(f'<group number="{i}" label="g{i}">{_cite()}</group>' for i in range(11))
     data = f"""<bolt-ir-submission team="t" date="d" eval="BOLT-IR-P2" subtask="groups" contact="c">
 <response number="1.001">
-<view number="0" label="{'x' * 251}">
+<view number="0" label="{"x" * 251}">
 {groups}
 <group number="11" label="Miscellaneous">{_cite()}</group>
 </view>
@@ -71,9 +84,20 @@ def test_every_problem_by_line():
 <view number="3" label="four"><group number="0" label="a">{_cite()}</group></view>
 </response>
 </bolt-ir-submission>""".encode()
-    run = {"1.001": [{"thread": T1, "post": "p1", "offset": 0, "length": 5, "score": 0.5, "passage": "alpha beta gamma",
-                      "id": "right"},
-                     {"thread": T1, "post": "p1", "offset": 9, "length": 5, "score": 0.4, "passage": "left out"}]}
+    run = {
+        "1.001": [
+            {
+                "thread": T1,
+                "post": "p1",
+                "offset": 0,
+                "length": 5,
+                "score": 0.5,
+                "passage": "alpha beta gamma",
+                "id": "right",
+            },
+            {"thread": T1, "post": "p1", "offset": 9, "length": 5, "score": 0.4, "passage": "left out"},
+        ]
+    }
     ctx = CheckContext(topics={"1.001": "topic"}, settings={}, extra={"citation_runs": {"r1": run}})
     problems, parsed = grouping_format.check_groups(data, "g.xml", ctx)
     assert parsed is None
@@ -102,8 +126,9 @@ def test_miscellaneous_does_not_count_and_labels_limit_is_a_setting():
 <response number="1.001"><view number="0" label="twelve chars">
 {groups}<group number="10" label=" miscellaneous ">{_cite()}</group></view></response>
 </bolt-ir-submission>""".encode()
-    run = {"1.001": [{"thread": T1, "post": "p1", "offset": 0, "length": 5, "score": 0.5,
-                      "passage": "alpha beta gamma"}]}
+    run = {
+        "1.001": [{"thread": T1, "post": "p1", "offset": 0, "length": 5, "score": 0.5, "passage": "alpha beta gamma"}]
+    }
     ctx = CheckContext(topics={"1.001": "topic"}, settings={}, extra={"citation_runs": {"r1": run}})
     problems, parsed = grouping_format.check_groups(data, "g.xml", ctx)
     assert problems == [] and len(parsed.entries) == 11
@@ -111,7 +136,8 @@ def test_miscellaneous_does_not_count_and_labels_limit_is_a_setting():
     problems, _ = grouping_format.check_groups(data, "g.xml", ctx)
     assert [p.message for p in problems] == [
         "topic 1.001 view 0: label has 12 characters; at most 5 are allowed",
-        "topic 1.001 view 0 group 10: label has 13 characters; at most 5 are allowed"]
+        "topic 1.001 view 0 group 10: label has 13 characters; at most 5 are allowed",
+    ]
 
 
 def test_no_citation_run_to_check_against():
@@ -124,8 +150,13 @@ def test_no_citation_run_to_check_against():
 def test_the_grouping_keeps_to_its_own_teams_runs():
     data = (FIXTURES / "alpha1-groups.xml").read_bytes()
     runs = {"alpha1": citation_run("alpha1.xml"), "copy-by-beta": citation_run("alpha1.xml")}
-    ctx = CheckContext(topics={"1.001": "topic", "1.002": "topic"}, settings={},
-                       extra={"citation_runs": lambda: runs,
-                              "citation_run_teams": lambda: {"alpha1": "Team Beta", "copy-by-beta": "Team Alpha"}})
+    ctx = CheckContext(
+        topics={"1.001": "topic", "1.002": "topic"},
+        settings={},
+        extra={
+            "citation_runs": lambda: runs,
+            "citation_run_teams": lambda: {"alpha1": "Team Beta", "copy-by-beta": "Team Alpha"},
+        },
+    )
     problems, run = grouping_format.check_groups(data, "g.xml", ctx)
     assert problems == [] and run.data["citation_run"] == "copy-by-beta"  # the header says Team Alpha

@@ -1,4 +1,5 @@
 """BOLT character measures and grouping measures against worked examples computed by hand (SPEC-NOTES, BOLT)."""
+
 import math
 
 import pytest
@@ -112,8 +113,10 @@ def test_view_measures_worked_example():
 
 
 def test_view_measures_skip_unjudged_parts():
-    groups = [{"relevant": None, "scope": True, "members": [None, True], "cites_relevant": [None]},
-              {"relevant": True, "scope": True, "members": [], "cites_relevant": [True, True]}]
+    groups = [
+        {"relevant": None, "scope": True, "members": [None, True], "cites_relevant": [None]},
+        {"relevant": True, "scope": True, "members": [], "cites_relevant": [True, True]},
+    ]
     s = measures.view_scores(groups)
     assert s["view_precision"] == 1.0  # only the second group is judged for relevance and scope
     assert s["group_precision"] == 1.0  # the first group's one judged membership

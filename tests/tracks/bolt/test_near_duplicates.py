@@ -1,4 +1,5 @@
 """Near-duplicate citations (seed 004: 95 % overlap of word bigrams; SPEC-NOTES: of the shorter's bigrams)."""
+
 from tracks.bolt.near_duplicates import bigrams, features, leaders, near_duplicates
 
 WORDS = [f"w{i}" for i in range(60)]
@@ -56,11 +57,19 @@ def test_bolt_formats_and_measures_import_no_django():
     import sys
     from pathlib import Path
 
-    code = ("import sys; import tracks.bolt.formats.topics, tracks.bolt.formats.citations, "
-            "tracks.bolt.formats.groups, tracks.bolt.formats.export, tracks.bolt.near_duplicates, "
-            "tracks.bolt.measures; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))")
+    code = (
+        "import sys; import tracks.bolt.formats.topics, tracks.bolt.formats.citations, "
+        "tracks.bolt.formats.groups, tracks.bolt.formats.export, tracks.bolt.near_duplicates, "
+        "tracks.bolt.measures; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
+    )
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[3], env=env,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[3],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert out.stdout.strip() == "[]"

@@ -1,13 +1,14 @@
 """BOLT on the shared machinery: collection, topics, runs (checked against the corpus), pools with
 near-duplicates left out, citation and grouping judgments, agreement, live scores and the DTD export."""
+
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
 from lxml import etree
 
-from assess.models import Assignment, JudgmentChange
 from assess.judging import StaleJudgment
+from assess.models import Assignment, JudgmentChange
 from corpus.loading import load_collection
 from pooling.formats.base import ParsedEntry
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
@@ -32,8 +33,10 @@ def evaluation(db):
 
 
 def load(ev, *names, team="Team Alpha", priority=1):
-    files = [RunFile(filename=str(FIXTURES / n), data=(FIXTURES / n).read_bytes(), team=team, priority=priority)
-             for n in names]
+    files = [
+        RunFile(filename=str(FIXTURES / n), data=(FIXTURES / n).read_bytes(), team=team, priority=priority)
+        for n in names
+    ]
     return load_run_files(ev, files)
 
 
@@ -55,7 +58,7 @@ def test_topics_keep_assessor_fields_apart(evaluation):
 def test_run_checked_against_the_stored_forum(evaluation):
     bad = (FIXTURES / "alpha1.xml").read_bytes().replace(b'offset="154" length="72"', b'offset="154" length="74"')
     bad = bad.replace(b'post="p3" offset="84"', b'post="p7" offset="84"')
-    result, = load_run_files(evaluation, [RunFile(filename="alpha1.xml", data=bad, team="Team Alpha", priority=1)])
+    (result,) = load_run_files(evaluation, [RunFile(filename="alpha1.xml", data=bad, team="Team Alpha", priority=1)])
     assert result.run is None
     assert result.problems == [
         "alpha1.xml:6: cite: offset 154 + length 74 lies outside post 'p2', whose raw text has 227 characters",
@@ -82,8 +85,9 @@ def test_pool_merges_runs_and_leaves_near_duplicates_out(loaded):
     assert not PoolItem.sources.through.objects.filter(poolitem__topic=topic).exists()
     # The keys PostgreSQL computed (POOL_KEY_SQL) are the format's pool_key of the same lines.
     entries = RunEntry.objects.filter(topic=topic)  # citation runs only
-    python_keys = {citations.pool_key(ParsedEntry(topic.ident, e.line_no, e.docid, e.text, e.data))
-                   for e in entries} - {None}
+    python_keys = {
+        citations.pool_key(ParsedEntry(topic.ident, e.line_no, e.docid, e.text, e.data)) for e in entries
+    } - {None}
     assert keys == python_keys
     assert sum(len(v) for v in sources.values()) == sum(1 for e in entries if not e.data["near_dup"])
     ids = {i.key: i.pool_id for i in items}
@@ -102,7 +106,7 @@ def test_pool_page_lists_the_runs_of_each_citation(loaded, client, make_user):
 
 
 def test_grouping_run_loads_against_its_citation_run(loaded):
-    result, = load(loaded, "alpha1-groups.xml", priority=None)  # no digit in the tag: BOLT's default priority
+    (result,) = load(loaded, "alpha1-groups.xml", priority=None)  # no digit in the tag: BOLT's default priority
     assert not result.problems and result.run.priority == 1
     assert result.run.data["subtask"] == "groups" and result.run.data["citation_run"] == "alpha1"
     build_pools(loaded)  # grouping lines are never citation pool items
@@ -119,15 +123,16 @@ def test_judging_scores_and_export(loaded, make_user):
     _assign(topic, a1)
     items = judging.citation_items(topic)
     by_text = {i.text[:20]: i for i in items}
-    with pytest.raises(Exception):  # relspan outside the passage
+    with pytest.raises(judging.BoltError, match="outside the passage"):
         judging.judge_citation(a1, items[0], {"rel": "yes", "relspans": [[0, 999]]}, 0)
     for item in items:
         rel = "yes" if item.text.startswith(("The fare", "Taxi drivers", "The metro is")) else "no"
         judging.judge_citation(a1, item, {"rel": rel, "trans": "accept", "chksrc": True}, 0)
     fare = by_text["The fare is too high"]
     # Only "too high for students" (positions 12..32) is relevant.
-    saved = judging.judge_citation(a1, fare, {"rel": "yes", "trans": "accept", "chksrc": True,
-                                              "relspans": [[12, 21]]}, 1)
+    saved = judging.judge_citation(
+        a1, fare, {"rel": "yes", "trans": "accept", "chksrc": True, "relspans": [[12, 21]]}, 1
+    )
     assert saved.judgment.version == 2
     assert JudgmentChange.objects.filter(judgment=saved.judgment).count() == 2
     with pytest.raises(StaleJudgment):  # a second tab still at version 1
@@ -138,8 +143,9 @@ def test_judging_scores_and_export(loaded, make_user):
     score = {s.measure: s.value for s in Score.objects.filter(run__tag="alpha2", scope=Score.SERIES, topic=topic)}
     # alpha2 on 1.001: fare (72 chars, 21 relevant from 12), Attaba (52 chars, no).
     # P = 21/124; R = 21/total; AP = (1/total) * sum_{j=1..21} j/(12+j)
-    total = Score.objects.get(run__tag="alpha2", scope=Score.SERIES, topic=topic,
-                              measure="char_f").detail["chars_relevant_total"]
+    total = Score.objects.get(run__tag="alpha2", scope=Score.SERIES, topic=topic, measure="char_f").detail[
+        "chars_relevant_total"
+    ]
     assert score["char_precision"] == pytest.approx(21 / 124)
     assert score["char_recall"] == pytest.approx(21 / total)
     assert score["char_ap"] == pytest.approx(sum(j / (12 + j) for j in range(1, 22)) / total)
@@ -164,11 +170,12 @@ def test_found_citation_and_agreement(loaded, make_user):
     topic = loaded.topics.get(ident="1.002")
     _assign(topic, a1)
     _assign(topic, a2, Assignment.SECONDARY)
-    item, saved = judging.add_found_citation(a1, topic, "bolt-eng-DF-183-190210-0042", "p3", 50, 54,
-                                             "Say what you want, the Hope Foundation does good work.")
+    item, saved = judging.add_found_citation(
+        a1, topic, "bolt-eng-DF-183-190210-0042", "p3", 50, 54, "Say what you want, the Hope Foundation does good work."
+    )
     assert item.origin == PoolItem.ASSESSOR and item.pool_id == "1.002-A1"
     assert saved.judgment.value["rel"] == "yes"
-    with pytest.raises(Exception):
+    with pytest.raises(judging.BoltError, match="lies outside post"):
         judging.add_found_citation(a1, topic, "bolt-eng-DF-183-190210-0042", "p3", 100, 54, "past the end")
     items = judging.citation_items(topic)
     for n, item in enumerate(items):
@@ -196,15 +203,27 @@ def test_grouping_judgment_and_measures(loaded, make_user):
     assert (tag, view) == ("alpha1-groups", "0")
     groups = judging.view_structure(item)
     food, funding = groups
-    value = {"relevant": "yes", "useful": "yes", "groups": {
-        "0": {"relevant": "yes", "cohesive": "yes", "scope": "yes",
-              "members": {c["key"]: "yes" for c in food["citations"]}},
-        "1": {"relevant": "yes", "cohesive": "yes", "scope": "no",
-              "members": {funding["citations"][0]["key"]: "no"}}}}
+    value = {
+        "relevant": "yes",
+        "useful": "yes",
+        "groups": {
+            "0": {
+                "relevant": "yes",
+                "cohesive": "yes",
+                "scope": "yes",
+                "members": {c["key"]: "yes" for c in food["citations"]},
+            },
+            "1": {
+                "relevant": "yes",
+                "cohesive": "yes",
+                "scope": "no",
+                "members": {funding["citations"][0]["key"]: "no"},
+            },
+        },
+    }
     judging.judge_view(a1, item, value, 0)
     rescore_evaluation(loaded.pk)
-    got = {s.measure: s.value for s in Score.objects.filter(run__tag="alpha1-groups", scope=Score.SERIES,
-                                                             topic=topic)}
+    got = {s.measure: s.value for s in Score.objects.filter(run__tag="alpha1-groups", scope=Score.SERIES, topic=topic)}
     # view precision: group 0 relevant+scoped, group 1 not scoped -> 1/2; group precision (1 + 0)/2 = .5;
     # citation precision: food 1 of 2 relevant (.5), funding 1 of 1 (1) -> skew = std(.5, 1) = .25
     assert got["view_precision"] == pytest.approx(0.5)

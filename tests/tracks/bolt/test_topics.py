@@ -1,4 +1,5 @@
 """BOLT IR topic files (seed 004, "Topic format"): what teams and assessors get, and every problem by line."""
+
 from tracks.bolt.formats import topics as topic_format
 
 GOOD = b"""<?xml version="1.0" encoding="UTF-8"?>
@@ -36,8 +37,11 @@ def test_parses_query_target_and_assessor_fields():
     assert first.data["language_target"] == "arz"
     assessor = first.data["assessor"]
     assert assessor["description"] == "The user wants opinions & complaints."
-    assert assessor["properties"] == {"asks_about": "abstract-entity", "asks_for": "statements/opinions",
-                                      "languages": {"eng": True, "arz": True, "cmn": False}}
+    assert assessor["properties"] == {
+        "asks_about": "abstract-entity",
+        "asks_for": "statements/opinions",
+        "languages": {"eng": True, "arz": True, "cmn": False},
+    }
     assert assessor["rules"] == ["Opinions about fares count."]
     # The LDC-found citation: the relspan's position in the passage "The fare is too high now."
     cite = assessor["citations"][0]
@@ -57,8 +61,9 @@ def test_team_view_hides_assessor_fields():
 
 
 def test_nonrelspan_marks_the_complement():
-    data = GOOD.replace(b'The fare is <relspan>too high</relspan> now.',
-                        b'<nonrelspan>Well,</nonrelspan> the fare is high')
+    data = GOOD.replace(
+        b"The fare is <relspan>too high</relspan> now.", b"<nonrelspan>Well,</nonrelspan> the fare is high"
+    )
     problems, topics = topic_format.parse_topics(data, "t.xml")
     assert problems == []
     cite = topics[0].data["assessor"]["citations"][0]
@@ -104,8 +109,9 @@ def test_every_problem_with_its_line():
 
 
 def test_malformed_xml_and_wrong_root():
-    problems, topics = topic_format.parse_topics(b"<bolt-ir-topics eval='x' contact='y'>\n<topic number='1'>\n"
-                                                 b"</bolt-ir-topics>", "t.xml")
+    problems, topics = topic_format.parse_topics(
+        b"<bolt-ir-topics eval='x' contact='y'>\n<topic number='1'>\n</bolt-ir-topics>", "t.xml"
+    )
     assert topics == []
     assert problems and all(p.message.startswith("malformed XML") for p in problems)
     assert problems[0].line == 3

@@ -1,4 +1,5 @@
 """BOLT judging pages: who sees what, the JSON saves, assessor-found citations and the agreement page."""
+
 import json
 from pathlib import Path
 
@@ -22,8 +23,13 @@ def setup(db, make_user):
     load_collection("bolt-view-forum", "bolt-forum", [str(FIXTURES / "forum.xml")])
     ev = create_evaluation("bolt-views", "bolt-ir-p2", ["bolt-view-forum"])
     load_topics(ev, (FIXTURES / "topics.xml").read_bytes(), "topics.xml")
-    load_run_files(ev, [RunFile(filename=n, data=(FIXTURES / n).read_bytes(), team="Team Alpha", priority=1)
-                        for n in ("alpha1.xml", "alpha1-groups.xml")])
+    load_run_files(
+        ev,
+        [
+            RunFile(filename=n, data=(FIXTURES / n).read_bytes(), team="Team Alpha", priority=1)
+            for n in ("alpha1.xml", "alpha1-groups.xml")
+        ],
+    )
     build_pools(ev)
     a1, a2 = make_user("bolt-a1", "assessor"), make_user("bolt-a2", "assessor")
     topic = ev.topics.get(ident="1.002")
@@ -58,8 +64,10 @@ def test_item_page_shows_the_span_in_the_thread_viewer(client, setup):
     c = client_for(client, setup["a1"])
     item = judging.citation_items(setup["topic"])[0]
     page = c.get(reverse("bolt:item", args=[setup["mine"].pk, item.pk])).content.decode()
-    assert f"/corpus/bolt-view-forum/frame/{item.docid}/?s={item.data['post']}%3A{item.data['offset']}" \
-           f"%3A{item.data['length']}#mark-1" in page.replace("&amp;", "&")
+    assert (
+        f"/corpus/bolt-view-forum/frame/{item.docid}/?s={item.data['post']}%3A{item.data['offset']}"
+        f"%3A{item.data['length']}#mark-1" in page.replace("&amp;", "&")
+    )
     assert "<iframe" in page and "sandbox" in page
     state = json.loads(page.split('id="bolt-state" type="application/json">')[1].split("</script>")[0])
     assert state["passage"] == item.text and state["version"] == 0
@@ -95,16 +103,27 @@ def test_find_page_segments_map_to_raw_offsets_and_add_found(client, setup):
     page = c.get(reverse("bolt:find", args=[setup["mine"].pk]) + f"?thread={T3}").content.decode()
     # The quote tag of post p2 is a marker segment with the tag's raw length.
     assert 'class="seg-tag" data-o="1" data-l="35">[quote from volunteer_ali] </span>' in page
-    r = c.post(reverse("bolt:add_found", args=[setup["mine"].pk]),
-               json.dumps({"thread": T3, "post": "p3", "offset": 50, "length": 54,
-                           "passage": "Say what you want, the Hope Foundation does good work."}),
-               content_type="application/json")
+    r = c.post(
+        reverse("bolt:add_found", args=[setup["mine"].pk]),
+        json.dumps(
+            {
+                "thread": T3,
+                "post": "p3",
+                "offset": 50,
+                "length": 54,
+                "passage": "Say what you want, the Hope Foundation does good work.",
+            }
+        ),
+        content_type="application/json",
+    )
     assert r.status_code == 200 and r.json()["pool_id"] == "1.002-A1"
     page = c.get(reverse("bolt:find", args=[setup["mine"].pk])).content.decode()  # the pool's first thread
     assert f'data-thread="{T3}"' in page and "1.002-A1</a> Say what you want" in page
-    r = c.post(reverse("bolt:add_found", args=[setup["mine"].pk]),
-               json.dumps({"thread": T3, "post": "p9", "offset": 0, "length": 4, "passage": "They"}),
-               content_type="application/json")
+    r = c.post(
+        reverse("bolt:add_found", args=[setup["mine"].pk]),
+        json.dumps({"thread": T3, "post": "p9", "offset": 0, "length": 4, "passage": "They"}),
+        content_type="application/json",
+    )
     assert r.status_code == 400 and "post 'p9' is not in thread" in r.json()["error"]
 
 
@@ -114,17 +133,27 @@ def test_post_segments_cover_the_raw_text():
     raw = '\n<quote orig_author="x">Hi &amp; bye</quote>\nOK &lt;3\n'
     segments = post_segments(raw)
     assert sum(length for _, _, _, length in segments) == len(raw)
-    assert all(raw[o:o + n] == (t if k == "text" else raw[o:o + n]) for k, t, o, n in segments)
+    assert all(raw[o : o + n] == (t if k == "text" else raw[o : o + n]) for k, t, o, n in segments)
     assert ("entity", "&", 27, 5) in segments
 
 
 def test_view_page_saves_grouping_judgment(client, setup):
     c = client_for(client, setup["a1"])
-    (_, item), = judging.grouping_views(setup["topic"]).items()
+    ((_, item),) = judging.grouping_views(setup["topic"]).items()
     url = reverse("bolt:view", args=[setup["mine"].pk, item.pk])
     assert "Food and help given out" in c.get(url).content.decode()
-    r = c.post(url, {"version": 0, "view-relevant": "yes", "view-useful": "no", "g0-relevant": "yes",
-                     "g0-scope": "yes", "g0-m0": "yes", "g0-m1": "no"})
+    r = c.post(
+        url,
+        {
+            "version": 0,
+            "view-relevant": "yes",
+            "view-useful": "no",
+            "g0-relevant": "yes",
+            "g0-scope": "yes",
+            "g0-m0": "yes",
+            "g0-m1": "no",
+        },
+    )
     assert r.status_code == 302
     value = Judgment.objects.get(item=item, kind="grouping").value
     assert value["relevant"] is True and value["useful"] is False
@@ -149,9 +178,16 @@ def test_participants_see_only_query_and_language_target(client, setup, make_use
     assert client.get(reverse("bolt:team_topics", args=["bolt-views"])).status_code == 403
 
 
-@pytest.mark.parametrize("name,extra", [("pooling:evaluation_detail", []), ("pooling:topics", []),
-                                        ("pooling:pools", []), ("pooling:pool_question", ["1.002"]),
-                                        ("assess:assignments", [])])
+@pytest.mark.parametrize(
+    "name,extra",
+    [
+        ("pooling:evaluation_detail", []),
+        ("pooling:topics", []),
+        ("pooling:pools", []),
+        ("pooling:pool_question", ["1.002"]),
+        ("assess:assignments", []),
+    ],
+)
 def test_organizer_pages_of_a_bolt_evaluation_render(client, setup, make_user, name, extra):
     client_for(client, make_user("bolt-org2", "organizer"))
     r = client.get(reverse(name, args=["bolt-views", *extra]))
@@ -189,6 +225,7 @@ def test_shared_organizer_pages_accept_a_bolt_evaluation(client, setup, make_use
 
 # --- moving between citations without a page load ---------------------------------------------------------------
 
+
 def test_moving_between_citations_gets_the_panel_only(client, setup):
     c = client_for(client, setup["a1"])
     items = judging.citation_items(setup["topic"])
@@ -200,8 +237,9 @@ def test_moving_between_citations_gets_the_panel_only(client, setup):
     assert "<html" not in page and 'id="topic"' not in page and 'id="key-list"' not in page
     assert page.lstrip().startswith(f"<title>Citation {items[1].pool_id} · Assay</title>")
     assert page.count('id="citation-panel"') == 1 and page.count("<iframe") == 1
-    assert f"s={items[1].data['post']}%3A{items[1].data['offset']}%3A{items[1].data['length']}#mark-1" \
-        in page.replace("&amp;", "&")
+    assert f"s={items[1].data['post']}%3A{items[1].data['offset']}%3A{items[1].data['length']}#mark-1" in page.replace(
+        "&amp;", "&"
+    )
     assert f'hx-get="{reverse("bolt:item", args=[setup["mine"].pk, items[0].pk])}"' in page  # previous
     assert f'hx-get="{reverse("bolt:item", args=[setup["mine"].pk, items[2].pk])}"' in page  # next, next unjudged
     assert 'hx-push-url="true"' in page and 'hx-target="#citation-panel"' in page
@@ -241,14 +279,18 @@ def test_judge_endpoint_requires_the_version(client, setup):
 
 # --- the grouping view, one answer at a time --------------------------------------------------------------------
 
+
 def view_of(setup):
-    (_, item), = judging.grouping_views(setup["topic"]).items()
+    ((_, item),) = judging.grouping_views(setup["topic"]).items()
     return item, reverse("bolt:view_answer", args=[setup["mine"].pk, item.pk])
 
 
 def answer(c, url, version, answer, group="", name="", member=""):
-    return c.post(url, json.dumps({"version": version, "group": group, "name": name, "member": member,
-                                   "answer": answer}), content_type="application/json")
+    return c.post(
+        url,
+        json.dumps({"version": version, "group": group, "name": name, "member": member, "answer": answer}),
+        content_type="application/json",
+    )
 
 
 def test_view_page_lists_its_questions_in_order_with_progress(client, setup):
@@ -276,8 +318,11 @@ def test_view_answers_are_saved_one_field_at_a_time(client, setup):
     assert answer(c, url, 1, "no", group="0", name="scope").json()["version"] == 2
     r = answer(c, url, 2, "yes", group="0", name="belongs", member=member)
     assert r.status_code == 200
-    assert r.json()["value"] == {"relevant": True, "useful": None, "groups": {
-        "0": {"relevant": None, "cohesive": None, "scope": False, "members": {member: True}}}}
+    assert r.json()["value"] == {
+        "relevant": True,
+        "useful": None,
+        "groups": {"0": {"relevant": None, "cohesive": None, "scope": False, "members": {member: True}}},
+    }
     r = answer(c, url, 3, None, group="0", name="belongs", member=member)  # cleared again
     assert r.json()["value"]["groups"]["0"]["members"] == {}
     judgment = Judgment.objects.get(item=item, kind="grouping", assessor=setup["a1"])
@@ -292,11 +337,15 @@ def test_view_answers_are_saved_one_field_at_a_time(client, setup):
     assert whole.changed is False and whole.judgment.version == 4
 
 
-@pytest.mark.parametrize("field,error", [
-    ({"name": "pretty"}, "a view is asked"), ({"group": "7", "name": "relevant"}, "has no group '7'"),
-    ({"group": "0", "name": "tasty"}, "a group is asked"),
-    ({"group": "0", "name": "belongs", "member": "nope"}, "no such citation"),
-])
+@pytest.mark.parametrize(
+    "field,error",
+    [
+        ({"name": "pretty"}, "a view is asked"),
+        ({"group": "7", "name": "relevant"}, "has no group '7'"),
+        ({"group": "0", "name": "tasty"}, "a group is asked"),
+        ({"group": "0", "name": "belongs", "member": "nope"}, "no such citation"),
+    ],
+)
 def test_view_answer_refuses_unknown_fields(client, setup, field, error):
     _, url = view_of(setup)
     r = answer(client_for(client, setup["a1"]), url, 0, "yes", **field)

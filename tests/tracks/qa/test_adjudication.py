@@ -1,6 +1,7 @@
 """QA adjudication: one decision per item. A second adjudicator's save is refused (409, naming the decision and
 who made it), the one who decided may change it with its version, and deciding at once is serialised by a lock
 on the pool item."""
+
 import threading
 import time
 from io import StringIO
@@ -21,8 +22,9 @@ def _disagreement(make_user):
     sample = build_sample()
     ann, bob = make_user("ann", "assessor"), make_user("bob", "assessor")
     Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=ann)
-    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=bob,
-                              role=Assignment.SECONDARY)
+    Assignment.objects.create(
+        evaluation=sample.evaluation, topic=sample.series[0], assessor=bob, role=Assignment.SECONDARY
+    )
     it = sample.items["1.1"][1]
     instance_judging.judge_instance(ann, judging.load_item(ann, it.pk), "incorrect", 0)
     instance_judging.judge_instance(bob, judging.load_item(bob, it.pk), "globally-correct", 0)
@@ -102,5 +104,6 @@ def test_two_adjudicators_at_once_are_serialised(make_user, organizer):
         adjudication.adjudicate(organizer, it, "globally-correct", 0)
     thread.join(10)
     assert outcome == {"rival": "refused: decided by org"}
-    assert list(Judgment.objects.filter(item=it, role=Judgment.ADJUDICATED)
-                .values_list("assessor__username", "value__label")) == [("org", "globally-correct")]
+    assert list(
+        Judgment.objects.filter(item=it, role=Judgment.ADJUDICATED).values_list("assessor__username", "value__label")
+    ) == [("org", "globally-correct")]

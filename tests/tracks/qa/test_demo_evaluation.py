@@ -1,4 +1,5 @@
 """The TAC demo step: answers really occur in their documents, runs load, pools build, series are assigned."""
+
 from assess.models import Assignment
 from corpus.demo import load_demo_collections
 from corpus.models import Document
@@ -16,7 +17,11 @@ def test_demo_step_is_complete_and_idempotent(db):
     evaluation = Evaluation.objects.get(slug=SLUG)
     assert evaluation.topics.filter(parent__isnull=False).count() == 8
     assert sorted(evaluation.runs.values_list("tag", "team__name")) == [
-        ("AlphaQA1", "Team Alpha"), ("AlphaQA2", "Team Alpha"), ("BetaQA1", "Team Beta"), ("BetaQA2", "Team Beta")]
+        ("AlphaQA1", "Team Alpha"),
+        ("AlphaQA2", "Team Alpha"),
+        ("BetaQA1", "Team Beta"),
+        ("BetaQA2", "Team Beta"),
+    ]
     assert not any("not loaded" in line or "no document" in line for line in lines)
     items = list(PoolItem.objects.filter(evaluation=evaluation))
     texts = dict(Document.objects.filter(collection__name="demo-blog06").values_list("docno", "text"))
@@ -24,10 +29,14 @@ def test_demo_step_is_complete_and_idempotent(db):
     # unsupported BetaQA1 "Nokia" line
     unsupported = [i for i in items if i.text.lower() not in " ".join(texts[i.docid].split()).lower()]
     assert [(i.topic.ident, i.text) for i in unsupported] == [("1002.3", "Nokia")]
-    assert sorted(Assignment.objects.filter(evaluation=evaluation).values_list("topic__ident", "assessor__username",
-                                                                                "role")) == [
-        ("1001", "assessor", "primary"), ("1001", "assessor2", "secondary"), ("1002", "assessor", "primary"),
-        ("1003", "assessor", "primary")]
+    assert sorted(
+        Assignment.objects.filter(evaluation=evaluation).values_list("topic__ident", "assessor__username", "role")
+    ) == [
+        ("1001", "assessor", "primary"),
+        ("1001", "assessor2", "secondary"),
+        ("1002", "assessor", "primary"),
+        ("1003", "assessor", "primary"),
+    ]
     keys = {(i.key, i.pool_id) for i in items}
     load_tac_demo(lines.append)
     assert {(i.key, i.pool_id) for i in PoolItem.objects.filter(evaluation=evaluation)} == keys

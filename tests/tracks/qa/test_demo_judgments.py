@@ -1,4 +1,5 @@
 """The demo step records real judgments through the services, is idempotent, and is quiet without its data."""
+
 from assess.models import Assignment, Judgment, JudgmentChange
 from assess.official import nugget_votes, official_values
 from tracks.qa.adjudication import adjudication_queue
@@ -20,8 +21,9 @@ def test_judge_demo_judges_once(make_user):
     primary, second = make_user("assessor", "assessor"), make_user("assessor2", "assessor")
     make_user("assessor3", "assessor")
     Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=primary)
-    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=second,
-                              role=Assignment.SECONDARY)
+    Assignment.objects.create(
+        evaluation=sample.evaluation, topic=sample.series[0], assessor=second, role=Assignment.SECONDARY
+    )
     said = []
     judge_demo(said.append, series=("1",))
     rigid, squishy = sample.questions["1.1"], sample.questions["1.2"]

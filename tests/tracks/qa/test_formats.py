@@ -1,4 +1,5 @@
 """The pure QA formats: question XML, top-documents lists and NIST-style run checking, on small worked files."""
+
 from pathlib import Path
 
 from pooling.formats.base import CheckContext, ParsedEntry, load_format
@@ -7,8 +8,13 @@ from tracks.qa.formats.runs import check_run, collapse, pool_key
 from tracks.qa.formats.topics import parse_topics
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "qa"
-TAC = {"1001.1": "RIGIDLIST", "1001.2": "SQUISHYLIST", "1002.1": "RIGIDLIST", "1002.2": "SQUISHYLIST",
-       "1002.3": "SQUISHYLIST"}
+TAC = {
+    "1001.1": "RIGIDLIST",
+    "1001.2": "SQUISHYLIST",
+    "1002.1": "RIGIDLIST",
+    "1002.2": "SQUISHYLIST",
+    "1002.3": "SQUISHYLIST",
+}
 TAC_SETTINGS = {"allow_nil": False, "max_answer_chars": 7000, "permalink_only": True}
 DOCS = {f"BLOG06-20051206-000-000000000{i}" for i in (1, 2, 3)}
 
@@ -31,13 +37,19 @@ def messages(problems, filename="run.txt"):
 
 # ---------------------------------------------------------------- questions
 
+
 def test_tac_series_and_questions_in_file_order():
     problems, topics = parse_topics((FIXTURES / "tac2008_questions.xml").read_bytes(), "q.xml")
     assert problems == []
     assert [(t.ident, t.kind, t.parent) for t in topics] == [
-        ("1001", "series", None), ("1001.1", "RIGIDLIST", "1001"), ("1001.2", "SQUISHYLIST", "1001"),
-        ("1002", "series", None), ("1002.1", "RIGIDLIST", "1002"), ("1002.2", "SQUISHYLIST", "1002"),
-        ("1002.3", "SQUISHYLIST", "1002")]
+        ("1001", "series", None),
+        ("1001.1", "RIGIDLIST", "1001"),
+        ("1001.2", "SQUISHYLIST", "1001"),
+        ("1002", "series", None),
+        ("1002.1", "RIGIDLIST", "1002"),
+        ("1002.2", "SQUISHYLIST", "1002"),
+        ("1002.3", "SQUISHYLIST", "1002"),
+    ]
     assert topics[0].text == "Trader Joe's"
     assert topics[1].text == "Who likes Trader Joe's?"  # white space around the question collapsed
     assert topics[1].line == 5
@@ -52,16 +64,19 @@ def test_trec2007_other_question_may_be_empty():
 
 
 def test_malformed_xml_names_the_line():
-    problems, topics = parse_topics(b'<trecqa>\n<target id="1" text="x">\n<q id="1.1" type="LIST">a</target>\n',
-                                    "bad.xml")
+    problems, topics = parse_topics(
+        b'<trecqa>\n<target id="1" text="x">\n<q id="1.1" type="LIST">a</target>\n', "bad.xml"
+    )
     assert topics == []
     assert len(problems) == 1 and problems[0].line == 3
     assert problems[0].format("bad.xml").startswith("bad.xml:3: malformed XML")
 
 
 def test_duplicate_id_and_unknown_type_are_all_reported():
-    data = (b'<trecqa>\n<target id="5" text="T">\n<q id="5.1" type="LIST">a?</q>\n<q id="5.1" type="LIST">b?</q>\n'
-            b'<q id="5.2" type="OPINION">c?</q>\n<q id="6.1" type="LIST">d?</q>\n</target>\n</trecqa>')
+    data = (
+        b'<trecqa>\n<target id="5" text="T">\n<q id="5.1" type="LIST">a?</q>\n<q id="5.1" type="LIST">b?</q>\n'
+        b'<q id="5.2" type="OPINION">c?</q>\n<q id="6.1" type="LIST">d?</q>\n</target>\n</trecqa>'
+    )
     problems, _ = parse_topics(data, "q.xml")
     text = messages(problems, "q.xml")
     assert "q.xml:4: duplicate id '5.1' (question); first used on line 3" in text
@@ -71,16 +86,20 @@ def test_duplicate_id_and_unknown_type_are_all_reported():
 
 # ---------------------------------------------------------------- top documents
 
+
 def test_top_docs_sorted_by_rank_with_errors_per_line():
     problems, lists = parse_top_docs((FIXTURES / "tac2008_topdocs.txt").read_bytes(), "top.txt")
     assert problems == []
     assert lists["1001"] == [[1, "BLOG06-20051206-000-0000000001", 12.5], [2, "BLOG06-20051206-000-0000000002", 10.25]]
     problems, _ = parse_top_docs(b"1 1 D1 3.0\n1 x D2 2.0\n1 2 D3\n", "top.txt")
-    assert messages(problems, "top.txt") == ["top.txt:2: rank 'x' is not a positive whole number",
-                                             "top.txt:3: expected 4 columns 'qnum rank docid rsv', found 3"]
+    assert messages(problems, "top.txt") == [
+        "top.txt:2: rank 'x' is not a positive whole number",
+        "top.txt:3: expected 4 columns 'qnum rank docid rsv', found 3",
+    ]
 
 
 # ---------------------------------------------------------------- runs
+
 
 def test_valid_tac_run_parses_with_one_docid_lookup():
     ctx = context()
@@ -110,17 +129,18 @@ def test_answer_length_limit_counts_non_white_space_per_question():
     # 3 lines of 40 non-white-space characters each (plus spaces that do not count): limit 100 crossed on line 3
     line = "1.1 T1 BLOG06-20051206-000-0000000001 " + " ".join(["abcd"] * 10) + "\n"
     problems, _ = check_run(line.encode() * 3, "r", context(topics, {"max_answer_chars": 100}))
-    assert messages(problems, "r") == ["r:3: answer strings of question 1.1 exceed 100 non-white-space characters "
-                                       "(120 in all)"]
+    assert messages(problems, "r") == [
+        "r:3: answer strings of question 1.1 exceed 100 non-white-space characters (120 in all)"
+    ]
     problems, _ = check_run(line.encode() * 2, "r", context(topics, {"max_answer_chars": 80}))
     assert problems == []  # exactly 80 is allowed
 
 
 def test_nil_rules_where_nil_is_allowed():
     topics = {"219.1": "FACTOID", "219.2": "FACTOID", "219.5": "LIST"}
-    data = (b"219.1 R1 NIL\n"
-            b"219.2 R1 D1 a chemical engineer\n219.2 R1 D2 engineer\n"
-            b"219.5 R1 D1 Colin Powell\n219.5 R1 NIL\n")
+    data = (
+        b"219.1 R1 NIL\n219.2 R1 D1 a chemical engineer\n219.2 R1 D2 engineer\n219.5 R1 D1 Colin Powell\n219.5 R1 NIL\n"
+    )
     problems, _ = check_run(data, "r", context(topics, {"allow_nil": True}, docs={"D1", "D2"}))
     assert messages(problems, "r") == [
         "r:3: factoid question 219.2 has 2 lines; exactly one answer (or NIL) is allowed",
@@ -130,8 +150,10 @@ def test_nil_rules_where_nil_is_allowed():
 
 def test_control_characters_and_empty_file():
     problems, _ = check_run(b"1.1 T D a\x01b\n", "r", context({"1.1": "LIST"}, {}, docs={"D"}))
-    assert messages(problems, "r") == ["r:1: bad encoding: control character U+0001",
-                                       "r:0: question 1.1 has no line: every question needs at least one"]
+    assert messages(problems, "r") == [
+        "r:1: bad encoding: control character U+0001",
+        "r:0: question 1.1 has no line: every question needs at least one",
+    ]
     problems, _ = check_run(b"", "r", context({"1.1": "LIST"}, {}))
     assert messages(problems, "r") == ["r:0: the file is empty"]
 
@@ -159,9 +181,17 @@ def test_qa_formats_and_measures_import_no_django():
     import subprocess
     import sys
 
-    code = ("import sys; import tracks.qa.formats.topics, tracks.qa.formats.runs, tracks.qa.measures; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))")
+    code = (
+        "import sys; import tracks.qa.formats.topics, tracks.qa.formats.runs, tracks.qa.measures; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
+    )
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[3], env=env,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[3],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert out.stdout.strip() == "[]"

@@ -1,4 +1,5 @@
 """The QA tracks declare every measure their scorer stores (Track.measures), with its label, seed and function."""
+
 import pytest
 
 from pooling.tracks import get_track

@@ -1,4 +1,5 @@
 """Per-question QA measures against worked examples computed by hand from seeds 000_/001_ and SPEC-NOTES."""
+
 import pytest
 
 from tracks.qa import measures as qa
@@ -7,6 +8,7 @@ GC = "globally-correct"
 
 
 # --- factoid: accuracy = globally correct / questions; NIL precision and recall -------------------------------
+
 
 def _factoid_run():
     return [
@@ -46,6 +48,7 @@ def test_answer_is_nil_rule():
 
 # --- list: IP = D/N, IR = D/S, F = 2 IP IR / (IP + IR) ---------------------------------------------------------
 
+
 def test_list_score_classes_count_once_and_assessor_answers_in_S():
     # Final answer set: classes a, b, c from runs plus d found by the assessor -> S = 4.
     s = len(qa.final_answer_set(["a", "a", "b", "c", "d", None]))
@@ -73,6 +76,7 @@ def test_list_empty_final_answer_set_is_left_out():
 
 
 # --- nuggets: binary and pyramid ------------------------------------------------------------------------------
+
 
 def test_binary_nugget_f_with_length_penalty_and_repeated_nugget():
     weights = qa.binary_weights({1: "vital", 2: "vital", 3: "okay", 4: "vital"})  # R = 3 vital
@@ -102,7 +106,7 @@ def test_pyramid_weights_and_f():
 def test_pyramid_paper_weights_shape():
     # Lin & Demner-Fushman's example weights 1.0 .9 .8 .7 .2 .1 .1 .1 0 come from counts 10 9 8 7 2 1 1 1 0
     counts = dict(enumerate([10, 9, 8, 7, 2, 1, 1, 1, 0]))
-    assert list(qa.pyramid_weights(counts).values()) == pytest.approx([1, .9, .8, .7, .2, .1, .1, .1, 0])
+    assert list(qa.pyramid_weights(counts).values()) == pytest.approx([1, 0.9, 0.8, 0.7, 0.2, 0.1, 0.1, 0.1, 0])
 
 
 def test_no_vital_nugget_scores_zero():
@@ -123,6 +127,7 @@ def test_non_white_length():
 
 # --- ciQA recall by length ------------------------------------------------------------------------------------
 
+
 def test_recall_points_spec_example():
     weights = {1: 1.0, 2: 1.0}
     strings = [("x" * 105, [1]), ("y" * 130, [2])]  # 105 chars -> recall .5; 235 chars -> recall 1.0
@@ -135,4 +140,4 @@ def test_recall_by_length_averages_and_carries_forward():
     # at 50: (0 + .25)/2; 100: same; 150: (.5 + .25)/2; 200: carried; 250: (1 + .25)/2
     curve = qa.recall_by_length([a, b])
     assert [x for x, _ in curve] == [50, 100, 150, 200, 250]
-    assert [y for _, y in curve] == pytest.approx([.125, .125, .375, .375, .625])
+    assert [y for _, y in curve] == pytest.approx([0.125, 0.125, 0.375, 0.375, 0.625])

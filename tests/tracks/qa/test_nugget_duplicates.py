@@ -1,5 +1,6 @@
 """A nugget's text twice on one question (white space and case aside) is refused with a clear message (issue 12):
 the copies would split the matches and votes."""
+
 import pytest
 from django.urls import reverse
 
@@ -26,7 +27,9 @@ def test_an_edit_may_not_copy_another_nugget_but_may_recase_its_own(sample, prim
         nugget_judging.edit_nugget(primary, second, "FOUNDED BY COCO CHANEL")
     nugget_judging.edit_nugget(primary, first, "Founded by Coco Chanel")
     assert sorted(Nugget.objects.filter(topic=q).values_list("text", flat=True)) == [
-        "Founded by Coco Chanel", "based in Paris"]
+        "Founded by Coco Chanel",
+        "based in Paris",
+    ]
 
 
 def test_another_question_may_have_the_same_nugget(sample, primary):
@@ -42,7 +45,10 @@ def test_the_workspace_says_why(client, sample, primary):
     nugget_judging.create_nugget(primary, q, "founded by Coco Chanel")
     assignment = Assignment.objects.get(assessor=primary)
     client.login(username="prim", password=PASSWORD)
-    response = client.post(reverse("qa:nugget_create", args=[assignment.pk, q.pk]),
-                           {"text": "Founded by Coco Chanel"}, HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("qa:nugget_create", args=[assignment.pk, q.pk]),
+        {"text": "Founded by Coco Chanel"},
+        HTTP_HX_REQUEST="true",
+    )
     assert response.status_code == 400
     assert "nugget 1 already says “founded by Coco Chanel”" in response.content.decode()

@@ -1,6 +1,7 @@
 """The primary assessor's later vote set (TREC 2006/2007: nine vote sets from eight assessors, the primary voting
 twice): asked for by the organizer, stored as "nugget_revote" judgments with versions and history, counted as one
 more vote set in the pyramid weights while the primary's first vote stays the official vital/okay."""
+
 import json
 from io import StringIO
 
@@ -55,23 +56,40 @@ def test_nine_vote_sets_weigh_the_pyramid_while_the_first_vote_stays_official(sa
     assert [official[n.pk] for n in nuggets] == ["vital"] * 5 + ["okay"] * 4
     assert {n: v["vote"] for n, v in official_values([q.pk], VOTE).items()} == official
     weights = qa.pyramid_weights({n.pk: COUNTS[i] for i, n in enumerate(nuggets)})
-    assert [round(weights[n.pk], 4) for n in nuggets] == [1.0, 0.8889, 0.7778, 0.6667, 0.2222, 0.1111, 0.1111,
-                                                          0.1111, 0.0]
+    assert [round(weights[n.pk], 4) for n in nuggets] == [
+        1.0,
+        0.8889,
+        0.7778,
+        0.6667,
+        0.2222,
+        0.1111,
+        0.1111,
+        0.1111,
+        0.0,
+    ]
     # the NIST nugget list: official vote, weight over all nine sets
     lines = "".join(nist_nuggets(sample.evaluation)).splitlines()
     assert lines == [
-        "1.3 1 vital 1.0000 nugget number 1", "1.3 2 vital 0.8889 nugget number 2",
-        "1.3 3 vital 0.7778 nugget number 3", "1.3 4 vital 0.6667 nugget number 4",
-        "1.3 5 vital 0.2222 nugget number 5", "1.3 6 okay 0.1111 nugget number 6",
-        "1.3 7 okay 0.1111 nugget number 7", "1.3 8 okay 0.1111 nugget number 8",
-        "1.3 9 okay 0.0000 nugget number 9"]
+        "1.3 1 vital 1.0000 nugget number 1",
+        "1.3 2 vital 0.8889 nugget number 2",
+        "1.3 3 vital 0.7778 nugget number 3",
+        "1.3 4 vital 0.6667 nugget number 4",
+        "1.3 5 vital 0.2222 nugget number 5",
+        "1.3 6 okay 0.1111 nugget number 6",
+        "1.3 7 okay 0.1111 nugget number 7",
+        "1.3 8 okay 0.1111 nugget number 8",
+        "1.3 9 okay 0.0000 nugget number 9",
+    ]
     # the primary's two sets are two judgments per nugget, both the primary's, each with its history
     mine = Judgment.objects.filter(nugget=nuggets[0], assessor=primary)
     assert sorted(mine.values_list("kind", "role", "value")) == [
-        (REVOTE, "primary", {"vote": "vital"}), (VOTE, "primary", {"vote": "vital"})]
+        (REVOTE, "primary", {"vote": "vital"}),
+        (VOTE, "primary", {"vote": "vital"}),
+    ]
     later = mine.get(kind=REVOTE)
     assert list(JudgmentChange.objects.filter(judgment=later).values_list("version", "after", "changed_by")) == [
-        (1, {"vote": "vital"}, primary.pk)]
+        (1, {"vote": "vital"}, primary.pk)
+    ]
 
 
 def _other_score(sample):
@@ -122,7 +140,9 @@ def test_the_later_set_needs_the_organizers_request(sample, primary, organizer, 
     with pytest.raises(judging.QuestionClosed):
         nugget_judging.vote(primary, n, "okay", 1, later=True)
     assert sorted(Judgment.objects.filter(nugget=n).values_list("kind", "assessor__username", "value")) == [
-        (REVOTE, "prim", {"vote": "vital"}), (VOTE, "prim", {"vote": "okay"})]
+        (REVOTE, "prim", {"vote": "vital"}),
+        (VOTE, "prim", {"vote": "okay"}),
+    ]
 
 
 def test_voting_page_says_which_set_and_never_shows_responses(client, sample, primary, organizer):
@@ -153,8 +173,7 @@ def test_voting_page_says_which_set_and_never_shows_responses(client, sample, pr
     assert page.count("vote-btn current") == 1 and 'value="okay" class="vote-btn current"' in page
 
 
-def test_organizer_asks_for_a_later_set_in_the_browser_and_by_command(client, sample, primary, organizer,
-                                                                       make_user):
+def test_organizer_asks_for_a_later_set_in_the_browser_and_by_command(client, sample, primary, organizer, make_user):
     client.force_login(organizer)
     r = client.post(reverse("assess:revote", args=[sample.evaluation.slug]), {"series": sample.series[0].pk})
     assert r.status_code == 302
@@ -163,8 +182,12 @@ def test_organizer_asks_for_a_later_set_in_the_browser_and_by_command(client, sa
     assert 'id="revote-form"' in page and "Later vote set of the primary: prim on series 1" in page
     Invitation.objects.all().delete()
     client.force_login(primary)  # an assessor cannot ask for it
-    assert client.post(reverse("assess:revote", args=[sample.evaluation.slug]),
-                       {"series": sample.series[0].pk}).status_code == 403
+    assert (
+        client.post(
+            reverse("assess:revote", args=[sample.evaluation.slug]), {"series": sample.series[0].pk}
+        ).status_code
+        == 403
+    )
     assert not Invitation.objects.exists()
 
     out = StringIO()
@@ -201,13 +224,32 @@ def test_jsonl_carries_the_later_set_and_import_checks_the_kind(sample, primary,
     header = next(line for line in text.splitlines() if '"header"' in line)
     nugget = next(line for line in text.splitlines() if '"type": "nugget"' in line)
     nid = json.loads(nugget)["id"]
-    bad_kind = json.dumps({"type": "judgment", "topic": "1.3", "kind": "nugget_veto", "nugget": nid,
-                           "assessor": "prim", "role": "primary", "value": {"vote": "vital"}})
-    on_item = json.dumps({"type": "judgment", "topic": "1.3", "kind": REVOTE,
-                          "item": {"topic": "1.3", "key": sample.items["1.3"][0].key}, "assessor": "prim",
-                          "role": "primary", "value": {"vote": "vital"}})
-    for line, message in ((bad_kind, "judgment kind 'nugget_veto' is not one of track trec2007-qa"),
-                          (on_item, "a nugget_revote judgment is on a nugget")):
+    bad_kind = json.dumps(
+        {
+            "type": "judgment",
+            "topic": "1.3",
+            "kind": "nugget_veto",
+            "nugget": nid,
+            "assessor": "prim",
+            "role": "primary",
+            "value": {"vote": "vital"},
+        }
+    )
+    on_item = json.dumps(
+        {
+            "type": "judgment",
+            "topic": "1.3",
+            "kind": REVOTE,
+            "item": {"topic": "1.3", "key": sample.items["1.3"][0].key},
+            "assessor": "prim",
+            "role": "primary",
+            "value": {"vote": "vital"},
+        }
+    )
+    for line, message in (
+        (bad_kind, "judgment kind 'nugget_veto' is not one of track trec2007-qa"),
+        (on_item, "a nugget_revote judgment is on a nugget"),
+    ):
         empty = _copy_without_judgments(sample.evaluation, f"bad{len(message)}")
         with pytest.raises(ImportFailed, match=f"f.jsonl:3: {message}"):
             import_jsonl(empty, [header, nugget, line], filename="f.jsonl")

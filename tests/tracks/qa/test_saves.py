@@ -1,20 +1,29 @@
 """The judging services: every save is one transaction with history, version checks, closure and staleness."""
+
 import pytest
 
 from assess import judging
-from assess.models import (AnswerClass, Assignment, Invitation, Judgment, JudgmentChange, Nugget, StructureChange,
-                           TopicClosure)
+from assess.models import (
+    AnswerClass,
+    Assignment,
+    Invitation,
+    Judgment,
+    JudgmentChange,
+    Nugget,
+    StructureChange,
+    TopicClosure,
+)
 from assess.official import nugget_votes, official_values
-from pooling.models import PoolItem
-from pooling.models import StaleTopic
+from pooling.models import PoolItem, StaleTopic
 from tracks.qa import adjudication, instance_judging, nugget_judging
 
 
 @pytest.fixture
 def second(make_user, sample):
     user = make_user("sec", "assessor")
-    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=user,
-                              role=Assignment.SECONDARY)
+    Assignment.objects.create(
+        evaluation=sample.evaluation, topic=sample.series[0], assessor=user, role=Assignment.SECONDARY
+    )
     return user
 
 
@@ -29,13 +38,20 @@ def test_instance_save_records_history_and_marks_stale(sample, primary, save_pat
     assert saved.changed and saved.judgment.version == 1
     saved = instance_judging.judge_instance(primary, item(sample, "1.1", 0, primary), "globally-correct", 1)
     judgment = Judgment.objects.get(item=it, assessor=primary)
-    assert (judgment.version, judgment.value, judgment.role) == (2, {"label": "globally-correct",
-                                                                     "answer_class": None}, "primary")
-    changes = list(JudgmentChange.objects.filter(judgment=judgment).values_list("version", "before", "after",
-                                                                                 "changed_by__username"))
-    assert changes == [(1, None, {"label": "incorrect", "answer_class": None}, "prim"),
-                       (2, {"label": "incorrect", "answer_class": None},
-                        {"label": "globally-correct", "answer_class": None}, "prim")]
+    assert (judgment.version, judgment.value, judgment.role) == (
+        2,
+        {"label": "globally-correct", "answer_class": None},
+        "primary",
+    )
+    changes = list(
+        JudgmentChange.objects.filter(judgment=judgment).values_list(
+            "version", "before", "after", "changed_by__username"
+        )
+    )
+    assert changes == [
+        (1, None, {"label": "incorrect", "answer_class": None}, "prim"),
+        (2, {"label": "incorrect", "answer_class": None}, {"label": "globally-correct", "answer_class": None}, "prim"),
+    ]
     assert StaleTopic.objects.filter(topic=sample.questions["1.1"]).exists()
 
 
@@ -109,7 +125,8 @@ def test_classes_create_assign_rename_merge_split(sample, primary):
     instance_judging.judge_instance(primary, item(sample, "1.2", 0, primary), "non-exact", 1)
     assert Judgment.objects.get(item=kidman).value == {"label": "non-exact", "answer_class": None}
     assert {"class.create", "class.merge", "class.split", "class.rename"} <= set(
-        StructureChange.objects.values_list("action", flat=True))
+        StructureChange.objects.values_list("action", flat=True)
+    )
     with pytest.raises(judging.JudgingError, match="does not belong"):
         other = AnswerClass.objects.create(topic=sample.questions["1.1"], label="x", created_by=primary)
         instance_judging.assign_class(primary, item(sample, "1.2", 3, primary), other.pk, 0)
@@ -118,8 +135,9 @@ def test_classes_create_assign_rename_merge_split(sample, primary):
 def test_second_assessor_cannot_touch_classes(sample, primary, second):
     with pytest.raises(judging.Forbidden):
         instance_judging.create_class(second, sample.questions["1.2"], "mine")
-    saved = instance_judging.judge_instance(second, item(sample, "1.2", 0, second), "globally-correct", 0,
-                                            answer_class=None)
+    saved = instance_judging.judge_instance(
+        second, item(sample, "1.2", 0, second), "globally-correct", 0, answer_class=None
+    )
     assert saved.judgment.role == "secondary" and saved.judgment.value["answer_class"] is None
 
 
@@ -148,16 +166,17 @@ def test_nuggets_build_match_merge_reorder_delete(sample, primary):
     with pytest.raises(judging.JudgingError, match="not nuggets of question"):
         nugget_judging.match(primary, item(sample, "1.3", 2, primary), [999999], 0)
     nugget_judging.merge_nuggets(primary, b, [c])
-    assert official_values([q.pk], "nugget_match") == {first.pk: {"nuggets": [a.pk, b.pk]},
-                                                       second.pk: {"nuggets": [b.pk]}}
+    assert official_values([q.pk], "nugget_match") == {
+        first.pk: {"nuggets": [a.pk, b.pk]},
+        second.pk: {"nuggets": [b.pk]},
+    }
     nugget_judging.reorder_nuggets(primary, q, [b.pk, a.pk])
     assert list(Nugget.objects.filter(topic=q).values_list("pk", flat=True)) == [b.pk, a.pk]
     with pytest.raises(judging.JudgingError, match="confirm"):
         nugget_judging.delete_nugget(primary, b)
     b_id = b.pk
     nugget_judging.delete_nugget(primary, b, confirmed=True)
-    assert official_values([q.pk], "nugget_match") == {first.pk: {"nuggets": [a.pk]},
-                                                       second.pk: {"nuggets": []}}
+    assert official_values([q.pk], "nugget_match") == {first.pk: {"nuggets": [a.pk]}, second.pk: {"nuggets": []}}
     history = JudgmentChange.objects.filter(judgment__item=second).order_by("version")
     assert [h.after["nuggets"] for h in history] == [[c.pk], [b_id], []]
 
@@ -217,5 +236,6 @@ def test_time_per_item_from_consecutive_saves(sample, primary):
     times = progress.time_per_assessor(sample.evaluation)[primary.pk]
     # 20 s on the second item; the 980 s gap before the third counts as the 300 s cap
     assert times == {"seconds": 320.0, "items": 3, "per_item": pytest.approx(320 / 3)}
-    assert progress.time_per_assessor(sample.evaluation, by_series=True)[(primary.pk, sample.series[0].pk)][
-        "items"] == 3
+    assert (
+        progress.time_per_assessor(sample.evaluation, by_series=True)[(primary.pk, sample.series[0].pk)]["items"] == 3
+    )

@@ -1,4 +1,5 @@
 """Judging pages over HTTP: who may open what, htmx saves with version checks, organizer pages, lean saves."""
+
 import pytest
 from django.db import connection
 from django.urls import reverse
@@ -23,12 +24,14 @@ def login(client, user):
 def judging_urls(sample, assignment):
     q, nq = sample.questions["1.1"], sample.questions["1.3"]
     it = sample.items["1.1"][0]
-    return [reverse("qa:assignment", args=[assignment.pk]),
-            reverse("qa:question", args=[assignment.pk, q.pk]),
-            reverse("qa:question", args=[assignment.pk, nq.pk]),
-            reverse("qa:item_panel", args=[assignment.pk, q.pk, it.pk]),
-            reverse("qa:classes", args=[assignment.pk, sample.questions["1.2"].pk]),
-            reverse("qa:nuggets", args=[assignment.pk, nq.pk])]
+    return [
+        reverse("qa:assignment", args=[assignment.pk]),
+        reverse("qa:question", args=[assignment.pk, q.pk]),
+        reverse("qa:question", args=[assignment.pk, nq.pk]),
+        reverse("qa:item_panel", args=[assignment.pk, q.pk, it.pk]),
+        reverse("qa:classes", args=[assignment.pk, sample.questions["1.2"].pk]),
+        reverse("qa:nuggets", args=[assignment.pk, nq.pk]),
+    ]
 
 
 def test_assessor_opens_own_pages(client, setup):
@@ -58,11 +61,13 @@ def test_participant_cannot_open_any_judging_page(client, setup, participant, or
     login(client, participant)
     it = sample.items["1.1"][0]
     urls = judging_urls(sample, mine) + [
-        reverse("assess:my_assignments"), reverse("assess:item_history", args=[it.pk]),
+        reverse("assess:my_assignments"),
+        reverse("assess:item_history", args=[it.pk]),
         reverse("assess:question_history", args=[it.topic_id]),
         reverse("qa:vote_series", args=[sample.series[0].pk]),
         reverse("qa:adjudication", args=[sample.evaluation.slug]),
-        reverse("assess:organize", args=[sample.evaluation.slug])]
+        reverse("assess:organize", args=[sample.evaluation.slug]),
+    ]
     for url in urls:
         assert client.get(url).status_code == 403, url
     assert client.post(reverse("qa:judge", args=[it.pk]), {"label": "incorrect", "version": 0}).status_code == 403
@@ -120,8 +125,9 @@ def test_item_navigation_and_history(client, setup):
 
 def test_second_assessor_sees_only_own_judgments(client, setup, make_user):
     sample, me, other, _ = setup
-    second = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=other,
-                                       role=Assignment.SECONDARY)
+    second = Assignment.objects.create(
+        evaluation=sample.evaluation, topic=sample.series[0], assessor=other, role=Assignment.SECONDARY
+    )
     it = sample.items["1.1"][0]
     login(client, me)
     client.post(reverse("qa:judge", args=[it.pk]), {"label": "unsupported", "version": 0})
@@ -135,8 +141,9 @@ def test_second_assessor_sees_only_own_judgments(client, setup, make_user):
 
 def test_organizer_overview_shows_progress_time_and_agreement(client, setup, organizer):
     sample, me, other, _ = setup
-    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=other,
-                              role=Assignment.SECONDARY)
+    Assignment.objects.create(
+        evaluation=sample.evaluation, topic=sample.series[0], assessor=other, role=Assignment.SECONDARY
+    )
     for user, labels in ((me, ["incorrect", "globally-correct"]), (other, ["incorrect", "incorrect"])):
         login(client, user)
         for it, label in zip(sample.items["1.1"][:2], labels):
@@ -154,8 +161,9 @@ def test_organizer_invites_and_closes(client, setup, organizer):
     sample, me, other, _ = setup
     login(client, organizer)
     slug = sample.evaluation.slug
-    client.post(reverse("assess:invite", args=[slug]), {"kind": "voter", "series": sample.series[0].pk,
-                                                        "user": other.pk})
+    client.post(
+        reverse("assess:invite", args=[slug]), {"kind": "voter", "series": sample.series[0].pk, "user": other.pk}
+    )
     assert Invitation.objects.filter(user=other, kind="voter").exists()
     client.post(reverse("assess:closure", args=[sample.questions["1.1"].pk, "close"]))
     client.logout()

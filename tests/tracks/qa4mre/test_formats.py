@@ -1,4 +1,5 @@
 """QA4MRE 2012 test set, gold standard and run checker (pure modules, no database)."""
+
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,7 @@ def messages(problems):
 
 # ---- test set -------------------------------------------------------------------------------------------------
 
+
 def test_track_names_these_modules():
     from pooling.tracks import get_track
 
@@ -47,7 +49,10 @@ def test_parse_test_set_structure():
     problems, topics = parse_topics(fixture("test_set.xml"), "test_set.xml")
     assert problems == []
     assert [(t.ident, t.kind, t.parent) for t in topics[:3]] == [
-        ("1", "topic", None), ("1.1", "reading-test", "1"), ("1.1.1", "question", "1.1")]
+        ("1", "topic", None),
+        ("1.1", "reading-test", "1"),
+        ("1.1.1", "question", "1.1"),
+    ]
     assert [t.kind for t in topics].count("question") == 10
     assert [t.ident for t in topics if t.kind == "reading-test"] == ["1.1", "1.2"]
     assert topics[0].text == "Alzheimer"
@@ -112,17 +117,29 @@ def test_test_set_entities_are_not_resolved(tmp_path):
 
 # ---- gold standard --------------------------------------------------------------------------------------------
 
+
 def test_gold_answers():
     questions = [t.ident for t in parsed_test_set() if t.kind == "question"]
     problems, gold = parse_gold(fixture("gold.xml"), "gold.xml", questions)
     assert problems == []
-    assert gold == {"1.1.1": 2, "1.1.2": 4, "1.1.3": 1, "1.1.4": 5, "1.1.5": 3,
-                    "1.2.1": 3, "1.2.2": 1, "1.2.3": None, "1.2.4": 2, "1.2.5": 4}
+    assert gold == {
+        "1.1.1": 2,
+        "1.1.2": 4,
+        "1.1.3": 1,
+        "1.1.4": 5,
+        "1.1.5": 3,
+        "1.2.1": 3,
+        "1.2.2": 1,
+        "1.2.3": None,
+        "1.2.4": 2,
+        "1.2.5": 4,
+    }
 
 
 def test_gold_problems():
-    data = fixture("gold.xml").replace(b'<answer a_id="3">a memory test app</answer>',
-                                       b'<answer a_id="3" correct="Yes">a memory test app</answer>', 1)
+    data = fixture("gold.xml").replace(
+        b'<answer a_id="3">a memory test app</answer>', b'<answer a_id="3" correct="Yes">a memory test app</answer>', 1
+    )
     data = data.replace(b'<answer a_id="2">on weekends</answer>', b'<answer a_id="2" correct="maybe">x</answer>')
     questions = [t.ident for t in parsed_test_set() if t.kind == "question"] + ["1.3.1"]
     problems, _ = parse_gold(data, "gold.xml", questions)
@@ -143,6 +160,7 @@ def test_gold_question_not_in_test_set():
 
 # ---- runs -----------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", ["alph12011enen.xml", "alph12022enen.xml", "beta12013enen.xml"])
 def test_valid_runs(name):
     problems, run = check_run(fixture(name), name, context())
@@ -153,8 +171,16 @@ def test_valid_runs(name):
 
 def test_run_fields_and_entries():
     _, run = check_run(fixture("alph12022enen.xml"), "alph12022enen.xml", context(only_questions=True))
-    assert run.data == {"team_id": "alph", "year": "12", "run_number": 2, "resource_type": 2,
-                        "source_language": "en", "target_language": "en", "other_resources": [], "priority": 2}
+    assert run.data == {
+        "team_id": "alph",
+        "year": "12",
+        "run_number": 2,
+        "resource_type": 2,
+        "source_language": "en",
+        "target_language": "en",
+        "other_resources": [],
+        "priority": 2,
+    }
     by_q = {e.topic: e.data for e in run.entries}
     assert by_q["1.1.1"] == {"answered": True, "a_id": 2}
     assert by_q["1.1.2"] == {"answered": False, "a_id": None}
@@ -164,18 +190,21 @@ def test_run_fields_and_entries():
     assert run.data["other_resources"] == ["WordNet", "Wikipedia 2011 dump"]
 
 
-@pytest.mark.parametrize("run_id, error", [
-    ("clct12014itit", None),
-    ("clct12104enen", None),
-    ("clct12004enen", "must be team ID"),  # run number 00
-    ("clct12114enen", "must be team ID"),  # run number 11
-    ("clct12015enen", "must be team ID"),  # resource type 5
-    ("Clct12014enen", "must be team ID"),  # upper case team ID
-    ("clc12014enen", "must be team ID"),  # three-letter team ID
-    ("clct11014enen", "must be team ID"),  # year 11
-    ("clct12014en", "must be team ID"),  # half a language pair
-    ("clct12014enfr", "language fr is not one of the task's languages"),
-])
+@pytest.mark.parametrize(
+    "run_id, error",
+    [
+        ("clct12014itit", None),
+        ("clct12104enen", None),
+        ("clct12004enen", "must be team ID"),  # run number 00
+        ("clct12114enen", "must be team ID"),  # run number 11
+        ("clct12015enen", "must be team ID"),  # resource type 5
+        ("Clct12014enen", "must be team ID"),  # upper case team ID
+        ("clc12014enen", "must be team ID"),  # three-letter team ID
+        ("clct11014enen", "must be team ID"),  # year 11
+        ("clct12014en", "must be team ID"),  # half a language pair
+        ("clct12014enfr", "language fr is not one of the task's languages"),
+    ],
+)
 def test_run_id_pattern(run_id, error):
     fields, message = parse_run_id(run_id)
     if error is None:
@@ -193,16 +222,22 @@ def make_run(run_id="alph12011enen", body=None, resources=""):
 
 def test_other_resources_rules():
     problems, _ = check_run(make_run("alph12013enen"), "r.xml", context())
-    assert messages(problems) == [(2, "resource type 3 (the test document and other resources, not the "
-                                      "background collection) needs <other-resources> naming at least one "
-                                      "<resource>")]
+    assert messages(problems) == [
+        (
+            2,
+            "resource type 3 (the test document and other resources, not the "
+            "background collection) needs <other-resources> naming at least one "
+            "<resource>",
+        )
+    ]
     run = make_run("alph12014enen", resources="<other-resources>\n</other-resources>\n")
     problems, _ = check_run(run, "r.xml", context())
     assert [p.line for p in problems] == [len(run.decode().splitlines()) - 2]
     run = make_run("alph12011enen", resources="<other-resources><resource>WordNet</resource></other-resources>\n")
     problems, _ = check_run(run, "r.xml", context())
-    assert [p.message for p in problems] == ["<other-resources> must be left out for resource type 1 (no "
-                                             "external resource (only the test document))"]
+    assert [p.message for p in problems] == [
+        "<other-resources> must be left out for resource type 1 (no external resource (only the test document))"
+    ]
 
 
 MALFORMED = """<topic t_id="1">
@@ -295,8 +330,9 @@ def test_languages_setting():
 def test_no_test_set_loaded():
     problems, run = check_run(make_run(), "r.xml", CheckContext(topics={}, settings={}))
     assert run is None
-    assert messages(problems) == [(None, "the evaluation has no test set loaded yet: there is nothing to check "
-                                         "the run against")]
+    assert messages(problems) == [
+        (None, "the evaluation has no test set loaded yet: there is nothing to check the run against")
+    ]
 
 
 def test_track_defaults_match_the_checker():

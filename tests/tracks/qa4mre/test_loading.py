@@ -1,4 +1,5 @@
 """QA4MRE evaluations end to end through the management commands: test set, runs, gold, stored scores."""
+
 from io import StringIO
 from pathlib import Path
 
@@ -20,8 +21,7 @@ def path(name):
 
 def run_score(tag, measure="c_at_1", topic=None):
     scope = Score.RUN if topic is None else (Score.QUESTION if topic.count(".") == 2 else Score.SERIES)
-    score = Score.objects.get(run__tag=tag, scope=scope, measure=measure,
-                              **({"topic__ident": topic} if topic else {}))
+    score = Score.objects.get(run__tag=tag, scope=scope, measure=measure, **({"topic__ident": topic} if topic else {}))
     return score.value
 
 
@@ -94,8 +94,11 @@ def test_gold_reload_rescores(evaluation, tmp_path):
     call_command("load_gold", SLUG, path("gold.xml"), stdout=StringIO())
     load_runs("alph12011enen.xml")
     # second gold: 1.2.3 gets answer 5 as correct, which run alph12011enen chose: 8 right of 10
-    gold = (FIXTURES / "gold.xml").read_text().replace('<answer a_id="5">that memory improves with age</answer>',
-                                                       '<answer a_id="5" correct="Yes">x</answer>')
+    gold = (
+        (FIXTURES / "gold.xml")
+        .read_text()
+        .replace('<answer a_id="5">that memory improves with age</answer>', '<answer a_id="5" correct="Yes">x</answer>')
+    )
     (tmp_path / "gold2.xml").write_text(gold)
     call_command("load_gold", SLUG, str(tmp_path / "gold2.xml"), stdout=StringIO())
     assert run_score("alph12011enen") == pytest.approx(0.8)
@@ -105,8 +108,14 @@ def test_gold_reload_rescores(evaluation, tmp_path):
 def test_bad_gold_changes_nothing(evaluation, tmp_path):
     call_command("load_gold", SLUG, path("gold.xml"), stdout=StringIO())
     load_runs("alph12011enen.xml")
-    bad = (FIXTURES / "gold.xml").read_text().replace('<answer a_id="1">a fishing cooperative</answer>',
-                                                      '<answer a_id="1" correct="Yes">a fishing cooperative</answer>')
+    bad = (
+        (FIXTURES / "gold.xml")
+        .read_text()
+        .replace(
+            '<answer a_id="1">a fishing cooperative</answer>',
+            '<answer a_id="1" correct="Yes">a fishing cooperative</answer>',
+        )
+    )
     (tmp_path / "bad.xml").write_text(bad)
     with pytest.raises(CommandError) as raised:
         call_command("load_gold", SLUG, str(tmp_path / "bad.xml"), stdout=StringIO())
@@ -133,11 +142,20 @@ def test_malformed_run_is_not_loaded(evaluation, tmp_path):
     (tmp_path / "alph12011enen.xml").write_text(broken)
     out = StringIO()
     with pytest.raises(SystemExit):
-        call_command("load_runs", SLUG, str(tmp_path / "alph12011enen.xml"), "--team", "Team Alpha", stdout=out,
-                     stderr=StringIO())
+        call_command(
+            "load_runs",
+            SLUG,
+            str(tmp_path / "alph12011enen.xml"),
+            "--team",
+            "Team Alpha",
+            stdout=out,
+            stderr=StringIO(),
+        )
     lines = out.getvalue().splitlines()
-    assert lines == [f'{tmp_path / "alph12011enen.xml"}:8: question 1.1.2: answered="MAYBE"; it must be "YES" or "NO"',
-                     f"{tmp_path / 'alph12011enen.xml'}:18: question 1.1.5: answer a_id='9' is not within 1-5"]
+    assert lines == [
+        f'{tmp_path / "alph12011enen.xml"}:8: question 1.1.2: answered="MAYBE"; it must be "YES" or "NO"',
+        f"{tmp_path / 'alph12011enen.xml'}:18: question 1.1.5: answer a_id='9' is not within 1-5",
+    ]
     # the earlier run of that tag and its scores are untouched
     assert run_score("alph12011enen") == pytest.approx(0.7)
 
@@ -149,13 +167,19 @@ def test_team_ids_and_run_limit(evaluation, tmp_path, settings):
     (tmp_path / "zulu12021enen.xml").write_text(text.replace("alph12011enen", "zulu12021enen"))
     out = StringIO()
     with pytest.raises(SystemExit):
-        call_command("load_runs", SLUG, str(tmp_path / "zulu12021enen.xml"), "--team", "Team Alpha", stdout=out,
-                     stderr=StringIO())
+        call_command(
+            "load_runs",
+            SLUG,
+            str(tmp_path / "zulu12021enen.xml"),
+            "--team",
+            "Team Alpha",
+            stdout=out,
+            stderr=StringIO(),
+        )
     assert "team Team Alpha submits as team ID alph, not 'zulu'" in out.getvalue()
     out = StringIO()
     with pytest.raises(SystemExit):
-        call_command("load_runs", SLUG, path("alph12022enen.xml"), "--team", "Team Beta", stdout=out,
-                     stderr=StringIO())
+        call_command("load_runs", SLUG, path("alph12022enen.xml"), "--team", "Team Beta", stdout=out, stderr=StringIO())
     assert "team ID 'alph' is already used by team Team Alpha" in out.getvalue()
     assert not Run.objects.filter(tag__in=["zulu12021enen", "alph12022enen"]).exists()
 
@@ -170,8 +194,15 @@ def test_team_ids_and_run_limit(evaluation, tmp_path, settings):
     (tmp_path / "alph12011dede.xml").write_text(text.replace("alph12011enen", "alph12011dede"))
     out = StringIO()
     with pytest.raises(SystemExit):
-        call_command("load_runs", SLUG, str(tmp_path / "alph12011dede.xml"), "--team", "Team Alpha", stdout=out,
-                     stderr=StringIO())
+        call_command(
+            "load_runs",
+            SLUG,
+            str(tmp_path / "alph12011dede.xml"),
+            "--team",
+            "Team Alpha",
+            stdout=out,
+            stderr=StringIO(),
+        )
     assert "team alph has already loaded 10 runs; at most 10 runs per team" in out.getvalue()
 
 
@@ -189,13 +220,16 @@ def test_check_run_command(evaluation, tmp_path):
     out = StringIO()
     call_command("check_run", SLUG, path("alph12011enen.xml"), stdout=out, stderr=StringIO())
     assert out.getvalue() == ""
-    (tmp_path / "r.xml").write_text((FIXTURES / "alph12011enen.xml").read_text().replace(
-        'run_id="alph12011enen"', 'run_id="alph12013enen"'))
+    (tmp_path / "r.xml").write_text(
+        (FIXTURES / "alph12011enen.xml").read_text().replace('run_id="alph12011enen"', 'run_id="alph12013enen"')
+    )
     out = StringIO()
     with pytest.raises(SystemExit):
         call_command("check_run", SLUG, str(tmp_path / "r.xml"), stdout=out, stderr=StringIO())
-    assert out.getvalue().startswith(f"{tmp_path / 'r.xml'}:2: resource type 3 (the test document and other "
-                                     f"resources, not the background collection) needs <other-resources>")
+    assert out.getvalue().startswith(
+        f"{tmp_path / 'r.xml'}:2: resource type 3 (the test document and other "
+        f"resources, not the background collection) needs <other-resources>"
+    )
     assert not Run.objects.exists()
 
 
@@ -207,5 +241,6 @@ def test_corrected_test_set_drops_a_reading_tests_document(evaluation, tmp_path)
     (tmp_path / "t.xml").write_text(text[:start] + text[end:])
     call_command("load_topics", SLUG, str(tmp_path / "t.xml"), stdout=StringIO())
     assert list(Document.objects.filter(collection__name=f"{SLUG}-docs").values_list("docno", flat=True)) == [
-        f"{SLUG}-RT1.1"]
+        f"{SLUG}-RT1.1"
+    ]
     assert not Topic.objects.filter(evaluation=evaluation, ident__startswith="1.2").exists()

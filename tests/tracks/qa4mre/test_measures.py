@@ -1,4 +1,5 @@
 """c@1, accuracy over answered questions and the self-validation diagnostic, on examples worked by hand."""
+
 import pytest
 
 from tracks.qa4mre.measures import Outcome, best_median_worst, count, grouped, measures, outcome
@@ -40,8 +41,18 @@ def test_run_answering_all():
 def test_no_with_and_without_candidates():
     # q1 YES 2 right; q2 NO; q3 NO cand 1 (right); q4 YES 5 right; q5 NO cand 2 (wrong)
     # q6 YES 1 wrong; q7 YES 1 right; q8 NO; q9 NO cand 2 (right); q10 YES 4 right
-    responses = {"q1": (True, 2), "q2": (False, None), "q3": (False, 1), "q4": (True, 5), "q5": (False, 2),
-                 "q6": (True, 1), "q7": (True, 1), "q8": (False, None), "q9": (False, 2), "q10": (True, 4)}
+    responses = {
+        "q1": (True, 2),
+        "q2": (False, None),
+        "q3": (False, 1),
+        "q4": (True, 5),
+        "q5": (False, 2),
+        "q6": (True, 1),
+        "q7": (True, 1),
+        "q8": (False, None),
+        "q9": (False, 2),
+        "q10": (True, 4),
+    }
     by_q = outcomes(responses)
     counts = count(by_q.values())
     assert (counts.n, counts.right, counts.wrong, counts.unanswered) == (10, 4, 1, 5)
@@ -94,4 +105,7 @@ def test_track_declares_every_stored_measure():
     assert [m.name for m in declared] == ["c_at_1", "accuracy_answered", "self_validation"]
     assert all(m.function is not None and m.seed.startswith("003 ") for m in declared)
     assert [measure_label(m.name, "qa4mre-2012") for m in declared] == [
-        "c@1", "Accuracy over answered", "Self-validation"]
+        "c@1",
+        "Accuracy over answered",
+        "Self-validation",
+    ]

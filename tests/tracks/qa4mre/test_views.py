@@ -1,4 +1,5 @@
 """QA4MRE pages: who sees what, and that they show the stored scores and escaped documents."""
+
 import re
 from io import StringIO
 from pathlib import Path
@@ -14,8 +15,11 @@ SLUG = "qa4mre-views"
 
 def load(evaluation, gold=True):
     call_command("load_topics", SLUG, str(FIXTURES / "test_set.xml"), stdout=StringIO())
-    for name, team in [("alph12011enen.xml", "Team Alpha"), ("alph12022enen.xml", "Team Alpha"),
-                       ("beta12013enen.xml", "Team Beta")]:
+    for name, team in [
+        ("alph12011enen.xml", "Team Alpha"),
+        ("alph12022enen.xml", "Team Alpha"),
+        ("beta12013enen.xml", "Team Beta"),
+    ]:
         call_command("load_runs", SLUG, str(FIXTURES / name), "--team", team, stdout=StringIO(), stderr=StringIO())
     if gold:
         call_command("load_gold", SLUG, str(FIXTURES / "gold.xml"), stdout=StringIO())
@@ -60,16 +64,16 @@ def test_organizer_sees_everything(client, evaluation, organizer):
 def test_per_question_view(client, evaluation, organizer):
     client.force_login(organizer)
     page = client.get(urls("questions")).content.decode()
-    row = page[page.index('data-question="1.1.3"'):]
-    row = row[:row.index("</tr>")]
+    row = page[page.index('data-question="1.1.3"') :]
+    row = row[: row.index("</tr>")]
     # gold 1; runs in tag order: alph12011enen answered 1 (right), alph12022enen NO with candidate 1,
     # beta12013enen NO without candidate
     assert '<td class="right" title="right">1</td>' in row
     assert '<td class="candidate-right" title="candidate-right">NO (1)</td>' in row
     assert '<td class="unanswered" title="unanswered">NO</td>' in row
     assert "1 / 3" in row
-    row = page[page.index('data-question="1.2.3"'):]
-    assert "<td>none</td>" in row[:row.index("</tr>")]  # no correct answer in the gold standard
+    row = page[page.index('data-question="1.2.3"') :]
+    assert "<td>none</td>" in row[: row.index("</tr>")]  # no correct answer in the gold standard
 
 
 FRAME = f"/corpus/{SLUG}-docs/frame/{SLUG}-RT1.1/"
@@ -87,12 +91,22 @@ def test_reading_test_page_shows_document_in_viewer_and_gold(client, evaluation,
 
 def test_document_is_escaped(client, db, organizer, participant, tmp_path):
     evaluation = create_evaluation(SLUG, "qa4mre-2012")
-    data = (FIXTURES / "test_set.xml").read_text().replace(
-        "Memory clinics in the valley", "&lt;script&gt;alert(1)&lt;/script&gt; Memory clinics in the valley")
+    data = (
+        (FIXTURES / "test_set.xml")
+        .read_text()
+        .replace("Memory clinics in the valley", "&lt;script&gt;alert(1)&lt;/script&gt; Memory clinics in the valley")
+    )
     (tmp_path / "t.xml").write_text(data)
     call_command("load_topics", SLUG, str(tmp_path / "t.xml"), stdout=StringIO())
-    call_command("load_runs", SLUG, str(FIXTURES / "alph12011enen.xml"), "--team", "Team Alpha", stdout=StringIO(),
-                 stderr=StringIO())
+    call_command(
+        "load_runs",
+        SLUG,
+        str(FIXTURES / "alph12011enen.xml"),
+        "--team",
+        "Team Alpha",
+        stdout=StringIO(),
+        stderr=StringIO(),
+    )
     client.force_login(organizer)
     frame = client.get(FRAME).content.decode()
     assert "<script>alert(1)" not in frame and "&lt;script&gt;alert(1)&lt;/script&gt;" in frame
@@ -119,12 +133,12 @@ def test_participant_sees_own_report_only_after_release(client, evaluation, part
     assert response.status_code == 200
     assert client.get(urls("other report")).status_code == 404
     page = response.content.decode()
-    row = page[page.index('data-topic="1.1"'):]
-    row = row[:row.index("</tr>")]
+    row = page[page.index('data-topic="1.1"') :]
+    row = row[: row.index("</tr>")]
     # reading test 1.1: this run 0.64; c@1 of the three runs 0.8, 0.64, 0.0
     assert cells(row)[:4] == ["0.640", "0.800", "0.640", "0.000"]
-    row = page[page.index('data-scope="run"'):]
-    assert cells(row[:row.index("</tr>")])[:4] == ["0.600", "0.700", "0.600", "0.000"]
+    row = page[page.index('data-scope="run"') :]
+    assert cells(row[: row.index("</tr>")])[:4] == ["0.600", "0.700", "0.600", "0.000"]
     assert "Memory clinics in the valley town of Ardel" in page  # the documents are part of the report
 
 
@@ -158,14 +172,20 @@ def test_shared_report_scoreboard_and_downloads(client, evaluation, organizer, p
     summary = {r["key"]: r for r in data["summary"]}
     assert summary["c_at_1"]["value"] == pytest.approx(0.6)
     assert (summary["c_at_1"]["best"], summary["c_at_1"]["median"], summary["c_at_1"]["worst"]) == (
-        pytest.approx(0.7), pytest.approx(0.6), 0.0)
+        pytest.approx(0.7),
+        pytest.approx(0.6),
+        0.0,
+    )
     assert summary["c_at_1"]["note"] == "4 right, 1 wrong, 5 unanswered of 10; candidates right 2 of 3"
     assert summary["self_validation"]["value"] == pytest.approx(2 / 3)
     sections = {s["title"]: {r["key"]: r for r in s["rows"]} for s in data["sections"]}
     tests = sections["c@1 per reading test"]
     assert tests["1.2"]["value"] == pytest.approx(0.56)
     assert (tests["1.1"]["best"], tests["1.1"]["median"], tests["1.1"]["worst"]) == (
-        pytest.approx(0.8), pytest.approx(0.64), 0.0)
+        pytest.approx(0.8),
+        pytest.approx(0.64),
+        0.0,
+    )
     assert sections["c@1 per topic"]["1"]["value"] == pytest.approx(0.6)
     assert sections["Per question (1 = answered right)"]["1.1.3"]["note"] == "not answered (candidate 1); gold 1"
     csv_text = client.get(f"/scores/{SLUG}/runs/alph12022enen/report.csv").content.decode()
@@ -192,8 +212,10 @@ def test_gold_upload_form(client, db, organizer, participant):
     client.force_login(participant)
     assert client.post(url, {"gold": SimpleUploadedFile("gold.xml", gold)}).status_code == 403
     client.force_login(organizer)
-    bad = gold.replace(b'<answer a_id="1">a fishing cooperative</answer>',
-                       b'<answer a_id="1" correct="Yes">a fishing cooperative</answer>')
+    bad = gold.replace(
+        b'<answer a_id="1">a fishing cooperative</answer>',
+        b'<answer a_id="1" correct="Yes">a fishing cooperative</answer>',
+    )
     page = client.post(url, {"gold": SimpleUploadedFile("bad.xml", bad)}, follow=True).content.decode()
     assert "bad.xml was not loaded: 1 problem(s)." in page
     assert "bad.xml:16: question 1.1.1 has 2 answers marked correct=&quot;Yes&quot; (at most one)" in page
@@ -208,8 +230,10 @@ def test_results_export(client, evaluation, organizer, participant):
     assert client.get(f"/qa4mre/{SLUG}/results.csv").status_code == 403
     client.force_login(organizer)
     lines = client.get(f"/qa4mre/{SLUG}/results.csv").content.decode().splitlines()
-    assert lines[0] == ("run,team,scope,id,c_at_1,accuracy_answered,self_validation,n,right,wrong,unanswered,"
-                        "candidates,candidates_right")
+    assert lines[0] == (
+        "run,team,scope,id,c_at_1,accuracy_answered,self_validation,n,right,wrong,unanswered,"
+        "candidates,candidates_right"
+    )
     assert lines[1:5] == [
         "alph12011enen,Team Alpha,run,,0.7000,0.7000,,10,7,3,0,0,0",
         "alph12011enen,Team Alpha,topic,1,0.7000,0.7000,,10,7,3,0,0,0",
@@ -232,8 +256,10 @@ def test_upload_page_checks_and_scores_a_run(client, db, organizer, participant)
     call_command("load_gold", SLUG, str(FIXTURES / "gold.xml"), stdout=StringIO())
     client.force_login(organizer)
     body = (FIXTURES / "alph12022enen.xml").read_bytes()
-    response = client.post(f"/evaluations/{SLUG}/runs/upload/",
-                           {"files": [SimpleUploadedFile("alph12022enen.xml", body)], "new_team": "Team Alpha"})
+    response = client.post(
+        f"/evaluations/{SLUG}/runs/upload/",
+        {"files": [SimpleUploadedFile("alph12022enen.xml", body)], "new_team": "Team Alpha"},
+    )
     assert response.status_code == 200, response.content.decode()[-2000:]
     run = Run.objects.get(tag="alph12022enen")
     assert run.priority == 2

@@ -25,6 +25,7 @@ run's entries are never pooled as citations.
 The run tag is extra["tag"] when the loader names it, else the root's `run` attribute, else the file name
 without its extension (the DTD has no run tag; NIST named runs by file).
 """
+
 import math
 from collections.abc import Iterable
 from pathlib import PurePath
@@ -45,8 +46,12 @@ CITE_REQUIRED = ("score", "thread", "post", "offset", "length")
 # Every BOLT run is pooled ("all returned passages will be pooled"), so a run's priority only orders the runs;
 # the loader uses this one when the organizer gives none and the tag does not end in a digit.
 DEFAULT_PRIORITY = 1
-DEFAULTS: dict[str, Any] = {"max_citations": 100, "max_passage_chars": 250, "eval_id": "BOLT-IR-P2",
-                           "near_dup_percent": THRESHOLD_PERCENT}
+DEFAULTS: dict[str, Any] = {
+    "max_citations": 100,
+    "max_passage_chars": 250,
+    "eval_id": "BOLT-IR-P2",
+    "near_dup_percent": THRESHOLD_PERCENT,
+}
 
 
 def setting(context: CheckContext, name: str) -> Any:
@@ -124,8 +129,9 @@ def check_passage(cite: dict[str, Any], context: CheckContext, problems: list[Pr
     if not cite["passage"]:
         problems.append(Problem(cite["line"], "cite: empty passage"))
     elif len(cite["passage"]) > limit:
-        problems.append(Problem(cite["line"], f"cite: passage has {len(cite['passage'])} characters; "
-                                              f"at most {limit} are allowed"))
+        problems.append(
+            Problem(cite["line"], f"cite: passage has {len(cite['passage'])} characters; at most {limit} are allowed")
+        )
 
 
 def check_sources(cites: list[dict[str, Any]], context: CheckContext, problems: list[Problem]) -> None:
@@ -147,16 +153,26 @@ def check_sources(cites: list[dict[str, Any]], context: CheckContext, problems: 
             problems.append(Problem(c["line"], f"cite: post {c['post']!r} is not in thread {c['thread']!r}"))
             continue
         if c["offset"] is not None and c["length"] is not None and c["offset"] + c["length"] > size:
-            problems.append(Problem(c["line"], f"cite: offset {c['offset']} + length {c['length']} lies outside "
-                                               f"post {c['post']!r}, whose raw text has {size} characters"))
+            problems.append(
+                Problem(
+                    c["line"],
+                    f"cite: offset {c['offset']} + length {c['length']} lies outside "
+                    f"post {c['post']!r}, whose raw text has {size} characters",
+                )
+            )
 
 
 def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: p.line or 0)
 
 
-def responses(root: _Element, context: CheckContext, problems: list[Problem], inner_tag: str,
-              required: Iterable[str] | None = None) -> list[tuple[str, _Element]]:
+def responses(
+    root: _Element,
+    context: CheckContext,
+    problems: list[Problem],
+    inner_tag: str,
+    required: Iterable[str] | None = None,
+) -> list[tuple[str, _Element]]:
     """[(topic ident, response element)] for known, unrepeated topics; unknown, repeated and missing ones
     reported (`required`: the topics that need a response, by default all of the evaluation's)."""
     seen: dict[str, int | None]
@@ -175,14 +191,15 @@ def responses(root: _Element, context: CheckContext, problems: list[Problem], in
             problems.append(Problem(el.sourceline, f"response number {number!r} is not a topic of this evaluation"))
             continue
         if number in seen:
-            problems.append(Problem(el.sourceline, f"second response for topic {number} "
-                                                   f"(first at line {seen[number]})"))
+            problems.append(
+                Problem(el.sourceline, f"second response for topic {number} (first at line {seen[number]})")
+            )
             continue
         seen[number] = el.sourceline
         if not children(el, inner_tag):
             problems.append(Problem(el.sourceline, f"response {number} has no <{inner_tag}>"))
         found.append((number, el))
-    for ident in (context.topics if required is None else required):
+    for ident in context.topics if required is None else required:
         if ident not in seen:
             problems.append(Problem(None, f"no response for topic {ident}"))
     return found
@@ -221,19 +238,28 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
             check_passage(cite, context, problems)
             cites.append(cite)
         if len(cites) > limit:
-            problems.append(Problem(response.sourceline, f"response {number} has {len(cites)} citations; "
-                                                         f"at most {limit} are allowed"))
+            problems.append(
+                Problem(
+                    response.sourceline, f"response {number} has {len(cites)} citations; at most {limit} are allowed"
+                )
+            )
         rank_cites(cites)
         mark_near_duplicates(cites, setting(context, "near_dup_percent"))
         all_cites.extend(cites)
         for cite in cites:
-            entries.append(ParsedEntry(topic=number, line=cite["line"], docid=cite["thread"], text=cite["passage"],
-                                       data=entry_data(cite)))
+            entries.append(
+                ParsedEntry(
+                    topic=number, line=cite["line"], docid=cite["thread"], text=cite["passage"], data=entry_data(cite)
+                )
+            )
     check_sources(all_cites, context, problems)
     if problems:
         return sort_problems(problems), None
-    return [], ParsedRun(tag=run_tag(root, filename, context), entries=entries,
-                         data={"subtask": "citations", **header, "priority": DEFAULT_PRIORITY})
+    return [], ParsedRun(
+        tag=run_tag(root, filename, context),
+        entries=entries,
+        data={"subtask": "citations", **header, "priority": DEFAULT_PRIORITY},
+    )
 
 
 def mark_near_duplicates(cites: list[dict[str, Any]], threshold: int) -> None:
@@ -261,9 +287,11 @@ POOL_LINKS = False
 FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file of the other shape)
 # pool_key in SQL (PostgreSQL, over the run entry's docid, text and data), so the pool build groups the 100,000s
 # of citations in the database; tests/tracks/bolt/test_pipeline.py checks that both agree.
-POOL_KEY_SQL = ("CASE WHEN data ? 'view' OR coalesce((data->>'near_dup')::boolean, false) THEN NULL ELSE "
-                "docid || E'\\t' || (data->>'post') || E'\\t' || (data->>'offset') || E'\\t' || (data->>'length') "
-                "|| E'\\t' || text END")
+POOL_KEY_SQL = (
+    "CASE WHEN data ? 'view' OR coalesce((data->>'near_dup')::boolean, false) THEN NULL ELSE "
+    "docid || E'\\t' || (data->>'post') || E'\\t' || (data->>'offset') || E'\\t' || (data->>'length') "
+    "|| E'\\t' || text END"
+)
 
 
 def pool_key(entry: ParsedEntry) -> str | None:
@@ -277,8 +305,11 @@ def pool_key(entry: ParsedEntry) -> str | None:
 
 def pool_item(entry: ParsedEntry) -> dict[str, Any]:
     data = entry.data
-    return {"docid": entry.docid, "text": entry.text,
-            "data": {"post": data["post"], "offset": data["offset"], "length": data["length"]}}
+    return {
+        "docid": entry.docid,
+        "text": entry.text,
+        "data": {"post": data["post"], "offset": data["offset"], "length": data["length"]},
+    }
 
 
 def entry_data(cite: dict[str, Any]) -> dict[str, Any]:

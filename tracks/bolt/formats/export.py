@@ -6,6 +6,7 @@ judged, `rel`, `chksrc`, `trans` and the relevant parts of the passage wrapped i
 near-duplicate carries its class leader's judgment (the seed: "marked as equivalently relevant"). A citation
 not judged yet is written without assessment attributes (the DTD's defaults would read as "no").
 """
+
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 

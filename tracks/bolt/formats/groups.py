@@ -17,17 +17,25 @@ The citation runs come through CheckContext.extra:
     extra["citation_runs"] = {run tag: {topic ident: [{"thread", "post", "offset", "length", "score",
                                                        "passage", "id" (optional)}, ...]}}
 (or a function returning them), extra["citation_run_teams"] = {run tag: team name} (or a function) to keep
-to the runs of the grouping's own team (its header's `team`), and extra["citation_run"] = the tag to check against when the organizer names it;
-otherwise the run that holds the most of the grouping's citations is taken.
+to the runs of the grouping's own team (its header's `team`), and extra["citation_run"] = the tag to check against
+when the organizer names it; otherwise the run that holds the most of the grouping's citations is taken.
 """
+
 from collections.abc import Mapping
 from typing import Any
 
 from lxml.etree import _Element
 
 from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
-from tracks.bolt.formats.citations import (DEFAULT_PRIORITY, check_header, parse_cite, parse_xml, responses,
-                                            run_tag, sort_problems)
+from tracks.bolt.formats.citations import (
+    DEFAULT_PRIORITY,
+    check_header,
+    parse_cite,
+    parse_xml,
+    responses,
+    run_tag,
+    sort_problems,
+)
 from tracks.bolt.formats.xml_common import children, collapse
 
 DEFAULTS = {"max_views": 3, "max_groups": 10, "max_label_chars": 250}
@@ -45,12 +53,19 @@ def _setting(context: CheckContext, name: str) -> int:
 def cite_key(cite: Mapping[str, Any]) -> tuple[Any, ...]:
     """What must match verbatim between a grouped citation and its citation-run original."""
     score = cite.get("score")
-    return (cite.get("thread"), cite.get("post"), cite.get("offset"), cite.get("length"),
-            None if score is None else round(float(score), 9), cite.get("passage"))
+    return (
+        cite.get("thread"),
+        cite.get("post"),
+        cite.get("offset"),
+        cite.get("length"),
+        None if score is None else round(float(score), 9),
+        cite.get("passage"),
+    )
 
 
-def _choose_run(groups_cites: list[tuple[str, dict[str, Any]]], context: CheckContext, problems: list[Problem],
-                team: str = "") -> tuple[str | None, dict[str, list[dict[str, Any]]]]:
+def _choose_run(
+    groups_cites: list[tuple[str, dict[str, Any]]], context: CheckContext, problems: list[Problem], team: str = ""
+) -> tuple[str | None, dict[str, list[dict[str, Any]]]]:
     runs = (context.extra or {}).get("citation_runs") or {}
     if callable(runs):  # the Django side reads the runs only when a grouping file needs them
         runs = runs() or {}
@@ -86,8 +101,9 @@ def _check_label(el: _Element, what: str, context: CheckContext, problems: list[
     limit = _setting(context, "max_label_chars")
     label = collapse(label)
     if len(label) > limit:
-        problems.append(Problem(el.sourceline, f"{what}: label has {len(label)} characters; at most {limit} "
-                                               f"are allowed"))
+        problems.append(
+            Problem(el.sourceline, f"{what}: label has {len(label)} characters; at most {limit} are allowed")
+        )
     return label
 
 
@@ -112,8 +128,12 @@ def check_tree(root: _Element, filename: str, context: CheckContext) -> tuple[li
     for number, response in responses(root, context, problems, "view", required=()):
         views = children(response, "view")
         if len(views) > _setting(context, "max_views"):
-            problems.append(Problem(response.sourceline, f"response {number} has {len(views)} views; at most "
-                                                         f"{_setting(context, 'max_views')} are allowed"))
+            problems.append(
+                Problem(
+                    response.sourceline,
+                    f"response {number} has {len(views)} views; at most {_setting(context, 'max_views')} are allowed",
+                )
+            )
         view_numbers: dict[str, int | None] = {}
         for view in views:
             vnum = _number(view, f"topic {number}: view", view_numbers, problems)
@@ -124,17 +144,21 @@ def check_tree(root: _Element, filename: str, context: CheckContext) -> tuple[li
                 problems.append(Problem(view.sourceline, f"topic {number} view {vnum} has no <group>"))
             counted = [g for g in groups if not is_misc(g.get("label") or "")]
             if len(counted) > _setting(context, "max_groups"):
-                problems.append(Problem(view.sourceline, f"topic {number} view {vnum} has {len(counted)} groups "
-                                                         f"besides miscellaneous; at most "
-                                                         f"{_setting(context, 'max_groups')} are allowed"))
+                problems.append(
+                    Problem(
+                        view.sourceline,
+                        f"topic {number} view {vnum} has {len(counted)} groups "
+                        f"besides miscellaneous; at most "
+                        f"{_setting(context, 'max_groups')} are allowed",
+                    )
+                )
             group_numbers: dict[str, int | None] = {}
             for group in groups:
                 gnum = _number(group, f"topic {number} view {vnum}: group", group_numbers, problems)
                 glabel = _check_label(group, f"topic {number} view {vnum} group {gnum}", context, problems)
                 cites = children(group, "cite")
                 if not cites:
-                    problems.append(Problem(group.sourceline, f"topic {number} view {vnum} group {gnum} has no "
-                                                              f"<cite>"))
+                    problems.append(Problem(group.sourceline, f"topic {number} view {vnum} group {gnum} has no <cite>"))
                 for el in cites:
                     cite = parse_cite(el, problems, extra_required=("grpscore",))
                     rows.append((number, vnum, vlabel, gnum, glabel, is_misc(glabel), cite))
@@ -148,35 +172,65 @@ def check_tree(root: _Element, filename: str, context: CheckContext) -> tuple[li
         for topic, cites in source.items():
             for c in cites:
                 originals.setdefault((topic, cite_key(c)), c)
-        for topic, vnum, _, gnum, _, _, cite in rows:
+        for topic, _view, _, _group, _, _, cite in rows:
             original = originals.get((topic, cite_key(cite)))
             if original is None:
-                problems.append(Problem(cite["line"], f"cite is not verbatim a citation of run {tag} for topic "
-                                                      f"{topic} (thread, post, offset, length, score and passage "
-                                                      f"must all match)"))
+                problems.append(
+                    Problem(
+                        cite["line"],
+                        f"cite is not verbatim a citation of run {tag} for topic "
+                        f"{topic} (thread, post, offset, length, score and passage "
+                        f"must all match)",
+                    )
+                )
             elif cite.get("id") not in (None, "", "-1") and original.get("id") and cite["id"] != original["id"]:
-                problems.append(Problem(cite["line"], f"cite id {cite['id']!r} is not the pooling id "
-                                                      f"{original['id']!r} of that citation"))
+                problems.append(
+                    Problem(
+                        cite["line"],
+                        f"cite id {cite['id']!r} is not the pooling id {original['id']!r} of that citation",
+                    )
+                )
         for topic, views in views_seen.items():
             wanted = {cite_key(c) for c in source.get(topic, [])}
             for vnum, line in views:
                 have = {cite_key(r[6]) for r in rows if r[0] == topic and r[1] == vnum}
                 missing = len(wanted - have)
                 if missing:
-                    problems.append(Problem(line, f"topic {topic} view {vnum} leaves {missing} citation(s) of run "
-                                                  f"{tag} out of every group"))
+                    problems.append(
+                        Problem(
+                            line,
+                            f"topic {topic} view {vnum} leaves {missing} citation(s) of run {tag} out of every group",
+                        )
+                    )
     if problems:
         return sort_problems(problems), None
     entries = [
-        ParsedEntry(topic=topic, line=cite["line"], docid=cite["thread"], text=cite["passage"],
-                    data={"view": vnum, "view_label": vlabel, "group": gnum, "group_label": glabel, "misc": misc,
-                          "grpscore": cite["grpscore"], "post": cite["post"], "offset": cite["offset"],
-                          "length": cite["length"], "score": cite["score"], "id": cite.get("id", "-1")})
+        ParsedEntry(
+            topic=topic,
+            line=cite["line"],
+            docid=cite["thread"],
+            text=cite["passage"],
+            data={
+                "view": vnum,
+                "view_label": vlabel,
+                "group": gnum,
+                "group_label": glabel,
+                "misc": misc,
+                "grpscore": cite["grpscore"],
+                "post": cite["post"],
+                "offset": cite["offset"],
+                "length": cite["length"],
+                "score": cite["score"],
+                "id": cite.get("id", "-1"),
+            },
+        )
         for topic, vnum, vlabel, gnum, glabel, misc, cite in rows
     ]
-    return [], ParsedRun(tag=run_tag(root, filename, context), entries=entries,
-                         data={"subtask": "groups", "citation_run": tag, **header,
-                               "priority": DEFAULT_PRIORITY})
+    return [], ParsedRun(
+        tag=run_tag(root, filename, context),
+        entries=entries,
+        data={"subtask": "groups", "citation_run": tag, **header, "priority": DEFAULT_PRIORITY},
+    )
 
 
 def check_groups(data: bytes, filename: str, context: CheckContext) -> tuple[list[Problem], ParsedRun | None]:

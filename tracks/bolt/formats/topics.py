@@ -14,6 +14,7 @@ Teams receive only the number, the query and the language target; the other fiel
 the judgments are released. ParsedTopic.data keeps them apart: {"language_target": ..., "assessor": {...}}, and
 `team_view` gives what a participant may see. Citations in a topic are those LDC found while developing it.
 """
+
 from collections.abc import Mapping
 from typing import Any
 
@@ -54,8 +55,13 @@ def _parse_cite(el: _Element, problems: list[Problem]) -> dict[str, Any]:
         if cite[name]:
             number = _int(cite[name])
             if number is None or number < 0 or (name == "length" and number == 0):
-                problems.append(Problem(line, f"cite: {name} must be a {'positive' if name == 'length' else 'non-negative'} "
-                                              f"integer, not {cite[name]!r}"))
+                problems.append(
+                    Problem(
+                        line,
+                        f"cite: {name} must be a {'positive' if name == 'length' else 'non-negative'} "
+                        f"integer, not {cite[name]!r}",
+                    )
+                )
             cite[name] = number
     rel = el.get("rel", "yes")
     if rel not in RELS:
@@ -96,8 +102,13 @@ def _parse_topic(el: _Element, problems: list[Problem]) -> ParsedTopic:
     else:
         target = (target_el.get("lang") or "").strip()
         if target not in LANGUAGE_TARGETS:
-            problems.append(Problem(target_el.sourceline, f"topic {number}: language-target lang must be one of "
-                                                          f"{', '.join(LANGUAGE_TARGETS)}, not {target!r}"))
+            problems.append(
+                Problem(
+                    target_el.sourceline,
+                    f"topic {number}: language-target lang must be one of "
+                    f"{', '.join(LANGUAGE_TARGETS)}, not {target!r}",
+                )
+            )
     assessor: dict[str, Any] = {"description": "", "properties": {}, "rules": [], "citations": []}
     desc = child(el, "description")
     if desc is not None:
@@ -110,8 +121,9 @@ def _parse_topic(el: _Element, problems: list[Problem]) -> ParsedTopic:
             for code in LANGUAGES:
                 value = langs.get(code, "F")
                 if value not in ("T", "F"):
-                    problems.append(Problem(langs.sourceline, f"topic {number}: languages {code} must be T or F, "
-                                                              f"not {value!r}"))
+                    problems.append(
+                        Problem(langs.sourceline, f"topic {number}: languages {code} must be T or F, not {value!r}")
+                    )
                 languages[code] = value == "T"
         assessor["properties"] = {
             "asks_about": about.get("target", "") if about is not None else "",
@@ -128,8 +140,9 @@ def _parse_topic(el: _Element, problems: list[Problem]) -> ParsedTopic:
     for sub in el:
         if isinstance(sub.tag, str) and sub.tag not in known:
             problems.append(Problem(sub.sourceline, f"topic {number}: unexpected element <{sub.tag}>"))
-    return ParsedTopic(ident=number, kind=KIND, text=query, line=line,
-                       data={"language_target": target, "assessor": assessor})
+    return ParsedTopic(
+        ident=number, kind=KIND, text=query, line=line, data={"language_target": target, "assessor": assessor}
+    )
 
 
 def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[ParsedTopic]]:
@@ -153,8 +166,9 @@ def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[Parsed
         topic = _parse_topic(el, problems)
         if topic.ident:
             if topic.ident in seen:
-                problems.append(Problem(topic.line, f"duplicate topic number {topic.ident} "
-                                                    f"(first at line {seen[topic.ident]})"))
+                problems.append(
+                    Problem(topic.line, f"duplicate topic number {topic.ident} (first at line {seen[topic.ident]})")
+                )
             seen.setdefault(topic.ident, topic.line)
         topics.append(topic)
     if not topics and not problems:
@@ -165,7 +179,8 @@ def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[Parsed
             if not cite["id"]:
                 continue
             if cite["id"] in ids:
-                problems.append(Problem(cite["line"], f"duplicate cite id {cite['id']!r} "
-                                                      f"(first at line {ids[cite['id']]})"))
+                problems.append(
+                    Problem(cite["line"], f"duplicate cite id {cite['id']!r} (first at line {ids[cite['id']]})")
+                )
             ids.setdefault(cite["id"], cite["line"])
     return problems, topics

@@ -3,6 +3,7 @@
 lxml reports every syntax error it meets with its line; the BOLT formats turn them into Problems and stop there,
 since a tree built by error recovery would make every later message a guess.
 """
+
 from os import PathLike
 from pathlib import Path
 
@@ -21,8 +22,9 @@ def parse_xml(data: bytes | str) -> tuple[list[Problem], _Element | None]:
     """(problems, root element or None). No DTD loading, no network, no entity expansion beyond XML's own."""
     if isinstance(data, str):
         data = data.encode("utf-8")
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
-                             remove_comments=True, remove_pis=True)
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True, remove_comments=True, remove_pis=True
+    )
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:

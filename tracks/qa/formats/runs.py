@@ -12,6 +12,7 @@ Settings read from the context (evaluation settings, seeded from the track's def
 The pool of a question holds its distinct [docid, answer-string] instances; `pool_key` gives an instance's
 identity (answer string with white space collapsed), so the same instance from many runs is one pool item.
 """
+
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -85,8 +86,11 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            problems.append(Problem(number, f"bad encoding: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at "
-                                            f"column {exc.start + 1})"))
+            problems.append(
+                Problem(
+                    number, f"bad encoding: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})"
+                )
+            )
             continue
         if not line.strip():
             problems.append(Problem(number, "empty line"))
@@ -97,8 +101,13 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
             continue
         cols = line.split(None, 3)
         if len(cols) < 3 or (len(cols) == 3 and cols[2] != NIL):
-            problems.append(Problem(number, f"missing columns: expected 'qid run-tag docid answer-string', "
-                                            f"found {len(cols)} column{'s' if len(cols) != 1 else ''}"))
+            problems.append(
+                Problem(
+                    number,
+                    f"missing columns: expected 'qid run-tag docid answer-string', "
+                    f"found {len(cols)} column{'s' if len(cols) != 1 else ''}",
+                )
+            )
             continue
         qid, tag, docid = cols[:3]
         text = cols[3].strip() if len(cols) == 4 else ""
@@ -112,8 +121,9 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
         if qid not in context.topics:
             problems.append(Problem(number, f"unknown question id {qid!r}"))
             continue
-        entries.append(ParsedEntry(topic=qid, line=number, docid=docid, text=text,
-                                   data={"nil": True} if docid == NIL else {}))
+        entries.append(
+            ParsedEntry(topic=qid, line=number, docid=docid, text=text, data={"nil": True} if docid == NIL else {})
+        )
 
     by_question: dict[str, list[ParsedEntry]] = {}
     for entry in entries:
@@ -139,8 +149,12 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
             elif len(answers) > 1:
                 problems.append(Problem(e.line, f"NIL beside other answers for question {qid}"))
         if kind in SINGLE_ANSWER_TYPES and len(answers) > 1:
-            problems.append(Problem(answers[1].line, f"{kind.lower()} question {qid} has {len(answers)} lines; "
-                                                     f"exactly one answer (or NIL) is allowed"))
+            problems.append(
+                Problem(
+                    answers[1].line,
+                    f"{kind.lower()} question {qid} has {len(answers)} lines; exactly one answer (or NIL) is allowed",
+                )
+            )
         limit = _limit_for(kind, settings)
         if limit:
             total = 0
@@ -148,8 +162,13 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
                 total += non_white_length(e.text)
                 if total > limit:
                     full = sum(non_white_length(a.text) for a in answers)
-                    problems.append(Problem(e.line, f"answer strings of question {qid} exceed {limit} "
-                                                    f"non-white-space characters ({full} in all)"))
+                    problems.append(
+                        Problem(
+                            e.line,
+                            f"answer strings of question {qid} exceed {limit} "
+                            f"non-white-space characters ({full} in all)",
+                        )
+                    )
                     break
 
     problems.sort(key=lambda p: (p.line is None, p.line or 0))

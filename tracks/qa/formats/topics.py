@@ -11,6 +11,7 @@ A `target` becomes a series topic (kind "series", text = the target); each `q` a
 OTHER (TREC) or RIGIDLIST, SQUISHYLIST (TAC 2008; "RigidList", "RIGID LIST" and "rigid_list" are all accepted),
 with an id X.Y where X is its target's id. Order in the file is kept (the list order is the series order).
 """
+
 import re
 
 from lxml import etree
@@ -75,15 +76,20 @@ def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[Parsed
                 continue
             head, dot, tail = qid.partition(".")
             if head != target_id or not dot or not tail:
-                problems.append(Problem(qline, f"question id {qid!r} is not of the form {target_id}.Y "
-                                               f"for target {target_id}"))
+                problems.append(
+                    Problem(qline, f"question id {qid!r} is not of the form {target_id}.Y for target {target_id}")
+                )
             raw_type = q.get("type")
             kind = normalise_type(raw_type)
             if raw_type is None:
                 problems.append(Problem(qline, f"question {qid} has no type attribute"))
             elif kind not in QUESTION_TYPES:
-                problems.append(Problem(qline, f"question {qid} has unknown type {raw_type!r}; "
-                                               f"expected one of {', '.join(QUESTION_TYPES)}"))
+                problems.append(
+                    Problem(
+                        qline,
+                        f"question {qid} has unknown type {raw_type!r}; expected one of {', '.join(QUESTION_TYPES)}",
+                    )
+                )
             text = _text(q)
             if not text and kind not in MAY_BE_EMPTY:
                 problems.append(Problem(qline, f"question {qid} has no text"))

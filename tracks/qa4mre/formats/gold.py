@@ -3,14 +3,16 @@
 Plain data, no Django import. A question may have no answer marked (then no answer can be right); more than one
 mark is an error. Checked against the loaded test set so that a gold file for another test set is refused.
 """
+
 from collections.abc import Collection
 
 from pooling.formats.base import Problem
 from tracks.qa4mre.formats.test_set import QUESTION, parse_xml, walk
 
 
-def parse_gold(data: bytes, filename: str,
-               expected_questions: Collection[str] | None = None) -> tuple[list[Problem], dict[str, int | None]]:
+def parse_gold(
+    data: bytes, filename: str, expected_questions: Collection[str] | None = None
+) -> tuple[list[Problem], dict[str, int | None]]:
     """(problems, {question ident: correct a_id or None}).
 
     `expected_questions`: the question idents of the loaded test set; when given, every one must be in the gold
@@ -30,6 +32,10 @@ def parse_gold(data: bytes, filename: str,
         missing = [ident for ident in expected_questions if ident not in correct]
         if missing:
             shown = ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
-            problems.append(Problem(root.sourceline, f"{len(missing)} question(s) of the test set are missing "
-                                                     f"from the gold standard: {shown}"))
+            problems.append(
+                Problem(
+                    root.sourceline,
+                    f"{len(missing)} question(s) of the test set are missing from the gold standard: {shown}",
+                )
+            )
     return problems, correct

@@ -19,6 +19,7 @@ replaced and does not count towards the limit). A run that passes is added there
 one context cannot pass eleven runs of one team. tracks.qa4mre.loading.check_context_extra fills it from the database
 (CONTEXT_EXTRA below); tracks.qa4mre.loading.after_store also enforces the limit per team as stored.
 """
+
 import os
 import re
 from collections.abc import Collection, Mapping
@@ -36,8 +37,10 @@ FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file o
 # Django-side hooks looked up by pooling.loading (named as strings: this module imports no Django).
 CONTEXT_EXTRA = "tracks.qa4mre.loading.check_context_extra"
 AFTER_STORE = "tracks.qa4mre.loading.after_store"
-RUN_ID = re.compile(r"^(?P<team>[a-z]{4})(?P<year>12)(?P<number>0[1-9]|10)(?P<resources>[1-4])"
-                    r"(?P<source>[a-z]{2})(?P<target>[a-z]{2})$")
+RUN_ID = re.compile(
+    r"^(?P<team>[a-z]{4})(?P<year>12)(?P<number>0[1-9]|10)(?P<resources>[1-4])"
+    r"(?P<source>[a-z]{2})(?P<target>[a-z]{2})$"
+)
 RESOURCE_TYPES = {
     1: "no external resource (only the test document)",
     2: "the test document and its background collection",
@@ -46,13 +49,16 @@ RESOURCE_TYPES = {
 }
 
 
-def parse_run_id(run_id: str | None,
-                 languages: Collection[str] = LANGUAGES) -> tuple[dict[str, Any] | None, str | None]:
+def parse_run_id(
+    run_id: str | None, languages: Collection[str] = LANGUAGES
+) -> tuple[dict[str, Any] | None, str | None]:
     """(fields, error): fields of a well-formed run_id, or None and a message saying what is wrong."""
     match = RUN_ID.match(run_id or "")
     if not match:
-        return None, (f"run_id {run_id!r} must be team ID (4 lower-case letters) + 12 + run number 01-10 + "
-                      f"resource type 1-4 + language pair, e.g. clct12014itit")
+        return None, (
+            f"run_id {run_id!r} must be team ID (4 lower-case letters) + 12 + run number 01-10 + "
+            f"resource type 1-4 + language pair, e.g. clct12014itit"
+        )
     fields = {
         "team_id": match["team"],
         "year": match["year"],
@@ -63,13 +69,15 @@ def parse_run_id(run_id: str | None,
     }
     bad = [lang for lang in (match["source"], match["target"]) if lang not in languages]
     if bad:
-        return fields, (f"run_id {run_id!r}: language {', '.join(bad)} is not one of the task's languages "
-                        f"({', '.join(languages)})")
+        return fields, (
+            f"run_id {run_id!r}: language {', '.join(bad)} is not one of the task's languages ({', '.join(languages)})"
+        )
     return fields, None
 
 
-def _test_set_structure(topics: Mapping[str, str]) -> tuple[list[str], dict[str, list[str]], dict[str, list[str]],
-                                                             dict[str, int]]:
+def _test_set_structure(
+    topics: Mapping[str, str],
+) -> tuple[list[str], dict[str, list[str]], dict[str, list[str]], dict[str, int]]:
     """(topic ids, reading-test idents by topic, question idents by reading test, question order)."""
     questions = [ident for ident, kind in topics.items() if kind == QUESTION]
     tests_of: dict[str, list[str]]
@@ -114,8 +122,9 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
     _check_team_limit(run_id, fields, root, context, settings, problems)
 
     if not context.topics:
-        problems.append(Problem(None, "the evaluation has no test set loaded yet: there is nothing to check "
-                                      "the run against"))
+        problems.append(
+            Problem(None, "the evaluation has no test set loaded yet: there is nothing to check the run against")
+        )
         return problems, None
     topic_ids, tests_of, questions_of, order = _test_set_structure(context.topics)
     entries: list[ParsedEntry]
@@ -139,12 +148,14 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
             elif t_id not in tests_of:
                 problems.append(Problem(child.sourceline, f"topic t_id={t_id} is not in the test set"))
             elif t_id in seen_topics:
-                problems.append(Problem(child.sourceline,
-                                        f"topic t_id={t_id} appears twice (first on line {seen_topics[t_id]})"))
+                problems.append(
+                    Problem(child.sourceline, f"topic t_id={t_id} appears twice (first on line {seen_topics[t_id]})")
+                )
             else:
                 seen_topics[t_id] = child.sourceline
-                _walk_topic(child, t_id, tests_of, questions_of, order, seen_tests, seen_questions, last,
-                            entries, problems)
+                _walk_topic(
+                    child, t_id, tests_of, questions_of, order, seen_tests, seen_questions, last, entries, problems
+                )
         else:
             problems.append(Problem(child.sourceline, f"unexpected <{child.tag}> in <output>"))
 
@@ -154,33 +165,55 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
 
     resource_type = fields["resource_type"] if fields else None
     if resource_type in (3, 4) and not resources:
-        problems.append(Problem(root.sourceline if resources is None else resources_line,
-                                f"resource type {resource_type} ({RESOURCE_TYPES[resource_type]}) needs "
-                                f"<other-resources> naming at least one <resource>"))
+        problems.append(
+            Problem(
+                root.sourceline if resources is None else resources_line,
+                f"resource type {resource_type} ({RESOURCE_TYPES[resource_type]}) needs "
+                f"<other-resources> naming at least one <resource>",
+            )
+        )
     if resource_type in (1, 2) and resources is not None:
-        problems.append(Problem(resources_line, f"<other-resources> must be left out for resource type "
-                                                f"{resource_type} ({RESOURCE_TYPES[resource_type]})"))
+        problems.append(
+            Problem(
+                resources_line,
+                f"<other-resources> must be left out for resource type "
+                f"{resource_type} ({RESOURCE_TYPES[resource_type]})",
+            )
+        )
     if problems:
         return problems, None
     _remember(run_id, fields, context)
     # QA4MRE runs carry their number in the run_id, not as a trailing digit: it is the run's priority.
-    return [], ParsedRun(tag=run_id, entries=entries,
-                         data=dict(fields, other_resources=resources or [], priority=fields["run_number"]))
+    return [], ParsedRun(
+        tag=run_id, entries=entries, data=dict(fields, other_resources=resources or [], priority=fields["run_number"])
+    )
 
 
 def max_runs(settings: Mapping[str, Any] | None) -> int:
     return int((settings or {}).get("max_runs_per_team") or MAX_RUNS)
 
 
-def _check_team_limit(run_id: str, fields: dict[str, Any] | None, root: _Element, context: CheckContext,
-                      settings: Mapping[str, Any], problems: list[Problem]) -> None:
+def _check_team_limit(
+    run_id: str,
+    fields: dict[str, Any] | None,
+    root: _Element,
+    context: CheckContext,
+    settings: Mapping[str, Any],
+    problems: list[Problem],
+) -> None:
     if not fields:
         return
-    others = [tag for tag in (context.extra or {}).get("runs_by_team_id", {}).get(fields["team_id"], ())
-              if tag != run_id]
+    others = [
+        tag for tag in (context.extra or {}).get("runs_by_team_id", {}).get(fields["team_id"], ()) if tag != run_id
+    ]
     if len(others) >= max_runs(settings):
-        problems.append(Problem(root.sourceline, f"team {fields['team_id']} has already loaded {len(others)} "
-                                                 f"runs; at most {max_runs(settings)} runs per team"))
+        problems.append(
+            Problem(
+                root.sourceline,
+                f"team {fields['team_id']} has already loaded {len(others)} "
+                f"runs; at most {max_runs(settings)} runs per team",
+            )
+        )
 
 
 def _remember(run_id: str, fields: dict[str, Any], context: CheckContext) -> None:
@@ -206,9 +239,18 @@ def _read_resources(element: _Element, problems: list[Problem]) -> list[str]:
     return names
 
 
-def _walk_topic(topic_el: _Element, t_id: str, tests_of: dict[str, list[str]], questions_of: dict[str, list[str]],
-                order: dict[str, int], seen_tests: dict[str, int | None], seen_questions: dict[str, int | None],
-                last: dict[str, Any], entries: list[ParsedEntry], problems: list[Problem]) -> None:
+def _walk_topic(
+    topic_el: _Element,
+    t_id: str,
+    tests_of: dict[str, list[str]],
+    questions_of: dict[str, list[str]],
+    order: dict[str, int],
+    seen_tests: dict[str, int | None],
+    seen_questions: dict[str, int | None],
+    last: dict[str, Any],
+    entries: list[ParsedEntry],
+    problems: list[Problem],
+) -> None:
     seen_here = set()
     for test_el in element_children(topic_el):
         if test_el.tag != READING_TEST:
@@ -219,11 +261,16 @@ def _walk_topic(topic_el: _Element, t_id: str, tests_of: dict[str, list[str]], q
         if not r_id:
             problems.append(Problem(test_el.sourceline, "<reading-test> without its r_id attribute"))
         elif ident not in questions_of:
-            problems.append(Problem(test_el.sourceline, f"reading test r_id={r_id} is not in topic {t_id} of "
-                                                        f"the test set"))
+            problems.append(
+                Problem(test_el.sourceline, f"reading test r_id={r_id} is not in topic {t_id} of the test set")
+            )
         elif ident in seen_tests:
-            problems.append(Problem(test_el.sourceline, f"reading test r_id={r_id} of topic {t_id} appears "
-                                                        f"twice (first on line {seen_tests[ident]})"))
+            problems.append(
+                Problem(
+                    test_el.sourceline,
+                    f"reading test r_id={r_id} of topic {t_id} appears twice (first on line {seen_tests[ident]})",
+                )
+            )
         else:
             seen_tests[ident] = test_el.sourceline
             seen_here.add(ident)
@@ -233,9 +280,16 @@ def _walk_topic(topic_el: _Element, t_id: str, tests_of: dict[str, list[str]], q
             problems.append(Problem(topic_el.sourceline, f"reading test {ident} of the test set is missing"))
 
 
-def _walk_reading_test(test_el: _Element, test_ident: str, questions_of: dict[str, list[str]], order: dict[str, int],
-                       seen_questions: dict[str, int | None], last: dict[str, Any], entries: list[ParsedEntry],
-                       problems: list[Problem]) -> None:
+def _walk_reading_test(
+    test_el: _Element,
+    test_ident: str,
+    questions_of: dict[str, list[str]],
+    order: dict[str, int],
+    seen_questions: dict[str, int | None],
+    last: dict[str, Any],
+    entries: list[ParsedEntry],
+    problems: list[Problem],
+) -> None:
     seen_here = set()
     for q_el in element_children(test_el):
         if q_el.tag != QUESTION:
@@ -247,18 +301,25 @@ def _walk_reading_test(test_el: _Element, test_ident: str, questions_of: dict[st
             problems.append(Problem(q_el.sourceline, "<question> without its q_id attribute"))
             continue
         if ident not in order:
-            problems.append(Problem(q_el.sourceline, f"question q_id={q_id} is not in reading test "
-                                                     f"{test_ident} of the test set"))
+            problems.append(
+                Problem(q_el.sourceline, f"question q_id={q_id} is not in reading test {test_ident} of the test set")
+            )
             continue
         if ident in seen_questions:
-            problems.append(Problem(q_el.sourceline, f"question {ident} appears twice (first on line "
-                                                     f"{seen_questions[ident]})"))
+            problems.append(
+                Problem(q_el.sourceline, f"question {ident} appears twice (first on line {seen_questions[ident]})")
+            )
             continue
         seen_questions[ident] = q_el.sourceline
         seen_here.add(ident)
         if order[ident] < last["index"]:
-            problems.append(Problem(q_el.sourceline, f"question {ident} comes after question {last['ident']}: "
-                                                     f"questions must follow the test set's ascending order"))
+            problems.append(
+                Problem(
+                    q_el.sourceline,
+                    f"question {ident} comes after question {last['ident']}: "
+                    f"questions must follow the test set's ascending order",
+                )
+            )
         else:
             last["index"], last["ident"] = order[ident], ident
         entry = _read_question(q_el, ident, problems)
@@ -291,14 +352,22 @@ def _read_question(q_el: _Element, ident: str, problems: list[Problem]) -> Parse
             continue
         answers.append(int(a_id))
     if answered == "YES" and len(answer_els) != 1:
-        problems.append(Problem(q_el.sourceline, f'question {ident} is answered="YES" and must hold exactly one '
-                                                 f"<answer>, found {len(answer_els)}"))
+        problems.append(
+            Problem(
+                q_el.sourceline,
+                f'question {ident} is answered="YES" and must hold exactly one <answer>, found {len(answer_els)}',
+            )
+        )
         ok = False
     if answered == "NO" and len(answer_els) > 1:
-        problems.append(Problem(q_el.sourceline, f'question {ident} is answered="NO" and may hold at most one '
-                                                 f"<answer> (the candidate)"))
+        problems.append(
+            Problem(
+                q_el.sourceline, f'question {ident} is answered="NO" and may hold at most one <answer> (the candidate)'
+            )
+        )
         ok = False
     if not ok:
         return None
-    return ParsedEntry(topic=ident, line=q_el.sourceline,
-                       data={"answered": answered == "YES", "a_id": answers[0] if answers else None})
+    return ParsedEntry(
+        topic=ident, line=q_el.sourceline, data={"answered": answered == "YES", "a_id": answers[0] if answers else None}
+    )

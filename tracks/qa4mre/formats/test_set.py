@@ -9,6 +9,7 @@ Kinds: "topic", "reading-test", "question".
 The gold standard has the same shape with correct="Yes" on the right answer; it is read by the same walker
 (`walk(..., gold=True)`, see formats.gold) so the two files can never be parsed differently.
 """
+
 from typing import Any
 
 from lxml import etree
@@ -26,8 +27,9 @@ def parse_xml(data: bytes, problems: list[Problem]) -> _Element | None:
     """The root element of `data`, or None after adding the syntax error to `problems`.
 
     Entities are not resolved and nothing is fetched: the file is untrusted."""
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True,
-                             remove_pis=True, huge_tree=True)
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True, remove_pis=True, huge_tree=True
+    )
     try:
         return etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
@@ -71,8 +73,11 @@ def walk(root: _Element, problems: list[Problem], gold: bool = False) -> list[Pa
         if _duplicate(t_id, topic_el, seen, problems, f"topic t_id={t_id}"):
             continue
         t_name = (topic_el.get("t_name") or "").strip()
-        topics.append(ParsedTopic(ident=t_id, kind=TOPIC, text=t_name, line=topic_el.sourceline,
-                                  data={"t_id": t_id, "t_name": t_name}))
+        topics.append(
+            ParsedTopic(
+                ident=t_id, kind=TOPIC, text=t_name, line=topic_el.sourceline, data={"t_id": t_id, "t_name": t_name}
+            )
+        )
         tests = [el for el in element_children(topic_el) if el.tag == READING_TEST]
         for other in element_children(topic_el):
             if other.tag != READING_TEST:
@@ -94,8 +99,14 @@ def _duplicate(ident: str, element: _Element, seen: dict[str, int | None], probl
     return False
 
 
-def _walk_reading_test(test_el: _Element, t_id: str, seen: dict[str, int | None], topics: list[ParsedTopic],
-                       problems: list[Problem], gold: bool) -> None:
+def _walk_reading_test(
+    test_el: _Element,
+    t_id: str,
+    seen: dict[str, int | None],
+    topics: list[ParsedTopic],
+    problems: list[Problem],
+    gold: bool,
+) -> None:
     r_id = require_id(test_el, "r_id", problems, READING_TEST)
     if r_id is None:
         return
@@ -109,8 +120,9 @@ def _walk_reading_test(test_el: _Element, t_id: str, seen: dict[str, int | None]
             problems.append(Problem(other.sourceline, f"unexpected <{other.tag}> in reading test {ident}"))
     d_id, doc_text = "", ""
     if len(docs) != 1:
-        problems.append(Problem(test_el.sourceline,
-                                f"reading test {ident} must hold exactly one <doc>, found {len(docs)}"))
+        problems.append(
+            Problem(test_el.sourceline, f"reading test {ident} must hold exactly one <doc>, found {len(docs)}")
+        )
     if docs:
         d_id = (docs[0].get("d_id") or "").strip()
         if not d_id:
@@ -120,15 +132,30 @@ def _walk_reading_test(test_el: _Element, t_id: str, seen: dict[str, int | None]
             problems.append(Problem(docs[0].sourceline, f"the <doc> of reading test {ident} is empty"))
     if not questions:
         problems.append(Problem(test_el.sourceline, f"reading test {ident} has no <question>"))
-    topics.append(ParsedTopic(ident=ident, kind=READING_TEST, text=f"Reading test {r_id}", parent=t_id,
-                              line=test_el.sourceline,
-                              data={"t_id": t_id, "r_id": r_id, "d_id": d_id, "doc": doc_text}))
+    topics.append(
+        ParsedTopic(
+            ident=ident,
+            kind=READING_TEST,
+            text=f"Reading test {r_id}",
+            parent=t_id,
+            line=test_el.sourceline,
+            data={"t_id": t_id, "r_id": r_id, "d_id": d_id, "doc": doc_text},
+        )
+    )
     for q_el in questions:
         _walk_question(q_el, t_id, r_id, ident, seen, topics, problems, gold)
 
 
-def _walk_question(q_el: _Element, t_id: str, r_id: str, test_ident: str, seen: dict[str, int | None],
-                   topics: list[ParsedTopic], problems: list[Problem], gold: bool) -> None:
+def _walk_question(
+    q_el: _Element,
+    t_id: str,
+    r_id: str,
+    test_ident: str,
+    seen: dict[str, int | None],
+    topics: list[ParsedTopic],
+    problems: list[Problem],
+    gold: bool,
+) -> None:
     q_id = require_id(q_el, "q_id", problems, QUESTION)
     if q_id is None:
         return
@@ -141,8 +168,9 @@ def _walk_question(q_el: _Element, t_id: str, r_id: str, test_ident: str, seen: 
         if other.tag not in ("q_str", "answer"):
             problems.append(Problem(other.sourceline, f"unexpected <{other.tag}> in question {ident}"))
     if len(q_strs) != 1:
-        problems.append(Problem(q_el.sourceline, f"question {ident} must hold exactly one <q_str>, "
-                                                 f"found {len(q_strs)}"))
+        problems.append(
+            Problem(q_el.sourceline, f"question {ident} must hold exactly one <q_str>, found {len(q_strs)}")
+        )
     answers: list[dict[str, Any]]
     correct: list[tuple[int, int | None]]  # (a_id, line)
     answers, correct = [], []
@@ -161,22 +189,40 @@ def _walk_question(q_el: _Element, t_id: str, r_id: str, test_ident: str, seen: 
             mark = a_el.get("correct")
             if mark is not None:
                 if mark.strip().lower() not in ("yes", "no"):
-                    problems.append(Problem(a_el.sourceline, f'correct="{mark}" on question {ident} answer '
-                                                             f'{a_id}: must be "Yes" or "No"'))
+                    problems.append(
+                        Problem(
+                            a_el.sourceline,
+                            f'correct="{mark}" on question {ident} answer {a_id}: must be "Yes" or "No"',
+                        )
+                    )
                 elif mark.strip().lower() == "yes":
                     correct.append((int(a_id), a_el.sourceline))
     if len(answers) != len(ANSWER_IDS) and len(answers) == len(answer_els):
-        problems.append(Problem(q_el.sourceline, f"question {ident} must offer five answers (a_id 1-5), "
-                                                 f"found {len(answers)}"))
+        problems.append(
+            Problem(q_el.sourceline, f"question {ident} must offer five answers (a_id 1-5), found {len(answers)}")
+        )
     if len(correct) > 1:
-        problems.append(Problem(correct[1][1], f"question {ident} has {len(correct)} answers marked "
-                                               f'correct="Yes" (at most one)'))
-    data: dict[str, Any] = {"t_id": t_id, "r_id": r_id, "q_id": q_id,
-                            "answers": sorted(answers, key=lambda a: a["a_id"])}
+        problems.append(
+            Problem(correct[1][1], f'question {ident} has {len(correct)} answers marked correct="Yes" (at most one)')
+        )
+    data: dict[str, Any] = {
+        "t_id": t_id,
+        "r_id": r_id,
+        "q_id": q_id,
+        "answers": sorted(answers, key=lambda a: a["a_id"]),
+    }
     if gold:
         data["correct"] = correct[0][0] if len(correct) == 1 else None
-    topics.append(ParsedTopic(ident=ident, kind=QUESTION, text=text_of(q_strs[0]) if q_strs else "",
-                              parent=test_ident, line=q_el.sourceline, data=data))
+    topics.append(
+        ParsedTopic(
+            ident=ident,
+            kind=QUESTION,
+            text=text_of(q_strs[0]) if q_strs else "",
+            parent=test_ident,
+            line=q_el.sourceline,
+            data=data,
+        )
+    )
 
 
 def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[ParsedTopic]]:

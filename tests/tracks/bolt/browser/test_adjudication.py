@@ -1,5 +1,6 @@
 """BOLT adjudication in Chromium: an organizer goes from the agreement page to the queue and decides two
 disagreements with the keyboard only, one built from parts of both judgments, one taking the second's whole."""
+
 import pytest
 from django.urls import reverse
 
@@ -14,8 +15,9 @@ def wait_status(page, text):
     page.wait_for_function("(t) => document.getElementById('status').textContent.includes(t)", arg=text)
 
 
-def test_adjudicate_bolt_disagreements_with_the_keyboard(page, login, live_server, transactional_db, make_user,
-                                                        organizer):
+def test_adjudicate_bolt_disagreements_with_the_keyboard(
+    page, login, live_server, transactional_db, make_user, organizer
+):
     setup = build_disagreements(make_user)
     fare, taxi = setup["fare"], setup["taxi"]
     login(page, "org")

@@ -1,5 +1,6 @@
 """BOLT judging in Chromium: a topic judged with the keyboard only, relspans marked and removed, a citation
 found in a thread, and a grouping view judged."""
+
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,13 @@ def topic(transactional_db, make_user):
     load_collection("bolt-browser-forum", "bolt-forum", [str(FIXTURES / "forum.xml")])
     ev = create_evaluation("bolt-browser", "bolt-ir-p2", ["bolt-browser-forum"])
     load_topics(ev, (FIXTURES / "topics.xml").read_bytes(), "topics.xml")
-    load_run_files(ev, [RunFile(filename=n, data=(FIXTURES / n).read_bytes(), team="Team Alpha", priority=1)
-                        for n in ("alpha1.xml", "alpha1-groups.xml")])
+    load_run_files(
+        ev,
+        [
+            RunFile(filename=n, data=(FIXTURES / n).read_bytes(), team="Team Alpha", priority=1)
+            for n in ("alpha1.xml", "alpha1-groups.xml")
+        ],
+    )
     build_pools(ev)
     user = make_user("boltie", "assessor")
     t = ev.topics.get(ident="1.002")
@@ -38,7 +44,8 @@ def wait_status(page, text):
 
 def select_in(page, selector, start, end):
     """Select characters start..end of the element's text, across its child nodes, like a mouse drag."""
-    page.evaluate("""([sel, start, end]) => {
+    page.evaluate(
+        """([sel, start, end]) => {
         const root = document.querySelector(sel);
         const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
         const range = document.createRange();
@@ -50,14 +57,19 @@ def select_in(page, selector, start, end):
             pos += len;
         }
         const s = window.getSelection(); s.removeAllRanges(); s.addRange(range);
-    }""", [selector, start, end])
+    }""",
+        [selector, start, end],
+    )
 
 
 def frame_of(page, item):
     """The document frame of the citation panel, once it shows `item`'s span (frames.js gives it its src)."""
     span = f"s={item.data['post']}%3A{item.data['offset']}%3A{item.data['length']}"
-    page.wait_for_function("(s) => { const f = document.querySelector('#citation-panel iframe');"
-                           " return f && (f.getAttribute('src') || '').includes(s); }", arg=span)
+    page.wait_for_function(
+        "(s) => { const f = document.querySelector('#citation-panel iframe');"
+        " return f && (f.getAttribute('src') || '').includes(s); }",
+        arg=span,
+    )
     for _ in range(100):  # the frame navigates a moment after its src is set
         frame = next((f for f in page.frames if span in f.url), None)
         if frame is not None:
@@ -73,8 +85,10 @@ def assert_frame_marks(page, item):
     assert frame.url.endswith("#mark-1")
     marked = " ".join("".join(frame.locator("mark.span").all_inner_texts()).split())
     assert marked == " ".join(item.text.split())
-    top, bottom = frame.evaluate("(() => { const r = document.getElementById('mark-1').getBoundingClientRect();"
-                                 " return [r.top, r.bottom - innerHeight]; })()")
+    top, bottom = frame.evaluate(
+        "(() => { const r = document.getElementById('mark-1').getBoundingClientRect();"
+        " return [r.top, r.bottom - innerHeight]; })()"
+    )
     assert top >= 0 and bottom <= 0  # in view inside the frame
 
 
@@ -200,7 +214,7 @@ def test_add_an_assessor_found_citation(page, login, live_server, topic):
     item = PoolItem.objects.get(topic=t, origin=PoolItem.ASSESSOR)
     doc = Document.objects.get(docno=T3)
     raw = post_raw_text(bytes(doc.raw), doc.meta, "p3")
-    assert raw[item.data["offset"]:item.data["offset"] + item.data["length"]] == wanted
+    assert raw[item.data["offset"] : item.data["offset"] + item.data["length"]] == wanted
     assert item.text == wanted
     assert Judgment.objects.get(item=item, assessor=user).value["rel"] == "yes"
     assert page.locator("#found a").inner_text() == "1.002-A1"
@@ -216,7 +230,7 @@ def test_add_an_assessor_found_citation(page, login, live_server, topic):
     item = PoolItem.objects.get(topic=t, pool_id="1.002-A2")
     doc = Document.objects.get(docno=t1)
     raw = post_raw_text(bytes(doc.raw), doc.meta, "p1")
-    assert raw[item.data["offset"]:item.data["offset"] + item.data["length"]] == "2 pounds &amp; the trains"
+    assert raw[item.data["offset"] : item.data["offset"] + item.data["length"]] == "2 pounds &amp; the trains"
     assert item.text == wanted and item.data["length"] == len(wanted) + 4
 
 
@@ -226,7 +240,7 @@ def group_value(user, view):
 
 def test_judge_a_grouping_view_with_the_keyboard(page, login, live_server, topic):
     t, assignment, user = topic
-    (_, view), = judging.grouping_views(t).items()
+    ((_, view),) = judging.grouping_views(t).items()
     (g0, g1) = judging.view_structure(view)
     login(page, "boltie")
     page.goto(live_server.url + reverse("bolt:view", args=[assignment.pk, view.pk]))
@@ -253,9 +267,14 @@ def test_judge_a_grouping_view_with_the_keyboard(page, login, live_server, topic
     assert page.evaluate("window.__noReload") is True
     value = group_value(user, view)
     m0, m1 = (c["key"] for c in g0["citations"])
-    assert value == {"relevant": True, "useful": True, "groups": {
-        "0": {"relevant": True, "cohesive": True, "scope": False, "members": {m0: True, m1: False}},
-        "1": {"relevant": True, "cohesive": False, "scope": True, "members": {g1["citations"][0]["key"]: True}}}}
+    assert value == {
+        "relevant": True,
+        "useful": True,
+        "groups": {
+            "0": {"relevant": True, "cohesive": True, "scope": False, "members": {m0: True, m1: False}},
+            "1": {"relevant": True, "cohesive": False, "scope": True, "members": {g1["citations"][0]["key"]: True}},
+        },
+    }
     page.reload()  # the page shows what is stored
     assert page.locator("#view-progress").inner_text() == "11 of 11 questions answered"
     assert page.locator("input[name=g0-scope][value=no]").is_checked()
@@ -264,7 +283,7 @@ def test_judge_a_grouping_view_with_the_keyboard(page, login, live_server, topic
 
 def test_judge_a_grouping_view_with_the_mouse_and_a_stale_tab(page, login, live_server, topic):
     t, assignment, user = topic
-    (_, view), = judging.grouping_views(t).items()
+    ((_, view),) = judging.grouping_views(t).items()
     login(page, "boltie")
     page.goto(live_server.url + reverse("bolt:topic", args=[assignment.pk]))
     page.click("#views a")

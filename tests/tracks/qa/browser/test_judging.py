@@ -1,5 +1,6 @@
 """The assessor's flows in Chromium: keyboard-only judging of a series, nuggets (build, vote, match), double
 judging with adjudication, and two tabs on one item."""
+
 import pytest
 from django.urls import reverse
 
@@ -14,7 +15,8 @@ def expect_text(page, selector, text):
     try:
         page.wait_for_function(
             "([s, t]) => { const e = document.querySelector(s); return e && e.textContent.includes(t); }",
-            arg=[selector, text])
+            arg=[selector, text],
+        )
     except Exception:
         found = page.evaluate("(s) => (document.querySelector(s) || {}).outerHTML", selector)
         if found is None:
@@ -82,12 +84,20 @@ def test_judge_a_series_end_to_end_with_the_keyboard_only(page, login, live_serv
     assert page.evaluate("window.__noReload") is True
     expect_text(page, "#question-done", "last question")
 
-    labels = {j.item.text: j.value for j in Judgment.objects.select_related("item")
-              .filter(assessor=assessor, topic=sample.questions["1.1"])}
+    labels = {
+        j.item.text: j.value
+        for j in Judgment.objects.select_related("item").filter(assessor=assessor, topic=sample.questions["1.1"])
+    }
     assert {t: v["label"] for t, v in labels.items()} == {
-        "1983": "incorrect", "Karl Lagerfeld": "globally-correct", "NIL": "globally-correct", "Paris": "non-exact"}
-    values = {j.item.text: j.value for j in Judgment.objects.select_related("item")
-              .filter(assessor=assessor, topic=sample.questions["1.2"])}
+        "1983": "incorrect",
+        "Karl Lagerfeld": "globally-correct",
+        "NIL": "globally-correct",
+        "Paris": "non-exact",
+    }
+    values = {
+        j.item.text: j.value
+        for j in Judgment.objects.select_related("item").filter(assessor=assessor, topic=sample.questions["1.2"])
+    }
     kidman = AnswerClass.objects.get(topic=sample.questions["1.2"], label="Nicole Kidman")
     assert values["Nicole Kidman"]["answer_class"] == values["N. Kidman"]["answer_class"] == kidman.pk
     assert values["Keira Knightley"]["answer_class"] not in (None, kidman.pk)
@@ -168,11 +178,14 @@ def test_build_nuggets_vote_and_match(page, browser, login, live_server, transac
     page.click(f"#vote-{paris_id} button[value=okay]")
     expect_text(page, f"#vote-{paris_id} .status", "saved")
     assert official_values([question.pk], "nugget_match") == {
-        sample.items["1.3"][0].pk: {"nuggets": [first_id]}, sample.items["1.3"][1].pk: {"nuggets": [paris_id]}}
+        sample.items["1.3"][0].pk: {"nuggets": [first_id]},
+        sample.items["1.3"][1].pk: {"nuggets": [paris_id]},
+    }
 
     # the organizer invites a voter, who sees the nuggets but not the responses
-    Invitation.objects.create(evaluation=sample.evaluation, topic=sample.series[0], user=voter,
-                              kind=Invitation.VOTER, invited_by=organizer)
+    Invitation.objects.create(
+        evaluation=sample.evaluation, topic=sample.series[0], user=voter, kind=Invitation.VOTER, invited_by=organizer
+    )
     context = browser.new_context()
     vpage = context.new_page()
     login(vpage, "victor")
@@ -191,8 +204,9 @@ def test_double_judge_and_adjudicate(browser, login, live_server, transactional_
     sample = build_sample()
     ann, bob = make_user("ann", "assessor"), make_user("bob", "assessor")
     a1 = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=ann)
-    a2 = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=bob,
-                                   role=Assignment.SECONDARY)
+    a2 = Assignment.objects.create(
+        evaluation=sample.evaluation, topic=sample.series[0], assessor=bob, role=Assignment.SECONDARY
+    )
     q = sample.questions["1.1"]
     for user, assignment, keys in (("ann", a1, "15"), ("bob", a2, "55")):
         context = browser.new_context()

@@ -1,6 +1,7 @@
 """The primary assessor's later vote set in Chromium: the organizer asks for it on the judging page, the primary
 opens it from their home page, sees which set they are voting (and neither their first votes nor any response),
 and votes with the keyboard and the mouse."""
+
 import pytest
 from django.urls import reverse
 
@@ -15,7 +16,8 @@ pytestmark = pytest.mark.browser
 def expect_text(page, selector, text):
     page.wait_for_function(
         "([s, t]) => { const e = document.querySelector(s); return e && e.textContent.includes(t); }",
-        arg=[selector, text])
+        arg=[selector, text],
+    )
 
 
 def test_primary_votes_a_later_set(page, browser, login, live_server, transactional_db, make_user, organizer):
@@ -23,8 +25,10 @@ def test_primary_votes_a_later_set(page, browser, login, live_server, transactio
     nora = make_user("nora", "assessor")
     Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=nora)
     question = sample.questions["1.3"]
-    first, second = (nugget_judging.create_nugget(nora, question, text)
-                     for text in ("founded by Coco Chanel in 1909", "a fashion house in Paris"))
+    first, second = (
+        nugget_judging.create_nugget(nora, question, text)
+        for text in ("founded by Coco Chanel in 1909", "a fashion house in Paris")
+    )
     nugget_judging.vote(nora, first, "vital", 0)
     nugget_judging.vote(nora, second, "okay", 0)
 
@@ -63,8 +67,7 @@ def test_primary_votes_a_later_set(page, browser, login, live_server, transactio
     assert tab.locator(f"#vote-{first.pk} button[value=okay].current").count() == 1
     context.close()
 
-    later = {j.nugget_id: (j.value["vote"], j.version)
-             for j in Judgment.objects.filter(kind=REVOTE, assessor=nora)}
+    later = {j.nugget_id: (j.value["vote"], j.version) for j in Judgment.objects.filter(kind=REVOTE, assessor=nora)}
     assert later == {first.pk: ("okay", 1), second.pk: ("okay", 2)}
     official, votes = nugget_vote_sets([question.pk])
     assert official == {first.pk: "vital", second.pk: "okay"}  # the first votes still count as vital/okay

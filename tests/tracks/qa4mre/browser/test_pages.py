@@ -1,4 +1,5 @@
 """QA4MRE pages in Chromium: the organizer's per-question view and reading test, a participant's released report."""
+
 from io import StringIO
 from pathlib import Path
 
@@ -17,8 +18,11 @@ SLUG = "qa4mre-browser"
 def evaluation(transactional_db):
     evaluation = create_evaluation(SLUG, "qa4mre-2012", title="QA4MRE browser test")
     call_command("load_topics", SLUG, str(FIXTURES / "test_set.xml"), stdout=StringIO())
-    for name, team in [("alph12011enen.xml", "Team Alpha"), ("alph12022enen.xml", "Team Alpha"),
-                       ("beta12013enen.xml", "Team Beta")]:
+    for name, team in [
+        ("alph12011enen.xml", "Team Alpha"),
+        ("alph12022enen.xml", "Team Alpha"),
+        ("beta12013enen.xml", "Team Beta"),
+    ]:
         call_command("load_runs", SLUG, str(FIXTURES / name), "--team", team, stdout=StringIO(), stderr=StringIO())
     call_command("load_gold", SLUG, str(FIXTURES / "gold.xml"), stdout=StringIO())
     return evaluation

@@ -8,6 +8,7 @@
 USER is an organizer or an invited adjudicator who judged neither side; the decision is saved (with history) as the
 adjudicated judgment against the version shown in the queue, and it counts in the scores.
 """
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
@@ -33,8 +34,12 @@ class Command(BaseCommand):
         parser.add_argument("--rel", choices=["yes", "maybe", "no"])
         parser.add_argument("--trans", choices=["accept", "problematic", "notaccept", "na"])
         parser.add_argument("--chksrc", action="store_true", help="the source was checked")
-        parser.add_argument("--spans", choices=["whole", "primary", "secondary"], default="whole",
-                            help="the relevant part: the whole passage or as one assessor marked it")
+        parser.add_argument(
+            "--spans",
+            choices=["whole", "primary", "secondary"],
+            default="whole",
+            help="the relevant part: the whole passage or as one assessor marked it",
+        )
 
     def handle(self, slug, pool_id=None, by=None, **options):
         evaluation = get_evaluation(slug)
@@ -42,8 +47,10 @@ class Command(BaseCommand):
         if pool_id is None:
             for item, first, second, decided in rows:
                 state = f"decided {_describe(decided)} v{decided.version}" if decided else "open"
-                self.stdout.write(f"{item.pool_id}\t{item.reason}\t{_describe(first)}\t{_describe(second)}\t{state}"
-                                  f"\t{item.text[:60]!r}")
+                self.stdout.write(
+                    f"{item.pool_id}\t{item.reason}\t{_describe(first)}\t{_describe(second)}\t{state}"
+                    f"\t{item.text[:60]!r}"
+                )
             return
         row = next((r for r in rows if r[0].pool_id == pool_id), None)
         if row is None:
@@ -58,12 +65,19 @@ class Command(BaseCommand):
         item.evaluation = evaluation
         if not options["adopt"] and not options["rel"]:
             raise CommandError("give --rel (and --trans, --chksrc, --spans) or --adopt")
-        form = {"adopt": options["adopt"], "rel": options["rel"], "trans": options["trans"],
-                "chksrc": options["chksrc"], "spans": options["spans"]}
+        form = {
+            "adopt": options["adopt"],
+            "rel": options["rel"],
+            "trans": options["trans"],
+            "chksrc": options["chksrc"],
+            "spans": options["spans"],
+        }
         try:
             value = adjudication.decision_value(form, first, second)
             saved = adjudication.adjudicate_citation(user, item, value, decided.version if decided else 0)
         except generic.JudgingError as refused:
             raise CommandError(str(refused)) from None
-        self.stdout.write(f"{item.pool_id}: decided {saved.judgment.value['rel']} "
-                          f"(version {saved.judgment.version}) by {user.username}")
+        self.stdout.write(
+            f"{item.pool_id}: decided {saved.judgment.value['rel']} "
+            f"(version {saved.judgment.version}) by {user.username}"
+        )

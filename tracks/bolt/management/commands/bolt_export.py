@@ -9,9 +9,11 @@ from tracks.bolt.formats.export import validate_export
 
 
 class Command(BaseCommand):
-    help = ("Export the assessed citations of BOLT citation runs in the seed's DTD form (rel, chksrc, trans, "
-            "relspan elements, pooling ids), each validated against the DTD. One run to stdout, or every run "
-            "(or the named ones) as RUN.xml files into --out.")
+    help = (
+        "Export the assessed citations of BOLT citation runs in the seed's DTD form (rel, chksrc, trans, "
+        "relspan elements, pooling ids), each validated against the DTD. One run to stdout, or every run "
+        "(or the named ones) as RUN.xml files into --out."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")

@@ -6,8 +6,10 @@ from tracks.bolt import judging
 
 
 class Command(BaseCommand):
-    help = ("Turn the citations LDC found while developing the topics (<cite> elements of the loaded topic file) "
-            "into assessor-found pool items with their judgments, recorded as --as USER. Idempotent.")
+    help = (
+        "Turn the citations LDC found while developing the topics (<cite> elements of the loaded topic file) "
+        "into assessor-found pool items with their judgments, recorded as --as USER. Idempotent."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")

@@ -6,9 +6,11 @@ from tracks.qa4mre.loading import load_gold
 
 
 class Command(BaseCommand):
-    help = ("Load a QA4MRE gold standard (the test set's XML with correct=\"Yes\" on the right answer) into an "
-            "evaluation whose test set is loaded, and rescore every run; nothing changes when the file has any "
-            "problem.")
+    help = (
+        'Load a QA4MRE gold standard (the test set\'s XML with correct="Yes" on the right answer) into an '
+        "evaluation whose test set is loaded, and rescore every run; nothing changes when the file has any "
+        "problem."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
@@ -19,7 +21,9 @@ class Command(BaseCommand):
         try:
             questions, without = load_gold(evaluation, read_file(file), file)
         except LoadError as exc:
-            raise fail_with(exc.problems)
+            raise fail_with(exc.problems) from None
         runs = evaluation.runs.count()
-        self.stdout.write(f"{slug}: gold answers of {questions} questions loaded from {file} "
-                          f"({without} without a correct answer); {runs} runs rescored")
+        self.stdout.write(
+            f"{slug}: gold answers of {questions} questions loaded from {file} "
+            f"({without} without a correct answer); {runs} runs rescored"
+        )
