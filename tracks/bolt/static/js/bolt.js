@@ -1,14 +1,11 @@
 // BOLT judging, keyboard first. Keys come from the page's key map (assess/keymap.py via static/js/keys.js) and
 // are acted on by action name; most press the visible, enabled element carrying data-key="<key>" (rendered from
 // the same map), so the keyboard and the mouse take the same path.
-// Saves follow the save protocol of static/js/saves.js (window.assaySaves): each judgment has its saver, which
-// sends one JSON body at a time with the version the previous answer returned (so a key pressed while a save is
-// in flight never trips the optimistic check against our own save), shows a 409's newer value, and words failures
-// as QA's htmx saves do.
 // - Citation page: moving (j/k/u, or the links) swaps the citation panel in with htmx and pushes its URL. Each
-//   panel keeps its judgment in `value` and saves it whole after every change; moving on waits for the saves, and
-//   keys pressed while the next panel is on its way are replayed on it. Relspans are [start, length] in the
-//   passage, taken from the text selection.
+//   panel keeps its judgment in `value` and saves it as JSON after every change. Saves go out one at a time, each
+//   with the version the previous one returned, so a key pressed while a save is in flight never trips the
+//   optimistic check against our own save; moving on waits for them, and keys pressed while the next panel is
+//   on its way are replayed on it. Relspans are [start, length] in the passage, taken from the text selection.
 // - Grouping view: a cursor over the yes/no questions (j/k or the arrows); y/n answer the current one, which is
 //   saved at once (one field, with the version) and the cursor moves on.
 // - Find page: a selection inside one post becomes raw offsets through the data-o (raw offset) and data-l (raw
@@ -18,7 +15,9 @@
   if (window.assayBolt) return;  // loaded once per page even if htmx swaps in markup that names it again
   window.assayBolt = true;
 
-  var saves = window.assaySaves;
+  function csrf() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
+  }
 
   function sayIn(root, text, bad) {
     var el = root && root.querySelector("#status");
@@ -27,9 +26,19 @@
     el.className = bad ? "error" : "";
   }
 
-  // A failure (no answer, a server error, a proxy's page), worded and shown as saves.js does for every save.
-  function failIn(root, text) {
-    saves.report(root && root.querySelector("#status"), text);
+  var NO_ANSWER = "Not saved: the server could not be reached. Your choice is kept on screen; press it again to retry.";
+
+  function post(url, body) {
+    return fetch(url, {method: "POST", credentials: "same-origin",
+                       headers: {"Content-Type": "application/json", "X-CSRFToken": csrf()},
+                       body: JSON.stringify(body)})
+      .then(function (r) {
+        // a server error or a proxy's page is no JSON: still a refusal that must be shown, never "saved"
+        return r.json().then(function (d) { return {status: r.status, data: d}; }, function () {
+          return {status: r.status, data: {error: "Not saved: the server answered " + r.status +
+                                          ". Your choice is kept on screen; press it again to retry."}};
+        });
+      });
   }
 
   function typing(el) {
@@ -37,18 +46,77 @@
   }
 
   // htmx wires swapped-in content after its settle delay; a key must not click an unwired link (that would be
-  // a full page load), so it is wired first (saves.js).
+  // a full page load), so wire it first (htmx.process is idempotent).
+  function wire(el) {
+    var root = el.closest("[hx-get],[hx-post]");
+    var data = root && root["htmx-internal-data"];
+    if (root && window.htmx && !(data && data.initHash)) window.htmx.process(root);
+  }
+
   function pressKey(key) {
     var all = document.querySelectorAll("[data-key]");
     for (var i = 0; i < all.length; i++) {
       if (all[i].getAttribute("data-key") === key && !all[i].disabled && all[i].getClientRects().length) {
-        saves.wire(all[i]);
+        wire(all[i]);
         all[i].click();
         return true;
       }
     }
     return false;
   }
+
+  // --- saves, one at a time ------------------------------------------------------------------------------------
+  function Saver(url, version, handlers) {
+    this.url = url;
+    this.version = version;
+    this.handlers = handlers;
+    this.queue = [];
+    this.inflight = false;
+    this.waiters = [];
+  }
+
+  // replace: the body supersedes any save not yet sent (a whole value); otherwise bodies go out in order.
+  Saver.prototype.push = function (body, replace) {
+    if (replace) this.queue = [body]; else this.queue.push(body);
+    this.pump();
+  };
+
+  Saver.prototype.busy = function () { return this.inflight || this.queue.length > 0; };
+
+  Saver.prototype.idle = function () {
+    var self = this;
+    return self.busy() ? new Promise(function (resolve) { self.waiters.push(resolve); }) : Promise.resolve();
+  };
+
+  Saver.prototype.pump = function () {
+    var self = this;
+    if (self.inflight) return;
+    if (!self.queue.length) {
+      var waiting = self.waiters;
+      self.waiters = [];
+      waiting.forEach(function (resolve) { resolve(); });
+      return;
+    }
+    var body = self.queue.shift();
+    body.version = self.version;
+    self.inflight = true;
+    post(self.url, body).then(function (r) {
+      if (r.status === 200) {
+        self.version = r.data.version;
+        self.handlers.saved(r.data, self.queue.length > 0);
+      } else {  // refused: what was queued assumed the refused save, so it goes too
+        if (r.status === 409) self.version = r.data.version;
+        self.queue = [];
+        self.handlers.refused(r);
+      }
+    }, function () {
+      self.queue = [];
+      self.handlers.failed();
+    }).then(function () {
+      self.inflight = false;
+      self.pump();
+    });
+  };
 
   // --- the citation page ---------------------------------------------------------------------------------------
   var citation = null;    // the panel on the page
@@ -61,7 +129,7 @@
     self.state = JSON.parse(panel.querySelector("script[type='application/json']").textContent);
     self.value = self.state.value || {rel: null, trans: "na", chksrc: false, relspans: []};
     self.judged = !!self.state.value;
-    self.saver = saves.saver(self.state.judge_url, self.state.version, {
+    self.saver = new Saver(self.state.judge_url, self.state.version, {
       saved: function (data, more) {
         if (!more) self.value = data.value;  // a newer change is queued: keep showing it
         if (!self.judged) {
@@ -77,7 +145,7 @@
         self.say(r.data.error || "Not saved.", true);
         self.render();
       },
-      failed: function (text) { failIn(self.panel, text); }
+      failed: function () { self.say(NO_ANSWER, true); }
     });
     self.render();
   }
@@ -244,7 +312,7 @@
     self.form = form;
     self.rows = Array.prototype.slice.call(form.querySelectorAll("[data-q]"));
     self.versionInput = form.querySelector("input[name=version]");
-    self.saver = saves.saver(state.answer_url, state.version, {
+    self.saver = new Saver(state.answer_url, state.version, {
       saved: function (data, more) {
         self.versionInput.value = data.version;
         if (!more) self.show(data.value);
@@ -257,7 +325,7 @@
         }
         self.say(r.data.error || "Not saved.", true);
       },
-      failed: function (text) { failIn(self.form, text); }
+      failed: function () { self.say(NO_ANSWER, true); }
     });
     form.classList.add("live");  // answers save themselves: the whole-form button is for pages without script
     var first = self.rows.findIndex(function (row) { return self.answerOf(row) === null; });
@@ -399,11 +467,9 @@
       var start = rawPoint(range.startContainer, range.startOffset, false);
       var end = rawPoint(range.endContainer, range.endOffset, true);
       if (start === null || end === null || end <= start) { say("Could not place that selection.", true); return; }
-      saves.postJSON(thread.dataset.addUrl, {thread: thread.dataset.thread, post: postEl.dataset.post, offset: start,
-                                             length: end - start, passage: range.toString()}).then(function (r) {
-        if (r.failure) {
-          failIn(document, saves.failureText(r.failure));
-        } else if (r.status === 200) {
+      post(thread.dataset.addUrl, {thread: thread.dataset.thread, post: postEl.dataset.post, offset: start,
+                                   length: end - start, passage: range.toString()}).then(function (r) {
+        if (r.status === 200) {
           say("Added citation " + r.data.pool_id + ".");
           var li = document.createElement("li");
           var a = document.createElement("a");

@@ -1,7 +1,6 @@
 // BOLT adjudication, keyboard first: a key the page's key map declares (assess/keymap.py via static/js/keys.js)
 // "presses" the visible, enabled element carrying data-key="<key>" (a radio, the checkbox, a submit button or a
-// link), so the keys and the mouse do exactly the same thing. The decision itself is a plain form post with the
-// version the page showed (a refusal comes back as the page again, saying why: docs/save-protocol.md); nothing
+// link), so the keys and the mouse do exactly the same thing. The decision itself is a plain form post; nothing
 // here talks to the server.
 (function () {
   "use strict";

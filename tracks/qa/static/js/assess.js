@@ -6,9 +6,6 @@
 // - Nugget workspace: j/k move over answer strings and digits toggle the current string's nuggets (two digits from
 //   10 nuggets on); J/K move over nuggets and v/o vote the current one; t types a nugget, + takes the selection.
 // - Vote page: j/k move over nuggets, v/o vote.
-// Saves follow the save protocol of static/js/saves.js (window.assaySaves): the version goes with each form, one
-// save per judgment is in flight and a change made meanwhile is applied to the form that comes back, refusals are
-// swapped in, failures said. The templates mark their save forms and panels with data-save.
 (function () {
   "use strict";
 
@@ -16,11 +13,16 @@
     return !el.disabled && el.getClientRects().length > 0;
   }
 
-  // htmx wires swapped-in content only after its settle delay; a fast key must not beat it (the form would then
-  // be submitted natively, reloading the page), so it is wired first (saves.js; Enter and the mouse are covered
-  // there too).
+  // htmx wires swapped-in content only after its settle delay; a fast key or Enter must not beat it (the form
+  // would then be submitted natively, reloading the page), so wire it now — htmx.process is idempotent.
+  function wired(el) {
+    var data = el["htmx-internal-data"];
+    return !!(data && data.initHash);
+  }
+
   function wire(el) {
-    if (window.assaySaves) window.assaySaves.wire(el);
+    var root = el.closest("[hx-post],[hx-get]");
+    if (root && window.htmx && !wired(root)) window.htmx.process(root);
   }
 
   function click(el) {
@@ -96,17 +98,30 @@
   var rows = new Cursor("[data-match-row]", "id");            // answer strings of the nugget workspace
   var nuggets = new Cursor("li[data-nugget-id]", "data-nugget-id");  // nuggets (workspace and vote page)
 
-  // A row saves itself on change and is swapped for the server's answer (with its new version). A toggle typed
-  // while its save is out changes the row on screen; saves.js sends the row's boxes again, on the row that comes
-  // back, once the answer is in.
+  // A row saves itself on change and is swapped for the server's answer (with its new version); a toggle typed
+  // while its save is out would be dropped by htmx, so it waits for the row that comes back and applies there.
+  var laterToggles = {};  // row id -> nugget numbers
+
   function toggleNugget(rowId, n) {
     var row = document.getElementById(rowId);
-    var box = row && row.querySelector('input[data-nugget-index="' + n + '"]');
+    if (!row) return;
+    if (row.classList.contains("htmx-request")) {
+      (laterToggles[rowId] = laterToggles[rowId] || []).push(n);
+      return;
+    }
+    var box = row.querySelector('input[data-nugget-index="' + n + '"]');
     if (!box) return;
     wire(box);
     box.checked = !box.checked;
     box.dispatchEvent(new Event("change", {bubbles: true}));
   }
+
+  document.addEventListener("htmx:load", function (e) {
+    var id = e.detail.elt && e.detail.elt.id, later = id && laterToggles[id];
+    if (!later) return;
+    delete laterToggles[id];
+    later.forEach(function (n) { toggleNugget(id, n); });
+  });
 
   function vote(which) {
     var li = nuggets.current();
@@ -255,9 +270,29 @@
     if (sel) { e.preventDefault(); nuggetFromSelection(); }
   });
 
+  // Safety net for the mouse and Enter: an htmx form submitted before htmx wired it is wired and resubmitted.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (form.hasAttribute && form.hasAttribute("hx-post") && window.htmx && !wired(form)) {
+      e.preventDefault();
+      window.htmx.process(form);
+      form.requestSubmit(e.submitter || undefined);
+    }
+  }, true);
+
   // Keep the text selection when the "from selection" button is pressed with the mouse.
   document.addEventListener("mousedown", function (e) {
     if (e.target.closest && e.target.closest("[data-nugget-from-selection]")) e.preventDefault();
+  });
+
+  // Refused saves (stale version, closed question, bad input) answer 4xx with a partial that says why and shows
+  // the newer value: swap it in instead of dropping it.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var s = e.detail.xhr.status;
+    if (s === 400 || s === 403 || s === 409 || s === 423) {
+      e.detail.shouldSwap = true;
+      e.detail.isError = false;
+    }
   });
 
   function ensureCursors() {
