@@ -46,11 +46,10 @@
   }
 
   // htmx wires swapped-in content after its settle delay; a key must not click an unwired link (that would be
-  // a full page load), so wire it first (htmx.process is idempotent).
+  // a full page load), so wire it first (htmx.process leaves an element it already wired as it is).
   function wire(el) {
     var root = el.closest("[hx-get],[hx-post]");
-    var data = root && root["htmx-internal-data"];
-    if (root && window.htmx && !(data && data.initHash)) window.htmx.process(root);
+    if (root && window.htmx) window.htmx.process(root);
   }
 
   function pressKey(key) {

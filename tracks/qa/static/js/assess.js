@@ -14,15 +14,11 @@
   }
 
   // htmx wires swapped-in content only after its settle delay; a fast key or Enter must not beat it (the form
-  // would then be submitted natively, reloading the page), so wire it now — htmx.process is idempotent.
-  function wired(el) {
-    var data = el["htmx-internal-data"];
-    return !!(data && data.initHash);
-  }
-
+  // would then be submitted natively, reloading the page), so wire it now: htmx.process leaves an element it
+  // already wired as it is, so no need to ask (htmx keeps that state in private data).
   function wire(el) {
     var root = el.closest("[hx-post],[hx-get]");
-    if (root && window.htmx && !wired(root)) window.htmx.process(root);
+    if (root && window.htmx) window.htmx.process(root);
   }
 
   function click(el) {
@@ -270,15 +266,22 @@
     if (sel) { e.preventDefault(); nuggetFromSelection(); }
   });
 
-  // Safety net for the mouse and Enter: an htmx form submitted before htmx wired it is wired and resubmitted.
+  // Safety net for the mouse and Enter: an htmx form submitted before htmx wired it is wired and submitted again.
+  // Heard as the event bubbles, after the form's own listeners: htmx cancels the native submission of a form it
+  // sends, so one that is not cancelled by then went past htmx. The new submission is made once this one is over
+  // (a form ignores one asked for while it fires its submit event), by clicking the same button: htmx learns the
+  // pressed button (the label) from the click.
   document.addEventListener("submit", function (e) {
     var form = e.target;
-    if (form.hasAttribute && form.hasAttribute("hx-post") && window.htmx && !wired(form)) {
-      e.preventDefault();
-      window.htmx.process(form);
-      form.requestSubmit(e.submitter || undefined);
-    }
-  }, true);
+    if (e.defaultPrevented || !form.hasAttribute || !form.hasAttribute("hx-post") || !window.htmx) return;
+    e.preventDefault();
+    window.htmx.process(form);
+    var submitter = e.submitter && form.contains(e.submitter) ? e.submitter : null;
+    setTimeout(function () {
+      if (!form.isConnected) return;
+      if (submitter) submitter.click(); else form.requestSubmit();
+    }, 0);
+  });
 
   // Keep the text selection when the "from selection" button is pressed with the mouse.
   document.addEventListener("mousedown", function (e) {
