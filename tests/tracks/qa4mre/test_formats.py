@@ -342,3 +342,17 @@ def test_track_defaults_match_the_checker():
     defaults = get_track("qa4mre-2012").default_settings
     assert defaults["max_runs_per_team"] == MAX_RUNS
     assert tuple(defaults["languages"]) == LANGUAGES
+
+
+def test_the_files_clef_distributed_read_like_the_guidelines_shape():
+    """The 2012 test sets and gold standards CLEF distributed write questions as <q q_id>, the guidelines'
+    prose as <question>: both give the same questions, answers and gold (tests/fixtures/qa4mre/*_clef2012.xml)."""
+
+    def shape(topics):
+        return [(t.ident, t.kind, t.text, t.parent, t.data) for t in topics]
+
+    problems, clef = parse_topics(fixture("test_set_clef2012.xml"), "test_set_clef2012.xml")
+    assert problems == [] and sum(t.kind == "question" for t in clef) == 10
+    assert shape(clef) == shape(parsed_test_set())
+    assert parse_gold(fixture("gold_clef2012.xml"), "gold_clef2012.xml") == parse_gold(fixture("gold.xml"), "gold.xml")
+    assert b"<question q_id" not in fixture("test_set_clef2012.xml") + fixture("gold_clef2012.xml")

@@ -244,3 +244,15 @@ def test_corrected_test_set_drops_a_reading_tests_document(evaluation, tmp_path)
         f"{SLUG}-RT1.1"
     ]
     assert not Topic.objects.filter(evaluation=evaluation, ident__startswith="1.2").exists()
+
+
+def test_an_evaluation_loads_the_files_clef_distributed(db):
+    """Test set and gold standard in the <q q_id> shape of the 2012 distribution, through the commands."""
+    create_evaluation("qa4mre-clef", "qa4mre-2012")
+    call_command("load_topics", "qa4mre-clef", path("test_set_clef2012.xml"), stdout=StringIO())
+    assert Topic.objects.filter(evaluation__slug="qa4mre-clef", kind="question").count() == 10
+    out = StringIO()
+    call_command("load_gold", "qa4mre-clef", path("gold_clef2012.xml"), stdout=out)
+    assert "gold answers of 10 questions" in out.getvalue()
+    gold = dict(Topic.objects.filter(evaluation__slug="qa4mre-clef", kind="question").values_list("ident", "data"))
+    assert gold["1.1.1"]["correct"] == 2 and gold["1.2.3"]["correct"] is None

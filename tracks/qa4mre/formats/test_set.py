@@ -18,6 +18,9 @@ from lxml.etree import _Element
 from pooling.formats.base import ParsedTopic, Problem
 
 TOPIC, READING_TEST, QUESTION = "topic", "reading-test", "question"
+# A question's element: the guidelines' prose writes <question>; the 2012 test sets and gold standards CLEF
+# distributed write <q q_id="…"> (with the same <q_str> and <answer a_id> inside). Both are read alike.
+QUESTION_TAGS = ("question", "q")
 # Django-side hook run by pooling.loading.load_topics after storing (keeps the documents for the viewer).
 AFTER_LOAD = "tracks.qa4mre.loading.after_topics_loaded"
 ANSWER_IDS = ("1", "2", "3", "4", "5")
@@ -114,9 +117,9 @@ def _walk_reading_test(
     if _duplicate(ident, test_el, seen, problems, f"reading test r_id={r_id} of topic {t_id}"):
         return
     docs = [el for el in element_children(test_el) if el.tag == "doc"]
-    questions = [el for el in element_children(test_el) if el.tag == QUESTION]
+    questions = [el for el in element_children(test_el) if el.tag in QUESTION_TAGS]
     for other in element_children(test_el):
-        if other.tag not in ("doc", QUESTION):
+        if other.tag != "doc" and other.tag not in QUESTION_TAGS:
             problems.append(Problem(other.sourceline, f"unexpected <{other.tag}> in reading test {ident}"))
     d_id, doc_text = "", ""
     if len(docs) != 1:
@@ -131,7 +134,7 @@ def _walk_reading_test(
         if not gold and not doc_text:
             problems.append(Problem(docs[0].sourceline, f"the <doc> of reading test {ident} is empty"))
     if not questions:
-        problems.append(Problem(test_el.sourceline, f"reading test {ident} has no <question>"))
+        problems.append(Problem(test_el.sourceline, f"reading test {ident} has no <q> (or <question>)"))
     topics.append(
         ParsedTopic(
             ident=ident,
@@ -156,7 +159,7 @@ def _walk_question(
     problems: list[Problem],
     gold: bool,
 ) -> None:
-    q_id = require_id(q_el, "q_id", problems, QUESTION)
+    q_id = require_id(q_el, "q_id", problems, q_el.tag)
     if q_id is None:
         return
     ident = f"{test_ident}.{q_id}"
