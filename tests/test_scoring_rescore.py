@@ -154,6 +154,18 @@ def test_nil_is_correct_once_every_pooled_answer_is_judged_wrong():
     assert run_a["nil_recall"].value == 0.0 and run_a["nil_precision"].value is None
 
 
+@pytest.mark.parametrize(
+    "label, nil_right", [("non-exact", False), ("locally-correct", False), ("unsupported", True), ("incorrect", True)]
+)
+def test_nil_is_wrong_where_a_pooled_answer_shows_the_collection_holds_one(label, nil_right):
+    """Seed 001: NIL is correct "only if there was no known answer to the question in the collection"; a response
+    judged non-exact or locally correct found one, even though none was judged globally correct."""
+    t = tiny_trec2007()
+    Judgment.objects.filter(item=t["items"]["a1"]).update(value={"label": label, "answer_class": None})
+    rescore_evaluation(t["evaluation"].id)
+    assert _scores(t["runB"], "question", t["q"]["216.1"])["score"].value == (1.0 if nil_right else 0.0)
+
+
 def test_nil_not_assumed_while_judging_is_incomplete():
     t = tiny_trec2007()
     Judgment.objects.filter(item=t["items"]["a1"]).delete()

@@ -45,10 +45,22 @@ def factoid_score(
     return FactoidResult(correct=correct, nil_returned=False, nil_correct=False)
 
 
+# Labels that show the collection holds an answer to the question (seed 001, 2.1: "NIL responses were correct only
+# if there was no known answer to the question in the collection"): a response judged correct, locally correct
+# (right by its document, superseded later) or non-exact (the answer is in it, with too much or too little) found
+# one. "unsupported" does not: its document does not hold the answer.
+KNOWN_ANSWER_LABELS = frozenset({"correct", "globally-correct", "locally-correct", "non-exact"})
+
+
+def shows_known_answer(label: str | None) -> bool:
+    return label in KNOWN_ANSWER_LABELS
+
+
 def answer_is_nil(explicit: bool | None = None, known_answer: bool = False, fully_judged: bool = False) -> bool:
     """Whether a question's answer is NIL ("no known answer in the collection"). NIL responses are not pooled,
     so this is inferred: the organizer's explicit flag wins; otherwise NIL is right once every pooled answer of
-    the question is judged and none of them (the assessor's own included) is correct."""
+    the question is judged and none of them (the assessor's own included) shows a known answer
+    (shows_known_answer)."""
     if explicit is not None:
         return bool(explicit)
     return fully_judged and not known_answer

@@ -188,8 +188,8 @@ def _label(item_id, instance):
 
 
 def _factoid(q, data, q_items, instance, good, run_ids, entries, item_of):
-    # NIL responses are not pooled: NIL is right when every pooled answer is judged and none is correct.
-    known = any(_label(i, instance) == good for i, d, t in q_items if not is_nil(d, t))
+    # NIL responses are not pooled: NIL is right when every pooled answer is judged and none shows a known answer.
+    known = any(qa.shows_known_answer(_label(i, instance)) for i, d, t in q_items if not is_nil(d, t))
     fully_judged = all(i in instance for i, d, t in q_items if not is_nil(d, t))
     nil_answer = qa.answer_is_nil(data.get("answer_is_nil"), known, fully_judged)
     out = {}
