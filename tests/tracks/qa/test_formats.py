@@ -137,14 +137,19 @@ def test_answer_length_limit_counts_non_white_space_per_question():
 
 
 def test_nil_rules_where_nil_is_allowed():
-    topics = {"219.1": "FACTOID", "219.2": "FACTOID", "219.5": "LIST"}
+    topics = {"219.1": "FACTOID", "219.2": "FACTOID", "219.3": "FACTOID", "219.5": "LIST", "219.7": "OTHER"}
     data = (
-        b"219.1 R1 NIL\n219.2 R1 D1 a chemical engineer\n219.2 R1 D2 engineer\n219.5 R1 D1 Colin Powell\n219.5 R1 NIL\n"
+        b"219.1 R1 NIL\n219.2 R1 D1 a chemical engineer\n219.2 R1 D2 engineer\n219.3 R1 D1 Curveball\n"
+        b"219.3 R1 NIL\n219.5 R1 NIL\n219.7 R1 NIL\n"
     )
     problems, _ = check_run(data, "r", context(topics, {"allow_nil": True}, docs={"D1", "D2"}))
     assert messages(problems, "r") == [
         "r:3: factoid question 219.2 has 2 lines; exactly one answer (or NIL) is allowed",
-        "r:5: NIL beside other answers for question 219.5",
+        "r:5: NIL beside other answers for question 219.3",
+        "r:5: factoid question 219.3 has 2 lines; exactly one answer (or NIL) is allowed",
+        # seed 001, 2.1: NIL is a factoid's response only
+        "r:6: NIL answers factoid questions only; question 219.5 is of type LIST",
+        "r:7: NIL answers factoid questions only; question 219.7 is of type OTHER",
     ]
 
 

@@ -146,6 +146,10 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
         for e in nils:
             if not allow_nil:
                 problems.append(Problem(e.line, f"NIL is not allowed in this evaluation (question {qid})"))
+            elif kind not in SINGLE_ANSWER_TYPES:  # seed 001, 2.1: a factoid's response may be NIL, nothing else's
+                problems.append(
+                    Problem(e.line, f"NIL answers factoid questions only; question {qid} is of type {kind}")
+                )
             elif len(answers) > 1:
                 problems.append(Problem(e.line, f"NIL beside other answers for question {qid}"))
         if kind in SINGLE_ANSWER_TYPES and len(answers) > 1:
