@@ -11,6 +11,13 @@ def _fmt(value):
     return "–" if value is None else f"{value:.4f}"
 
 
+def _series_values(stored):
+    """A series' headline score; a group scored only by its measures (a QA4MRE topic's c@1) shows those."""
+    if "score" in stored:
+        return _fmt(stored["score"])
+    return "  ".join(f"{m}={_fmt(v)}" for m, v in sorted(stored.items()) if m != "detail") or "–"
+
+
 class Command(BaseCommand):
     help = (
         "Print an evaluation's stored scores per run, per series and per question (--json: keyed by run tag, "
@@ -52,6 +59,6 @@ class Command(BaseCommand):
             measures = "  ".join(f"{m}={_fmt(v)}" for m, v in sorted(node["run"].items()))
             self.stdout.write(f"\n{tag} ({node['team']}): {measures or 'not scored'}")
             for sid, s in node["series"].items():
-                self.stdout.write(f"  series {sid}: {_fmt(s.get('score'))}")
+                self.stdout.write(f"  series {sid}: {_series_values(s)}")
             for qid, s in node["questions"].items():
                 self.stdout.write(f"    {qid}: {_fmt(s.get('score'))}")

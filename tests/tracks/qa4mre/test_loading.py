@@ -256,3 +256,13 @@ def test_an_evaluation_loads_the_files_clef_distributed(db):
     assert "gold answers of 10 questions" in out.getvalue()
     gold = dict(Topic.objects.filter(evaluation__slug="qa4mre-clef", kind="question").values_list("ident", "data"))
     assert gold["1.1.1"]["correct"] == 2 and gold["1.2.3"]["correct"] is None
+
+
+def test_the_score_command_prints_each_topics_c_at_1(evaluation):
+    """A QA4MRE topic stores its measures, not a headline "score": the text output shows them, not "–"."""
+    call_command("load_gold", SLUG, path("gold.xml"), stdout=StringIO())
+    load_runs("alph12022enen.xml")
+    out = StringIO()
+    call_command("score", SLUG, stdout=out)
+    assert "  series 1: accuracy_answered=0.8000  c_at_1=0.6000  self_validation=0.6667" in out.getvalue()
+    assert "  series 1.1: 0.6400" in out.getvalue()
