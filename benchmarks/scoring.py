@@ -10,8 +10,6 @@ Baseline (same run): reading every run entry of the evaluation once, the floor a
 
 import os
 import random
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -95,42 +93,12 @@ def _analyze(args):
 
 
 def _start_worker():
-    from django.conf import settings
-
     from config.celery import app
+    from config.worker import start_worker
 
     queue = os.environ["CELERY_QUEUE"]
-    node = f"{queue}@localhost"
-    env = dict(os.environ, CELERY_TASK_ALWAYS_EAGER="0")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--loglevel=WARNING",
-            "-Q",
-            queue,
-            "-n",
-            node,
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     app.conf.task_default_queue = queue
-    deadline = time.monotonic() + 60
-    while not app.control.ping(destination=[node], timeout=0.5):
-        if time.monotonic() > deadline or proc.poll() is not None:
-            proc.kill()
-            raise RuntimeError(f"benchmark worker did not start (broker {settings.CELERY_BROKER_URL})")
-    return proc
+    return start_worker(queue, dict(os.environ, CELERY_TASK_ALWAYS_EAGER="0"), app, loglevel="WARNING")
 
 
 def _freshness(ev, args):
@@ -138,6 +106,7 @@ def _freshness(ev, args):
     from django.utils import timezone
 
     from assess.models import Judgment
+    from config.worker import stop_worker
     from pooling.staleness import mark_stale
     from scoring.models import ScoringState
 
@@ -203,8 +172,7 @@ def _freshness(ev, args):
     wall = time.monotonic() - wall_start
     generator_cores = (_own_cpu() - cpu_start) / wall
     worker_cores = (_process_cpu(worker.pid) - worker_start) / wall
-    worker.terminate()
-    worker.wait(timeout=15)
+    stop_worker(worker)
 
     latencies, missed = [], 0
     for c in commits:

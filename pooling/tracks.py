@@ -4,7 +4,6 @@ Plain data with no Django import. The stage apps look a track up here instead of
 is offered (create form, run checker, commands) only once an installed app has registered it.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,7 +74,3 @@ def get_track(slug: str) -> Track:
 
 def track_choices() -> list[tuple[str, str]]:
     return [(t.slug, t.title) for t in TRACKS.values()]
-
-
-def tracks_where(test: Callable[[Track], bool]) -> list[Track]:
-    return [t for t in TRACKS.values() if test(t)]

@@ -68,13 +68,6 @@ EXPORTS: dict[str, tuple[tuple[Export, ...], str]] = {}
 # judging(evaluation) -> {"pool_items", "pool_judged", "questions", "questions_judged", "unjudged_questions",
 # "unit"}; the others' scorers store those counts in their run-level "score" detail (scoring.results.Judging).
 JUDGING: dict[str, JudgingHook] = {}
-# Labels of run-level measures for tables ("factoid" -> "Factoid accuracy"); tracks add theirs.
-MEASURE_LABELS: dict[str, str] = {
-    "score": "Score",
-    "judged": "Judged (share of this run's answers)",
-    "nil_precision": "NIL precision",
-    "nil_recall": "NIL recall",
-}
 
 
 def register_scorer(track_slug: str, scorer: Scorer) -> None:
@@ -115,7 +108,5 @@ def measure_label(name: str, track_slug: str | None = None) -> str:
     from pooling.tracks import TRACKS
     from scoring.measures.definition import label_of
 
-    track = TRACKS.get(track_slug)
-    if track is not None and any(getattr(m, "name", None) == name for m in track.measures):
-        return label_of(name, track.measures)
-    return MEASURE_LABELS.get(name) or label_of(name)
+    track = TRACKS.get(track_slug) if track_slug else None
+    return label_of(name, track.measures if track else ())

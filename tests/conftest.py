@@ -2,12 +2,12 @@
 
 import os
 import subprocess
-import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
+
+from config.worker import start_worker, stop_worker
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM would refuse to run beside it.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -103,45 +103,16 @@ def celery_worker(django_db_setup, django_db_blocker):
     env = dict(os.environ, DATABASE_URL=database_url, CELERY_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER="0")
     env.pop("TEST_DATABASE_NAME", None)
     log = open(ROOT / f".pytest_cache/{queue}.log", "w") if (ROOT / ".pytest_cache").is_dir() else subprocess.DEVNULL
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--loglevel=INFO",
-            "-Q",
-            queue,
-            "-n",
-            node,
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
     old_queue = app.conf.task_default_queue
     app.conf.task_default_queue = queue
+    proc = None
     try:
-        deadline = time.monotonic() + 60
-        while not app.control.ping(destination=[node], timeout=0.5):
-            if proc.poll() is not None:
-                raise RuntimeError(f"the Celery worker exited with status {proc.returncode}")
-            if time.monotonic() > deadline:
-                raise RuntimeError("the Celery worker did not answer within 60 s")
+        proc = start_worker(queue, env, app, node=node, log=log)
         yield {"node": node, "queue": queue, "process": proc}
     finally:
         app.conf.task_default_queue = old_queue
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        if proc is not None:
+            stop_worker(proc)
 
 
 @pytest.fixture(scope="session")

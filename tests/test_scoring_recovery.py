@@ -18,6 +18,7 @@ import pytest
 from django.db import connection, transaction
 
 from assess.models import Judgment
+from config import worker as worker_process
 from pooling.models import StaleTopic
 from scoring.models import Score, ScoringState
 from scoring.rescore import rescore_evaluation
@@ -129,44 +130,13 @@ def start_worker(transactional_db, private_redis):
         env.pop("CELERY_RESULT_BACKEND", None)
         log = ROOT / f".pytest_cache/{queue}-{len(started)}.log" if (ROOT / ".pytest_cache").is_dir() else os.devnull
         with open(log, "w") as out:  # (the worker keeps its own copy of the file descriptor)
-            proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
-                    "--pool=solo",
-                    "--loglevel=INFO",
-                    "-Q",
-                    queue,
-                    "-n",
-                    node,
-                    "--without-gossip",
-                    "--without-mingle",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
+            proc = worker_process.start_worker(queue, env, control, node=node, log=out)
         started.append(proc)
-        deadline = time.monotonic() + 60
-        while not control.control.ping(destination=[node], timeout=0.5):
-            assert proc.poll() is None, f"the Celery worker exited with status {proc.returncode}"
-            assert time.monotonic() < deadline, "the Celery worker did not answer within 60 s"
         return {"process": proc, "queue": queue, "node": node, "control": control}
 
     yield start
     for proc in started:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        worker_process.stop_worker(proc)
 
 
 # --- 1. the periodic sweep --------------------------------------------------------------------------------------

@@ -1,0 +1,38 @@
+"""A Celery worker process of this project, started and waited for: the worker tests and the scoring benchmark
+run real workers, each on a queue of its own."""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def start_worker(queue, env, control, *, node=None, log=subprocess.DEVNULL, loglevel="INFO", timeout=60.0):
+    """A `--pool=solo` worker consuming only `queue`, once it answers a ping sent through `control` (a Celery
+    app on the same broker). RuntimeError, with the worker stopped, if it exits or does not answer in time."""
+    node = node or f"{queue}@localhost"
+    argv = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", f"--loglevel={loglevel}"]
+    argv += ["-Q", queue, "-n", node, "--without-gossip", "--without-mingle"]
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + timeout
+    while not control.control.ping(destination=[node], timeout=0.5):
+        if proc.poll() is not None:
+            raise RuntimeError(f"the Celery worker exited with status {proc.returncode}")
+        if time.monotonic() > deadline:
+            stop_worker(proc)
+            raise RuntimeError(f"the Celery worker did not answer within {timeout:.0f} s")
+    return proc
+
+
+def stop_worker(proc):
+    """Ask the worker to finish (warm shutdown), kill it if it has not within 15 s."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
