@@ -120,20 +120,23 @@ def top_docs_bytes(documents):
     return ("\n".join(rows) + "\n").encode()
 
 
-def load_tac_demo(out=print):
+def load_demo_evaluation(slug, track, title, questions, runs, out, top_docs=None):
+    """What every QA demo does, idempotently: the evaluation over the demo Blog06 (reused when it exists), its
+    questions, optionally top documents, the runs ((tag, team, priority, manual, [(qid, answer[, phrase])])) with
+    each answer's document found in the collection, and the pools. Returns (evaluation, pool build counts), or
+    None when the collection is not loaded."""
     from corpus.models import Collection
     from pooling.models import Evaluation
     from pooling.pools import build_pools
 
     if not Collection.objects.filter(name=COLLECTION).exists():
-        out(f"TAC demo skipped: collection {COLLECTION} is not loaded")
-        return
-    evaluation = Evaluation.objects.filter(slug=SLUG).first() or create_evaluation(
-        SLUG, "tac2008-qa", [COLLECTION], "Demo TAC 2008 opinion QA"
-    )
-    load_topics(evaluation, QUESTIONS.read_bytes(), QUESTIONS.name)
+        out(f"{title} skipped: collection {COLLECTION} is not loaded")
+        return None
+    evaluation = Evaluation.objects.filter(slug=slug).first() or create_evaluation(slug, track, [COLLECTION], title)
+    load_topics(evaluation, questions.read_bytes(), questions.name)
     documents = _documents()
-    load_top_docs(evaluation, top_docs_bytes(documents), "demo-topdocs.txt")
+    if top_docs is not None:
+        load_top_docs(evaluation, top_docs(documents), "demo-topdocs.txt")
     files = [
         RunFile(
             filename=f"{tag}.txt",
@@ -142,12 +145,21 @@ def load_tac_demo(out=print):
             priority=priority,
             manual=manual,
         )
-        for tag, team, priority, manual, lines in RUNS
+        for tag, team, priority, manual, lines in runs
     ]
     for result in load_run_files(evaluation, files):
         if result.problems:
             out("\n".join(["  demo run not loaded:"] + result.problems))
-    totals = build_pools(evaluation)
+    return evaluation, build_pools(evaluation)
+
+
+def load_tac_demo(out=print):
+    loaded = load_demo_evaluation(
+        SLUG, "tac2008-qa", "Demo TAC 2008 opinion QA", QUESTIONS, RUNS, out, top_docs=top_docs_bytes
+    )
+    if loaded is None:
+        return
+    evaluation, totals = loaded
     for series in ("1001", "1002", "1003"):
         assign(evaluation, series, "assessor")
     assign(evaluation, "1001", "assessor2", second=True)

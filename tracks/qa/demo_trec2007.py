@@ -7,8 +7,7 @@ factoid, list and Other judging without changing what "assessor" has to do. Idem
 """
 
 from assess.assignments import assign
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
-from tracks.qa.demo_evaluation import COLLECTION, FIXTURES, _documents, run_file_bytes
+from tracks.qa.demo_evaluation import FIXTURES, load_demo_evaluation
 
 SLUG = "demo-trec2007"
 QUESTIONS = FIXTURES / "demo_trec2007_questions.xml"
@@ -32,30 +31,14 @@ BETA = [
     ("302.3", "dropped calls constantly"),
     ("302.3", "the screen scratches easily"),
 ]
-RUNS = [("AlphaQA07", "Team Alpha", ALPHA), ("BetaQA07", "Team Beta", BETA)]
+RUNS = [("AlphaQA07", "Team Alpha", 1, False, ALPHA), ("BetaQA07", "Team Beta", 1, False, BETA)]
 
 
 def load_trec2007_demo(out=print):
-    from corpus.models import Collection
-    from pooling.models import Evaluation
-    from pooling.pools import build_pools
-
-    if not Collection.objects.filter(name=COLLECTION).exists():
-        out(f"TREC 2007 demo skipped: collection {COLLECTION} is not loaded")
+    loaded = load_demo_evaluation(SLUG, "trec2007-qa", "Demo TREC 2007 QA main task", QUESTIONS, RUNS, out)
+    if loaded is None:
         return
-    evaluation = Evaluation.objects.filter(slug=SLUG).first() or create_evaluation(
-        SLUG, "trec2007-qa", [COLLECTION], "Demo TREC 2007 QA main task"
-    )
-    load_topics(evaluation, QUESTIONS.read_bytes(), QUESTIONS.name)
-    documents = _documents()
-    files = [
-        RunFile(filename=f"{tag}.txt", data=run_file_bytes(tag, lines, documents, out), team=team, priority=1)
-        for tag, team, lines in RUNS
-    ]
-    for result in load_run_files(evaluation, files):
-        if result.problems:
-            out("\n".join(["  demo run not loaded:"] + result.problems))
-    build_pools(evaluation)
+    evaluation, _ = loaded
     for series in ("301", "302"):
         assign(evaluation, series, "assessor3")
     out(
