@@ -201,10 +201,16 @@ def generic_report(run):
         if rows:
             sections.append(ReportSection(title, rows, header))
     question_rows = next((sec.rows for sec in sections if sec.title == "Per question"), [])
+    return assemble_report(run, others, summary, sections, notes, question_rows)
+
+
+def assemble_report(run, others, summary, sections, notes, question_rows):
+    """The RunReport of `run` compared with `others`, with the per-question difference plot drawn from
+    `question_rows` (none without them). For report builders: they compute the rows, this puts them together."""
     plot = difference_plot([(r.key, r.diff) for r in question_rows]) if question_rows else ""
     return RunReport(
-        evaluation=evaluation.slug,
-        track=evaluation.track,
+        evaluation=run.evaluation.slug,
+        track=run.evaluation.track,
         run=run.tag,
         team=run.team.name,
         compared_with=len(others),

@@ -10,8 +10,7 @@ import io
 
 from pooling.models import Run, Topic
 from scoring.models import Score
-from scoring.reports import ReportRow, ReportSection, RunReport, comparison_for
-from scoring.svg import difference_plot
+from scoring.reports import ReportRow, ReportSection, assemble_report, comparison_for
 from tracks.qa4mre.formats.test_set import QUESTION
 from tracks.qa4mre.measures import LABELS, MEASURES, best_median_worst
 
@@ -109,18 +108,7 @@ def run_report(run):
     if not summary:
         notes.insert(0, "Not scored yet: the gold standard is not loaded.")
     questions = next((s.rows for s in sections if s.key_header == "Question"), [])
-    plot = difference_plot([(r.key, r.diff) for r in questions]) if questions else ""
-    return RunReport(
-        evaluation=evaluation.slug,
-        track=evaluation.track,
-        run=run.tag,
-        team=run.team.name,
-        compared_with=len(others),
-        summary=summary,
-        sections=sections,
-        notes=notes,
-        plot_svg=plot,
-    )
+    return assemble_report(run, others, summary, sections, notes, questions)
 
 
 def report_rows(run):
