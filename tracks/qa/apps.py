@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 
 from assess.keymap import register_pages
-from pooling.tracks import Track, register_track
+from pooling.tracks import PageLink, Track, register_track
 from tracks.qa import keys
 from tracks.qa.measures import TAC2008_MEASURES, TREC2007_MEASURES
 from tracks.qa.questions import INSTANCE_TYPES, NUGGET_TYPES
@@ -64,6 +64,9 @@ TREC2007 = Track(
     judgments={"instance": ("incorrect", "unsupported", "non-exact", "locally-correct", "globally-correct")},
     measures=TREC2007_MEASURES,
     demo_steps=("tracks.qa.demo_trec2007.load_trec2007_demo",),
+    organizer_links=(
+        PageLink("nil-answers", "NIL answers", "qa:nil_answers", "which factoid questions have no known answer"),
+    ),
     default_settings={
         "judged_priorities": [1, 2],
         "series_weights": {"FACTOID": 1 / 3, "LIST": 1 / 3, "OTHER": 1 / 3},

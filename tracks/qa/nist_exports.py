@@ -2,7 +2,9 @@
 evaluation (registered by QaConfig with scoring.registry.register_exports):
 - list judgments: `qid tag docid judgment distinct? string`; judgment -1 wrong, 1 right (globally correct),
   2 unsupported, 3 inexact, 4 locally correct, 0 not judged; distinct? is 1 only for the one right instance of
-  each answer class in the run's response. NIL responses are not pooled or judged (0): NIL is scored by rule.
+  each answer class in the run's response. A NIL response is judged by rule (tracks.qa.nil_answers), as NIST's
+  files judge it: 1 when the question's answer is NIL, -1 when it is not (a known answer, or the organizer's
+  decision), 0 while that cannot be told yet (pooled answers still unjudged, no decision).
 - nugget lists: `qid nugget-number vital|okay weight text` (vital|okay: the official vote, i.e. the primary's
   first vote or an adjudicated one; weight: pyramid weight, vital votes over every vote set — invited voters and
   the primary's later set ("nugget_revote") included — divided by the question's most).
@@ -17,7 +19,7 @@ from assess.official import nugget_votes, official_values
 from pooling.models import PoolItem, RunEntry, Topic
 from scoring.registry import Export
 from tracks.qa.measures import pyramid_weights
-from tracks.qa.scorer import LIST_TYPES, NUGGET_TYPES, correct_label
+from tracks.qa.scorer import FACTOID_TYPES, LIST_TYPES, NUGGET_TYPES, correct_label, is_nil, nil_states
 
 NIST_CODES = {
     "incorrect": -1,
@@ -47,6 +49,14 @@ def _run_entries(qids):
     return entries, item_of
 
 
+def _nil_code(state):
+    if state["answer_is_nil"]:
+        return 1
+    if state["known_answer"] or state["explicit"] is False:
+        return -1
+    return 0
+
+
 def nist_list_judgments(evaluation):
     questions = _questions(evaluation, LIST_TYPES | {"FACTOID"})
     qids = [q.id for q in questions]
@@ -54,11 +64,14 @@ def nist_list_judgments(evaluation):
     good = correct_label(evaluation)
     instance = official_values(qids, "instance")
     entries, item_of = _run_entries(qids)
+    nil = nil_states([q for q in questions if q.kind in FACTOID_TYPES])
     seen = set()
     for e in entries:
         value = instance.get(item_of.get(e.id)) or {}
         label = value.get("label")
         code = NIST_CODES.get(label, 0)
+        if e.topic_id in nil and is_nil(e.docid, e.text):
+            code = _nil_code(nil[e.topic_id])
         distinct = 0
         if label == good:
             cls = value.get("answer_class") or f"item{item_of.get(e.id)}"

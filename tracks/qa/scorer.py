@@ -187,11 +187,36 @@ def _label(item_id, instance):
     return value[0] if value else None
 
 
-def _factoid(q, data, q_items, instance, good, run_ids, entries, item_of):
-    # NIL responses are not pooled: NIL is right when every pooled answer is judged and none shows a known answer.
+def nil_state(data, q_items, instance):
+    """How a factoid question's answer stands against NIL: the organizer's explicit decision (Topic.data
+    "answer_is_nil": True, False, or absent for "decide from the judgments"), whether a judged pooled answer shows
+    the collection holds an answer, whether every pooled answer is judged, and the outcome (qa.answer_is_nil).
+    NIL responses are not pooled, so the judgments of the other answers decide."""
+    explicit = data.get("answer_is_nil")
     known = any(qa.shows_known_answer(_label(i, instance)) for i, d, t in q_items if not is_nil(d, t))
     fully_judged = all(i in instance for i, d, t in q_items if not is_nil(d, t))
-    nil_answer = qa.answer_is_nil(data.get("answer_is_nil"), known, fully_judged)
+    return {
+        "explicit": explicit,
+        "known_answer": known,
+        "fully_judged": fully_judged,
+        "answer_is_nil": qa.answer_is_nil(explicit, known, fully_judged),
+    }
+
+
+def nil_states(questions):
+    """{question id: nil_state} for factoid questions (Topic objects), from their pools and official labels."""
+    qids = [q.pk for q in questions]
+    items = defaultdict(list)
+    for item_id, tid, docid in (
+        PoolItem.objects.filter(topic_id__in=qids).order_by().values_list("id", "topic_id", "docid")
+    ):
+        items[tid].append((item_id, docid, ""))
+    instance = official_fields(qids, "instance", "label", "answer_class") if qids else {}
+    return {q.pk: nil_state(q.data or {}, items[q.pk], instance) for q in questions}
+
+
+def _factoid(q, data, q_items, instance, good, run_ids, entries, item_of):
+    nil_answer = nil_state(data, q_items, instance)["answer_is_nil"]
     out = {}
     for run_id in run_ids:
         es = entries.get((run_id, q), [])

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
-from tracks.qa import adjudication_views, class_views, instance_views, nugget_views
+from tracks.qa import adjudication_views, class_views, instance_views, nil_views, nugget_views
 
 app_name = "qa"
 urlpatterns = [
@@ -29,4 +29,6 @@ urlpatterns = [
     # adjudication of instance labels
     path("adjudicate/<slug:slug>/", adjudication_views.adjudication, name="adjudication"),
     path("adjudicate/item/<id:item_id>", adjudication_views.adjudicate, name="adjudicate"),
+    # which factoid questions have NIL as their answer (organizers)
+    path("organize/<slug:slug>/nil/", nil_views.nil_page, name="nil_answers"),
 ]
