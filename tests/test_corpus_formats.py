@@ -144,3 +144,30 @@ def test_pubmed_lines():
     with pytest.raises(FormatError, match="no pmid"):
         pubmed.parse_record(recs[3].raw)
     assert recs[2].number == 3 and recs[2].offset > 0
+
+
+def test_pubmed_xml_as_nlm_distributes_it():
+    """The annual baseline's shape: a DOCTYPE'd <PubmedArticleSet>, structured abstracts, cited articles' PMIDs
+    inside the citation (the article's own PMID is the first)."""
+    with open(FIX / "pubmed-baseline-sample.xml", "rb") as fh:
+        recs = list(pubmed.records(fh))
+    assert [r.problem for r in recs] == ["", ""]  # the wrapper lines are no stray text
+    assert [pubmed.docno_of(r.raw) for r in recs] == ["36912345", "37000002"]
+    first = pubmed.parse_record(recs[0].raw)
+    assert first.docno == "36912345"
+    assert first.meta["title"].startswith("Metformin use and incident dementia")
+    assert "BACKGROUND: Metformin may protect against cognitive decline." in first.text
+    assert "RESULTS: Users had a lower risk of dementia (HR 0.79; 95% CI 0.71\u20130.88)." in first.text
+    second = pubmed.parse_record(recs[1].raw)
+    assert second.meta["title"] == "Aspirin for primary prevention & bleeding risk."
+    assert second.text.endswith("increased major bleeding.")
+    with pytest.raises(FormatError, match="without <MedlineCitation>"):
+        pubmed.parse_record(b"<PubmedArticle><PubmedData/></PubmedArticle>")
+
+
+def test_pubmed_json_lines_with_other_field_names():
+    with open(FIX / "pubmed-other-keys.jsonl", "rb") as fh:
+        docs = [pubmed.parse_record(r.raw) for r in pubmed.records(fh)]
+    assert [d.docno for d in docs] == ["36912345", "37000002"]
+    assert docs[0].text.startswith("Metformin use and incident dementia.")
+    assert docs[1].meta["title"] == "Aspirin for primary prevention" and docs[1].text.endswith("reduce events.")

@@ -93,6 +93,10 @@ def test_other_formats_load(capsys):
     assert [p["id"] for p in thread.meta["posts"]] == ["p1", "p2"]
     r = load_collection("abstracts", "pubmed", [FIX / "pubmed-sample.jsonl"])
     assert r.inserted == 2 and [(b.number, b.reason.split(":")[0]) for b in r.bad] == [(3, "not JSON"), (4, "no pmid")]
+    # NLM's XML in the same collection: one document per <PubmedArticle>, the baseline's wrapper no problem
+    r = load_collection("abstracts", "pubmed", [FIX / "pubmed-baseline-sample.xml"])
+    assert r.inserted == 2 and r.bad == []
+    assert "RESULTS: Users had" in Document.objects.get(docno="36912345").text
 
 
 def test_wrong_format_for_existing_collection_and_missing_file():

@@ -164,7 +164,7 @@ def open_maybe_gzip(path: str | PathLike[str], limit: int | None = None) -> Gzip
 
 
 # Container lines some distributions wrap their records in; they are not stray text.
-_WRAPPERS = re.compile(rb"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|</?DOCSTREAM>|</?(?:docs|collection)>", re.I)
+_WRAPPERS = re.compile(rb"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|</?DOCSTREAM>|</?(?:docs|collection|PubmedArticleSet)>", re.I)
 
 
 def _stray(segment: bytes) -> bool:
