@@ -1,7 +1,9 @@
 """NIST's per-target top-documents lists (PRISE rankings given to participants). No Django import.
 
 One line per retrieved document: `qnum rank docid rsv` (white space between columns), where qnum is the target
-(series) number, rank 1 is the most similar document and rsv the retrieval status value (larger is better).
+(series) number, rank 1 is the most similar document and rsv the retrieval status value (larger is better). This is
+the guidelines' shape (seed 000, "Document lists"). Document rankings are as often exchanged in TREC's run format,
+`qnum Q0 docid rank rsv tag` (trec_eval's input), so a six-column line whose second column is Q0 is read the same.
 """
 
 from typing import Any
@@ -24,8 +26,15 @@ def parse_top_docs(data: bytes, filename: str) -> tuple[list[Problem], dict[str,
         if not line:
             continue
         cols = line.split()
-        if len(cols) != 4:
-            problems.append(Problem(number, f"expected 4 columns 'qnum rank docid rsv', found {len(cols)}"))
+        if len(cols) == 6 and cols[1].upper() == "Q0":
+            cols = [cols[0], cols[3], cols[2], cols[4]]
+        elif len(cols) != 4:
+            problems.append(
+                Problem(
+                    number,
+                    f"expected 4 columns 'qnum rank docid rsv' (or 'qnum Q0 docid rank rsv tag'), found {len(cols)}",
+                )
+            )
             continue
         qnum, rank, docid, rsv = cols
         try:

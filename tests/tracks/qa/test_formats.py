@@ -63,6 +63,16 @@ def test_trec2007_other_question_may_be_empty():
     assert [t.text for t in topics if t.ident == "219.7"] == [""]
 
 
+def test_trec2007_questions_in_nist_layout_read_as_the_compact_file():
+    """NIST's files: an XML declaration in Latin-1, a DOCTYPE naming a DTD that is not fetched, spaces around
+    attributes' "=", each question on lines of its own."""
+    _, compact = parse_topics((FIXTURES / "trec2007_questions.xml").read_bytes(), "q.xml")
+    problems, nist = parse_topics((FIXTURES / "trec2007_questions_nist_layout.xml").read_bytes(), "q.xml")
+    assert problems == []
+    strip = [(t.ident, t.kind, t.parent, t.text) for t in compact]
+    assert [(t.ident, t.kind, t.parent, t.text) for t in nist] == strip
+
+
 def test_malformed_xml_names_the_line():
     problems, topics = parse_topics(
         b'<trecqa>\n<target id="1" text="x">\n<q id="1.1" type="LIST">a</target>\n', "bad.xml"
@@ -94,8 +104,17 @@ def test_top_docs_sorted_by_rank_with_errors_per_line():
     problems, _ = parse_top_docs(b"1 1 D1 3.0\n1 x D2 2.0\n1 2 D3\n", "top.txt")
     assert messages(problems, "top.txt") == [
         "top.txt:2: rank 'x' is not a positive whole number",
-        "top.txt:3: expected 4 columns 'qnum rank docid rsv', found 3",
+        "top.txt:3: expected 4 columns 'qnum rank docid rsv' (or 'qnum Q0 docid rank rsv tag'), found 3",
     ]
+
+
+def test_top_docs_in_trec_run_format_read_the_same():
+    """`qnum Q0 docid rank rsv tag`, the form rankings are exchanged in beside the guidelines' four columns."""
+    six = (FIXTURES / "tac2008_topdocs_trec_format.txt").read_bytes()
+    four = (FIXTURES / "tac2008_topdocs.txt").read_bytes()
+    assert parse_top_docs(six, "top.txt") == parse_top_docs(four, "top.txt")
+    problems, _ = parse_top_docs(b"1001 Q0 D1 one 3.0 PRISE\n", "top.txt")
+    assert messages(problems, "top.txt") == ["top.txt:1: rank 'one' is not a positive whole number"]
 
 
 # ---------------------------------------------------------------- runs
