@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Q
 
 from corpus.models import Collection, Document
+from pooling import column_limits
 from pooling.bulk import insert_rows
 from pooling.formats.base import CheckContext, Problem, load_format
 from pooling.models import Evaluation, Run, RunEntry, Team, Topic
@@ -122,6 +123,7 @@ def load_topics(evaluation, data, filename):
     """
     spec = evaluation.track_spec
     parsed_problems, parsed = load_format(spec.topic_format).parse_topics(data, filename)
+    parsed_problems += column_limits.topic_problems(parsed)
     problems = [p.format(filename) for p in parsed_problems]
     allowed = set(spec.question_types)
     idents = {t.ident for t in parsed}
@@ -260,6 +262,8 @@ def check_run_file(evaluation, data, filename, context=None):
     wrong shape for it (text lines for an XML format, or XML for a text one) is said to be so first."""
     module = load_format(evaluation.track_spec.run_format)
     problems, parsed = module.check_run(data, filename, context or check_context(evaluation))
+    if parsed is not None:
+        problems = list(problems) + column_limits.run_problems(parsed)
     problems = [p.format(filename) for p in problems]
     if problems:
         mismatch = shape_mismatch(evaluation, module, data)
