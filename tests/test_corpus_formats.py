@@ -171,3 +171,10 @@ def test_pubmed_json_lines_with_other_field_names():
     assert [d.docno for d in docs] == ["36912345", "37000002"]
     assert docs[0].text.startswith("Metformin use and incident dementia.")
     assert docs[1].meta["title"] == "Aspirin for primary prevention" and docs[1].text.endswith("reduce events.")
+
+
+def test_control_characters_in_a_page_do_not_break_its_text():
+    """Found by tests/test_parser_fuzz.py: a \\x01 in a Blog06 page made lxml refuse the text it had parsed."""
+    from corpus.formats.text import html_text
+
+    assert html_text("<p>one\x01two</p><p>three\x00</p>") == "one two\nthree"

@@ -1,5 +1,7 @@
 """The viewable text of an HTML page: what a browser shows, without head, scripts, styles and comments."""
 
+import re
+
 from lxml import etree
 
 _PARSER = etree.HTMLParser(
@@ -35,6 +37,8 @@ _BLOCKS = (
     "footer",
     "form",
 )
+# Control characters XML cannot hold: lxml keeps them in the HTML tree but refuses them when a tail is set back.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _BREAK = "\ue000"  # a private-use character: not white space, never in real text we keep
 
 
@@ -42,6 +46,8 @@ def html_text(page: str) -> str:
     """Viewable text of a decoded HTML page, lines kept, runs of blanks collapsed."""
     if not page or page.isspace():
         return ""
+    if _CONTROL.search(page):  # rare: a search first spares the common page a copy
+        page = _CONTROL.sub(" ", page)
     try:
         root = etree.fromstring(page, _PARSER)
     except (etree.ParserError, ValueError):
