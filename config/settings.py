@@ -132,6 +132,17 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # whole load with a clear message (a 1 MB gzip bomb once took 2 GB of memory): corpus/formats/base.py.
 CORPUS_MAX_FILE_BYTES = env_int("CORPUS_MAX_FILE_BYTES", 2 * 1024**3)
 CORPUS_MAX_RECORD_BYTES = env_int("CORPUS_MAX_RECORD_BYTES", 64 * 1024**2)
+# Largest file the pages accept, per kind (config/uploads.py).
+UPLOAD_MAX_BYTES = {
+    kind: env_int(f"UPLOAD_MAX_BYTES_{kind.upper()}", default)
+    for kind, default in {
+        "topics": 64 << 20,
+        "top_docs": 256 << 20,
+        "runs": 256 << 20,
+        "manifest": 1 << 20,
+        "gold": 64 << 20,
+    }.items()
+}
 
 # --- Celery -------------------------------------------------------------------------------------------------
 # No broker configured means the embedded demo: tasks run in-process, at once.

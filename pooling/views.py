@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from config import params
+from config import uploads as uploads_limits
 from config.roles import ORGANIZER, PARTICIPANT, organizer_required, participant_required, role_required
 from pooling import forms
 from pooling.loading import (
@@ -125,7 +126,10 @@ def topics(request, slug):
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         loader = load_top_docs if form.cleaned_data["kind"] == "top_docs" else load_topics
+        too_big = uploads_limits.oversized(upload, "top_docs" if loader is load_top_docs else "topics")
         try:
+            if too_big:
+                raise LoadError([too_big])
             n = loader(evaluation, upload.read(), upload.name)
         except LoadError as exc:
             problems = exc.problems
@@ -158,7 +162,10 @@ def runs_upload(request, slug):
         rows = {}
         if not uploads:
             problems.append("choose one or more run files")
-        if data["manifest"]:
+        problems += [m for m in (uploads_limits.oversized(u, "runs") for u in uploads) if m]
+        if data["manifest"] and uploads_limits.oversized(data["manifest"], "manifest"):
+            problems.append(uploads_limits.oversized(data["manifest"], "manifest"))
+        elif data["manifest"]:
             try:
                 rows = parse_manifest(data["manifest"].read(), data["manifest"].name)
             except LoadError as exc:
@@ -205,6 +212,8 @@ def run_check(request):
             problems = ["choose an evaluation"]
         elif upload is None:
             problems = ["choose a run file"]
+        elif uploads_limits.oversized(upload, "runs"):
+            problems = [uploads_limits.oversized(upload, "runs")]
         else:
             filename = upload.name
             problems, parsed = check_run_file(chosen, upload.read(), filename)

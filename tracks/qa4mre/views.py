@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from config import uploads
 from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, has_role, organizer_required, role_required
 from corpus import viewer
 from pooling.loading import LoadError
@@ -90,6 +91,8 @@ def upload_gold(request, slug):
         messages.error(request, "Choose a gold-standard file.")
         return redirect("qa4mre:overview", slug=slug)
     try:
+        if uploads.oversized(upload, "gold"):
+            raise LoadError([uploads.oversized(upload, "gold")])
         questions, without = load_gold(evaluation, upload.read(), upload.name)
     except LoadError as exc:
         request.session["qa4mre_gold_problems"] = exc.problems[:200]
