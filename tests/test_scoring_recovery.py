@@ -347,3 +347,29 @@ def test_a_killed_workers_task_is_delivered_again_after_the_visibility_timeout(p
         "the killed worker's task was not delivered again",
     )
     print(f"\ndelivered again and done {time.monotonic() - killed_at:.1f} s after the timeout passed")
+
+
+# --- 4. faults, scripted ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.worker
+def test_faults_benchmark_fast_version_loses_nothing_and_converges(tmp_path):
+    """`python -m benchmarks faults --fast`: assessors save over HTTP to gunicorn while a worker is killed in the
+    middle of a rescoring and Redis is stopped; every acknowledged save is stored, a stopped Redis fails no save,
+    and the scores equal a full rescoring soon after. (The full version also restarts its own PostgreSQL.)"""
+    import json
+
+    if shutil.which("redis-server") is None:
+        pytest.skip("no redis-server to run a private Redis")
+    env = dict(os.environ, BENCH_RESULTS_DIR=str(tmp_path))
+    env.pop("TEST_DATABASE_NAME", None)
+    argv = [sys.executable, "-m", "benchmarks", "faults", "--fast", "--clients", "4", "--runs", "3"]
+    argv += ["--warmup", "1", "--redis-down", "3", "--settle", "2"]
+    done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    results = {r["name"]: r for r in json.loads((tmp_path / "faults.json").read_text())["results"]}
+    assert results["saves acknowledged"]["value"] > 0
+    assert results["acknowledged saves lost"]["value"] == 0
+    assert results["failures shown (5xx)"]["value"] == 0  # Redis away: saves go on, scores wait
+    assert results["worker killed mid-rescoring"]["value"] == 1
+    assert results["seconds to scores = full rescoring"]["value"] <= 30

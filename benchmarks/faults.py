@@ -1,0 +1,475 @@
+"""Faults, scripted: assessors keep saving over HTTP while the script kills a Celery worker mid-rescoring, stops
+Redis and restarts PostgreSQL; nothing acknowledged may be lost and the scores must catch up.
+
+Set-up: its own PostgreSQL cluster (initdb in a temporary folder, another port) and its own redis-server (another
+port), so a restart touches nothing else on the machine; gunicorn with the production configuration; one Celery
+worker as in production (a supervisor restarts it when it dies: here, the script). `--fast` (the test suite's
+version) shares the local PostgreSQL server instead of starting one, and skips the PostgreSQL restart.
+
+Timeline: warm-up; the worker is SIGKILLed while a rescoring task runs (and restarted 2 s later); Redis is stopped
+for `--redis-down` seconds and started again empty (as after a crash with no persistence); PostgreSQL is restarted
+(fast shutdown); the assessors go on saving for `--settle` seconds, then stop.
+
+Reported: saves acknowledged (HTTP 200) and how many of them the database does not hold (a history row with that
+version and label, goal 0); what the assessors saw fail (5xx, no answer, version conflicts after an unanswered
+save that had in fact been stored), each of which the judging page reports (static/js/save_failures.js), so
+"silent" failures are the lost ones; and the seconds from the end of the last fault until every stored score
+equals a full rescoring computed afresh (goal <= 30), with no stale marks left.
+"""
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from glob import glob
+from pathlib import Path
+
+from benchmarks.harness import Result, setup_django
+from benchmarks.judging import LABELS, VERSION, Client, _free_port, _wait_for
+
+ROOT = Path(__file__).resolve().parent.parent
+CURRENT = re.compile(rb'name="label" value="([^"]+)"[^>]*class="label-btn current"')
+
+
+def add_arguments(parser):
+    parser.add_argument("--clients", type=int, default=20, help="simulated assessors")
+    parser.add_argument("--runs", type=int, default=8, help="runs, each answering every question (pool items)")
+    parser.add_argument("--think", type=float, default=0.05, help="seconds each assessor waits between saves")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--redis-down", type=float, default=30.0, help="seconds Redis stays stopped")
+    parser.add_argument("--settle", type=float, default=5.0, help="seconds of saving after the last fault")
+    parser.add_argument("--converge-timeout", type=float, default=120.0)
+    parser.add_argument("--fast", action="store_true", help="the test suite's version: no PostgreSQL restart")
+
+
+# ---------------------------------------------------------------- private services
+
+
+class Redis:
+    def __init__(self):
+        self.port = _free_port()
+        self.proc = None
+
+    def start(self):
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        self.proc = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_port(self.port)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+    @property
+    def url(self):
+        return f"redis://127.0.0.1:{self.port}/0"
+
+
+class Postgres:
+    """A throwaway cluster owned by the postgres user (the server refuses to run as root)."""
+
+    def __init__(self):
+        bins = sorted(glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+        if not bins:
+            raise RuntimeError("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
+        self.bin = Path(bins[-1]).parent
+        self.dir = Path(tempfile.mkdtemp(prefix="assay-faults-pg-"))
+        self.port = _free_port()
+        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres", "postgres")
+
+    def _ctl(self, *args):
+        subprocess.run(
+            [
+                *self.as_user,
+                str(self.bin / "pg_ctl"),
+                "-D",
+                str(self.dir / "data"),
+                "-w",
+                "-l",
+                str(self.dir / "log"),
+                *args,
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+
+    def start(self):
+        subprocess.run(
+            [*self.as_user, str(self.bin / "initdb"), "-D", str(self.dir / "data"), "-U", "postgres", "-A", "trust"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        self._ctl("-o", options, "start")
+
+    def restart(self):
+        self._ctl("-m", "fast", "restart")
+
+    def stop(self):
+        try:
+            self._ctl("-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    @property
+    def url(self):
+        return f"postgresql://postgres@127.0.0.1:{self.port}"
+
+
+def _wait_port(port, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing answers on port {port}")
+
+
+# ---------------------------------------------------------------- data
+
+
+def build_data(n_clients, n_runs):
+    """A TREC 2007 evaluation: one series with one factoid question per assessor; `n_runs` runs of as many teams
+    each answer every question with an answer of its own (one pool item each), so every save changes scores."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import Group, User
+
+    from assess.models import Assignment
+    from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team, Topic
+
+    SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
+    evaluation = Evaluation.objects.create(slug="bench-faults", title="Faults benchmark", track="trec2007-qa")
+    runs = [
+        Run.objects.create(evaluation=evaluation, team=Team.objects.create(name=f"Team {r}"), tag=f"run{r}", priority=1)
+        for r in range(n_runs)
+    ]
+    group, _ = Group.objects.get_or_create(name="assessor")
+    clients = []
+    for c in range(n_clients):
+        user = User.objects.create(username=f"faults{c:03d}")
+        user.set_unusable_password()
+        user.save()
+        user.groups.add(group)
+        series = Topic.objects.create(evaluation=evaluation, ident=str(c + 1), kind="series", position=2 * c)
+        question = Topic.objects.create(
+            evaluation=evaluation, parent=series, ident=f"{c + 1}.1", kind="FACTOID", text="Who?", position=2 * c + 1
+        )
+        Assignment.objects.create(evaluation=evaluation, topic=series, assessor=user)
+        items = []
+        for r, run in enumerate(runs):
+            entry = RunEntry.objects.create(run=run, topic=question, line_no=c + 1, docid=f"D{c}-{r}", text=f"a{r}")
+            item = PoolItem.objects.create(
+                evaluation=evaluation,
+                topic=question,
+                key=f"D{c}-{r}\ta{r}",
+                docid=f"D{c}-{r}",
+                text=f"a{r}",
+                position=r,
+            )
+            item.sources.add(entry)
+            items.append(item.pk)
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        clients.append((session.session_key, items))
+    return evaluation, clients
+
+
+# ---------------------------------------------------------------- assessors
+
+
+class Assessor(Client):
+    """A judging page's behaviour: after a failure the assessor presses again; a 409 shows the current judgment,
+    which the page then holds. Every acknowledged save is remembered as (item, version, label)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.acknowledged = []
+        self.failures = {"server": 0, "no answer": 0, "conflict": 0}
+
+    async def save(self, started=None):
+        item = self.items[self.turn % len(self.items)]
+        label, version = self.told.get(item, (None, 0))
+        new = LABELS[(LABELS.index(label) + 1) % len(LABELS)] if label else LABELS[0]
+        payload = self._request(item, f"label={new}&version={version}")
+        self.turn += 1
+        try:
+            status, content, keep = await asyncio.wait_for(self._exchange(payload), timeout=30)
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ValueError):
+            self.failures["no answer"] += 1
+            self._drop()
+            self.turn -= 1  # the same item again, as the assessor presses again
+            return
+        if not keep:
+            self._drop()
+        m = VERSION.search(content)
+        if status == 409 and m:
+            current = CURRENT.search(content)
+            self.told[item] = (current.group(1).decode() if current else None, int(m.group(1)))
+            self.failures["conflict"] += 1
+            return
+        if status != 200 or not m:
+            self.failures["server"] += 1
+            self.turn -= 1
+            return
+        self.told[item] = (new, int(m.group(1)))
+        self.acknowledged.append((item, int(m.group(1)), new))
+        self.saves += 1
+
+
+def judging(assessors, stop, think):
+    async def main():
+        async def work(a):
+            while not stop.is_set():
+                await a.save()
+                await asyncio.sleep(think)
+            a.close()
+
+        await asyncio.gather(*(work(a) for a in assessors))
+
+    asyncio.run(main())
+
+
+def lost_saves(assessors):
+    """Acknowledged saves with no history row of that version and label."""
+    from assess.models import JudgmentChange
+
+    history = set(
+        (item, version, (after or {}).get("label"))
+        for item, version, after in JudgmentChange.objects.filter(
+            judgment__evaluation__slug="bench-faults"
+        ).values_list("judgment__item_id", "version", "after")
+    )
+    acknowledged = [s for a in assessors for s in a.acknowledged]
+    return sum(1 for s in acknowledged if s not in history), len(acknowledged)
+
+
+# ---------------------------------------------------------------- scores
+
+
+def scores_match_full_rescoring(evaluation_id):
+    """(every stored score equals a full rescoring computed now, and no stale marks remain)."""
+    from django.db import connection
+
+    from pooling.models import Evaluation, StaleTopic
+    from scoring.models import Score
+    from scoring.registry import get_scorer
+
+    try:
+        if StaleTopic.objects.filter(evaluation_id=evaluation_id).exists():
+            return False
+        evaluation = Evaluation.objects.get(pk=evaluation_id)
+        expected = {
+            (r.run_id, r.scope, r.topic_id, r.measure): r.value
+            for r in get_scorer(evaluation.track)(evaluation, None).rows
+        }
+        stored = dict(
+            ((run, scope, topic, measure), value)
+            for run, scope, topic, measure, value in Score.objects.filter(run__evaluation_id=evaluation_id).values_list(
+                "run_id", "scope", "topic_id", "measure", "value"
+            )
+        )
+        return stored == expected
+    except Exception:  # the database restarting under us: not yet
+        connection.close()
+        return False
+
+
+# ---------------------------------------------------------------- the run
+
+
+def _worker_env(env):
+    return dict(env, CELERY_TASK_ALWAYS_EAGER="0")
+
+
+def _kill_worker_mid_rescoring(worker, redis, timeout=20.0):
+    """SIGKILL the worker once it holds a task it has not acknowledged (tasks are acknowledged late, and it takes
+    one at a time: it is rescoring), or after `timeout`; True if it was caught mid-task. (A solo worker answers no
+    control command while it runs a task, so Redis is asked instead.)"""
+    import redis as redis_client
+
+    client = redis_client.Redis.from_url(redis.url)
+    deadline = time.monotonic() + timeout
+    busy = False
+    while time.monotonic() < deadline:
+        if client.hlen("unacked"):
+            busy = True
+            break
+        time.sleep(0.01)
+    worker.send_signal(signal.SIGKILL)
+    worker.wait()
+    client.close()
+    return busy
+
+
+def run(args):
+    load_before = os.getloadavg()[0]
+    redis = Redis()
+    redis.start()
+    postgres = None
+    if not args.fast:
+        postgres = Postgres()
+        postgres.start()
+        os.environ["BENCH_PG_URL"] = postgres.url
+    database = f"assay_bench_faults_{uuid.uuid4().hex[:6]}" if args.fast else "assay_bench_faults"
+    queue = f"assay-faults-{uuid.uuid4().hex[:8]}"
+    # before Django reads its settings: this process's Celery app talks to the private Redis and queue
+    os.environ.update(CELERY_BROKER_URL=redis.url, CELERY_RESULT_BACKEND="", CELERY_QUEUE=queue)
+    server = worker = None
+    assessors = []
+    server_log = None
+    try:
+        setup_django(database)
+        from django.conf import settings
+        from django.db import connection
+
+        from config.celery import app
+        from config.worker import start_worker, stop_worker
+
+        evaluation, sessions = build_data(args.clients, args.runs)
+        connection.close()
+        env = dict(
+            os.environ,
+            DEBUG="0",
+            SECRET_KEY=settings.SECRET_KEY,
+            ALLOWED_HOSTS="127.0.0.1",
+            SECURE_SSL_REDIRECT="0",
+            SESSION_COOKIE_SECURE="0",
+            CSRF_COOKIE_SECURE="0",
+            LOG_LEVEL="WARNING",
+            CELERY_BROKER_URL=redis.url,
+            CELERY_RESULT_BACKEND="",
+            CELERY_QUEUE=queue,
+            CELERY_TASK_ALWAYS_EAGER="0",
+            DATABASE_URL=os.environ["DATABASE_URL"],
+        )
+        env["STATIC_ROOT"] = os.environ.get("BENCH_STATIC_ROOT", str(ROOT / ".bench-staticfiles"))
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+        )
+        port = _free_port()
+        # the server's log (a stopped Redis is logged at every save) goes to a file, out of the report
+        server_log = Path(tempfile.gettempdir()) / f"{queue}-gunicorn.log"
+        with open(server_log, "w") as out:  # (the server keeps its own copy of the descriptor)
+            server = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py"]
+                + ["-b", f"127.0.0.1:{port}", "--log-level", "warning"],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        _wait_for(port, server)
+        node = f"{queue}@localhost"
+        worker = start_worker(queue, _worker_env(env), app, node=node, loglevel="WARNING")
+
+        assessors = [Assessor(port, key, items) for key, items in sessions]
+        stop = threading.Event()
+        load = threading.Thread(target=judging, args=(assessors, stop, args.think))
+        load.start()
+        timeline = {}
+        t0 = time.monotonic()
+        time.sleep(args.warmup)
+
+        timeline["worker killed"] = time.monotonic() - t0
+        killed_mid_task = _kill_worker_mid_rescoring(worker, redis)
+        time.sleep(2)
+        worker = start_worker(queue, _worker_env(env), app, node=node, loglevel="WARNING")
+        timeline["worker back"] = time.monotonic() - t0
+
+        timeline["redis stopped"] = time.monotonic() - t0
+        redis.stop()
+        time.sleep(args.redis_down)
+        redis.start()
+        timeline["redis back"] = time.monotonic() - t0
+
+        if postgres is not None:
+            timeline["postgres restart"] = time.monotonic() - t0
+            postgres.restart()
+            timeline["postgres back"] = time.monotonic() - t0
+        recovered = time.monotonic()
+
+        time.sleep(args.settle)
+        stop.set()
+        load.join()
+        stopped = time.monotonic()
+
+        connection.close()
+        converged = None
+        while time.monotonic() - stopped < args.converge_timeout:
+            if scores_match_full_rescoring(evaluation.pk):
+                converged = time.monotonic() - recovered
+                break
+            time.sleep(0.5)
+        lost, acknowledged = lost_saves(assessors)
+    finally:
+        if worker is not None:
+            from config.worker import stop_worker
+
+            stop_worker(worker)
+        if server is not None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        redis.stop()
+        from django.db import connections
+
+        connections.close_all()
+        if args.fast:
+            _drop_database(database)
+        if postgres is not None:
+            postgres.stop()
+
+    failures = {k: sum(a.failures[k] for a in assessors) for k in assessors[0].failures}
+    extra = {"load_average_before": load_before, "load_average_after": os.getloadavg()[0], "cpus": os.cpu_count()}
+    return [
+        Result(
+            "saves acknowledged",
+            acknowledged,
+            "count",
+            extra=extra | {"timeline_s": timeline, "server_log": str(server_log)},
+        ),
+        Result("acknowledged saves lost", lost, "count", goal="<= 0"),
+        Result("failures shown (5xx)", failures["server"], "count", notes="the page says 'Not saved', press again"),
+        Result("failures shown (no answer)", failures["no answer"], "count", notes="the page says 'Not saved'"),
+        Result("version conflicts (409)", failures["conflict"], "count", notes="the page shows the stored judgment"),
+        Result("worker killed mid-rescoring", float(killed_mid_task), "yes=1"),
+        Result(
+            "seconds to scores = full rescoring",
+            converged if converged is not None else float("inf"),
+            "s",
+            goal="<= 30",
+            notes="from the end of the last fault",
+        ),
+    ]
+
+
+def _drop_database(name):
+    import psycopg
+
+    server = os.environ.get("BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432")
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
