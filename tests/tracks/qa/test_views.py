@@ -184,3 +184,26 @@ def test_kappa_and_percent_agreement_by_hand():
     assert agreement.cohens_kappa(pairs) == pytest.approx(0.4)
     assert agreement.cohens_kappa([("c", "c")] * 3) == 1.0
     assert agreement.cohens_kappa([]) is None and agreement.percent_agreement([]) is None
+
+
+def test_list_save_renders_the_classes_panel_only_when_membership_changed(client, setup, django_assert_max_num_queries):
+    """The panel lists each class's members: a label that leaves the item's class as it was sends the bar alone."""
+    from assess.models import AnswerClass
+
+    sample, me, _, _ = setup
+    login(client, me)
+    it = sample.items["1.2"][0]
+    url = reverse("qa:judge", args=[it.pk])
+    panel = 'id="classes-panel"'
+    first = client.post(url, {"label": "incorrect", "version": 0}, headers={"HX-Request": "true"}).content.decode()
+    assert panel not in first  # no class before or after
+    with django_assert_max_num_queries(5 if connection.vendor == "postgresql" else 14):
+        relabel = client.post(url, {"label": "unsupported", "version": 1}, headers={"HX-Request": "true"})
+    assert relabel.status_code == 200 and panel not in relabel.content.decode()
+    cls = AnswerClass.objects.create(topic=sample.questions["1.2"], label="Nicole Kidman", created_by=me)
+    joined = client.post(url, {"answer_class": cls.pk, "version": 2}, headers={"HX-Request": "true"}).content.decode()
+    assert panel in joined and 'hx-swap-oob="true"' in joined  # into a class: the panel shows the new member
+    left = client.post(url, {"label": "incorrect", "version": 3}, headers={"HX-Request": "true"}).content.decode()
+    assert panel in left  # out of it again
+    stale = client.post(url, {"label": "non-exact", "version": 1}, headers={"HX-Request": "true"})
+    assert stale.status_code == 409 and panel in stale.content.decode()  # a conflict shows everything as stored
