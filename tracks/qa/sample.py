@@ -63,6 +63,8 @@ def build_sample(slug="assess-sample", track="trec2007-qa", n_series=1, items_pe
             items = []
             for k in range(items_per_question):
                 answer = ANSWERS[qtype][k % 4]
+                if answer == "NIL" and k >= 4:  # one NIL per question: NIL has no document to tell copies apart
+                    answer = f"Answer {k}"
                 nil = answer == "NIL"
                 docid = "" if nil else f"DOC{s:03d}-{qn}-{k:04d}"
                 if docid and docid not in docs:
