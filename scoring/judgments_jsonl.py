@@ -1,7 +1,16 @@
-"""Every judgment of an evaluation out and in: Assay's lossless JSON Lines, one record per line (answer classes,
-nuggets, judgments with their full history, closures), and its import into an evaluation with the same questions
-and pools (all or nothing). Any track's judgments go through it; a track's own export formats (QA: NIST's) are
-registered with scoring.registry.register_exports.
+"""Every judgment of an evaluation out and in: Assay's lossless JSON Lines, one record per line (the pool items the
+assessors found, answer classes, nuggets, judgments with their full history, closures, the structure log), and its
+import into an evaluation rebuilt from the same files (all or nothing). Any track's judgments go through it; a
+track's own export formats (QA: NIST's) are registered with scoring.registry.register_exports.
+
+The files rebuild every pool item the runs gave, but not the ones assessors found (QA found answers, BOLT
+citations found in a thread), so those travel as "item" records and the import creates them. Rebuilding can
+itself judge found items (BOLT: the citations of the topic file, `bolt_import_found`); the import then replaces
+those judgments with the file's records of the same items, which hold the same judgments as they stood in the
+source, later changes included. Any other judgment already in the evaluation makes the import refuse.
+
+The structure log (answer classes and nuggets created, merged, deleted...; questions closed) is copied as it was:
+the ids inside its before/after values are the source's (the "answer_class" and "nugget" records carry them).
 """
 
 import json
@@ -11,11 +20,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from assess.kinds import InvalidValue, check_value
-from assess.models import AnswerClass, Judgment, JudgmentChange, Nugget, TopicClosure
+from assess.models import AnswerClass, Judgment, JudgmentChange, Nugget, StructureChange, TopicClosure
 from assess.official import VOTE_KINDS
 from pooling.models import PoolItem, Topic
 
 FORMAT = "assay-judgments/1"
+# Version 1 files without "item" or "structure" records still import: those records are additions.
 
 
 def export_jsonl(evaluation):
@@ -24,6 +34,21 @@ def export_jsonl(evaluation):
     ident = dict(Topic.objects.filter(evaluation=evaluation).values_list("id", "ident"))
     users = dict(User.objects.values_list("id", "username"))
     yield _line({"type": "header", "format": FORMAT, "evaluation": evaluation.slug, "track": evaluation.track})
+    found = PoolItem.objects.filter(evaluation=evaluation, origin=PoolItem.ASSESSOR).order_by("topic_id", "id")
+    for item in found:
+        yield _line(
+            {
+                "type": "item",
+                "topic": ident[item.topic_id],
+                "key": item.key,
+                "pool_id": item.pool_id,
+                "docid": item.docid,
+                "text": item.text,
+                "position": item.position,
+                "data": item.data,
+                "created_at": item.created_at.isoformat(),
+            }
+        )
     for c in AnswerClass.objects.filter(topic__evaluation=evaluation).order_by("id"):
         yield _line(
             {
@@ -83,6 +108,18 @@ def export_jsonl(evaluation):
                 "closed_at": c.closed_at.isoformat(),
             }
         )
+    for s in StructureChange.objects.filter(topic__evaluation=evaluation).order_by("at", "id"):
+        yield _line(
+            {
+                "type": "structure",
+                "topic": ident[s.topic_id],
+                "actor": users[s.actor_id],
+                "at": s.at.isoformat(),
+                "action": s.action,
+                "before": s.before,
+                "after": s.after,
+            }
+        )
 
 
 def _line(obj):
@@ -100,15 +137,22 @@ def import_jsonl(evaluation, lines, filename="<input>"):
     """
     from django.utils.dateparse import parse_datetime
 
+    # What rebuilding from the files judged itself: judgments on found items, replaced by the file's records.
+    derived = defaultdict(list)  # (question ident, item key) -> judgment ids
+    rebuilt = Judgment.objects.filter(evaluation=evaluation).values_list(
+        "id", "item__origin", "topic__ident", "item__key"
+    )
     if (
-        Judgment.objects.filter(evaluation=evaluation).exists()
+        any(origin != PoolItem.ASSESSOR for _, origin, _, _ in rebuilt)
         or Nugget.objects.filter(topic__evaluation=evaluation).exists()
         or AnswerClass.objects.filter(topic__evaluation=evaluation).exists()
     ):
         raise ImportFailed(
             f"{filename}: evaluation {evaluation.slug} already has judgments, nuggets or answer "
-            "classes; import into an evaluation without any"
+            "classes; import into an evaluation without any (judgments on the found items its files gave aside)"
         )
+    for pk, _, question_ident, key in rebuilt:
+        derived[(question_ident, key)].append(pk)
     topics = {t.ident: t for t in Topic.objects.filter(evaluation=evaluation)}
     items = {
         (t, k): pk
@@ -194,7 +238,32 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                         continue
                     if not seen_header:
                         raise ImportFailed(f"{where}: the first line must be the header")
-                    if kind == "answer_class":
+                    if kind == "item":
+                        key = (rec["topic"], rec["key"])
+                        once((kind, *key), f"found item {key[1]!r} of question {key[0]}", number, where)
+                        question = topic(rec["topic"], where)
+                        if key in items:  # the rebuild made it (a found citation of the topic file)
+                            replaced = derived.pop(key, [])
+                            if replaced:
+                                Judgment.objects.filter(id__in=replaced).delete()
+                                counts["judgments_replaced"] += len(replaced)
+                        else:
+                            if not isinstance(rec.get("key"), str) or not rec["key"]:
+                                raise ImportFailed(f"{where}: a found item needs a key")
+                            made = PoolItem.objects.create(
+                                evaluation=evaluation,
+                                topic=question,
+                                key=rec["key"],
+                                pool_id=rec.get("pool_id") or "",
+                                docid=rec.get("docid") or "",
+                                text=rec.get("text") or "",
+                                origin=PoolItem.ASSESSOR,
+                                position=int(rec.get("position") or 0),
+                                data=rec.get("data") or {},
+                            )
+                            items[key] = made.id
+                            stamps.append((PoolItem, made.id, "created_at", rec.get("created_at")))
+                    elif kind == "answer_class":
                         once((kind, rec["id"]), f"answer class id {rec['id']!r}", number, where)
                         c = AnswerClass.objects.create(
                             topic=topic(rec["topic"], where),
@@ -276,6 +345,15 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                             topic=topic(rec["topic"], where), closed_by=user(rec["closed_by"], where)
                         )
                         stamps.append((TopicClosure, c.id, "closed_at", rec.get("closed_at")))
+                    elif kind == "structure":
+                        sc = StructureChange.objects.create(
+                            topic=topic(rec["topic"], where),
+                            actor=user(rec["actor"], where),
+                            action=rec["action"],
+                            before=rec.get("before"),
+                            after=rec.get("after"),
+                        )
+                        stamps.append((StructureChange, sc.id, "at", rec.get("at")))
                     else:
                         raise ImportFailed(f"{where}: unknown record type {kind!r}")
                 except ImportFailed:
