@@ -65,7 +65,7 @@ def passage_with_spans(
             spans.append([pos, len(piece)])
         pos += len(piece)
     if reading == COLLAPSED:
-        return collapse_with_spans(text, spans)
+        return collapse_with_spans(text, spans) if spans else (collapse(text), [])
     return text, _joined(spans)
 
 
