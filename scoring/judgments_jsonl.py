@@ -9,6 +9,9 @@ itself judge found items (BOLT: the citations of the topic file, `bolt_import_fo
 those judgments with the file's records of the same items, which hold the same judgments as they stood in the
 source, later changes included. Any other judgment already in the evaluation makes the import refuse.
 
+Assignments and invitations (who judges, votes or adjudicates) travel too: the rebuild's own identical ones are
+kept (with the source's creation time), a different assessor in the same role is refused.
+
 The structure log (answer classes and nuggets created, merged, deleted...; questions closed) is copied as it was:
 the ids inside its before/after values are the source's (the "answer_class" and "nugget" records carry them).
 """
@@ -20,7 +23,16 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from assess.kinds import InvalidValue, check_value
-from assess.models import AnswerClass, Judgment, JudgmentChange, Nugget, StructureChange, TopicClosure
+from assess.models import (
+    AnswerClass,
+    Assignment,
+    Invitation,
+    Judgment,
+    JudgmentChange,
+    Nugget,
+    StructureChange,
+    TopicClosure,
+)
 from assess.official import VOTE_KINDS
 from pooling.models import PoolItem, Topic
 
@@ -34,6 +46,27 @@ def export_jsonl(evaluation):
     ident = dict(Topic.objects.filter(evaluation=evaluation).values_list("id", "ident"))
     users = dict(User.objects.values_list("id", "username"))
     yield _line({"type": "header", "format": FORMAT, "evaluation": evaluation.slug, "track": evaluation.track})
+    for a in Assignment.objects.filter(evaluation=evaluation).order_by("id"):
+        yield _line(
+            {
+                "type": "assignment",
+                "topic": ident[a.topic_id],
+                "assessor": users[a.assessor_id],
+                "role": a.role,
+                "created_at": a.created_at.isoformat(),
+            }
+        )
+    for inv in Invitation.objects.filter(evaluation=evaluation).order_by("id"):
+        yield _line(
+            {
+                "type": "invitation",
+                "kind": inv.kind,
+                "topic": ident[inv.topic_id] if inv.topic_id else None,
+                "user": users[inv.user_id],
+                "invited_by": users[inv.invited_by_id],
+                "created_at": inv.created_at.isoformat(),
+            }
+        )
     found = PoolItem.objects.filter(evaluation=evaluation, origin=PoolItem.ASSESSOR).order_by("topic_id", "id")
     for item in found:
         yield _line(
@@ -238,7 +271,37 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                         continue
                     if not seen_header:
                         raise ImportFailed(f"{where}: the first line must be the header")
-                    if kind == "item":
+                    if kind == "assignment":
+                        question, who = topic(rec["topic"], where), user(rec["assessor"], where)
+                        what = f"the {rec['role']} assignment of {rec['topic']}"
+                        once((kind, rec["topic"], rec["role"]), what, number, where)
+                        if rec["role"] not in dict(Assignment.ROLES):
+                            raise ImportFailed(f"{where}: unknown assignment role {rec['role']!r}")
+                        held = Assignment.objects.filter(topic=question, role=rec["role"]).first()
+                        if held is None:
+                            held = Assignment.objects.create(
+                                evaluation=evaluation, topic=question, assessor=who, role=rec["role"]
+                            )
+                        elif held.assessor_id != who.id:  # the rebuild assigned someone else: say so, change nothing
+                            raise ImportFailed(
+                                f"{where}: {rec['topic']} is assigned to {held.assessor.username} as {rec['role']} "
+                                f"here, to {who.username} in the file"
+                            )
+                        # the rebuild's own (the same assignment made again) takes the source's time
+                        stamps.append((Assignment, held.id, "created_at", rec.get("created_at")))
+                    elif kind == "invitation":
+                        series = topic(rec["topic"], where) if rec.get("topic") is not None else None
+                        if rec["kind"] not in dict(Invitation.KINDS):
+                            raise ImportFailed(f"{where}: unknown invitation kind {rec['kind']!r}")
+                        inv, made = Invitation.objects.get_or_create(
+                            evaluation=evaluation,
+                            topic=series,
+                            user=user(rec["user"], where),
+                            kind=rec["kind"],
+                            defaults={"invited_by": user(rec["invited_by"], where)},
+                        )
+                        stamps.append((Invitation, inv.id, "created_at", rec.get("created_at")))
+                    elif kind == "item":
                         key = (rec["topic"], rec["key"])
                         once((kind, *key), f"found item {key[1]!r} of question {key[0]}", number, where)
                         question = topic(rec["topic"], where)

@@ -12,6 +12,7 @@ from assess import judging as generic
 from assess.models import (
     AnswerClass,
     Assignment,
+    Invitation,
     Judgment,
     JudgmentChange,
     Nugget,
@@ -86,6 +87,14 @@ def snapshot(evaluation):
         (c.topic.ident, c.closed_by.username, c.closed_at)
         for c in TopicClosure.objects.filter(topic__evaluation=evaluation).select_related("topic", "closed_by")
     )
+    assignments = sorted(
+        (a.topic.ident, a.assessor.username, a.role, a.created_at)
+        for a in Assignment.objects.filter(evaluation=evaluation).select_related("topic", "assessor")
+    )
+    invitations = sorted(
+        (i.kind, i.topic.ident if i.topic_id else "", i.user.username, i.invited_by.username, i.created_at)
+        for i in Invitation.objects.filter(evaluation=evaluation).select_related("topic", "user", "invited_by")
+    )
     rescore_evaluation(evaluation.id)
     scores = sorted(
         (s.run.tag, s.scope, s.topic.ident if s.topic_id else "", s.measure, s.value, repr(s.detail))
@@ -99,6 +108,8 @@ def snapshot(evaluation):
         "structure": structure,
         "found": found,
         "closures": closures,
+        "assignments": assignments,
+        "invitations": invitations,
         "scores": scores,
     }
 
@@ -206,14 +217,22 @@ def test_trec2007_round_trip(tmp_path, blog06, demo_users):
     nugget_judging.vote(user, second, "okay", 0)
     for item in PoolItem.objects.filter(topic=other):
         nugget_judging.match(user, generic.load_item(user, item.pk), [first.pk], 0)
+    generic.ask_revote(demo_users["organizer"], ev.topics.get(ident="301"))  # the primary's later vote set
+    nugget_judging.vote(user, first, "okay", 0, later=True)
     generic.close_question(demo_users["organizer"], factoid)
+    assert {k for (k,) in Judgment.objects.filter(evaluation=ev).values_list("kind")} == {
+        "instance",
+        "nugget_vote",
+        "nugget_revote",
+        "nugget_match",
+    }
 
     def rebuild():
         load_trec2007_demo(out=lambda _: None)
         return Evaluation.objects.get(slug=SLUG)
 
     before = round_trip(tmp_path, ev, rebuild)
-    assert len(before["found"]) == 2 and before["nuggets"] and before["classes"]
+    assert len(before["found"]) == 2 and before["nuggets"] and before["classes"] and before["invitations"]
 
 
 # --- QA4MRE (no human judgments: the gold standard comes from the files) ------------------------------------

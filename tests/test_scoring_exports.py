@@ -170,3 +170,26 @@ def test_significance_command(capsys):
     # 2 runs x 2 series: df_error = (2-1)(2-1) = 1; runB's mean is higher
     assert data["df_error"] == 1
     assert [r["run"] for r in data["runs"]] == ["runB", "runA"]
+
+
+def test_import_refuses_another_assessor_in_the_same_role(tmp_path):
+    from django.contrib.auth.models import User
+
+    from assess.models import Assignment
+
+    t = tiny_trec2007()
+    src = t["evaluation"]
+    series = Topic.objects.get(evaluation=src, ident="216")
+    Assignment.objects.create(evaluation=src, topic=series, assessor=t["primary"])
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(export_jsonl(src)))
+    dst = _copy_without_judgments(src, "target")
+    Assignment.objects.create(
+        evaluation=dst,
+        topic=Topic.objects.get(evaluation=dst, ident="216"),
+        assessor=User.objects.create(username="zed"),
+    )
+    with pytest.raises(CommandError, match=f"216 is assigned to zed as primary here, to {t['primary'].username}"):
+        call_command("import_judgments", "target", str(path))
+    assert not Judgment.objects.filter(evaluation=dst).exists()
+    assert Assignment.objects.filter(evaluation=dst).count() == 1
