@@ -12,7 +12,7 @@ from assess.models import Assignment, JudgmentChange
 from corpus.loading import load_collection
 from pooling.formats.base import ParsedEntry
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
-from pooling.models import PoolItem, Run, RunEntry
+from pooling.models import Evaluation, PoolItem, Run, RunEntry
 from pooling.pools import build_pools, item_sources
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
@@ -339,3 +339,30 @@ def test_commands_export_agreement_and_team_topics(loaded, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "<query>What do people in Cairo think of the new metro line?</query>" in out
     assert "description" not in out and "rules" not in out
+
+
+def test_the_collapsed_reading_is_chosen_with_a_command(db, tmp_path):
+    from django.core.management import CommandError, call_command
+
+    load_collection("bolt-c-forum", "bolt-forum", [str(FIXTURES / "forum.xml")])
+    call_command(
+        "create_evaluation", "bolt-c", "--track", "bolt-ir-p2", "--collection", "bolt-c-forum",
+        "--setting", "passage_white_space=collapsed",
+    )  # fmt: skip
+    ev = Evaluation.objects.get(slug="bolt-c")
+    assert ev.settings["passage_white_space"] == "collapsed" and ev.settings["max_passage_chars"] == 250
+    with pytest.raises(CommandError, match="'passage_blanks' is not a setting of track bolt-ir-p2"):
+        call_command("update_evaluation", "bolt-c", "--setting", "passage_blanks=collapsed")
+    # A passage wrapped over an indented line is stored collapsed under this reading, as submitted by default.
+    load_topics(ev, (FIXTURES / "topics.xml").read_bytes(), "topics.xml")
+    wrapped = (FIXTURES / "alpha2.xml").read_bytes().replace(b"The fare is too high", b"The fare\n      is too high")
+    (result,) = load_run_files(ev, [RunFile(filename="alpha2.xml", data=wrapped, team="Team Alpha", priority=1)])
+    assert not result.problems
+    texts = {e.text for e in result.run.entries.all()}
+    assert "The fare is too high for students, and the stations are far from Shubra." in texts
+    call_command("update_evaluation", "bolt-c", "--setting", "passage_white_space=as submitted")
+    ev.refresh_from_db()
+    (result,) = load_run_files(ev, [RunFile(filename="alpha3.xml", data=wrapped, team="Team Alpha", priority=1)])
+    assert "The fare\n      is too high for students, and the stations are far from Shubra." in {
+        e.text for e in result.run.entries.all()
+    }
