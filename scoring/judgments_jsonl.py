@@ -12,8 +12,11 @@ source, later changes included. Any other judgment already in the evaluation mak
 Assignments and invitations (who judges, votes or adjudicates) travel too: the rebuild's own identical ones are
 kept (with the source's creation time), a different assessor in the same role is refused.
 
-The structure log (answer classes and nuggets created, merged, deleted...; questions closed) is copied as it was:
-the ids inside its before/after values are the source's (the "answer_class" and "nugget" records carry them).
+Answer classes and nuggets merged away or deleted in the source are still named by the history of the judgments
+that held them and by the structure log (answer classes and nuggets created, merged, split, deleted; answers
+found; questions closed). Their ids have no row to map to, so the import writes them negated (-id): they can never
+name a class or nugget of the target, and each still tells which of the source's it was. The structure log's ids
+of classes, nuggets, pool items and users are mapped like the judgments' (`structure_ids`).
 """
 
 import json
@@ -141,6 +144,10 @@ def export_jsonl(evaluation):
                 "closed_at": c.closed_at.isoformat(),
             }
         )
+    keys = {
+        pk: (ident[topic_id], key)
+        for pk, topic_id, key in PoolItem.objects.filter(evaluation=evaluation).values_list("id", "topic_id", "key")
+    }
     for s in StructureChange.objects.filter(topic__evaluation=evaluation).order_by("at", "id"):
         yield _line(
             {
@@ -151,8 +158,61 @@ def export_jsonl(evaluation):
                 "action": s.action,
                 "before": s.before,
                 "after": s.after,
+                "refs": _structure_refs(s, keys, users),
             }
         )
+
+
+def structure_ids(action, value, answer_class, nugget, item, user):
+    """A structure-log value (before or after) with its ids put through the given functions (id -> id): the
+    class or nugget the action is about ("id", "sources"), nugget orders, pool items ("item", "items") and the
+    votes a merge or deletion took away ("nugget_id", "assessor_id"). The shapes are those of the QA saves
+    (tracks.qa.instance_judging, nugget_judging) and assess.judging's closures."""
+    if not isinstance(value, dict):
+        return value
+    own = answer_class if action.startswith("class.") else nugget if action.startswith("nugget.") else None
+    out = dict(value)
+    if own is not None and isinstance(out.get("id"), int):
+        out["id"] = own(out["id"])
+    if own is not None and isinstance(out.get("sources"), list):
+        out["sources"] = [dict(x, id=own(x["id"])) if isinstance(x, dict) and "id" in x else x for x in out["sources"]]
+    if isinstance(out.get("order"), list):
+        out["order"] = [nugget(i) for i in out["order"]]
+    if isinstance(out.get("item"), int):
+        out["item"] = item(out["item"])
+    if isinstance(out.get("items"), list):
+        out["items"] = [item(i) for i in out["items"]]
+    if isinstance(out.get("votes"), list):
+        votes = []
+        for v in out["votes"]:
+            v = dict(v) if isinstance(v, dict) else v
+            if isinstance(v, dict) and isinstance(v.get("nugget_id"), int):
+                v["nugget_id"] = nugget(v["nugget_id"])
+            if isinstance(v, dict) and isinstance(v.get("assessor_id"), int):
+                v["assessor_id"] = user(v["assessor_id"])
+            votes.append(v)
+        out["votes"] = votes
+    return out
+
+
+def _structure_refs(change, keys, users):
+    """{"items": {pk: [question, key]}, "users": {id: username}} for the pool items and users a structure-log row
+    names by id, so the import can find them in the target."""
+    items, people = {}, {}
+
+    def item(pk):
+        if pk in keys:
+            items[str(pk)] = list(keys[pk])
+        return pk
+
+    def user(pk):
+        if pk in users:
+            people[str(pk)] = users[pk]
+        return pk
+
+    for value in (change.before, change.after):
+        structure_ids(change.action, value, int, int, item, user)
+    return {"items": items, "users": people}
 
 
 def _line(obj):
@@ -221,20 +281,56 @@ def import_jsonl(evaluation, lines, filename="<input>"):
             raise ImportFailed(f"{where}: unknown question {ident_!r} in evaluation {evaluation.slug}")
         return topics[ident_]
 
-    def remap(kind, value, where):
+    def gone(ids, what, where):
+        """id -> the target's id; an id no record defined is a class or nugget deleted in the source: negated."""
+
+        def to(i):
+            if i in ids:
+                return ids[i]
+            if not isinstance(i, int) or isinstance(i, bool):
+                raise ImportFailed(f"{where}: {what} {i!r} is not an id")
+            return -abs(i)
+
+        return to
+
+    def remap(kind, value, where, history=False):
+        """A judgment value with the target's class and nugget ids. The current value must name classes and
+        nuggets the file defines; a history value may name ones deleted in the source (negated, see above)."""
         if not isinstance(value, dict):
             raise ImportFailed(f"{where}: value must be an object")
         value = dict(value)
         if value.get("answer_class") is not None:
-            if value["answer_class"] not in class_ids:
+            if value["answer_class"] not in class_ids and not history:
                 raise ImportFailed(f"{where}: answer class {value['answer_class']} not defined before this line")
-            value["answer_class"] = class_ids[value["answer_class"]]
+            value["answer_class"] = gone(class_ids, "answer class", where)(value["answer_class"])
         if kind == "nugget_match":
-            try:
-                value["nuggets"] = [nugget_ids[n] for n in value.get("nuggets", [])]
-            except KeyError as missing:
-                raise ImportFailed(f"{where}: nugget {missing} not defined before this line") from None
+            nuggets = value.get("nuggets", [])
+            missing = [n for n in nuggets if n not in nugget_ids]
+            if missing and not history:
+                raise ImportFailed(f"{where}: nugget {missing[0]} not defined before this line")
+            value["nuggets"] = [gone(nugget_ids, "nugget", where)(n) for n in nuggets]
         return value
+
+    def structure_value(rec, value, where):
+        refs = rec.get("refs") or {}
+        ref_items, ref_users = refs.get("items") or {}, refs.get("users") or {}
+
+        def item(pk):
+            key = tuple(ref_items.get(str(pk)) or ())
+            return items[key] if key in items else -abs(pk)
+
+        def someone(pk):
+            name = ref_users.get(str(pk))
+            return user(name, where).id if name else -abs(pk)
+
+        return structure_ids(
+            rec["action"],
+            value,
+            gone(class_ids, "answer class", where),
+            gone(nugget_ids, "nugget", where),
+            item,
+            someone,
+        )
 
     def fitting(kind, value, where):
         """The value, if it fits its kind's declared shape (the same check as every save: assess.kinds)."""
@@ -397,8 +493,10 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                                 judgment=j,
                                 changed_by=user(h["changed_by"], where),
                                 version=int(h["version"]),
-                                before=None if h.get("before") is None else remap(jkind, h["before"], where),
-                                after=remap(jkind, h["after"], where),
+                                before=None
+                                if h.get("before") is None
+                                else remap(jkind, h["before"], where, history=True),
+                                after=remap(jkind, h["after"], where, history=True),
                             )
                             stamps.append((JudgmentChange, ch.id, "changed_at", h.get("changed_at")))
                             counts["changes"] += 1
@@ -413,8 +511,8 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                             topic=topic(rec["topic"], where),
                             actor=user(rec["actor"], where),
                             action=rec["action"],
-                            before=rec.get("before"),
-                            after=rec.get("after"),
+                            before=structure_value(rec, rec.get("before"), where),
+                            after=structure_value(rec, rec.get("after"), where),
                         )
                         stamps.append((StructureChange, sc.id, "at", rec.get("at")))
                     else:

@@ -6,6 +6,7 @@ every judgment, history row, structure-log row, found item and score is then wha
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from assess import judging as generic
@@ -22,6 +23,7 @@ from assess.models import (
 from corpus.loading import load_collection
 from corpus.models import Document
 from pooling.models import Evaluation, PoolItem
+from scoring.judgments_jsonl import structure_ids
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
 
@@ -41,15 +43,29 @@ def snapshot(evaluation):
         for n in Nugget.objects.filter(topic__evaluation=evaluation).select_related("topic", "created_by")
     }
 
+    def by_identity(rows):
+        # a class or nugget deleted in the source keeps its source id (the import negates it: -id)
+        return lambda pk: rows[pk] if pk in rows else ("gone", abs(pk))
+
     def value(v):
         if not isinstance(v, dict):
             return v
         v = dict(v)
         if v.get("answer_class") is not None:
-            v["answer_class"] = classes[v["answer_class"]]
+            v["answer_class"] = by_identity(classes)(v["answer_class"])
         if "nuggets" in v:
-            v["nuggets"] = sorted(nuggets[n] for n in v["nuggets"])
+            v["nuggets"] = sorted(by_identity(nuggets)(n) for n in v["nuggets"])
         return v
+
+    items = {
+        i.pk: (i.topic.ident, i.key) for i in PoolItem.objects.filter(evaluation=evaluation).select_related("topic")
+    }
+    usernames = dict(User.objects.values_list("id", "username"))
+
+    def structure_value(action, v):
+        return structure_ids(
+            action, v, by_identity(classes), by_identity(nuggets), by_identity(items), by_identity(usernames)
+        )
 
     def subject(j):
         return (j.item.topic.ident, j.item.key) if j.item_id else nuggets[j.nugget_id]
@@ -76,7 +92,16 @@ def snapshot(evaluation):
         )
     )
     structure = sorted(
-        repr((s.topic.ident, s.actor.username, s.at, s.action, s.before, s.after))
+        repr(
+            (
+                s.topic.ident,
+                s.actor.username,
+                s.at,
+                s.action,
+                structure_value(s.action, s.before),
+                structure_value(s.action, s.after),
+            )
+        )
         for s in StructureChange.objects.filter(topic__evaluation=evaluation).select_related("topic", "actor")
     )
     found = sorted(
@@ -179,6 +204,14 @@ def test_tac2008_round_trip(tmp_path, blog06, demo_users):
     )
     nugget = Nugget.objects.filter(topic__evaluation=ev).order_by("id").first()
     nugget_judging.edit_nugget(users["assessor"], nugget, nugget.text + " (edited)")
+    # Classes and nuggets merged away and deleted: the history still names them.
+    first, second, *_ = AnswerClass.objects.filter(topic=rigid).order_by("id")
+    instance_judging.merge_classes(users["assessor"], first, [second])
+    nuggets = list(Nugget.objects.filter(topic=nugget.topic).order_by("id"))
+    nugget_judging.merge_nuggets(users["assessor"], nuggets[0], [nuggets[1]])
+    nugget_judging.delete_nugget(users["assessor"], nuggets[2], confirmed=True)
+    member = Judgment.objects.filter(kind="instance", value__answer_class=first.pk).values_list("item_id", flat=True)
+    instance_judging.split_class(users["assessor"], first, [member[0]], "split off")
     generic.close_question(users["organizer"], ev.topics.get(ident="1002"))
     kinds = set(Judgment.objects.filter(evaluation=ev).values_list("kind", "role"))
     assert kinds >= {("instance", "primary"), ("instance", "secondary"), ("instance", "adjudicated")}
