@@ -139,14 +139,16 @@ def snapshot(evaluation):
     }
 
 
-def round_trip(tmp_path, evaluation, rebuild):
-    """Export, delete the evaluation, rebuild it from the same files (`rebuild()` returns it), import."""
+def round_trip(tmp_path, evaluation, rebuild, forget=()):
+    """Export, delete the evaluation (and the users named in `forget`, as a fresh database would not have
+    them), rebuild it from the same files (`rebuild()` returns it), import."""
     before = snapshot(evaluation)
     path = tmp_path / "judgments.jsonl"
     call_command("export_judgments", evaluation.slug, "--output", str(path))
     slug = evaluation.slug
     evaluation.delete()
     assert not Judgment.objects.filter(evaluation__slug=slug).exists()
+    User.objects.filter(username__in=forget).delete()
     rebuild()
     call_command("import_judgments", slug, str(path))
     after = snapshot(Evaluation.objects.get(slug=slug))
@@ -358,6 +360,7 @@ def test_bolt_round_trip(tmp_path, make_user):
         ("citation", "adjudicated"),
         ("grouping", "primary"),
     }
-    before = round_trip(tmp_path, ev, lambda: _bolt_from_files(org))
+    before = round_trip(tmp_path, ev, lambda: _bolt_from_files(org), forget=("bolt-a1", "bolt-a2"))
+    assert not User.objects.get(username="bolt-a1").is_active  # made again by the import, unable to log in
     pool_ids = {f[2] for f in before["found"]}
     assert {"1.001-A1", "1.002-A1"} <= pool_ids and any("-V-" in p for p in pool_ids)
