@@ -1,7 +1,22 @@
-"""Every judgment of an evaluation out and in: Assay's lossless JSON Lines, one record per line (answer classes,
-nuggets, judgments with their full history, closures), and its import into an evaluation with the same questions
-and pools (all or nothing). Any track's judgments go through it; a track's own export formats (QA: NIST's) are
-registered with scoring.registry.register_exports.
+"""Every judgment of an evaluation out and in: Assay's lossless JSON Lines, one record per line (the pool items the
+assessors found, answer classes, nuggets, judgments with their full history, closures, the structure log), and its
+import into an evaluation rebuilt from the same files (all or nothing). Any track's judgments go through it; a
+track's own export formats (QA: NIST's) are registered with scoring.registry.register_exports.
+
+The files rebuild every pool item the runs gave, but not the ones assessors found (QA found answers, BOLT
+citations found in a thread), so those travel as "item" records and the import creates them. Rebuilding can
+itself judge found items (BOLT: the citations of the topic file, `bolt_import_found`); the import then replaces
+those judgments with the file's records of the same items, which hold the same judgments as they stood in the
+source, later changes included. Any other judgment already in the evaluation makes the import refuse.
+
+Assignments and invitations (who judges, votes or adjudicates) travel too: the rebuild's own identical ones are
+kept (with the source's creation time), a different assessor in the same role is refused.
+
+Answer classes and nuggets merged away or deleted in the source are still named by the history of the judgments
+that held them and by the structure log (answer classes and nuggets created, merged, split, deleted; answers
+found; questions closed). Their ids have no row to map to, so the import writes them negated (-id): they can never
+name a class or nugget of the target, and each still tells which of the source's it was. The structure log's ids
+of classes, nuggets, pool items and users are mapped like the judgments' (`structure_ids`).
 """
 
 import json
@@ -11,11 +26,21 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from assess.kinds import InvalidValue, check_value
-from assess.models import AnswerClass, Judgment, JudgmentChange, Nugget, TopicClosure
+from assess.models import (
+    AnswerClass,
+    Assignment,
+    Invitation,
+    Judgment,
+    JudgmentChange,
+    Nugget,
+    StructureChange,
+    TopicClosure,
+)
 from assess.official import VOTE_KINDS
 from pooling.models import PoolItem, Topic
 
 FORMAT = "assay-judgments/1"
+# Version 1 files without "item" or "structure" records still import: those records are additions.
 
 
 def export_jsonl(evaluation):
@@ -24,6 +49,42 @@ def export_jsonl(evaluation):
     ident = dict(Topic.objects.filter(evaluation=evaluation).values_list("id", "ident"))
     users = dict(User.objects.values_list("id", "username"))
     yield _line({"type": "header", "format": FORMAT, "evaluation": evaluation.slug, "track": evaluation.track})
+    for a in Assignment.objects.filter(evaluation=evaluation).order_by("id"):
+        yield _line(
+            {
+                "type": "assignment",
+                "topic": ident[a.topic_id],
+                "assessor": users[a.assessor_id],
+                "role": a.role,
+                "created_at": a.created_at.isoformat(),
+            }
+        )
+    for inv in Invitation.objects.filter(evaluation=evaluation).order_by("id"):
+        yield _line(
+            {
+                "type": "invitation",
+                "kind": inv.kind,
+                "topic": ident[inv.topic_id] if inv.topic_id else None,
+                "user": users[inv.user_id],
+                "invited_by": users[inv.invited_by_id],
+                "created_at": inv.created_at.isoformat(),
+            }
+        )
+    found = PoolItem.objects.filter(evaluation=evaluation, origin=PoolItem.ASSESSOR).order_by("topic_id", "id")
+    for item in found:
+        yield _line(
+            {
+                "type": "item",
+                "topic": ident[item.topic_id],
+                "key": item.key,
+                "pool_id": item.pool_id,
+                "docid": item.docid,
+                "text": item.text,
+                "position": item.position,
+                "data": item.data,
+                "created_at": item.created_at.isoformat(),
+            }
+        )
     for c in AnswerClass.objects.filter(topic__evaluation=evaluation).order_by("id"):
         yield _line(
             {
@@ -83,6 +144,75 @@ def export_jsonl(evaluation):
                 "closed_at": c.closed_at.isoformat(),
             }
         )
+    keys = {
+        pk: (ident[topic_id], key)
+        for pk, topic_id, key in PoolItem.objects.filter(evaluation=evaluation).values_list("id", "topic_id", "key")
+    }
+    for s in StructureChange.objects.filter(topic__evaluation=evaluation).order_by("at", "id"):
+        yield _line(
+            {
+                "type": "structure",
+                "topic": ident[s.topic_id],
+                "actor": users[s.actor_id],
+                "at": s.at.isoformat(),
+                "action": s.action,
+                "before": s.before,
+                "after": s.after,
+                "refs": _structure_refs(s, keys, users),
+            }
+        )
+
+
+def structure_ids(action, value, answer_class, nugget, item, user):
+    """A structure-log value (before or after) with its ids put through the given functions (id -> id): the
+    class or nugget the action is about ("id", "sources"), nugget orders, pool items ("item", "items") and the
+    votes a merge or deletion took away ("nugget_id", "assessor_id"). The shapes are those of the QA saves
+    (tracks.qa.instance_judging, nugget_judging) and assess.judging's closures."""
+    if not isinstance(value, dict):
+        return value
+    own = answer_class if action.startswith("class.") else nugget if action.startswith("nugget.") else None
+    out = dict(value)
+    if own is not None and isinstance(out.get("id"), int):
+        out["id"] = own(out["id"])
+    if own is not None and isinstance(out.get("sources"), list):
+        out["sources"] = [dict(x, id=own(x["id"])) if isinstance(x, dict) and "id" in x else x for x in out["sources"]]
+    if isinstance(out.get("order"), list):
+        out["order"] = [nugget(i) for i in out["order"]]
+    if isinstance(out.get("item"), int):
+        out["item"] = item(out["item"])
+    if isinstance(out.get("items"), list):
+        out["items"] = [item(i) for i in out["items"]]
+    if isinstance(out.get("votes"), list):
+        votes = []
+        for v in out["votes"]:
+            v = dict(v) if isinstance(v, dict) else v
+            if isinstance(v, dict) and isinstance(v.get("nugget_id"), int):
+                v["nugget_id"] = nugget(v["nugget_id"])
+            if isinstance(v, dict) and isinstance(v.get("assessor_id"), int):
+                v["assessor_id"] = user(v["assessor_id"])
+            votes.append(v)
+        out["votes"] = votes
+    return out
+
+
+def _structure_refs(change, keys, users):
+    """{"items": {pk: [question, key]}, "users": {id: username}} for the pool items and users a structure-log row
+    names by id, so the import can find them in the target."""
+    items, people = {}, {}
+
+    def item(pk):
+        if pk in keys:
+            items[str(pk)] = list(keys[pk])
+        return pk
+
+    def user(pk):
+        if pk in users:
+            people[str(pk)] = users[pk]
+        return pk
+
+    for value in (change.before, change.after):
+        structure_ids(change.action, value, int, int, item, user)
+    return {"items": items, "users": people}
 
 
 def _line(obj):
@@ -100,15 +230,22 @@ def import_jsonl(evaluation, lines, filename="<input>"):
     """
     from django.utils.dateparse import parse_datetime
 
+    # What rebuilding from the files judged itself: judgments on found items, replaced by the file's records.
+    derived = defaultdict(list)  # (question ident, item key) -> judgment ids
+    rebuilt = Judgment.objects.filter(evaluation=evaluation).values_list(
+        "id", "item__origin", "topic__ident", "item__key"
+    )
     if (
-        Judgment.objects.filter(evaluation=evaluation).exists()
+        any(origin != PoolItem.ASSESSOR for _, origin, _, _ in rebuilt)
         or Nugget.objects.filter(topic__evaluation=evaluation).exists()
         or AnswerClass.objects.filter(topic__evaluation=evaluation).exists()
     ):
         raise ImportFailed(
             f"{filename}: evaluation {evaluation.slug} already has judgments, nuggets or answer "
-            "classes; import into an evaluation without any"
+            "classes; import into an evaluation without any (judgments on the found items its files gave aside)"
         )
+    for pk, _, question_ident, key in rebuilt:
+        derived[(question_ident, key)].append(pk)
     topics = {t.ident: t for t in Topic.objects.filter(evaluation=evaluation)}
     items = {
         (t, k): pk
@@ -144,20 +281,56 @@ def import_jsonl(evaluation, lines, filename="<input>"):
             raise ImportFailed(f"{where}: unknown question {ident_!r} in evaluation {evaluation.slug}")
         return topics[ident_]
 
-    def remap(kind, value, where):
+    def gone(ids, what, where):
+        """id -> the target's id; an id no record defined is a class or nugget deleted in the source: negated."""
+
+        def to(i):
+            if i in ids:
+                return ids[i]
+            if not isinstance(i, int) or isinstance(i, bool):
+                raise ImportFailed(f"{where}: {what} {i!r} is not an id")
+            return -abs(i)
+
+        return to
+
+    def remap(kind, value, where, history=False):
+        """A judgment value with the target's class and nugget ids. The current value must name classes and
+        nuggets the file defines; a history value may name ones deleted in the source (negated, see above)."""
         if not isinstance(value, dict):
             raise ImportFailed(f"{where}: value must be an object")
         value = dict(value)
         if value.get("answer_class") is not None:
-            if value["answer_class"] not in class_ids:
+            if value["answer_class"] not in class_ids and not history:
                 raise ImportFailed(f"{where}: answer class {value['answer_class']} not defined before this line")
-            value["answer_class"] = class_ids[value["answer_class"]]
+            value["answer_class"] = gone(class_ids, "answer class", where)(value["answer_class"])
         if kind == "nugget_match":
-            try:
-                value["nuggets"] = [nugget_ids[n] for n in value.get("nuggets", [])]
-            except KeyError as missing:
-                raise ImportFailed(f"{where}: nugget {missing} not defined before this line") from None
+            nuggets = value.get("nuggets", [])
+            missing = [n for n in nuggets if n not in nugget_ids]
+            if missing and not history:
+                raise ImportFailed(f"{where}: nugget {missing[0]} not defined before this line")
+            value["nuggets"] = [gone(nugget_ids, "nugget", where)(n) for n in nuggets]
         return value
+
+    def structure_value(rec, value, where):
+        refs = rec.get("refs") or {}
+        ref_items, ref_users = refs.get("items") or {}, refs.get("users") or {}
+
+        def item(pk):
+            key = tuple(ref_items.get(str(pk)) or ())
+            return items[key] if key in items else -abs(pk)
+
+        def someone(pk):
+            name = ref_users.get(str(pk))
+            return user(name, where).id if name else -abs(pk)
+
+        return structure_ids(
+            rec["action"],
+            value,
+            gone(class_ids, "answer class", where),
+            gone(nugget_ids, "nugget", where),
+            item,
+            someone,
+        )
 
     def fitting(kind, value, where):
         """The value, if it fits its kind's declared shape (the same check as every save: assess.kinds)."""
@@ -194,7 +367,62 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                         continue
                     if not seen_header:
                         raise ImportFailed(f"{where}: the first line must be the header")
-                    if kind == "answer_class":
+                    if kind == "assignment":
+                        question, who = topic(rec["topic"], where), user(rec["assessor"], where)
+                        what = f"the {rec['role']} assignment of {rec['topic']}"
+                        once((kind, rec["topic"], rec["role"]), what, number, where)
+                        if rec["role"] not in dict(Assignment.ROLES):
+                            raise ImportFailed(f"{where}: unknown assignment role {rec['role']!r}")
+                        held = Assignment.objects.filter(topic=question, role=rec["role"]).first()
+                        if held is None:
+                            held = Assignment.objects.create(
+                                evaluation=evaluation, topic=question, assessor=who, role=rec["role"]
+                            )
+                        elif held.assessor_id != who.id:  # the rebuild assigned someone else: say so, change nothing
+                            raise ImportFailed(
+                                f"{where}: {rec['topic']} is assigned to {held.assessor.username} as {rec['role']} "
+                                f"here, to {who.username} in the file"
+                            )
+                        # the rebuild's own (the same assignment made again) takes the source's time
+                        stamps.append((Assignment, held.id, "created_at", rec.get("created_at")))
+                    elif kind == "invitation":
+                        series = topic(rec["topic"], where) if rec.get("topic") is not None else None
+                        if rec["kind"] not in dict(Invitation.KINDS):
+                            raise ImportFailed(f"{where}: unknown invitation kind {rec['kind']!r}")
+                        inv, made = Invitation.objects.get_or_create(
+                            evaluation=evaluation,
+                            topic=series,
+                            user=user(rec["user"], where),
+                            kind=rec["kind"],
+                            defaults={"invited_by": user(rec["invited_by"], where)},
+                        )
+                        stamps.append((Invitation, inv.id, "created_at", rec.get("created_at")))
+                    elif kind == "item":
+                        key = (rec["topic"], rec["key"])
+                        once((kind, *key), f"found item {key[1]!r} of question {key[0]}", number, where)
+                        question = topic(rec["topic"], where)
+                        if key in items:  # the rebuild made it (a found citation of the topic file)
+                            replaced = derived.pop(key, [])
+                            if replaced:
+                                Judgment.objects.filter(id__in=replaced).delete()
+                                counts["judgments_replaced"] += len(replaced)
+                        else:
+                            if not isinstance(rec.get("key"), str) or not rec["key"]:
+                                raise ImportFailed(f"{where}: a found item needs a key")
+                            made = PoolItem.objects.create(
+                                evaluation=evaluation,
+                                topic=question,
+                                key=rec["key"],
+                                pool_id=rec.get("pool_id") or "",
+                                docid=rec.get("docid") or "",
+                                text=rec.get("text") or "",
+                                origin=PoolItem.ASSESSOR,
+                                position=int(rec.get("position") or 0),
+                                data=rec.get("data") or {},
+                            )
+                            items[key] = made.id
+                            stamps.append((PoolItem, made.id, "created_at", rec.get("created_at")))
+                    elif kind == "answer_class":
                         once((kind, rec["id"]), f"answer class id {rec['id']!r}", number, where)
                         c = AnswerClass.objects.create(
                             topic=topic(rec["topic"], where),
@@ -265,8 +493,10 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                                 judgment=j,
                                 changed_by=user(h["changed_by"], where),
                                 version=int(h["version"]),
-                                before=None if h.get("before") is None else remap(jkind, h["before"], where),
-                                after=remap(jkind, h["after"], where),
+                                before=None
+                                if h.get("before") is None
+                                else remap(jkind, h["before"], where, history=True),
+                                after=remap(jkind, h["after"], where, history=True),
                             )
                             stamps.append((JudgmentChange, ch.id, "changed_at", h.get("changed_at")))
                             counts["changes"] += 1
@@ -276,6 +506,15 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                             topic=topic(rec["topic"], where), closed_by=user(rec["closed_by"], where)
                         )
                         stamps.append((TopicClosure, c.id, "closed_at", rec.get("closed_at")))
+                    elif kind == "structure":
+                        sc = StructureChange.objects.create(
+                            topic=topic(rec["topic"], where),
+                            actor=user(rec["actor"], where),
+                            action=rec["action"],
+                            before=structure_value(rec, rec.get("before"), where),
+                            after=structure_value(rec, rec.get("after"), where),
+                        )
+                        stamps.append((StructureChange, sc.id, "at", rec.get("at")))
                     else:
                         raise ImportFailed(f"{where}: unknown record type {kind!r}")
                 except ImportFailed:

@@ -78,6 +78,8 @@ class RunReport:
                     + ["" if v is None else f"{v:.4f}" for v in (r.value, r.best, r.median, r.worst)]
                     + [r.note]
                 )
+        for note in self.notes:
+            writer.writerow(["Notes", "", "", "", "", "", "", note])
         return out.getvalue()
 
 

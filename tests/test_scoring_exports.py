@@ -61,6 +61,8 @@ def test_jsonl_round_trip_is_lossless_and_rescores_identically(tmp_path):
         for r in recs:
             r.pop("evaluation", None)
             r.pop("id", None)
+            if r.get("type") == "item":
+                r.pop("created_at")  # the copy made the found item itself (a rebuild from files would not)
             if r.get("type") == "judgment":
                 r.pop("nugget", None)
                 r["value"].pop("answer_class", None)
@@ -95,6 +97,8 @@ def test_jsonl_round_trip_is_lossless_and_rescores_identically(tmp_path):
             "no pool item 'nope'",
         ),
         ('{"type": "mystery"}', "unknown record type"),
+        ('{"type": "item", "topic": "216.1", "key": ""}', "a found item needs a key"),
+        ('{"type": "item", "topic": "999.9", "key": "D1 x"}', "unknown question '999.9'"),
         (
             '{"type": "judgment", "topic": "216.1", "kind": "instance", "item": {"topic": "216.1", "key": "D1 Princeton"},'
             ' "assessor": "x", "role": "primary", "value": {"label": 3, "answer_class": null}}',
@@ -166,3 +170,26 @@ def test_significance_command(capsys):
     # 2 runs x 2 series: df_error = (2-1)(2-1) = 1; runB's mean is higher
     assert data["df_error"] == 1
     assert [r["run"] for r in data["runs"]] == ["runB", "runA"]
+
+
+def test_import_refuses_another_assessor_in_the_same_role(tmp_path):
+    from django.contrib.auth.models import User
+
+    from assess.models import Assignment
+
+    t = tiny_trec2007()
+    src = t["evaluation"]
+    series = Topic.objects.get(evaluation=src, ident="216")
+    Assignment.objects.create(evaluation=src, topic=series, assessor=t["primary"])
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(export_jsonl(src)))
+    dst = _copy_without_judgments(src, "target")
+    Assignment.objects.create(
+        evaluation=dst,
+        topic=Topic.objects.get(evaluation=dst, ident="216"),
+        assessor=User.objects.create(username="zed"),
+    )
+    with pytest.raises(CommandError, match=f"216 is assigned to zed as primary here, to {t['primary'].username}"):
+        call_command("import_judgments", "target", str(path))
+    assert not Judgment.objects.filter(evaluation=dst).exists()
+    assert Assignment.objects.filter(evaluation=dst).count() == 1

@@ -22,6 +22,7 @@ BOLT = Track(
         "eval_id": "BOLT-IR-P2",
         "max_citations": 100,
         "max_passage_chars": 250,
+        "passage_white_space": "as submitted",  # SPEC-NOTES' reading; "collapsed" is the other (xml_common)
         "near_dup_percent": 95,
         "max_views": 3,
         "max_groups": 10,
@@ -60,6 +61,8 @@ class BoltConfig(AppConfig):
 
         for kind in KINDS:
             register_kind(kind)
-        from tracks.bolt import scorer  # imports models: not before the apps are ready
+        from scoring.registry import register_report
+        from tracks.bolt import report, scorer  # import models: not before the apps are ready
 
         scorer.register()
+        register_report(BOLT.slug, report.run_report)

@@ -21,8 +21,11 @@ from django.db.models import Max
 from assess import judging as generic
 from assess.models import Assignment, Judgment
 from corpus.models import Document
+from pooling.loading import effective_settings
 from pooling.models import PoolItem, Run, RunEntry, Topic
 from tracks.bolt.formats.citations import citation_key
+from tracks.bolt.formats.xml_common import COLLAPSED, collapse_with_spans
+from tracks.bolt.near_duplicates import leader_judgment
 
 TRACK = "bolt-ir-p2"
 RELS = ("yes", "maybe", "no")
@@ -105,17 +108,22 @@ def collection_of(evaluation):
 
 def import_topic_citations(evaluation, user):
     """The citations LDC found while developing each topic (its <cite> elements) become assessor-found pool
-    items with their judgment (rel and relspans from the file), recorded as `user`'s. Idempotent."""
+    items with their judgment (rel and relspans from the file), recorded as `user`'s. Their passages are read
+    as the evaluation reads the runs' (setting passage_white_space). Idempotent."""
+    collapsed = effective_settings(evaluation).get("passage_white_space") == COLLAPSED
     created = 0
     for topic in bolt_topics(evaluation):
         for cite in (topic.data.get("assessor") or {}).get("citations", []):
+            passage, relspans = cite["passage"], cite["relspans"]
+            if collapsed:
+                passage, relspans = collapse_with_spans(passage, relspans)
             item, new = _found_item(
                 topic,
                 cite["thread"],
                 cite["post"],
                 cite["offset"],
                 cite["length"],
-                cite["passage"],
+                passage,
                 {"found_by": "topic file", "ldc_id": cite["id"]},
             )
             if new:
@@ -126,7 +134,7 @@ def import_topic_citations(evaluation, user):
                     kind="citation",
                     role=Judgment.PRIMARY,
                     item=item,
-                    value={"rel": cite["rel"], "trans": "na", "chksrc": True, "relspans": cite["relspans"]},
+                    value={"rel": cite["rel"], "trans": "na", "chksrc": True, "relspans": relspans},
                     expected_version=0,
                 )
     return created
@@ -455,17 +463,15 @@ def export_run(run):
         d = e.data
         key = citation_key(e.docid, d["post"], d["offset"], d["length"], e.text)
         item = items.get((e.topic_id, key))
-        judged_by = item
-        if d.get("near_dup"):  # takes the judgment of its class leader
+        judgment = official.get(item.pk) if item is not None else None
+        if d.get("near_dup"):  # takes the judgment of its class leader, relevant parts carried to its own text
             leader = by_line.get((e.topic_id, d.get("leader")))
             if leader is not None:
                 lkey = citation_key(
                     leader.docid, leader.data["post"], leader.data["offset"], leader.data["length"], leader.text
                 )
                 judged_by = items.get((e.topic_id, lkey))
-        judgment = official.get(judged_by.pk) if judged_by is not None else None
-        if d.get("near_dup") and judgment:
-            judgment = {**judgment, "relspans": []}  # the leader's relspans are positions in another passage
+                judgment = leader_judgment(leader.text, e.text, official.get(judged_by.pk) if judged_by else None)
         doc = docs.get(e.docid)
         original = post_raw_text(bytes(doc.raw), doc.meta, d["post"]) if doc else None
         if original is not None:

@@ -4,7 +4,8 @@ MEASURES declares each measure the scorer (tracks.bolt.scorer) stores, for Track
 every one per topic and as a mean over topics per run (char_ap per topic only, char_map per run only).
 
 Citation measures, per topic and run:
-- A citation's characters are those of its passage (white space collapsed, entities decoded). Its relevant
+- A citation's characters are those of its passage as submitted, entities decoded (SPEC-NOTES; the setting
+  `passage_white_space` can collapse white space instead: tracks.bolt.formats.xml_common). Its relevant
   characters: all of them when judged yes or maybe, only those inside its relspans when the assessor marked
   any, none when judged no, unjudged, or a near-duplicate of a higher-ranked citation of the same run.
 - R(topic): relevant characters over the topic's judged pool items and the citations the assessors found.
@@ -16,8 +17,11 @@ Citation measures, per topic and run:
 Grouping measures, per view (the miscellaneous group is never judged and never counted):
 - view precision: share of the judged groups that are relevant (appropriate) and of the right scope;
 - group precision: mean over groups of the share of its judged citations judged to belong;
-- group skew: the standard deviation (population: divide by n) of the groups' citation precisions (share of
-  each group's judged citations whose citation judgment is yes or maybe), taken over the view's groups.
+- group skew: within each group, the standard deviation (population: divide by n) of its judged citations'
+  precisions (a citation's precision: the share of its characters judged relevant, so 1 or 0 for a whole yes or
+  no, between for marked relevant parts; a near-duplicate takes its leader's judgment), averaged over the view's
+  groups that have a judged citation (SPEC-NOTES: "standard deviation of the precision of the citations in a
+  group, averaged over the view's groups").
 """
 
 import math
@@ -128,20 +132,34 @@ def _share(flags: Iterable[bool | None]) -> float | None:
     return sum(1 for f in judged if f) / len(judged) if judged else None
 
 
+def citation_precision(length: int, judgment: Mapping[str, Any] | None) -> float | None:
+    """The share of a citation's `length` characters judged relevant, or None when it is not judged."""
+    if not judgment or judgment.get("rel") not in ("yes", "maybe", "no"):
+        return None
+    return relevant_chars(length, judgment) / length if length > 0 else 0.0
+
+
+def std_dev(values: Sequence[float]) -> float:
+    """Population standard deviation (divide by n) of at least one value."""
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+
+
 def view_scores(groups: Iterable[Mapping[str, Any]]) -> dict[str, float | None]:
     """Measures of one view. `groups`: dicts with misc (bool), relevant, scope (bool or None when unjudged),
-    members ([bool or None] whether each citation belongs), cites_relevant ([bool or None] per citation)."""
+    members ([bool or None] whether each citation belongs), cites_precision ([float or None] per citation: its
+    citation_precision)."""
     judged = [g for g in groups if not g.get("misc")]
     scoped = [g for g in judged if g.get("relevant") is not None and g.get("scope") is not None]
     view_precision = (sum(1 for g in scoped if g["relevant"] and g["scope"]) / len(scoped)) if scoped else None
     cohesion = [s for s in (_share(g.get("members") or []) for g in judged) if s is not None]
     group_precision = sum(cohesion) / len(cohesion) if cohesion else None
-    precisions = [p for p in (_share(g.get("cites_relevant") or []) for g in judged) if p is not None]
-    if precisions:
-        mean = sum(precisions) / len(precisions)
-        skew = math.sqrt(sum((p - mean) ** 2 for p in precisions) / len(precisions))
-    else:
-        skew = None
+    spreads = []
+    for g in judged:
+        precisions = [p for p in g.get("cites_precision") or [] if p is not None]
+        if precisions:
+            spreads.append(std_dev(precisions))
+    skew = sum(spreads) / len(spreads) if spreads else None
     return {"view_precision": view_precision, "group_precision": group_precision, "group_skew": skew}
 
 
@@ -211,8 +229,8 @@ MEASURES: tuple[Measure, ...] = (
     Measure(
         "group_skew",
         "Group skew",
-        "The standard deviation over a view's groups of the share of each group's judged citations that are "
-        "relevant, averaged over the topic's views.",
+        "Within each group, the standard deviation of its citations' precisions (the share of each citation's "
+        "characters judged relevant), averaged over the view's groups, then over the topic's views.",
         f"{_GROUPINGS}: 'The standard deviation of the precision of citations in a group, averaged over groups "
         "in a view (“group skew”)'",
         view_scores,

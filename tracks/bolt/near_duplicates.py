@@ -11,11 +11,15 @@ of the citation whose judgment it takes, which a transitive closure would not.
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from difflib import SequenceMatcher
 from typing import Any
+
+from tracks.bolt.measures import merge_spans
 
 WORD = re.compile(r"\w+")
 THRESHOLD_PERCENT = 95
+MIN_ALIGNED = 5  # carry_relspans: the shortest run of equal characters that counts as the same text
 
 
 def bigrams(passage: str) -> frozenset[tuple[str, ...]]:
@@ -73,3 +77,43 @@ def leaders(passages: Iterable[str], threshold: int = THRESHOLD_PERCENT) -> list
         else:
             result.append(found)
     return result
+
+
+def carry_relspans(leader: str, passage: str, relspans: Iterable[Sequence[int]]) -> list[list[int]]:
+    """The leader's relevant spans ([start, length] in `leader`) as spans of its near-duplicate `passage`.
+
+    A near-duplicate takes its leader's judgment, relevant parts included (SPEC-NOTES), but its text differs a
+    little (a quote inside a longer post, a word changed), so positions are carried by aligning the two passages
+    character by character (difflib, no junk heuristic, only runs of at least MIN_ALIGNED equal characters):
+    each relevant part of the leader becomes the stretch of `passage` from the first to the last of its
+    characters found there. A part none of whose characters are in `passage` is dropped. No spans in (the
+    whole leader relevant) gives none out (the whole passage relevant)."""
+    to_passage: list[int | None] = [None] * len(leader)
+    for a, b, size in SequenceMatcher(None, leader, passage, autojunk=False).get_matching_blocks():
+        if size < MIN_ALIGNED:
+            continue  # a letter or two in common is chance, not the same text
+        for i in range(size):
+            to_passage[a + i] = b + i
+    carried = []
+    for start, end in merge_spans(relspans, len(leader)):
+        found = [p for p in to_passage[start:end] if p is not None]
+        if found:
+            carried.append([found[0], found[-1] - found[0] + 1])
+    return [[s, e - s] for s, e in merge_spans(carried, len(passage))]
+
+
+def leader_judgment(leader: str, passage: str, judgment: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The judgment a near-duplicate takes from its class leader: the leader's, with relspans carried over to
+    the near-duplicate's text. When the leader's relevant parts are marked and none of them is in the
+    near-duplicate, nothing of it is relevant: rel "no"."""
+    if not judgment:
+        return None
+    taken = dict(judgment)
+    marked = judgment.get("relspans") or []
+    if judgment.get("rel") in ("yes", "maybe") and marked:
+        taken["relspans"] = carry_relspans(leader, passage, marked)
+        if not taken["relspans"]:
+            taken.update(rel="no", trans="na")
+    else:
+        taken["relspans"] = []
+    return taken

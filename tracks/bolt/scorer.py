@@ -5,7 +5,8 @@ Stored per topic (scope "series": a BOLT topic has no questions under it) and ci
 char_recall, char_f, char_ap and "score" (= char_f), with the character counts in `detail`. Per run: the means
 over topics with R > 0 (char_map is the mean AP; "score" is the mean F), "judged" (share of the run's judged
 citations, near-duplicates excepted) and the topics left out. Grouping runs get per topic the mean over their
-views of view_precision, group_precision and group_skew, and the run-level means of those.
+views of view_precision, group_precision and group_skew (each citation's precision from its official judgment,
+a near-duplicate's from its leader's), and the run-level means of those.
 """
 
 from collections import defaultdict
@@ -15,7 +16,8 @@ from pooling.models import PoolItem, Run, RunEntry, Topic
 from scoring.models import Score
 from scoring.registry import ScoreBatch, ScoreRow, register_scorer
 from tracks.bolt import measures
-from tracks.bolt.formats.citations import citation_key
+from tracks.bolt.formats.citations import citation_key, split_key
+from tracks.bolt.near_duplicates import leader_judgment
 
 TRACK = "bolt-ir-p2"
 CHAR_MEASURES = ("char_precision", "char_recall", "char_f", "char_ap")
@@ -118,19 +120,22 @@ def score_groupings(topic_ids, runs):
         for g in groups_of(tid, tag, view):
             judged = (value.get("groups") or {}).get(g["number"], {})
             members = judged.get("members") or {}
-            rel = []
+            precision = []
             for c in g["citations"]:
-                # A near-duplicate takes its class leader's judgment (the seed: "equivalently relevant").
+                # A near-duplicate takes its class leader's judgment (the seed: "equivalently relevant"), relevant
+                # parts carried to its own text.
                 key = leader_of.get((tag, tid, c["key"]), c["key"])
                 j = official_cite.get(item_ids.get((tid, key)))
-                rel.append(None if j is None else j.get("rel") in measures.RELEVANT)
+                if key != c["key"]:
+                    j = leader_judgment(split_key(key)["passage"], c["passage"], j)
+                precision.append(measures.citation_precision(len(c["passage"]), j))
             groups.append(
                 {
                     "misc": g["misc"],
                     "relevant": judged.get("relevant"),
                     "scope": judged.get("scope"),
                     "members": [members.get(c["key"]) for c in g["citations"]],
-                    "cites_relevant": rel,
+                    "cites_precision": precision,
                 }
             )
         per[(run_id, tid)].append(measures.view_scores(groups))

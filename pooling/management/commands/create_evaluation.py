@@ -25,7 +25,7 @@ class Command(BaseCommand):
 
     def handle(self, slug, track, collections, title, **options):
         try:
-            evaluation = create_evaluation(slug, track, collections, title, settings_from_options(options))
+            evaluation = create_evaluation(slug, track, collections, title, settings_from_options(options, track))
         except LoadError as exc:
             raise fail_with(exc.problems) from None
         self.stdout.write(

@@ -1,8 +1,11 @@
+import json
+
 from django.core.management.base import BaseCommand, CommandError
 
 from pooling.loading import LoadError, set_state, update_settings
 from pooling.management.commands._common import fail_with, get_evaluation
 from pooling.models import Evaluation
+from pooling.tracks import get_track
 
 
 def add_settings_arguments(parser):
@@ -12,13 +15,35 @@ def add_settings_arguments(parser):
         type=int,
         help="limit on non-white-space characters of a question's answer strings (0: none)",
     )
+    parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        dest="setting",
+        metavar="NAME=VALUE",
+        help="any setting the track declares, e.g. passage_white_space=collapsed (BOLT); VALUE is read as JSON "
+        "when it is JSON, else as text; repeat for several",
+    )
     nil = parser.add_mutually_exclusive_group()
     nil.add_argument("--allow-nil", dest="allow_nil", action="store_true", default=None)
     nil.add_argument("--no-nil", dest="allow_nil", action="store_false")
 
 
-def settings_from_options(options):
+def settings_from_options(options, track=None):
+    """The settings the options change; `--setting` names are checked against the track's declared settings."""
     changes = {}
+    declared = get_track(track).default_settings if track else None
+    for pair in options.get("setting") or []:
+        name, sep, raw = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise CommandError(f"--setting: {pair!r} is not NAME=VALUE")
+        if declared is not None and name not in declared:
+            raise CommandError(f"--setting: {name!r} is not a setting of track {track} ({', '.join(sorted(declared))})")
+        try:
+            changes[name] = json.loads(raw)
+        except ValueError:
+            changes[name] = raw
     if options.get("judged_priorities"):
         try:
             changes["judged_priorities"] = sorted({int(p) for p in options["judged_priorities"].split(",") if p})
@@ -46,7 +71,7 @@ class Command(BaseCommand):
         try:
             if state:
                 set_state(evaluation, state)
-            changes = settings_from_options(options)
+            changes = settings_from_options(options, evaluation.track)
             if changes:
                 update_settings(evaluation, changes)
         except LoadError as exc:

@@ -191,3 +191,37 @@ def test_pool_key_skips_near_duplicates_and_grouping_lines():
         "text": "Some passage",
         "data": {"post": "p1", "offset": 3, "length": 12},
     }
+
+
+# SPEC-NOTES: "Characters are those of the citation's passage text as submitted (entities decoded; at most 250)".
+WRAPPED = (
+    '<bolt-ir-submission team="t" date="d" eval="BOLT-IR-P2" subtask="citations" contact="c">\n'
+    '<response number="1.001">\n'
+    f'<cite score="0.9" thread="{T1}" post="p1" offset="0" length="1">{{first}}\n'
+    "      {second} &amp; more</cite>\n"
+    "</response>\n"
+    f'<response number="1.002"><cite score="1" thread="{T1}" post="p1" offset="0" length="1">x</cite></response>\n'
+    "</bolt-ir-submission>"
+)
+
+
+def test_passage_characters_are_counted_as_submitted():
+    # 120 + newline + 6 spaces + 120 + " & more" (7) = 254 characters as submitted; 248 with white space collapsed.
+    data = WRAPPED.format(first="a" * 120, second="b" * 120).encode()
+    problems, _ = citations.check_run(data, "w.xml", context())
+    assert [p.format("w.xml") for p in problems] == [
+        "w.xml:3: cite: passage has 254 characters; at most 250 are allowed"
+    ]
+    short = WRAPPED.format(first="a" * 20, second="b" * 20).encode()
+    problems, run = citations.check_run(short, "w.xml", context())
+    assert problems == [] and run.entries[0].text == "a" * 20 + "\n      " + "b" * 20 + " & more"
+
+
+def test_collapsing_white_space_is_a_setting():
+    data = WRAPPED.format(first="a" * 120, second="b" * 120).encode()
+    problems, run = citations.check_run(data, "w.xml", context({"passage_white_space": "collapsed"}))
+    assert problems == [] and run.entries[0].text == "a" * 120 + " " + "b" * 120 + " & more"
+    problems, _ = citations.check_run(data, "w.xml", context({"passage_white_space": "squeezed"}))
+    assert [p.format("w.xml") for p in problems][0] == (
+        "w.xml:0: setting passage_white_space must be one of 'as submitted', 'collapsed', not 'squeezed'"
+    )

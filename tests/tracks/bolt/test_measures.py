@@ -94,28 +94,45 @@ def test_run_means_leave_out_topics_without_relevant_characters():
 
 
 def test_view_measures_worked_example():
-    # G0 relevant+scoped, 2 of 3 citations belong, all 3 citations relevant -> cohesion 2/3, precision 1
-    # G1 relevant, wrong scope, 2 of 2 belong, 1 of 2 relevant             -> cohesion 1,   precision .5
-    # G2 not relevant, scoped, 0 of 1 belong, 0 of 2 relevant               -> cohesion 0,   precision 0
+    # G0 relevant+scoped, 2 of 3 citations belong, all 3 citations relevant -> cohesion 2/3, precisions 1, 1, 1
+    # G1 relevant, wrong scope, 2 of 2 belong, 1 of 2 relevant             -> cohesion 1,   precisions 1, 0
+    # G2 not relevant, scoped, 0 of 1 belong, 0 of 2 relevant               -> cohesion 0,   precisions 0, 0
     # misc: never counted.
     # view precision = 1/3; group precision = (2/3 + 1 + 0)/3 = 5/9;
-    # skew = population std of (1, .5, 0) = sqrt(((.5)^2 + 0 + (.5)^2)/3) = sqrt(1/6) = 0.40824829
+    # skew (SPEC-NOTES: each group's standard deviation, averaged): (std(1,1,1) + std(1,0) + std(0,0)) / 3
+    #   = (0 + .5 + 0) / 3 = 1/6. (One deviation across the groups' precisions 1, .5, 0 would be .408.)
     groups = [
-        {"relevant": True, "scope": True, "members": [True, True, False], "cites_relevant": [True, True, True]},
-        {"relevant": True, "scope": False, "members": [True, True], "cites_relevant": [True, False]},
-        {"relevant": False, "scope": True, "members": [False], "cites_relevant": [False, False]},
-        {"misc": True, "relevant": True, "scope": True, "members": [True], "cites_relevant": [True]},
+        {"relevant": True, "scope": True, "members": [True, True, False], "cites_precision": [1.0, 1.0, 1.0]},
+        {"relevant": True, "scope": False, "members": [True, True], "cites_precision": [1.0, 0.0]},
+        {"relevant": False, "scope": True, "members": [False], "cites_precision": [0.0, 0.0]},
+        {"misc": True, "relevant": True, "scope": True, "members": [True], "cites_precision": [1.0]},
     ]
     s = measures.view_scores(groups)
     assert s["view_precision"] == pytest.approx(1 / 3)
     assert s["group_precision"] == pytest.approx(5 / 9)
-    assert s["group_skew"] == pytest.approx(0.40824829)
+    assert s["group_skew"] == pytest.approx(1 / 6)
+
+
+def test_group_skew_uses_each_citations_character_precision():
+    # A citation of 40 characters judged yes with 10 marked relevant has precision .25; beside a whole yes (1)
+    # and an unjudged one (left out): mean .625, deviations .375 each -> std .375. A second group of one
+    # judged citation: std 0. Skew = (.375 + 0) / 2 = .1875.
+    p = measures.citation_precision(40, {"rel": "yes", "relspans": [[5, 10]]})
+    assert p == 0.25
+    assert measures.citation_precision(40, {"rel": "no"}) == 0.0
+    assert measures.citation_precision(40, None) is None
+    groups = [
+        {"relevant": True, "scope": True, "members": [], "cites_precision": [p, 1.0, None]},
+        {"relevant": True, "scope": True, "members": [], "cites_precision": [None, 0.0]},
+        {"relevant": True, "scope": True, "members": [], "cites_precision": [None]},  # nothing judged: left out
+    ]
+    assert measures.view_scores(groups)["group_skew"] == pytest.approx(0.1875)
 
 
 def test_view_measures_skip_unjudged_parts():
     groups = [
-        {"relevant": None, "scope": True, "members": [None, True], "cites_relevant": [None]},
-        {"relevant": True, "scope": True, "members": [], "cites_relevant": [True, True]},
+        {"relevant": None, "scope": True, "members": [None, True], "cites_precision": [None]},
+        {"relevant": True, "scope": True, "members": [], "cites_precision": [1.0, 1.0]},
     ]
     s = measures.view_scores(groups)
     assert s["view_precision"] == 1.0  # only the second group is judged for relevance and scope

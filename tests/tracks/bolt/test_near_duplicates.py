@@ -1,6 +1,6 @@
 """Near-duplicate citations (seed 004: 95 % overlap of word bigrams; SPEC-NOTES: of the shorter's bigrams)."""
 
-from tracks.bolt.near_duplicates import bigrams, features, leaders, near_duplicates
+from tracks.bolt.near_duplicates import bigrams, carry_relspans, features, leader_judgment, leaders, near_duplicates
 
 WORDS = [f"w{i}" for i in range(60)]
 
@@ -73,3 +73,30 @@ def test_bolt_formats_and_measures_import_no_django():
         check=True,
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_relspans_carry_to_a_near_duplicate_by_alignment():
+    leader = "Taxi drivers lost half their customers since the metro line opened."
+    assert carry_relspans(leader, leader, [[13, 25]]) == [[13, 25]]  # the same text: the same positions
+    quoted = "As he said: " + leader + " That is progress."
+    (span,) = carry_relspans(leader, quoted, [[13, 25]])
+    assert quoted[span[0] : span[0] + span[1]] == "lost half their customers"
+    # A word changed inside the marked part: the part still runs from its first to its last character found.
+    changed = leader.replace("half", "most of")
+    (span,) = carry_relspans(leader, changed, [[13, 25]])
+    assert changed[span[0] : span[0] + span[1]] == "lost most of their customers"
+    assert carry_relspans(leader, "Nothing alike at all.", [[0, 4]]) == []
+
+
+def test_a_near_duplicate_takes_its_leaders_judgment_with_its_parts():
+    leader = "Taxi drivers lost half their customers since the metro line opened."
+    quoted = "As he said: " + leader
+    judgment = {"rel": "yes", "trans": "accept", "chksrc": True, "relspans": [[0, 12]]}
+    assert leader_judgment(leader, quoted, judgment) == judgment | {"relspans": [[12, 12]]}
+    assert leader_judgment(leader, quoted, {"rel": "maybe", "relspans": []}) == {"rel": "maybe", "relspans": []}
+    assert leader_judgment(leader, quoted, None) is None
+    # Marked parts none of which is in the near-duplicate: nothing of it is relevant.
+    assert (
+        leader_judgment(leader, "Nothing alike.", {"rel": "yes", "trans": "accept", "relspans": [[0, 4]]})["rel"]
+        == "no"
+    )

@@ -12,7 +12,7 @@ from assess.models import Assignment, JudgmentChange
 from corpus.loading import load_collection
 from pooling.formats.base import ParsedEntry
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
-from pooling.models import PoolItem, Run, RunEntry
+from pooling.models import Evaluation, PoolItem, Run, RunEntry
 from pooling.pools import build_pools, item_sources
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
@@ -165,6 +165,22 @@ def test_judging_scores_and_export(loaded, make_user):
     assert quoted.get("rel") == "no"
 
 
+def test_export_gives_a_near_duplicate_its_leaders_relevant_parts(loaded, make_user):
+    a1 = make_user("bolt-a1", "assessor")
+    topic = loaded.topics.get(ident="1.001")
+    _assign(topic, a1)
+    leader = next(i for i in judging.citation_items(topic) if i.text.startswith("The new metro line"))
+    start = leader.text.index("Tickets cost 2 pounds")
+    judging.judge_citation(a1, leader, {"rel": "yes", "trans": "accept", "chksrc": True, "relspans": [[start, 21]]}, 0)
+    cites = etree.fromstring(judging.export_run(Run.objects.get(tag="alpha1"))).find("response").findall("cite")
+    first, quoted = (c for c in cites if "".join(c.itertext()).startswith("The new metro line"))
+    assert quoted.get("post") == "p2" and quoted.get("id") == "-1"  # the near-duplicate, not pooled
+    # Its leader's judgment, relevant part included (not the whole passage marked relevant).
+    for cite in (first, quoted):
+        assert (cite.get("rel"), cite.get("trans")) == ("yes", "accept")
+        assert [r.text for r in cite.findall("relspan")] == ["Tickets cost 2 pounds"]
+
+
 def test_found_citation_and_agreement(loaded, make_user):
     a1, a2 = make_user("bolt-a1", "assessor"), make_user("bolt-a2", "assessor")
     topic = loaded.topics.get(ident="1.002")
@@ -225,7 +241,7 @@ def test_grouping_judgment_and_measures(loaded, make_user):
     rescore_evaluation(loaded.pk)
     got = {s.measure: s.value for s in Score.objects.filter(run__tag="alpha1-groups", scope=Score.SERIES, topic=topic)}
     # view precision: group 0 relevant+scoped, group 1 not scoped -> 1/2; group precision (1 + 0)/2 = .5;
-    # citation precision: food 1 of 2 relevant (.5), funding 1 of 1 (1) -> skew = std(.5, 1) = .25
+    # skew: food's citations 1 and 0 -> std .5, funding's one citation 1 -> std 0; mean over groups .25
     assert got["view_precision"] == pytest.approx(0.5)
     assert got["group_precision"] == pytest.approx(0.5)
     assert got["group_skew"] == pytest.approx(0.25)
@@ -251,6 +267,10 @@ def test_scoreboard_and_report_show_char_measures(loaded, make_user, client):
     assert "alpha1" in text and "beta1" in text
     report = client.get(reverse("scoring:run_report", args=[loaded.slug, "alpha1"]))
     assert report.status_code == 200 and "Char. MAP" in report.content.decode()
+    # The report says how passage characters were counted (SPEC-NOTES' reading, the default setting).
+    assert "Passage characters are counted as submitted (SPEC-NOTES)" in report.content.decode()
+    csv_text = client.get(reverse("scoring:run_report_csv", args=[loaded.slug, "alpha1"])).content.decode()
+    assert "setting passage_white_space = 'as submitted'" in csv_text
 
 
 def test_a_judgment_rescores_its_topic_live(loaded, make_user, django_capture_on_commit_callbacks):
@@ -291,11 +311,13 @@ def test_group_skew_counts_a_near_duplicate_with_its_leaders_judgment(loaded, ma
         judging.judge_citation(a1, item, {"rel": rel}, 0)
     rescore_evaluation(loaded.pk)  # no grouping judgment yet: skew needs only the citation judgments
     skew = Score.objects.get(run__tag="alpha1-groups", scope=Score.SERIES, topic=topic, measure="group_skew")
+    # SPEC-NOTES: each group's standard deviation of its citations' precisions, averaged over the view's groups.
     # View 0: "Praise" = leader (yes), its quoted near-duplicate (takes yes), metro cheaper (yes), women's car (no)
-    # -> 3/4; "Complaints" = fare (yes), taxi (yes) -> 1; population std of (.75, 1) = .125.
-    # View 1: "Riders" = leader, duplicate, fare, metro -> 1; "Taxi drivers" -> 1; std 0 (misc not counted).
-    # Topic value: mean over the two views = .0625.
-    assert skew.value == pytest.approx(0.0625)
+    # -> precisions 1, 1, 1, 0: mean .75, std sqrt(3/16); "Complaints" = fare (yes), taxi (yes) -> std 0.
+    # View mean sqrt(3/16)/2. View 1: "Riders" = leader, duplicate, fare, metro -> std 0; "Taxi drivers" -> 0
+    # (misc not counted). Topic value: mean over the two views = sqrt(3/16)/4 = .10825.
+    # (Today's code took one deviation across the groups' shares, std(.75, 1) = .125, and gave .0625.)
+    assert skew.value == pytest.approx((3 / 16) ** 0.5 / 4)
 
 
 def test_commands_export_agreement_and_team_topics(loaded, tmp_path, capsys):
@@ -317,3 +339,30 @@ def test_commands_export_agreement_and_team_topics(loaded, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "<query>What do people in Cairo think of the new metro line?</query>" in out
     assert "description" not in out and "rules" not in out
+
+
+def test_the_collapsed_reading_is_chosen_with_a_command(db, tmp_path):
+    from django.core.management import CommandError, call_command
+
+    load_collection("bolt-c-forum", "bolt-forum", [str(FIXTURES / "forum.xml")])
+    call_command(
+        "create_evaluation", "bolt-c", "--track", "bolt-ir-p2", "--collection", "bolt-c-forum",
+        "--setting", "passage_white_space=collapsed",
+    )  # fmt: skip
+    ev = Evaluation.objects.get(slug="bolt-c")
+    assert ev.settings["passage_white_space"] == "collapsed" and ev.settings["max_passage_chars"] == 250
+    with pytest.raises(CommandError, match="'passage_blanks' is not a setting of track bolt-ir-p2"):
+        call_command("update_evaluation", "bolt-c", "--setting", "passage_blanks=collapsed")
+    # A passage wrapped over an indented line is stored collapsed under this reading, as submitted by default.
+    load_topics(ev, (FIXTURES / "topics.xml").read_bytes(), "topics.xml")
+    wrapped = (FIXTURES / "alpha2.xml").read_bytes().replace(b"The fare is too high", b"The fare\n      is too high")
+    (result,) = load_run_files(ev, [RunFile(filename="alpha2.xml", data=wrapped, team="Team Alpha", priority=1)])
+    assert not result.problems
+    texts = {e.text for e in result.run.entries.all()}
+    assert "The fare is too high for students, and the stations are far from Shubra." in texts
+    call_command("update_evaluation", "bolt-c", "--setting", "passage_white_space=as submitted")
+    ev.refresh_from_db()
+    (result,) = load_run_files(ev, [RunFile(filename="alpha3.xml", data=wrapped, team="Team Alpha", priority=1)])
+    assert "The fare\n      is too high for students, and the stations are far from Shubra." in {
+        e.text for e in result.run.entries.all()
+    }

@@ -126,3 +126,17 @@ def test_fixture_topics_file_parses():
     problems, topics = topic_format.parse_topics(data, "topics.xml")
     assert problems == []
     assert len(topics) == 2
+
+
+def test_relspans_are_positions_in_the_passage_as_submitted():
+    from lxml import etree
+
+    from tracks.bolt.formats.xml_common import COLLAPSED, collapse_with_spans, passage_with_spans
+
+    el = etree.fromstring("<cite>The fare\n   is <relspan>too  high</relspan> for <relspan>students</relspan>.</cite>")
+    text, spans = passage_with_spans(el)
+    assert text == "The fare\n   is too  high for students."
+    assert [text[s : s + n] for s, n in spans] == ["too  high", "students"]
+    collapsed = passage_with_spans(el, reading=COLLAPSED)
+    assert collapsed == ("The fare is too high for students.", [[12, 8], [25, 8]])
+    assert collapse_with_spans(text, spans) == collapsed

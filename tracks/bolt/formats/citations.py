@@ -7,8 +7,9 @@ A citation submission (subtask "citations"):
         <cite score="0.876" thread="thread-id" post="post-id" offset="12" length="80">passage</cite> ...
 
 `check_run` reports every problem by line: header attributes; known and unrepeated topic numbers; at most
-`max_citations` (100) citations per topic; passages of at most `max_passage_chars` (250) characters; scores
-in [0, 1]; thread and post in the collection and offset + length inside the post's raw text. A file whose
+`max_citations` (100) citations per topic; passages of at most `max_passage_chars` (250) characters, counted
+as `passage_white_space` says (SPEC-NOTES' reading by default: the text as submitted, entities decoded; scores
+in [0, 1]); thread and post in the collection and offset + length inside the post's raw text. A file whose
 subtask is "groups" is handed to `groups` (the track has one run format; the header says which subtask).
 
 What the checker may know of the collection comes through CheckContext.extra:
@@ -34,7 +35,7 @@ from typing import Any
 from lxml.etree import _Element
 
 from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
-from tracks.bolt.formats.xml_common import children, parse_xml, passage_text
+from tracks.bolt.formats.xml_common import AS_SUBMITTED, PASSAGE_READINGS, children, parse_xml, passage_text
 from tracks.bolt.near_duplicates import THRESHOLD_PERCENT, leaders
 
 # The Django-side function that tells the checker about the collection (see pooling.loading.check_context).
@@ -51,6 +52,7 @@ DEFAULTS: dict[str, Any] = {
     "max_passage_chars": 250,
     "eval_id": "BOLT-IR-P2",
     "near_dup_percent": THRESHOLD_PERCENT,
+    "passage_white_space": AS_SUBMITTED,
 }
 
 
@@ -80,8 +82,25 @@ def check_header(root: _Element, subtask: str, context: CheckContext, problems: 
     return header
 
 
-def parse_cite(el: _Element, problems: list[Problem], extra_required: Iterable[str] = ()) -> dict[str, Any]:
-    """The attributes and passage of one <cite>, every bad attribute reported; None values where unusable."""
+def passage_reading(context: CheckContext, problems: list[Problem]) -> str:
+    """The evaluation's `passage_white_space` setting, a problem when it is not one of PASSAGE_READINGS."""
+    reading = setting(context, "passage_white_space")
+    if reading not in PASSAGE_READINGS:
+        problems.append(
+            Problem(
+                None,
+                f"setting passage_white_space must be one of {', '.join(map(repr, PASSAGE_READINGS))}, not {reading!r}",
+            )
+        )
+        return AS_SUBMITTED
+    return reading
+
+
+def parse_cite(
+    el: _Element, problems: list[Problem], extra_required: Iterable[str] = (), reading: str = AS_SUBMITTED
+) -> dict[str, Any]:
+    """The attributes and passage of one <cite> (read as `reading` says: xml_common.PASSAGE_READINGS), every bad
+    attribute reported; None values where unusable."""
     line = el.sourceline
     cite: dict[str, Any] = {"line": line}
     number: float | None  # a score below, then an offset or a length
@@ -120,13 +139,13 @@ def parse_cite(el: _Element, problems: list[Problem], extra_required: Iterable[s
         cite["original"] = el.get("original")
     if el.get("id") is not None:
         cite["id"] = el.get("id").strip()
-    cite["passage"] = passage_text(el)
+    cite["passage"] = passage_text(el, reading)
     return cite
 
 
 def check_passage(cite: dict[str, Any], context: CheckContext, problems: list[Problem]) -> None:
     limit = setting(context, "max_passage_chars")
-    if not cite["passage"]:
+    if not cite["passage"].strip():
         problems.append(Problem(cite["line"], "cite: empty passage"))
     elif len(cite["passage"]) > limit:
         problems.append(
@@ -224,6 +243,7 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
 
         return groups.check_tree(root, filename, context)
     header = check_header(root, "citations", context, problems)
+    reading = passage_reading(context, problems)
     limit = setting(context, "max_citations")
     entries, all_cites = [], []
     for number, response in responses(root, context, problems, "cite"):
@@ -234,7 +254,7 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
             if el.tag != "cite":
                 problems.append(Problem(el.sourceline, f"unexpected element <{el.tag}> in a response"))
                 continue
-            cite = parse_cite(el, problems)
+            cite = parse_cite(el, problems, reading=reading)
             check_passage(cite, context, problems)
             cites.append(cite)
         if len(cites) > limit:

@@ -3,7 +3,8 @@
 Each citation of a run comes back as submitted (score, thread, post, offset, length, passage) with what NIST and
 LDC added: the pooling `id`, `original` (the post's raw text at the pointer, required by the DTD), and, once
 judged, `rel`, `chksrc`, `trans` and the relevant parts of the passage wrapped in <relspan> elements. A
-near-duplicate carries its class leader's judgment (the seed: "marked as equivalently relevant"). A citation
+near-duplicate carries its class leader's judgment (the seed: "marked as equivalently relevant"), relevant parts
+included, carried to its own text by the caller (tracks.bolt.near_duplicates.leader_judgment). A citation
 not judged yet is written without assessment attributes (the DTD's defaults would read as "no").
 """
 

@@ -32,6 +32,7 @@ from tracks.bolt.formats.citations import (
     check_header,
     parse_cite,
     parse_xml,
+    passage_reading,
     responses,
     run_tag,
     sort_problems,
@@ -122,6 +123,7 @@ def check_tree(root: _Element, filename: str, context: CheckContext) -> tuple[li
     """(problems, ParsedRun or None) for a parsed grouping submission (root already known to be BOLT's)."""
     problems: list[Problem] = []
     header = check_header(root, "groups", context, problems)
+    reading = passage_reading(context, problems)  # as the citation run's passages were read
     # First pass: structure, limits and the citations themselves.
     rows = []  # (topic, view number, view label, group number, group label, misc, cite dict)
     views_seen: dict[str, list[tuple[str, int | None]]] = {}
@@ -160,7 +162,7 @@ def check_tree(root: _Element, filename: str, context: CheckContext) -> tuple[li
                 if not cites:
                     problems.append(Problem(group.sourceline, f"topic {number} view {vnum} group {gnum} has no <cite>"))
                 for el in cites:
-                    cite = parse_cite(el, problems, extra_required=("grpscore",))
+                    cite = parse_cite(el, problems, extra_required=("grpscore",), reading=reading)
                     rows.append((number, vnum, vlabel, gnum, glabel, is_misc(glabel), cite))
             for el in view:
                 if isinstance(el.tag, str) and el.tag != "group":

@@ -81,7 +81,7 @@ def _parse_cite(el: _Element, problems: list[Problem]) -> dict[str, Any]:
     cite["passage"] = passage
     cite["relspans"] = relspans
     cite["line"] = line
-    if not passage:
+    if not passage.strip():
         problems.append(Problem(line, "cite: empty passage"))
     return cite
 

@@ -34,47 +34,80 @@ def parse_xml(data: bytes | str) -> tuple[list[Problem], _Element | None]:
     return [], root
 
 
-def passage_text(element: _Element) -> str:
-    """The passage of a <cite>: its text (relspan text included), entities decoded, white space collapsed.
+# How a passage's characters are read (setting "passage_white_space"). SPEC-NOTES: "the citation's passage text
+# as submitted (entities decoded; at most 250)", so every character between <cite> and </cite> counts, line
+# breaks and indentation included. "collapsed" is the other reading (runs of white space as one space, ends
+# trimmed: a file that wraps passages over indented lines then counts what a reader sees).
+AS_SUBMITTED = "as submitted"
+COLLAPSED = "collapsed"
+PASSAGE_READINGS = (AS_SUBMITTED, COLLAPSED)
 
-    The files wrap passages over lines with indentation; those line breaks are layout, not passage characters,
-    so runs of white space count as one space and the ends are trimmed (Assay's reading of "characters of the
-    citation's passage text as submitted")."""
-    return passage_with_spans(element)[0]
+
+def passage_text(element: _Element, reading: str = AS_SUBMITTED) -> str:
+    """The passage of a <cite>: its text (relspan text included), entities decoded, read as `reading` says."""
+    return passage_with_spans(element, reading=reading)[0]
 
 
-def passage_with_spans(element: _Element, marked: tuple[str, ...] = ("relspan",)) -> tuple[str, list[list[int]]]:
-    """(passage, [[start, length], ...] of the text inside `marked` child elements), positions in the
-    white-space-collapsed passage that passage_text returns."""
-    if not any(isinstance(sub.tag, str) and sub.tag in marked for sub in element):
-        return collapse("".join(element.itertext())), []
+def passage_with_spans(
+    element: _Element, marked: tuple[str, ...] = ("relspan",), reading: str = AS_SUBMITTED
+) -> tuple[str, list[list[int]]]:
+    """(passage, [[start, length], ...] of the text inside `marked` child elements), positions in the passage
+    as `reading` gives it (AS_SUBMITTED: every character; COLLAPSED: white space collapsed)."""
     pieces = [(element.text or "", False)]
     for sub in element:
         if isinstance(sub.tag, str):
             pieces.append(("".join(sub.itertext()), sub.tag in marked))
         pieces.append((sub.tail or "", False))
+    text = "".join(t for t, _ in pieces)
+    spans, pos = [], 0
+    for piece, flag in pieces:
+        if flag and piece:
+            spans.append([pos, len(piece)])
+        pos += len(piece)
+    if reading == COLLAPSED:
+        return collapse_with_spans(text, spans) if spans else (collapse(text), [])
+    return text, _joined(spans)
+
+
+def collapse_with_spans(text: str, spans: list[list[int]]) -> tuple[str, list[list[int]]]:
+    """`text` with white space collapsed (runs as one space, ends trimmed) and `spans` moved to match; a span
+    keeps the characters it covered that remain."""
+    flags = [False] * len(text)
+    for start, length in spans:
+        for i in range(start, min(start + length, len(text))):
+            flags[i] = True
     chars: list[str]
-    flags: list[bool]
-    chars, flags = [], []
-    for text, flag in pieces:
-        for ch in text:
-            if ch.isspace():
-                if not chars or chars[-1] == " ":
-                    continue
-                ch = " "
-            chars.append(ch)
-            flags.append(flag)
+    kept: list[bool]
+    chars, kept = [], []
+    for ch, flag in zip(text, flags):
+        if ch.isspace():
+            if not chars or chars[-1] == " ":
+                continue
+            ch = " "
+        chars.append(ch)
+        kept.append(flag)
     if chars and chars[-1] == " ":
         chars.pop()
-        flags.pop()
-    spans, start = [], None
-    for i, flag in enumerate(flags + [False]):
+        kept.pop()
+    out, start = [], None
+    for i, flag in enumerate(kept + [False]):
         if flag and start is None:
             start = i
         elif not flag and start is not None:
-            spans.append([start, i - start])
+            out.append([start, i - start])
             start = None
-    return "".join(chars), spans
+    return "".join(chars), out
+
+
+def _joined(spans: list[list[int]]) -> list[list[int]]:
+    """Adjacent spans (two marked elements in a row) as one, as the collapsed reading gives them."""
+    out: list[list[int]] = []
+    for start, length in spans:
+        if out and out[-1][0] + out[-1][1] == start:
+            out[-1][1] += length
+        else:
+            out.append([start, length])
+    return out
 
 
 def collapse(text: str | None) -> str:
