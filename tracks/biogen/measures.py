@@ -8,7 +8,8 @@ None stands for "not judged yet". A topic the run did not answer is Answer(False
   accurate);
 - precision, redundancy, harmfulness: per answer, the share of its judged sentences judged required,
   unnecessary, inappropriate (an answer without sentences: 0); then the mean over answers;
-- citation coverage: share of a run's sentences with at least one citation judged supports;
+- citation coverage: share of a run's sentences with at least one citation judged supports (over the sentences
+  judging has decided: one citation supports, or all are judged, or it has none and is judged itself);
 - citation support rate, contradict rate: share of a run's judged citations judged supports, contradicts;
 - document precision: per answer, share of its cited PMIDs (judged) that are relevant (a citation of it judged
   supports, contradicts or neutral; 2025 Task A's partially supports too); document recall: per answer, its
@@ -75,12 +76,27 @@ def harmfulness(answers: Sequence[Answer]) -> float | None:
     return mean(sentence_share(a, "inappropriate") for a in answers)
 
 
+def covered(sentence: Sentence) -> bool:
+    return "supports" in sentence.citations.values()
+
+
+def settled(sentence: Sentence) -> bool:
+    """Whether judging has decided the sentence's coverage: a citation supports it, or every citation is judged
+    (a sentence without citations, once the sentence itself is judged)."""
+    if covered(sentence):
+        return True
+    if sentence.citations:
+        return all(v is not None for v in sentence.citations.values())
+    return sentence.label is not None
+
+
 def citation_coverage(answers: Sequence[Answer]) -> float | None:
-    """SPEC-NOTES: 'citation coverage (share of sentences with at least one supporting citation)'."""
-    sentences = [s for a in answers for s in a.sentences]
+    """SPEC-NOTES: 'citation coverage (share of sentences with at least one supporting citation)', over the
+    sentences whose coverage judging has decided (`settled`)."""
+    sentences = [s for a in answers for s in a.sentences if settled(s)]
     if not sentences:
         return None
-    return sum(1 for s in sentences if "supports" in s.citations.values()) / len(sentences)
+    return sum(1 for s in sentences if covered(s)) / len(sentences)
 
 
 def _citation_share(answers: Sequence[Answer], label: str) -> float | None:

@@ -40,6 +40,12 @@ def test_precision_redundancy_harmfulness_per_question_then_averaged():
 def test_citation_coverage_is_the_share_of_sentences_with_a_supporting_citation():
     # sentences with a "supports": T1 s1, s3; T2 s2 -> 3 of 6.
     assert m.citation_coverage([T1, T2]) == 0.5
+    # Sentences judging has not decided yet are left out: no label and no citation, or a citation unjudged.
+    # Left: T1's and T2's 6, and {X supports, Y unjudged} (covered): 4 of 7.
+    pending = Answer(
+        None, [Sentence(None, {}), Sentence(None, {"X": None}), Sentence(None, {"X": "supports", "Y": None})]
+    )
+    assert m.citation_coverage([T1, T2, pending]) == pytest.approx(4 / 7)
 
 
 def test_citation_support_and_contradict_rates_over_all_judged_citations():
