@@ -302,7 +302,7 @@ def decide(request, slug, item_id):
     else:
         value = {"label": params.text(request.POST.get("label"), "label"), "evidence": []}
         value["evidence"] = list(primary.value.get("evidence") or []) if item.data.get("kind") == "citation" else []
-    version = params.integer(request.POST.get("version"), "version")
+    version = params.integer(request.POST.get("version"), "version", maximum=params.INT_MAX)
     try:
         judging.adjudicate(request.user, item, value, version)
     except generic.JudgingError as exc:
