@@ -46,11 +46,19 @@ def my_judgments(user, items):
     }
 
 
+KIND_OF_KEY = {"a": "answer", "s": "sentence", "c": "citation"}  # tracks.biogen.formats.runs.pool_key
+
+
+def item_kind(item):
+    """An item's kind from its pool key's first letter: the save path's one read (load_item) has no data."""
+    return KIND_OF_KEY.get(item.key[:1], "")
+
+
 def clean_value(item, value, shape="2024"):
     """A judgment value checked against the item's labels; BiogenError naming what is wrong otherwise."""
     if not isinstance(value, dict):
         raise BiogenError("a BioGen judgment is an object: label (and evidence for a citation)")
-    kind = item.data.get("kind")
+    kind = item_kind(item)
     allowed = labels_for(kind, shape)
     label = value.get("label")
     if label not in allowed:
@@ -69,13 +77,25 @@ def clean_value(item, value, shape="2024"):
 
 
 def judge_item(user, item, value, expected_version):
-    """Save the user's judgment of a pool item of a topic assigned to them (as primary or second assessor)."""
-    role = Assignment.objects.filter(assessor=user, topic=item.topic).values_list("role", flat=True).first()
+    """Save the user's judgment of a pool item of a topic assigned to them (as primary or second assessor).
+    `item` may come from assess.judging.load_item (its role and closure read with it: the save path's one read)."""
+    if hasattr(item, "my_role"):
+        role, closed = item.my_role, item.closed
+    else:
+        role = Assignment.objects.filter(assessor=user, topic=item.topic).values_list("role", flat=True).first()
+        closed = None
     if role is None:
         raise generic.Forbidden(f"topic {item.topic.ident} is not assigned to you")
     clean = clean_value(item, value, run_shape(item.evaluation))
     return generic.save_judgment(
-        user, topic=item.topic, kind=KIND, role=role, item=item, value=clean, expected_version=expected_version
+        user,
+        topic=item.topic,
+        kind=KIND,
+        role=role,
+        item=item,
+        value=clean,
+        expected_version=expected_version,
+        closed=closed,
     )
 
 

@@ -40,7 +40,7 @@ def _choices(item, shape):
 
 
 def _frame(evaluation, item, evidence=()):
-    if item.data.get("kind") != "citation":
+    if judging.item_kind(item) != "citation":
         return ""
     collection = evaluation.collections.order_by("name").first()
     return viewer.frame_url(collection.name, item.docid, marks=list(evidence)) if collection else ""
@@ -145,9 +145,12 @@ def judge(request, item_id):
     """Who: the assessor the item's topic is assigned to. Save a judgment: JSON {version, value: {label,
     evidence}} in; the saved version and value (and the frame showing the marked words) out; 409 with the newer
     judgment when it changed elsewhere."""
-    item = get_object_or_404(
-        PoolItem.objects.select_related("topic", "evaluation"), pk=item_id, evaluation__track=judging.TRACK
-    )
+    try:
+        item = generic.load_item(request.user, item_id)  # with the role and closure: the save path's one read
+    except PoolItem.DoesNotExist:
+        raise Http404("no such pool item") from None
+    if item.evaluation.track != judging.TRACK:
+        raise Http404("not a BioGen pool item")
     try:
         body = _json_body(request)
         value = body.get("value")
@@ -168,7 +171,8 @@ def judge(request, item_id):
             "ok": True,
             "version": j.version,
             "value": j.value,
-            "frame_url": _frame(item.evaluation, item, j.value.get("evidence") or ()),
+            # the frame with the supporting words marked; none to mark: the page's frame stays (no lookup)
+            "frame_url": _frame(item.evaluation, item, j.value["evidence"]) if j.value.get("evidence") else "",
         }
     )
 
