@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "tracks.qa",
     "tracks.qa4mre",
     "tracks.bolt",
+    "tracks.biogen",
 ]
 
 MIDDLEWARE = [

@@ -260,16 +260,23 @@ def check_context(evaluation):
 def check_run_file(evaluation, data, filename, context=None):
     """(problems as `FILE:LINE: message` strings, ParsedRun or None) using the track's run format; a file of the
     wrong shape for it (text lines for an XML format, or XML for a text one) is said to be so first."""
+    problems, _notes, parsed = check_run_report(evaluation, data, filename, context)
+    return problems, parsed
+
+
+def check_run_report(evaluation, data, filename, context=None):
+    """check_run_file with the format's notes (warnings that refuse nothing) apart: (problems, notes, parsed)."""
     module = load_format(evaluation.track_spec.run_format)
-    problems, parsed = module.check_run(data, filename, context or check_context(evaluation))
+    found, parsed = module.check_run(data, filename, context or check_context(evaluation))
     if parsed is not None:
-        problems = list(problems) + column_limits.run_problems(parsed)
-    problems = [p.format(filename) for p in problems]
+        found = list(found) + column_limits.run_problems(parsed)
+    notes = [p.format(filename) for p in found if p.warning]
+    problems = [p.format(filename) for p in found if not p.warning]
     if problems:
         mismatch = shape_mismatch(evaluation, module, data)
         if mismatch:
             problems.insert(0, Problem(None, mismatch).format(filename))
-    return problems, (None if problems else parsed)
+    return problems, notes, (None if problems else parsed)
 
 
 SHAPES = {"xml": "an XML file", "text": "a plain-text file of lines"}

@@ -11,7 +11,7 @@ from pooling import forms
 from pooling.loading import (
     LoadError,
     RunFile,
-    check_run_file,
+    check_run_report,
     create_evaluation,
     effective_settings,
     load_run_files,
@@ -202,7 +202,7 @@ def run_check(request):
     """Who: participants and organizers. Check a run file before sending it; nothing is stored. Opened from an
     evaluation (?evaluation=SLUG), that evaluation is chosen; otherwise the organizer or participant chooses."""
     evaluations = Evaluation.objects.exclude(state=Evaluation.RELEASED).order_by("title")
-    chosen, problems, parsed, filename = None, [], None, ""
+    chosen, problems, notes, parsed, filename = None, [], [], None, ""
     if request.method == "GET" and "evaluation" in request.GET:
         chosen = evaluations.filter(slug=params.text(request.GET.get("evaluation"), "evaluation")).first()
     if request.method == "POST":
@@ -216,7 +216,7 @@ def run_check(request):
             problems = [uploads_limits.oversized(upload, "runs")]
         else:
             filename = upload.name
-            problems, parsed = check_run_file(chosen, upload.read(), filename)
+            problems, notes, parsed = check_run_report(chosen, upload.read(), filename)
     return render(
         request,
         "pooling/run_check.html",
@@ -224,6 +224,7 @@ def run_check(request):
             "evaluations": evaluations,
             "chosen": chosen,
             "problems": problems,
+            "notes": notes,
             "parsed": parsed,
             "checked": request.method == "POST",
             "filename": filename,

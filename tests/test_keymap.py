@@ -13,6 +13,7 @@ from assess import keymap
 from assess.models import Assignment, Invitation
 from tests.tracks.bolt.test_adjudication import build_disagreements
 from tests.tracks.bolt.test_views import setup  # noqa: F401 (a fixture: topic 1.002 assigned to bolt-a1)
+from tracks.biogen import keys as biogen_keys
 from tracks.bolt import judging
 from tracks.bolt import keys as bolt_keys
 from tracks.qa import instance_judging, nugget_judging
@@ -32,7 +33,7 @@ def test_no_key_means_two_things():
 
 
 def test_the_tracks_register_their_pages():
-    assert set(keymap.PAGES) == {p.ident for p in qa_keys.PAGES + bolt_keys.PAGES}
+    assert set(keymap.PAGES) == {p.ident for p in qa_keys.PAGES + bolt_keys.PAGES + biogen_keys.PAGES}
     assert [p for p in keymap.PAGES.values() if p.auto_advance] == [qa_keys.INSTANCES]
 
 

@@ -160,6 +160,14 @@ def _build_world():
     }
     thread = Document.objects.get(collection__name=judging.collection_of(bolt_ev).name, docno=citation.docid)
 
+    from tracks.biogen import judging as biogen
+    from tracks.biogen.labels import labels_for
+
+    bg_ev = Evaluation.objects.get(slug="biogen-demo")
+    bg_mine = Assignment.objects.filter(evaluation=bg_ev, assessor=everyone).order_by("topic__position").first()
+    bg_item = biogen.topic_items(bg_mine.topic)[0]
+    bg_disputed = biogen.adjudication_queue(bg_ev)[0][0]
+
     qa4mre = Evaluation.objects.get(slug="qa4mre-2012-demo")
     blog_doc = Document.objects.filter(collection__name=tac_demo.COLLECTION).order_by("docno").first()
     documents = tac_demo._documents()
@@ -452,6 +460,23 @@ def _build_world():
         ],
         "bolt:team_topics": [Route({"slug": bolt_slug})],
         "bolt:export": [Route({"slug": bolt_slug, "tag": "alpha1"})],
+        "biogen:topic": [Route({"pk": bg_mine.pk})],
+        "biogen:item": [Route({"pk": bg_mine.pk, "item_id": bg_item.pk})],
+        "biogen:judge": [
+            Route(
+                {"item_id": bg_item.pk}, ("POST",), json={"version": 1, "value": {"label": "accurate", "evidence": []}}
+            )
+        ],
+        "biogen:overview": [Route({"slug": bg_ev.slug})],
+        "biogen:adjudication": [Route({"slug": bg_ev.slug})],
+        "biogen:adjudicate": [Route({"slug": bg_ev.slug, "item_id": bg_disputed.pk})],
+        "biogen:decide": [
+            Route(
+                {"slug": bg_ev.slug, "item_id": bg_disputed.pk},
+                ("POST",),
+                form={"version": "0", "label": labels_for(bg_disputed.data["kind"])[0], "adopt": ""},
+            )
+        ],
     }
     return w | {"routes": routes}
 
@@ -626,7 +651,15 @@ def test_no_malformed_parameter_answers_500_for_a_user_with_every_role(db, world
     assert failures == [], f"{len(failures)} of {sent} malformed requests failed:\n" + "\n".join(failures)
 
 
-ADJUDICATION = {"qa:adjudication", "qa:adjudicate", "bolt:adjudication", "bolt:adjudicate"}
+ADJUDICATION = {
+    "qa:adjudication",
+    "qa:adjudicate",
+    "bolt:adjudication",
+    "bolt:adjudicate",
+    "biogen:adjudication",
+    "biogen:adjudicate",
+    "biogen:decide",
+}
 
 
 def _valid_requests(route, r):

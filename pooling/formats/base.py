@@ -4,7 +4,8 @@ A topic format is a module `pooling.formats.<name>` (named by the track's `topic
     parse_topics(data: bytes, filename: str) -> (list[Problem], list[ParsedTopic])
 A run format is a module `pooling.formats.<name>` (named by the track's `run_format`) with
     check_run(data: bytes, filename: str, context: CheckContext) -> (list[Problem], ParsedRun | None)
-Both report every problem they find (not just the first); a caller loads nothing when any problem is returned.
+Both report every problem they find (not just the first); a caller loads nothing when any problem is returned,
+except a Problem(warning=True): a note of the check report (shown by the checker page and `check_run`).
 A run format may say what its files look like, FILE_SHAPE = "xml" or "text" (lines), so that a file of the other
 shape, most likely meant for another evaluation, is named as such rather than only reported line by line.
 """
@@ -20,10 +21,12 @@ from typing import Any
 class Problem:
     line: int | None  # 1-based line in the file; None for a problem of the whole file
     message: str
+    warning: bool = False  # a note of the check report (BioGen's discarded citations), which refuses nothing
 
     def format(self, filename: str) -> str:
         """NIST checker style: FILE:LINE: message."""
-        return f"{filename}:{self.line if self.line is not None else 0}: {self.message}"
+        note = "note: " if self.warning else ""
+        return f"{filename}:{self.line if self.line is not None else 0}: {note}{self.message}"
 
 
 @dataclass

@@ -2,7 +2,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from pooling.loading import check_context, check_run_file
+from pooling.loading import check_context, check_run_report
 from pooling.management.commands._common import get_evaluation, read_file
 
 
@@ -21,8 +21,8 @@ class Command(BaseCommand):
         context = check_context(evaluation)
         failed = False
         for path in files:
-            problems, parsed = check_run_file(evaluation, read_file(path), path, context)
-            for line in problems:
+            problems, notes, parsed = check_run_report(evaluation, read_file(path), path, context)
+            for line in notes + problems:
                 self.stdout.write(line)
             if problems:
                 failed = True

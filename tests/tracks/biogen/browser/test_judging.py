@@ -1,0 +1,80 @@
+"""BioGen judging in Chromium, keyboard only: an assessor opens a citation (the sentence beside the cited abstract
+in the viewer's frame), judges it supports with one key, marks the supporting words (highlighted in the frame),
+then moves to the next unjudged item and judges an answer and a sentence."""
+
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from assess.models import Assignment, Judgment
+from corpus.loading import load_collection
+from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+from pooling.models import PoolItem
+from pooling.pools import build_pools
+from tracks.biogen import judging
+
+pytestmark = pytest.mark.browser
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "biogen"
+
+
+def wait_status(page, text):
+    page.wait_for_function("(t) => document.getElementById('status').textContent.includes(t)", arg=text)
+
+
+def test_judge_a_citation_with_the_keyboard(page, login, live_server, transactional_db, make_user):
+    ann = make_user("ann", "assessor")
+    load_collection("bg-pubmed", "pubmed", [str(FIXTURES / "pubmed.jsonl")])
+    ev = create_evaluation("bg", judging.TRACK, ["bg-pubmed"])
+    load_topics(ev, (FIXTURES / "topics.jsonl").read_bytes(), "topics.jsonl")
+    load_run_files(ev, [RunFile("alpha-run1.json", (FIXTURES / "alpha-run1.json").read_bytes(), "Team Alpha")])
+    build_pools(ev)
+    topic = ev.topics.get(ident="1")
+    assignment = Assignment.objects.create(evaluation=ev, topic=topic, assessor=ann)
+    citation = PoolItem.objects.get(topic=topic, docid="31000103")
+
+    login(page, "ann")
+    page.goto(live_server.url + reverse("biogen:item", args=[assignment.pk, citation.pk]))
+    page.wait_for_load_state()  # "load": the deferred key scripts run
+    assert "In overweight patients" in page.locator("#item-text").inner_text()
+    frame = page.locator("iframe.biogen-frame[sandbox]")
+    assert frame.count() == 1
+    page.frame_locator("iframe.biogen-frame").locator("body").wait_for()
+    wait_status(page, "Not judged yet")
+
+    page.keyboard.press("1")  # supports
+    wait_status(page, "Saved: supports (version 1)")
+    assert page.locator("button[data-label=supports]").get_attribute("aria-pressed") == "true"
+
+    page.keyboard.press("e")  # the supporting words
+    assert page.evaluate("document.activeElement.id") == "evidence"
+    page.keyboard.type("39% lower risk of myocardial infarction")
+    page.keyboard.press("Enter")
+    wait_status(page, "Saved: supports (version 2)")
+    assert page.locator("#evidence-list li").all_inner_texts() == ["39% lower risk of myocardial infarction"]
+    marks = page.frame_locator("iframe.biogen-frame").locator("mark")
+    marks.first.wait_for()
+    assert "39% lower risk of myocardial infarction" in " ".join(marks.all_inner_texts())
+
+    judgment = Judgment.objects.get(item=citation, assessor=ann)
+    assert judgment.value == {"label": "supports", "evidence": ["39% lower risk of myocardial infarction"]}
+    assert judgment.version == 2 and judgment.changes.count() == 2
+
+    page.keyboard.press("u")  # the next unjudged item after this one: another citation
+    page.wait_for_function(f"document.getElementById('item-panel').dataset.item !== '{citation.pk}'")
+    assert page.locator("#item-panel").get_attribute("data-kind") == "citation"
+    wait_status(page, "Not judged yet")
+    page.keyboard.press("3")  # neutral
+    wait_status(page, "Saved: neutral")
+
+    page.goto(live_server.url + reverse("biogen:topic", args=[assignment.pk]))
+    page.click("#start")  # the first unjudged item: the answer
+    page.wait_for_function("document.getElementById('item-panel').dataset.kind === 'answer'")
+    page.keyboard.press("y")
+    wait_status(page, "Saved: accurate")
+    page.keyboard.press("j")  # the next item: a sentence
+    page.wait_for_function("document.getElementById('item-panel').dataset.kind === 'sentence'")
+    page.keyboard.press("2")
+    wait_status(page, "Saved: unnecessary")
+    labels = sorted(Judgment.objects.filter(assessor=ann).values_list("value__label", flat=True))
+    assert labels == ["accurate", "neutral", "supports", "unnecessary"]

@@ -1,0 +1,105 @@
+"""BioGen pages per role: the assessor's topic and item pages (keys from the key map, the cited abstract only in
+the viewer's sandboxed frame), JSON saves with versions (409), the organizer's overview, adjudication and the
+run checker page's report."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from assess.models import Assignment, Invitation
+from tests.test_keymap import assert_page_keys
+from tests.tracks.biogen.test_pipeline import FIXTURES, SHARED, items_of, judged, pooled  # noqa: F401 (fixtures)
+from tests.tracks.biogen.test_pipeline import evaluation as evaluation  # noqa: F401
+from tracks.biogen import judging
+from tracks.biogen import keys as biogen_keys
+
+
+def test_the_assessor_judges_a_citation_as_json_with_versions(client, judged):
+    ev, ann, bob, items, by_pmid = judged
+    assignment = Assignment.objects.get(assessor=ann)
+    citation = by_pmid["31000103"]
+    client.force_login(ann)
+    html = assert_page_keys(client, reverse("biogen:item", args=[assignment.pk, citation.pk]), biogen_keys.ITEM.ident)
+    assert "In overweight patients it lowered the risk of myocardial infarction." in html
+    assert 'sandbox data-frame-src="/corpus/' in html and "31000103" in html
+    assert 'data-label="supports" data-key="1"' in html and 'data-label="partially_supports"' not in html
+    assert "UKPDS 34" not in html  # the abstract itself only inside the frame
+    url = reverse("biogen:judge", args=[citation.pk])
+    stale = client.post(url, json.dumps({"version": 0, "value": {"label": "neutral"}}), content_type="application/json")
+    assert stale.status_code == 409 and stale.json()["value"]["label"] == "supports" and stale.json()["version"] == 1
+    ok = client.post(
+        url,
+        json.dumps(
+            {"version": 1, "value": {"label": "supports", "evidence": ["39% lower risk of myocardial infarction"]}}
+        ),
+        content_type="application/json",
+    )
+    assert ok.status_code == 200 and ok.json()["version"] == 2
+    assert "m=39%25+lower+risk+of+myocardial+infarction" in ok.json()["frame_url"]
+    frame = client.get(ok.json()["frame_url"].split("#")[0])
+    assert b'<mark class="hl' in frame.content and b"39% lower risk of myocardial infarction" in frame.content
+    bad = client.post(url, json.dumps({"version": 2, "value": {"label": "accurate"}}), content_type="application/json")
+    assert bad.status_code == 400 and "a citation is judged" in bad.json()["error"]
+
+
+def test_the_topic_page_lists_every_item_with_progress(client, judged):
+    ev, ann, bob, items, by_pmid = judged
+    client.force_login(bob)
+    assignment = Assignment.objects.get(assessor=bob)
+    html = client.get(reverse("biogen:topic", args=[assignment.pk])).content.decode()
+    assert "Does metformin reduce cardiovascular events" in html and "second assessor" in html
+    assert html.count('data-kind="citation"') == 6 and html.count('data-kind="sentence"') == 5
+    assert 'id="start"' in html and "0 of 13 judged" in html
+
+
+def test_other_roles_cannot_judge(client, judged, make_user, participant):
+    ev, ann, bob, items, by_pmid = judged
+    assignment = Assignment.objects.get(assessor=ann)
+    other = make_user("carl", "assessor")
+    client.force_login(other)
+    assert client.get(reverse("biogen:topic", args=[assignment.pk])).status_code == 404
+    url = reverse("biogen:judge", args=[by_pmid["31000101"].pk])
+    body = json.dumps({"version": 1, "value": {"label": "neutral"}})
+    assert client.post(url, body, content_type="application/json").status_code == 403
+    client.force_login(participant)
+    assert client.get(reverse("biogen:topic", args=[assignment.pk])).status_code == 403
+    assert client.get(reverse("biogen:overview", args=[ev.slug])).status_code == 403
+    assert client.get(reverse("biogen:adjudication", args=[ev.slug])).status_code == 403
+
+
+def test_the_organizer_overview_and_adjudication(client, judged, organizer, make_user):
+    ev, ann, bob, items, by_pmid = judged
+    citation = by_pmid["31000102"]
+    judging.judge_item(bob, citation, {"label": "supports", "evidence": []}, 0)
+    client.force_login(organizer)
+    html = client.get(reverse("biogen:overview", args=[ev.slug])).content.decode()
+    assert '<tr data-topic="1"><td>1</td>' in html and "<td>2</td><td>5</td><td>6</td><td>13</td>" in html
+    assert "1 of 1 disagreements open" in html
+    page = reverse("biogen:adjudicate", args=[ev.slug, citation.pk])
+    html = assert_page_keys(client, page, biogen_keys.ADJUDICATION.ident)
+    assert "Primary (ann): <strong>contradicts</strong>" in html and "Second (bob): <strong>supports</strong>" in html
+    response = client.post(
+        reverse("biogen:decide", args=[ev.slug, citation.pk]), {"version": "0", "adopt": "secondary"}
+    )
+    assert response.status_code == 302
+    assert [row[3].value["label"] for row in judging.adjudication_queue(ev)] == ["supports"]
+    again = client.post(reverse("biogen:decide", args=[ev.slug, citation.pk]), {"version": "0", "label": "neutral"})
+    assert again.status_code == 409 and b"changed elsewhere" in again.content
+    # an invited adjudicator who judged the topic never sees it; the topic's assessors are not adjudicators
+    Invitation.objects.create(evaluation=ev, user=ann, kind=Invitation.ADJUDICATOR, invited_by=organizer)
+    client.force_login(ann)
+    assert client.get(page).status_code == 404
+
+
+@pytest.mark.parametrize("name", ["alpha-run1.json", "beta-run1-bad.json"])
+def test_the_run_checker_page_shows_the_check_report(client, evaluation, participant, name):  # noqa: F811
+    client.force_login(participant)
+    with open(FIXTURES / name, "rb") as f:
+        html = client.post(reverse("pooling:run_check"), {"evaluation": evaluation.slug, "file": f}).content.decode()
+    assert "note: sentences split by spaCy" in html
+    if name == "alpha-run1.json":
+        assert "no problems" in html and "Run alpha-run1" in html
+    else:
+        assert "4 problems" in html and "not in the allowed PubMed collection" in html
+        assert "only the first 3 count, 31000206 dropped" in html

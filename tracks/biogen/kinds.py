@@ -1,0 +1,13 @@
+"""BioGen's judgment kind and its value's shape (assess.kinds; tracks.biogen.judging checks the label fits the
+item first): a label, and for a citation the supporting words the assessor marked in the abstract."""
+
+from assess.kinds import JudgmentKind
+from tracks.biogen.labels import ALL_LABELS, KIND
+
+KINDS = (
+    JudgmentKind(
+        KIND,
+        {"label": ALL_LABELS, "evidence": [str]},
+        "an answer's accuracy, a sentence's label or a citation's support, with the supporting words of a citation",
+    ),
+)

@@ -1,0 +1,130 @@
+// BioGen judging, keyboard first. Keys come from the page's key map (assess/keymap.py via static/js/keys.js) and
+// are acted on by action name: each presses the visible, enabled element carrying data-key="<key>", so the
+// keyboard and the mouse take the same path. On the item page a label button saves at once as JSON with the
+// version last seen (one save in flight at a time; a 409 shows the newer judgment and takes its version). The
+// supporting words of a citation are typed or pasted in the evidence field (e focuses it, Enter marks them):
+// they are saved with the label and the abstract's frame reloads with them highlighted by the corpus viewer.
+// On the adjudication page the buttons submit the decision form.
+(function () {
+  "use strict";
+  if (window.assayBiogen) return;
+  window.assayBiogen = true;
+
+  var stateEl = document.getElementById("biogen-state");
+  var state = stateEl ? JSON.parse(stateEl.textContent) : null;
+  var busy = false;
+
+  function csrf() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
+  }
+
+  function say(text, bad) {
+    var el = document.getElementById("status");
+    if (!el) return;
+    el.textContent = text;
+    el.className = bad ? "error" : "";
+  }
+
+  function pressed(label) {
+    document.querySelectorAll("#labels [data-label]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.getAttribute("data-label") === label ? "true" : "false");
+    });
+  }
+
+  function showEvidence(words) {
+    var list = document.getElementById("evidence-list");
+    if (!list) return;
+    list.textContent = "";
+    (words || []).forEach(function (w) {
+      var li = document.createElement("li");
+      li.textContent = w;
+      list.appendChild(li);
+    });
+  }
+
+  function reframe(url) {
+    var frame = document.querySelector(".biogen-frame");
+    if (frame && url) frame.src = url;
+  }
+
+  function save(label, evidence) {
+    if (!state || busy) return;
+    busy = true;
+    say("Saving…");
+    pressed(label);
+    fetch(state.judge_url, {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf()},
+      body: JSON.stringify({version: state.version, value: {label: label, evidence: evidence}})
+    }).then(function (r) {
+      return r.json().then(function (d) { return {status: r.status, data: d}; },
+        function () { return {status: r.status, data: {error: "Not saved: the server answered " + r.status + "."}}; });
+    }).then(function (res) {
+      busy = false;
+      var d = res.data;
+      if (res.status === 200) {
+        state.version = d.version;
+        state.value = d.value;
+        say("Saved: " + d.value.label + " (version " + d.version + ").");
+        showEvidence(d.value.evidence);
+        reframe(d.frame_url);
+      } else if (res.status === 409) {
+        state.version = d.version;
+        state.value = d.value;
+        pressed(d.value ? d.value.label : null);
+        showEvidence(d.value ? d.value.evidence : []);
+        say(d.error, true);
+      } else {
+        pressed(state.value ? state.value.label : null);
+        say(d.error || "Not saved.", true);
+      }
+    }, function () {
+      busy = false;
+      say("Not saved: the server could not be reached. Press the key again to retry.", true);
+    });
+  }
+
+  function evidenceNow() { return (state && state.value && state.value.evidence) || []; }
+
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("#labels [data-label]");
+    if (b) save(b.getAttribute("data-label"), evidenceNow());
+  });
+
+  var field = document.getElementById("evidence");
+  if (field) {
+    field.addEventListener("keydown", function (e) {
+      if (e.key === "Escape") { field.blur(); return; }
+      if (e.key !== "Enter") return;
+      e.preventDefault();
+      var words = field.value.trim();
+      if (!words) { field.blur(); return; }
+      var label = state.value && state.value.label;
+      if (!label) { say("Choose a label first (1–4), then mark the supporting words.", true); return; }
+      field.value = "";
+      field.blur();
+      save(label, evidenceNow().concat([words]));
+    });
+  }
+
+  function press(key) {
+    var all = document.querySelectorAll("[data-key]");
+    for (var i = 0; i < all.length; i++) {
+      var el = all[i];
+      if (el.getAttribute("data-key") === key && !el.disabled && el.getClientRects().length) {
+        if (el.tagName === "INPUT") el.focus(); else el.click();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (!window.assayKeys || window.assayKeys.typing(e.target)) return;
+    var action = window.assayKeys.action(e);
+    if (!action || action === "keys") return;
+    var key = action === "number" ? window.assayKeys.digit(e) : e.key;
+    if (action === "next" || action === "previous") key = window.assayKeys.keyFor(action);
+    if (press(key)) e.preventDefault();
+  });
+})();
