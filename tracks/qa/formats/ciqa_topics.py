@@ -71,6 +71,7 @@ TEMPLATES = (
 FIELDS = {"topic number": "number", "template": "template", "narrative": "narrative"}
 _FIELD_LINE = re.compile(r"^\s*(topic number|template|narrative)\s*:\s?(.*)$", re.I)
 _IDENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,49}$")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # not text, whatever the encoding said
 _TRAINING = re.compile(r"throw-?away|training", re.I)
 
 
@@ -108,6 +109,10 @@ def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[Parsed
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        bad = _CONTROL.search(line)
+        if bad:
+            problems.append(Problem(number, f"bad encoding: control character U+{ord(bad.group()):04X}"))
             continue
         found = _FIELD_LINE.match(line)
         if found:

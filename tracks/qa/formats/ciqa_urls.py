@@ -15,12 +15,14 @@ archive's pointers; every other line is `TOPIC URL`. Every topic, the training t
 URL, and every URL is an absolute http(s) address.
 """
 
+import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from pooling.formats.base import Problem
 
 MAX_URL = 2000
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # not text, whatever the encoding said
 MAX_TAG = 100
 
 
@@ -63,6 +65,10 @@ def parse_url_file(data: bytes, filename: str, topics: list[str]) -> tuple[list[
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
+            continue
+        bad = _CONTROL.search(line)
+        if bad:
+            problems.append(Problem(number, f"bad encoding: control character U+{ord(bad.group()):04X}"))
             continue
         cols = line.split()
         if len(cols) != 2:

@@ -162,3 +162,10 @@ def test_the_default_questionnaire_is_the_seeds_and_definitions_are_checked():
     scale = q["interaction"][0]
     assert check_answer(scale, "3") is None and check_answer(scale, "") is None
     assert check_answer(scale, "6") == "understand: a rating from 1 to 5, not '6'"
+
+
+def test_control_characters_are_refused_by_line():
+    problems, _ = parse_topics(b"Topic Number: 56\nTemplate: x\x00y\n", "t.txt")
+    assert [p.format("t.txt") for p in problems][0] == "t.txt:2: bad encoding: control character U+0000"
+    problems, _ = parse_url_file(b"tag A\n56 https://a.example.org/\x00\n", "u.txt", ["56"])
+    assert [p.format("u.txt") for p in problems][0] == "u.txt:2: bad encoding: control character U+0000"
