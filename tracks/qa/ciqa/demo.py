@@ -9,6 +9,8 @@ curves show while 902 is left to judge (partly judged).
 """
 
 import os
+import struct
+import zlib
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -81,6 +83,17 @@ def url_file_bytes(tag, team, topics):
     return ("\n".join(lines) + "\n").encode()
 
 
+def screenshot_png(rgb, width=160, height=100):
+    """A plain PNG of one colour: the demo systems' "screenshots" (a real team uploads its own)."""
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
 def load_ciqa_demo(out=print):
     from corpus.models import Collection
     from pooling.loading import create_evaluation, load_topics
@@ -100,8 +113,10 @@ def load_ciqa_demo(out=print):
             evaluation, run_file_bytes(tag, lines, documents, out), f"{tag}.txt", team, stage, initial, manual
         )
     topics = submissions.test_topics(evaluation)
-    for tag, team in (("AlphaURL1", "Team Alpha"), ("BetaURL1", "Team Beta")):
-        submissions.load_url_file(evaluation, url_file_bytes(tag, team, topics), f"{tag}.txt", team)
+    for tag, team, colour in (("AlphaURL1", "Team Alpha", (70, 120, 200)), ("BetaURL1", "Team Beta", (200, 120, 70))):
+        url_file, _ = submissions.load_url_file(evaluation, url_file_bytes(tag, team, topics), f"{tag}.txt", team)
+        if not url_file.screenshots.exists():
+            submissions.add_screenshot(url_file, screenshot_png(colour), f"{tag}.png")
     submissions.baseline_interaction(evaluation, evaluation.runs.get(tag="NISTbaseI"))
     build_pools(evaluation)
     for ident in ("901", "902"):

@@ -14,7 +14,7 @@ from assess.assignments import assign
 from pooling.loading import LoadError, RunFile, create_evaluation, load_run_files, load_topics
 from tests.conftest import PASSWORD
 from tracks.qa.ciqa import baseline, questionnaire, sessions, submissions
-from tracks.qa.ciqa.models import InteractionSession, QuestionnaireAnswer, SentenceJudgment
+from tracks.qa.ciqa.models import InteractionSession, QuestionnaireAnswer, Screenshot, SentenceJudgment
 from tracks.qa.ciqa.results import board
 
 TOPICS = b"""Topic Number: ciQA2007throwaway
@@ -247,6 +247,8 @@ def test_the_demo_board_and_report(db, make_user):
     assert scored["AlphaCI1"] is not None and scored["AlphaCI1"] > 0  # topic 901 is judged
     assert shown["recall_svg"].count("<path") == len(shown["curves"]) >= 4
     assert InteractionSession.objects.filter(evaluation=ev, assessor__username="assessor2").count() == 9
+    shots = Screenshot.objects.filter(url_file__evaluation=ev)  # one per team's system, not one per load
+    assert [s.image[:8] for s in shots] == [b"\x89PNG\r\n\x1a\n"] * 2
     report = build_report(ev.runs.get(tag="AlphaCI1"))
     section = next(s for s in report.sections if s.title == "Recall by length")
     assert section.plot_svg.startswith("<svg") and 'data-run="AlphaCI1"' in section.plot_svg
