@@ -96,6 +96,7 @@ def scatter_plot(points, title="Initial versus final pyramid F", size=320):
         parts.append(
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}" data-pair="{escape(str(label))}">'
             f"<title>{escape(str(label))}: {initial:.3f} → {final:.3f}</title></circle>"
+            f'<text x="{x + 6:.1f}" y="{y - 4:.1f}" font-size="8">{escape(str(label).split(" → ")[-1])}</text>'
         )
     parts.append("</svg>")
     return "\n".join(parts)

@@ -71,10 +71,10 @@ def ciqa_report(run):
     section = next((s for s in report.sections if s.title == "Recall by length"), None)
     if section is not None:  # others' runs stay anonymous: their best, median and worst at each length
         lines = [(run.tag, [(int(r.key), r.value) for r in section.rows if r.value is not None])]
-        for name in ("best", "median", "worst"):
+        for name, label in (("best", "best run"), ("median", "median run"), ("worst", "worst run")):
             points = [(int(r.key), getattr(r, name)) for r in section.rows if getattr(r, name) is not None]
             if points:
-                lines.append((f"{name} of the runs compared", points))
+                lines.append((label, points))
         section.plot_svg = recall_plot(lines, title=f"Recall by length: {run.tag}", highlight=run.tag)
     stage = stage_of(run)
     initial = (run.data or {}).get(INITIAL_TAG)
