@@ -45,6 +45,7 @@ class ReportSection:
     title: str
     rows: list
     key_header: str = "Id"
+    plot_svg: str = ""  # a server-drawn SVG of the section (a track's report builder draws it), shown above it
 
 
 @dataclass
@@ -63,6 +64,8 @@ class RunReport:
     def as_dict(self):
         data = asdict(self)
         data.pop("plot_svg")
+        for section in data["sections"]:
+            section.pop("plot_svg", None)
         return data
 
     def csv_text(self):

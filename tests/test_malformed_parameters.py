@@ -177,6 +177,42 @@ def _build_world():
 
     gold = (settings.BASE_DIR / "tests" / "fixtures" / "qa4mre" / "gold.xml").read_bytes()
 
+    # ciQA: a session of the demo's baseline interaction (running) and one of Team Alpha's system for "everyone"
+    from django.utils import timezone
+
+    from tracks.qa.ciqa import demo as ciqa_demo
+    from tracks.qa.ciqa.models import InteractionSession, Screenshot, UrlFile
+
+    ciqa = Evaluation.objects.get(slug=ciqa_demo.SLUG)
+    t901 = Topic.objects.get(evaluation=ciqa, ident="901")
+    base_file = UrlFile.objects.get(evaluation=ciqa, baseline_run__isnull=False)
+    alpha_file = UrlFile.objects.get(evaluation=ciqa, tag="AlphaURL1")
+    s_base = InteractionSession.objects.create(
+        evaluation=ciqa, assessor=everyone, topic=t901, url_file=base_file, started_at=timezone.now()
+    )
+    s_alpha = InteractionSession.objects.create(evaluation=ciqa, assessor=everyone, topic=t901, url_file=alpha_file)
+    sentence = base_file.baseline_run.entries.filter(topic=t901).first()
+    png = b"\x89PNG\r\n\x1a\n" + b"0" * 16
+    shot = Screenshot.objects.create(url_file=alpha_file, name="s.png", content_type="image/png", image=png)
+    ciqa_run = tac_demo.run_file_bytes("AlphaCI1", ciqa_demo.RUNS[0][5], documents)
+    ciqa_urls = ciqa_demo.url_file_bytes("AlphaURL1", "Team Alpha", ["ciQA2007throwaway", "901", "902"])
+    c_slug = ciqa.slug
+    # a second ciQA evaluation where "everyone" has done every session: its questionnaire is open
+    from pooling.loading import create_evaluation, load_topics
+    from tracks.qa.ciqa.submissions import load_url_file
+
+    done = create_evaluation("ciqa-done", "trec2007-ciqa")
+    load_topics(done, ciqa_demo.TOPICS.read_bytes(), "topics.txt")
+    done_file = load_url_file(done, ciqa_urls, "u.txt", "Team Alpha")[0]
+    InteractionSession.objects.create(
+        evaluation=done,
+        assessor=everyone,
+        topic=Topic.objects.get(evaluation=done, ident="901"),
+        url_file=done_file,
+        started_at=timezone.now(),
+        ended_at=timezone.now(),
+    )
+
     w = {
         "everyone": everyone,
         "organizer": users.get(username="organizer"),
@@ -355,6 +391,41 @@ def _build_world():
                 form={"version": "0", "label": "correct", "answer_class": str(classes[0].pk)},
             )
         ],
+        "qa:ciqa_overview": [Route({"slug": c_slug})],
+        "qa:ciqa_upload_run": [
+            Route(
+                {"slug": c_slug},
+                ("POST",),
+                form={"team": "Team Alpha", "stage": "initial", "initial": ""},
+                files={"file": ("AlphaCI1.txt", ciqa_run)},
+                post_as_is=False,
+            )
+        ],
+        "qa:ciqa_upload_urls": [
+            Route({"slug": c_slug}, ("POST",), form={"team": "Team Alpha"}, files={"file": ("u.txt", ciqa_urls)})
+        ],
+        "qa:ciqa_upload_screenshot": [
+            Route({"slug": c_slug, "pk": alpha_file.pk}, ("POST",), files={"file": ("s.png", png)})
+        ],
+        "qa:ciqa_make_baseline": [Route({"slug": c_slug}, ("POST",), form={"run": "NISTbaseI"})],
+        "qa:ciqa_plan": [Route({"slug": c_slug}, ("POST",), form={"seconds": "300"})],
+        "qa:ciqa_define_questionnaire": [
+            Route({"slug": c_slug}, ("POST",), form={"definition": "[interaction]\ntext a | Q\n"})
+        ],
+        "qa:ciqa_questionnaire_csv": [Route({"slug": c_slug})],
+        "qa:ciqa_questionnaire_summary": [Route({"slug": c_slug})],
+        "qa:ciqa_board": [Route({"slug": c_slug})],
+        "qa:ciqa_screenshot": [Route({"pk": shot.pk})],
+        "qa:ciqa_sessions": [Route({"slug": c_slug})],
+        "qa:ciqa_questionnaire": [
+            Route({"slug": done.slug}, ("GET", "POST"), form={f"{done_file.pk}-understand": "3", "all-favourite": "x"})
+        ],
+        "qa:ciqa_session": [Route({"pk": s_alpha.pk})],
+        "qa:ciqa_session_start": [Route({"pk": s_alpha.pk}, ("POST",))],
+        "qa:ciqa_session_end": [Route({"pk": s_base.pk}, ("POST",), form={"early": "1"})],
+        "qa:ciqa_session_skip": [Route({"pk": s_alpha.pk}, ("POST",), form={"reason": "the system is down"})],
+        "qa:ciqa_sentences": [Route({"pk": s_base.pk}, ("GET", "POST"), form={f"s-{sentence.pk}": "relevant"})],
+        "qa:ciqa_demo_system": [Route({"ident": "901"}, query={"team": "Alpha"})],
         "assess:organize_index": [Route()],
         "assess:organize": [Route({"slug": tac_slug})],
         "assess:evaluation_progress": [Route({"slug": tac_slug}), Route({"slug": bolt_slug})],

@@ -173,29 +173,7 @@ def test_nil_not_assumed_while_judging_is_incomplete():
     assert _scores(t["runB"], "question", t["q"]["216.1"])["score"].value == 0.0
 
 
-@pytest.fixture
-def ciqa_declared():
-    """ciQA's scorer part exists (pyramid F, recall by length) but the track is not offered until its topic
-    format is built (issue 16): declared here for this test only."""
-    from pooling.tracks import TRACKS, Track, register_track
-
-    register_track(
-        Track(
-            slug="trec2007-ciqa",
-            title="ciQA",
-            seed="001",
-            collection_formats=("aquaint2",),
-            topic_format="none",
-            run_format="tracks.qa.formats.runs",
-            question_types=("CIQA",),
-            judgment_kinds=("nugget", "nugget_vote", "nugget_revote", "nugget_match"),
-        )
-    )
-    yield
-    TRACKS.pop("trec2007-ciqa")
-
-
-def test_ciqa_pyramid_f_and_recall_by_length_in_report(ciqa_declared):
+def test_ciqa_pyramid_f_and_recall_by_length_in_report():
     from assess.models import Nugget
     from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team, Topic
     from scoring.reports import build_report

@@ -3,7 +3,7 @@ from django.apps import AppConfig
 from assess.keymap import register_pages
 from pooling.tracks import PageLink, Track, register_track
 from tracks.qa import keys
-from tracks.qa.measures import TAC2008_MEASURES, TREC2007_MEASURES
+from tracks.qa.measures import CIQA, TAC2008_MEASURES, TREC2007_MEASURES, TREC2007_NUGGET_F_PYRAMID
 from tracks.qa.questions import INSTANCE_TYPES, NUGGET_TYPES
 
 QA_JUDGMENT_KINDS = ("instance", "answer_class", "nugget", "nugget_vote", "nugget_revote", "nugget_match")
@@ -76,9 +76,40 @@ TREC2007 = Track(
     **QA_PROGRESS,
 )
 
+# TREC 2007 ciQA (seed 001 section 3): relationship topics judged with the Other questions' nugget workflow;
+# its own parts (topic and URL file formats, run pairing, sessions, questionnaire, board) are in tracks/qa/ciqa/.
+CIQA_TRACK = Track(
+    slug="trec2007-ciqa",
+    title="TREC 2007 complex interactive QA (ciQA)",
+    seed="001",
+    collection_formats=("aquaint2", "blog06"),
+    topic_format="tracks.qa.formats.ciqa_topics",
+    run_format="tracks.qa.formats.ciqa_runs",
+    question_types=("CIQA",),
+    judgment_kinds=QA_JUDGMENT_KINDS,
+    measures=(CIQA, TREC2007_NUGGET_F_PYRAMID),
+    default_settings={
+        "judged_priorities": [1, 2],  # initial and final runs are all judged
+        "allow_nil": False,
+        "interaction_seconds": 300,  # seed 001 3.2.1: five minutes per topic
+        "max_initial_runs": 2,
+        "max_final_runs": 2,
+        "max_url_files": 2,
+    },
+    organizer_links=(
+        PageLink(
+            "ciqa-link", "ciQA: runs and pairs, URL files, interaction sessions, questionnaire", "qa:ciqa_overview"
+        ),
+        PageLink("ciqa-board-link", "ciQA scores: recall by length, initial versus final", "qa:ciqa_board"),
+    ),
+    demo_steps=("tracks.qa.ciqa.demo.load_ciqa_demo",),
+    **QA_PAGES,
+    **QA_PROGRESS,
+)
+
 
 class QaConfig(AppConfig):
-    """TAC 2008 QA and the TREC 2007 QA main task (seeds 000 and 001); ciQA joins later."""
+    """TAC 2008 QA, the TREC 2007 QA main task and TREC 2007 ciQA (seeds 000 and 001)."""
 
     name = "tracks.qa"
     label = "qa"
@@ -88,6 +119,7 @@ class QaConfig(AppConfig):
     def ready(self):
         register_track(TAC2008)
         register_track(TREC2007)
+        register_track(CIQA_TRACK)
         register_pages(keys.PAGES)
         from assess.kinds import register_kind
         from tracks.qa.kinds import KINDS
@@ -99,7 +131,10 @@ class QaConfig(AppConfig):
         from tracks.qa.report import qa_report
         from tracks.qa.scorer import QA_TRACKS, score_qa
 
-        for slug in QA_TRACKS:  # ciQA's scorer part is built, its track is not offered yet
+        for slug in QA_TRACKS:
             register_scorer(slug, score_qa)
             register_report(slug, qa_report)
             register_exports(slug, EXPORTS, note="NIST formats")
+        from tracks.qa.ciqa.results import ciqa_report
+
+        register_report(CIQA_TRACK.slug, ciqa_report)  # the QA report with its recall-by-length plot

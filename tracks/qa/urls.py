@@ -1,12 +1,14 @@
 """QA judging pages, mounted under assess/ (QaConfig.url_prefix) so their paths are those they always had."""
 
-from django.urls import path
+from django.urls import include, path
 
 from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
 from tracks.qa import adjudication_views, class_views, instance_views, nil_views, nugget_views
 
 app_name = "qa"
 urlpatterns = [
+    # ciQA: topics, runs and URL files, interaction sessions, exit questionnaire, board (tracks/qa/ciqa/)
+    path("ciqa/", include("tracks.qa.ciqa.urls")),
     # instance judging
     path("a/<id:pk>/", instance_views.assignment_detail, name="assignment"),
     path("a/<id:pk>/q/<id:qid>/", instance_views.question_page, name="question"),
