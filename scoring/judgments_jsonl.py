@@ -224,7 +224,8 @@ class ImportFailed(Exception):
 
 
 def import_jsonl(evaluation, lines, filename="<input>"):
-    """Load an export into `evaluation` (same questions and pools, no judgments yet) in one transaction.
+    """Load an export into `evaluation` (rebuilt from the same files: same questions and pools, no judgments
+    but those the rebuild made on found items) in one transaction.
 
     Returns counts per record type. Any bad line raises ImportFailed naming FILE:LINE and changes nothing.
     """
@@ -232,8 +233,8 @@ def import_jsonl(evaluation, lines, filename="<input>"):
 
     # What rebuilding from the files judged itself: judgments on found items, replaced by the file's records.
     derived = defaultdict(list)  # (question ident, item key) -> judgment ids
-    rebuilt = Judgment.objects.filter(evaluation=evaluation).values_list(
-        "id", "item__origin", "topic__ident", "item__key"
+    rebuilt = list(
+        Judgment.objects.filter(evaluation=evaluation).values_list("id", "item__origin", "topic__ident", "item__key")
     )
     if (
         any(origin != PoolItem.ASSESSOR for _, origin, _, _ in rebuilt)
