@@ -330,7 +330,7 @@ def session_skip(request, pk):
 @assessor_required
 def sentences(request, pk):
     """Who: the session's assessor only. The baseline interaction: each sentence of the baseline run with
-    relevant / not relevant / no opinion."""
+    relevant / not relevant / no opinion; opening it starts the session's clock, as opening a team's system does."""
     session = sessions.expire(_my_session(request, pk))
     if not session.url_file.baseline_run_id:
         raise Http404("not the baseline interaction")
@@ -346,6 +346,8 @@ def sentences(request, pk):
         else:
             messages.success(request, f"Saved {saved} judgment{'s' if saved != 1 else ''}.")
         return redirect("qa:ciqa_sentences", session.pk)
+    if session.started_at is None and not session.done:
+        session = sessions.start(session)  # opening the baseline's page is opening its system: the clock runs
     return render(
         request,
         "qa/ciqa/sentences.html",

@@ -287,3 +287,24 @@ def test_pages_per_role(planned, make_user, client):
     started = client.post(reverse("qa:ciqa_session_start", args=[session.pk])).json()
     assert started["status"] == "running" and 299 <= started["remaining"] <= 300
     assert client.get(reverse("qa:ciqa_questionnaire", args=[ciqa.slug])).status_code == 403  # sessions left
+
+
+def test_the_topics_page_loads_a_ciqa_topic_file_and_names_its_problems(db, make_user, client):
+    """The issue's symptom: a ciQA topic upload answered 500 (its format module did not exist)."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    evaluation = create_evaluation("ciqa-upload", "trec2007-ciqa")
+    make_user("org", "organizer")
+    client.login(username="org", password=PASSWORD)
+    url = reverse("pooling:topics", args=[evaluation.slug])
+    bad = SimpleUploadedFile("t.txt", b"Topic Number: 56\nTemplate: Who is [X]?\nNarrative: n\n")
+    response = client.post(url, {"kind": "questions", "file": bad})
+    assert response.status_code == 400
+    assert "t.txt:2: topic 56: the template matches none of the five ciQA templates" in response.content.decode()
+    response = client.post(url, {"kind": "questions", "file": SimpleUploadedFile("topics.txt", TOPICS)})
+    assert response.status_code == 302
+    assert list(evaluation.topics.values_list("ident", "kind")) == [
+        ("ciQA2007throwaway", "CIQA-TRAINING"),
+        ("56", "CIQA"),
+        ("57", "CIQA"),
+    ]

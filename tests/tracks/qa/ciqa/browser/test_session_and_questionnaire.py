@@ -124,3 +124,40 @@ def test_timed_sessions_then_the_questionnaire(page, login, live_server, planned
     }
     # the saved answers are shown again
     assert block.locator(f"input[name='{url_file.pk}-understand'][value='2']").is_checked()
+
+
+def test_the_baseline_interaction_judges_sentences_in_the_window_it_opens(
+    page, login, live_server, planned, monkeypatch
+):
+    from tracks.qa.ciqa.models import SentenceJudgment
+
+    # the evaluation has no collection: every docid is taken as known
+    monkeypatch.setattr("pooling.loading.known_docids_for", lambda evaluation: lambda docids: set(docids))
+    evaluation, _ = planned
+    run, _ = submissions.load_run(
+        evaluation,
+        b"56 BASEi D1 Drugs cross the border at Laredo.\n56 BASEi D2 The weather was fine.\n57 BASEi D3 Grants.\n",
+        "base.txt",
+        "NIST",
+        "initial",
+    )
+    interaction = submissions.baseline_interaction(evaluation, run)
+    sessions.plan_sessions(evaluation)
+    session = InteractionSession.objects.get(assessor__username="judge", url_file=interaction, topic__ident="56")
+    login(page, "judge")
+    page.goto(live_server.url + reverse("qa:ciqa_session", args=[session.pk]))
+    with page.context.expect_page() as opened:
+        page.click("#open-system")
+    window = opened.value
+    window.wait_for_load_state()
+    page.wait_for_function("document.getElementById('status-text').textContent === 'running'")
+    sentences = window.locator("#sentences li")
+    assert sentences.count() == 2  # topic 56's sentences only, in run order
+    assert "Drugs cross the border" in sentences.nth(0).inner_text()
+    sentences.nth(0).locator("input[value='relevant']").check()
+    sentences.nth(1).locator("input[value='not-relevant']").check()
+    with window.expect_navigation():
+        window.click("#save-sentences")
+    labels = dict(SentenceJudgment.objects.filter(session=session).values_list("entry__text", "label"))
+    assert labels == {"Drugs cross the border at Laredo.": "relevant", "The weather was fine.": "not-relevant"}
+    assert window.locator("#sentences li").nth(1).locator("input[value='not-relevant']").is_checked()
