@@ -59,6 +59,8 @@ class RunReport:
     sections: list = field(default_factory=list)  # [ReportSection]
     notes: list = field(default_factory=list)
     plot_svg: str = ""
+    measures_note: str = ""  # how the track's measures are computed (the QA wording when empty)
+    plot_title: str = ""  # the plot's heading ("Difference from the median, per question" when empty)
     status: dict = field(default_factory=dict)  # what the report is (report_status), filled by build_report
 
     def as_dict(self):
@@ -209,7 +211,7 @@ def generic_report(run):
     return assemble_report(run, others, summary, sections, notes, question_rows)
 
 
-def assemble_report(run, others, summary, sections, notes, question_rows):
+def assemble_report(run, others, summary, sections, notes, question_rows, measures_note="", plot_title=""):
     """The RunReport of `run` compared with `others`, with the per-question difference plot drawn from
     `question_rows` (none without them). For report builders: they compute the rows, this puts them together."""
     plot = difference_plot([(r.key, r.diff) for r in question_rows]) if question_rows else ""
@@ -223,6 +225,8 @@ def assemble_report(run, others, summary, sections, notes, question_rows):
         sections=sections,
         notes=notes,
         plot_svg=plot,
+        measures_note=measures_note,
+        plot_title=plot_title,
     )
 
 

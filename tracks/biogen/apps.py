@@ -52,8 +52,8 @@ class BiogenConfig(AppConfig):
 
     def ready(self):
         from assess.kinds import register_kind
-        from scoring.registry import register_exports, register_scorer
-        from tracks.biogen import exports, scorer
+        from scoring.registry import register_exports, register_report, register_scorer
+        from tracks.biogen import exports, report, scorer
         from tracks.biogen.kinds import KINDS
 
         register_track(BIOGEN)
@@ -61,4 +61,5 @@ class BiogenConfig(AppConfig):
         for kind in KINDS:
             register_kind(kind)
         register_scorer(BIOGEN.slug, scorer.score)
+        register_report(BIOGEN.slug, report.run_report)
         register_exports(BIOGEN.slug, exports.EXPORTS, note="CSV of every judgment")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from assess.judging import Forbidden, StaleJudgment
 from assess.models import Assignment, Judgment, JudgmentChange
@@ -210,3 +211,17 @@ def test_exports_hold_every_judgment(judged, tmp_path):
     call_command("export_judgments", "bg", "--format", "csv", "--output", str(path))
     assert path.read_text().splitlines() == lines
     assert sum(1 for line in export_jsonl(ev) if '"type": "judgment"' in line) == 13
+
+
+def test_the_adjudication_command_lists_and_decides(judged, make_user, capsys):
+    ev, ann, bob, items, by_pmid = judged
+    citation = by_pmid["31000102"]
+    judging.judge_item(bob, citation, {"label": "supports", "evidence": []}, 0)
+    make_user("boss", "organizer")
+    call_command("biogen_adjudicate", "bg")
+    assert capsys.readouterr().out.startswith(f"{citation.pool_id}\tcitation\tann: contradicts\tbob: supports\topen")
+    with pytest.raises(CommandError, match="a citation is judged"):
+        call_command("biogen_adjudicate", "bg", citation.pool_id, "--by", "boss", "--label", "required")
+    call_command("biogen_adjudicate", "bg", citation.pool_id, "--by", "boss", "--label", "neutral")
+    assert capsys.readouterr().out.strip() == f"{citation.pool_id}: decided neutral (version 1)"
+    assert Judgment.objects.get(item=citation, role=Judgment.ADJUDICATED).value["label"] == "neutral"

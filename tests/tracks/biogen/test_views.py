@@ -103,3 +103,20 @@ def test_the_run_checker_page_shows_the_check_report(client, evaluation, partici
     else:
         assert "4 problems" in html and "not in the allowed PubMed collection" in html
         assert "only the first 3 count, 31000206 dropped" in html
+
+
+def test_the_run_report_has_every_measure_per_topic_rows_and_a_plot(client, judged, organizer):
+    from scoring.rescore import rescore_evaluation
+
+    ev = judged[0]
+    rescore_evaluation(ev.id)
+    client.force_login(organizer)
+    html = client.get(reverse("scoring:run_report", args=[ev.slug, "alpha-run1"])).content.decode()
+    assert '<tr data-measure="document_recall"><td>Document recall</td>' in html
+    assert "Precision: difference from the median, per topic" in html and "<svg" in html
+    # topic 1: the answer, 3 sentences and 4 citations of alpha, all judged; topics 2 and 3: none of 7 and 8
+    assert "Accuracy per topic" in html and "8 of 8 items judged" in html and "0 of 7 items judged" in html
+    assert "union of the relevant PMIDs every run cited" in html and "weighted mean of its question types" not in html
+    data = client.get(reverse("scoring:run_report_json", args=[ev.slug, "alpha-run1"])).json()
+    assert [r["key"] for r in data["summary"]][:2] == ["accuracy", "precision"]
+    assert data["summary"][0]["value"] == 1.0

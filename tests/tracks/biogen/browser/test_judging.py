@@ -44,6 +44,7 @@ def test_judge_a_citation_with_the_keyboard(page, login, live_server, transactio
 
     page.keyboard.press("1")  # supports
     wait_status(page, "Saved: supports (version 1)")
+    assert page.locator("#judged-count").inner_text() == "1"
     assert page.locator("button[data-label=supports]").get_attribute("aria-pressed") == "true"
 
     page.keyboard.press("e")  # the supporting words

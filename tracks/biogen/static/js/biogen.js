@@ -63,6 +63,8 @@
       busy = false;
       var d = res.data;
       if (res.status === 200) {
+        var counter = document.getElementById("judged-count");
+        if (counter && !state.version) counter.textContent = String(+counter.textContent + 1);  // a first judgment
         state.version = d.version;
         state.value = d.value;
         say("Saved: " + d.value.label + " (version " + d.version + ").");
