@@ -142,6 +142,7 @@ def _build_world():
         return str(judgment.version if judgment else 0)
 
     qa_disputed = adjudication_queue(tac)[0][0]
+    trec_factoid = Topic.objects.filter(evaluation__slug="demo-trec2007", kind="FACTOID").order_by("position").first()
 
     bolt_ev = Evaluation.objects.get(slug="bolt-demo")
     b_mine = Assignment.objects.get(evaluation=bolt_ev, assessor=everyone)
@@ -390,6 +391,9 @@ def _build_world():
                 ("POST",),
                 form={"version": "0", "label": "correct", "answer_class": str(classes[0].pk)},
             )
+        ],
+        "qa:nil_answers": [
+            Route({"slug": "demo-trec2007"}, ("GET", "POST"), form={"qid": trec_factoid.ident, "decision": "nil"})
         ],
         "qa:ciqa_overview": [Route({"slug": c_slug})],
         "qa:ciqa_upload_run": [

@@ -2,9 +2,10 @@
 decision to mark its answer NIL, not NIL, or back to the judgments (tracks.qa.nil_answers)."""
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 
+from config import params
 from config.roles import organizer_required
 from pooling.models import Evaluation
 from tracks.qa import nil_answers
@@ -17,13 +18,19 @@ def nil_page(request, slug):
     if not nil_answers.nil_allowed(evaluation):
         raise Http404("this evaluation's track allows no NIL responses")
     if request.method == "POST":
-        question = evaluation.topics.filter(ident=request.POST.get("qid", "")).first()
+        try:
+            qid, decision = (
+                params.text(request.POST.get("qid"), "qid"),
+                params.text(request.POST.get("decision"), "decision"),
+            )
+            reason = params.text(request.POST.get("reason"), "reason")
+        except params.BadParameter as bad:
+            return HttpResponseBadRequest(str(bad))
+        question = evaluation.topics.filter(ident=qid).first()
         if question is None:
             raise Http404("no such question")
         try:
-            changed = nil_answers.set_answer_is_nil(
-                request.user, question, request.POST.get("decision", ""), request.POST.get("reason", "")
-            )
+            changed = nil_answers.set_answer_is_nil(request.user, question, decision, reason)
         except nil_answers.NilError as exc:
             messages.error(request, str(exc))
         else:
