@@ -69,9 +69,9 @@ def run(form):
         return None, str(e)
 
 
-def viewer_url(hit, marks):
+def viewer_url(collection, docno, marks):
     """The document page with the query's words marked (the viewer's m= strings)."""
-    url = reverse("corpus:document", args=[hit.collection, hit.docno])
+    url = reverse("corpus:document", args=[collection, docno])
     return url + ("?" + urlencode([("m", m) for m in marks]) if marks else "")
 
 
@@ -82,7 +82,7 @@ def search_page(request):
     the viewer with the query's words marked."""
     form = read_form(request.GET, readable_collections(request.user, Collection.objects.all()))
     results, error = run(form)
-    hits = [(h, viewer_url(h, results.marks)) for h in results.hits] if results else []
+    hits = [(h, viewer_url(h.collection, h.docno, results.marks)) for h in results.hits] if results else []
     page_query = request.GET.copy()
     page_query.pop("page", None)
     return render(

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from assess.kinds import InvalidValue, check_value
-from assess.models import AnswerClass, Judgment, JudgmentChange, Nugget, TopicClosure
+from assess.models import AnswerClass, Judgment, JudgmentChange, Nugget, SearchLog, TopicClosure
 from assess.official import VOTE_KINDS
 from pooling.models import PoolItem, Topic
 
@@ -81,6 +81,22 @@ def export_jsonl(evaluation):
                 "topic": ident[c.topic_id],
                 "closed_by": users[c.closed_by_id],
                 "closed_at": c.closed_at.isoformat(),
+            }
+        )
+    keys = dict(PoolItem.objects.filter(evaluation=evaluation).values_list("id", "key"))
+    for s in SearchLog.objects.filter(evaluation=evaluation).order_by("id"):
+        # what the assessor searched while judging a topic (and item), and what they opened (issue 18)
+        yield _line(
+            {
+                "type": "search",
+                "topic": ident[s.topic_id],
+                "item": {"topic": ident[s.topic_id], "key": keys[s.item_id]} if s.item_id in keys else None,
+                "assessor": users[s.assessor_id],
+                "query": s.query,
+                "filters": s.filters,
+                "hits": s.hits,
+                "opened": s.opened,
+                "at": s.at.isoformat(),
             }
         )
 
@@ -276,6 +292,26 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                             topic=topic(rec["topic"], where), closed_by=user(rec["closed_by"], where)
                         )
                         stamps.append((TopicClosure, c.id, "closed_at", rec.get("closed_at")))
+                    elif kind == "search":
+                        t = topic(rec["topic"], where)
+                        item = rec.get("item")
+                        if item is not None and (item.get("topic"), item.get("key")) not in items:
+                            raise ImportFailed(
+                                f"{where}: no pool item {item.get('key')!r} in question {item.get('topic')!r}"
+                            )
+                        if not isinstance(rec.get("query"), str) or not isinstance(rec.get("opened", []), list):
+                            raise ImportFailed(f"{where}: a search record has a query (text) and opened (a list)")
+                        s = SearchLog.objects.create(
+                            evaluation=evaluation,
+                            assessor=user(rec["assessor"], where),
+                            topic=t,
+                            item_id=items[(item["topic"], item["key"])] if item else None,
+                            query=rec["query"],
+                            filters=rec.get("filters") or {},
+                            hits=int(rec.get("hits") or 0),
+                            opened=rec.get("opened") or [],
+                        )
+                        stamps.append((SearchLog, s.id, "at", rec.get("at")))
                     else:
                         raise ImportFailed(f"{where}: unknown record type {kind!r}")
                 except ImportFailed:

@@ -179,7 +179,22 @@ def _build_world():
     a, q1, q2 = mine.pk, rigid.pk, squishy.pk
     item = rigid_items[0]
     post = thread.meta["posts"][0]
+    from assess.models import SearchLog
+
+    search_log = SearchLog.objects.create(evaluation=tac, assessor=everyone, topic=rigid, query="the")
     routes = {
+        "corpus:search": [
+            Route(query={"q": "the", "collection": tac_demo.COLLECTION, "from": "2005-01-01", "page": "1"})
+        ],
+        "assess:search": [
+            Route({"pk": a}, query={"q": "the", "topic": str(q1), "item": str(rigid_items[0].pk), "to": "2007-01-01"})
+        ],
+        "assess:search_open": [
+            Route({"log_id": search_log.pk}, query={"collection": tac_demo.COLLECTION, "docno": blog_doc.docno})
+        ],
+        "qa:search_found": [
+            Route({"pk": a}, ("POST",), form={"question": str(q1), "docid": blog_doc.docno, "text": "found by search"})
+        ],
         "corpus:collection_list": [Route(query={"q": "blog"})],
         "corpus:collection_detail": [Route({"name": tac_demo.COLLECTION}, query={"q": "blog", "page": "1"})],
         "corpus:document": [
