@@ -46,6 +46,10 @@ INSTALLED_APPS = [
     "tracks.qa",
     "tracks.qa4mre",
     "tracks.bolt",
+    # The REST API: after the stage apps; it reaches tracks only through the stages' registries.
+    "rest_framework",
+    "drf_spectacular",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -132,6 +136,29 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # whole load with a clear message (a 1 MB gzip bomb once took 2 GB of memory): corpus/formats/base.py.
 CORPUS_MAX_FILE_BYTES = env_int("CORPUS_MAX_FILE_BYTES", 2 * 1024**3)
 CORPUS_MAX_RECORD_BYTES = env_int("CORPUS_MAX_RECORD_BYTES", 64 * 1024**2)
+
+# --- REST API (api/) ----------------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.auth.TokenAuthentication",  # first: an unauthenticated call answers 401 with WWW-Authenticate: Token
+        "rest_framework.authentication.SessionAuthentication",  # the browsable API and docs in a signed-in browser
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["api.auth.RolePermission"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": env_int("API_PAGE_SIZE", 100),
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AssaySchema",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Assay API",
+    "DESCRIPTION": "Evaluations, topics, runs, pools, assignments, judgments, scores, reports, users and teams. "
+    "Authenticate with `Authorization: Token KEY` (your token page: /api/token/). Long work answers 202 with a "
+    "status URL.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["api.auth.RolePermission"],
+    "COMPONENT_SPLIT_REQUEST": True,
+}
 
 # --- Celery -------------------------------------------------------------------------------------------------
 # No broker configured means the embedded demo: tasks run in-process, at once.
