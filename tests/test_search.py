@@ -163,3 +163,25 @@ def test_document_dates():
         2012, 3, 4
     )
     assert search_query.document_date("pubmed", "1", {}) is None
+
+
+def test_the_index_can_be_left_to_a_worker_task_with_its_progress_on_the_collection(client, organizer, capsys):
+    from corpus.tasks import build_search_index_task
+
+    call_command(
+        "load_collection", "queued", str(FIX / "search" / "relevance.jsonl"), "--format", "pubmed", "--search", "none"
+    )
+    queued = Collection.objects.get(name="queued")
+    assert (queued.search_status, search("metformin", [queued]).hits) == ("", [])
+    client.force_login(organizer)
+    assert "not built" in client.get("/corpus/").content.decode()
+    assert build_search_index_task(queued.pk) == 6
+    queued.refresh_from_db()
+    assert (queued.search_status, queued.search_done, queued.search_total) == ("ready", 6, 6)
+    assert docnos(search("metformin", [queued])) == ["100005"]
+    # --search later hands it to the task (run here: no broker in the tests)
+    call_command(
+        "load_collection", "later2", str(FIX / "search" / "relevance.jsonl"), "--format", "pubmed", "--search", "later"
+    )
+    assert "queued" in capsys.readouterr().out
+    assert docnos(search("metformin", [Collection.objects.get(name="later2")])) == ["100005"]
