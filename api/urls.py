@@ -1,5 +1,5 @@
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import evaluation_views as ev
 from api import judgment_views as jv
@@ -17,8 +17,9 @@ class Schema(SpectacularAPIView):
     allowed_roles = ROLES
 
 
-class Docs(SpectacularSwaggerView):
-    """Who: any signed-in user. The browsable API documentation (Swagger UI over /api/schema/)."""
+class Docs(SpectacularSwaggerSplitView):
+    """Who: any signed-in user. The browsable API documentation (Swagger UI over /api/schema/; its script is a
+    separate request, so the pages' Content-Security-Policy holds)."""
 
     allowed_roles = ROLES
 

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     # The REST API: after the stage apps; it reaches tracks only through the stages' registries.
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from /static/ (the pages' CSP allows no CDN)
     "api",
 ]
 
@@ -158,6 +159,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["api.auth.RolePermission"],
     "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
 # --- Celery -------------------------------------------------------------------------------------------------
