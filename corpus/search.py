@@ -51,15 +51,19 @@ class Results:
 # --- the index ------------------------------------------------------------------------------------------------
 
 
+_KNOWN_LANGUAGES = set()  # configurations seen to exist: a search then costs no catalogue query
+
+
 def check_language(name):
     """The text search configuration `name` if PostgreSQL knows it (any name on SQLite, which stems English)."""
-    if connection.vendor != "postgresql":
+    if connection.vendor != "postgresql" or name in _KNOWN_LANGUAGES:
         return name
     with connection.cursor() as cur:
         cur.execute("SELECT 1 FROM pg_ts_config WHERE cfgname = %s", [name])
         if cur.fetchone() is None:
             cur.execute("SELECT string_agg(cfgname, ', ' ORDER BY cfgname) FROM pg_ts_config")
             raise SearchError(f"no text search configuration {name!r}; PostgreSQL has: {cur.fetchone()[0]}")
+    _KNOWN_LANGUAGES.add(name)
     return name
 
 
