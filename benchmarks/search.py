@@ -32,6 +32,16 @@ def add_arguments(parser):
     parser.add_argument("--queries", type=int, default=600)
     parser.add_argument("--ingest-docs", type=int, default=4000, help="documents for the ingest comparison")
     parser.add_argument("--seed", type=int, default=2006)
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep the scratch database of the last run (documents and index) and time only the searches",
+    )
+    parser.add_argument(
+        "--rank-candidates",
+        default="5000,1000",
+        help="ranking caps to time the searches with (setting SEARCH_RANK_CANDIDATES), comma-separated",
+    )
 
 
 def vocabulary(rng, n=40_000):
@@ -139,74 +149,117 @@ def ingest_rates(n_docs, seed):
     return rates, total / n_docs / 1000
 
 
-def run(args):
-    setup_django("assay_bench_search")
-    from django.db import connection
+def time_searches(collection, plan, cap):
+    from django.conf import settings
 
-    from corpus.models import Collection, Document
-    from corpus.search import build_index, search
+    from corpus.search import search
 
-    rng = random.Random(args.seed)
-    vocab = vocabulary(rng)
-    cum = zipf_sampler(rng, len(vocab))
-    collection = Collection.objects.create(name="bench-blog06", format="blog06")
-    with Timer() as gen:
-        fill(collection, vocab, cum, args.docs, args.seed)
-    print(f"generated {args.docs} documents in {gen.seconds:.0f} s")
-    with Timer() as build:
-        indexed = build_index(collection)
-    assert indexed == args.docs
-    with connection.cursor() as cur:
-        cur.execute("ANALYZE corpus_searchentry")
-    total_mb, gin_mb, docs_mb = index_size_mb()
-    print(f"index built in {build.seconds:.0f} s: {total_mb:.0f} MB (GIN {gin_mb:.0f} MB)")
-
-    plan = queries(rng, vocab, args.queries)
+    settings.SEARCH_RANK_CANDIDATES = cap
     for _kind, q, since, until in plan[:20]:  # warm the caches a little, as a running server has them
         search(q, [collection], since, until)
-    times, by_kind, hits = [], {}, {}
+    times, by_kind, hits, capped = [], {}, {}, 0
     for kind, q, since, until in plan:
         t = time.perf_counter()
         results = search(q, [collection], since, until)
         ms = (time.perf_counter() - t) * 1000
         times.append(ms)
         by_kind.setdefault(kind, []).append(ms)
-        hits.setdefault(kind, []).append(len(results.hits))
+        hits.setdefault(kind, []).append(results.matched)
+        capped += results.capped
+    out = [
+        Result(f"search p50, cap {cap}", percentile(times, 50), "ms", "", f"{len(times)} queries, top 20 + snippets"),
+        Result(f"search p99, cap {cap}", percentile(times, 99), "ms", "<= 50", f"{capped} queries over the cap"),
+    ]
+    for kind, ms in by_kind.items():
+        mean = sum(hits[kind]) / len(hits[kind])
+        out.append(
+            Result(
+                f"  p99 {kind}", percentile(ms, 99), "ms", "", f"p50 {percentile(ms, 50):.1f} ms; {mean:.0f} matched"
+            )
+        )
+    return out
+
+
+def run(args):
+    import json
+
+    from benchmarks.harness import RESULTS_DIR
+
+    setup_django("assay_bench_search", fresh=not args.reuse)
+    from django.db import connection
+
+    from corpus.models import Collection, Document
+    from corpus.search import build_index
+
+    rng = random.Random(args.seed)
+    vocab = vocabulary(rng)
+    cum = zipf_sampler(rng, len(vocab))
+    previous = RESULTS_DIR / "search.json"
+    collection = Collection.objects.filter(name="bench-blog06", search_status="ready").first()
+    results = []
+    if args.reuse and collection is not None and previous.exists():
+        kept = json.loads(previous.read_text())
+        results += [
+            Result(**{k: r[k] for k in ("name", "value", "unit", "goal", "notes", "extra")})
+            for r in kept["results"]
+            if r["name"].startswith("index ")
+        ]
+        for r in results:
+            r.notes += f" (built by the run of {kept['at']})"
+        args.docs = Document.objects.filter(collection=collection).count()
+    else:
+        Collection.objects.filter(name="bench-blog06").delete()
+        collection = Collection.objects.create(name="bench-blog06", format="blog06")
+        with Timer() as gen:
+            fill(collection, vocab, cum, args.docs, args.seed)
+        print(f"generated {args.docs} documents in {gen.seconds:.0f} s")
+        with Timer() as build:
+            indexed = build_index(collection)
+        assert indexed == args.docs
+        with connection.cursor() as cur:
+            cur.execute("ANALYZE corpus_searchentry")
+        total_mb, gin_mb, docs_mb = index_size_mb()
+        print(f"index built in {build.seconds:.0f} s: {total_mb:.0f} MB (GIN {gin_mb:.0f} MB)")
+        results += [
+            Result("index build", build.seconds, "s", "", f"{args.docs} docs, {args.docs / build.seconds:.0f} docs/s"),
+            Result(
+                "index size (entries + GIN)", total_mb, "MB", "", f"GIN {gin_mb:.0f} MB; documents {docs_mb:.0f} MB"
+            ),
+        ]
+
+    plan = queries(rng, vocab, args.queries)
+    for cap in [int(c) for c in args.rank_candidates.split(",") if c.strip()]:
+        results += time_searches(collection, plan, cap)
     baseline = []
     for _ in range(max(20, args.queries // 10)):
         needle = f"{rng.randrange(10**6):06d}"
         t = time.perf_counter()
         list(Document.objects.filter(docno__icontains=needle).values_list("docno", flat=True)[:50])
         baseline.append((time.perf_counter() - t) * 1000)
-
-    rates, mean_kb = ingest_rates(args.ingest_docs, args.seed)
-    load = os.getloadavg()
-    results = [
-        Result("index build", build.seconds, "s", "", f"{args.docs} docs, {args.docs / build.seconds:.0f} docs/s"),
-        Result("index size (entries + GIN)", total_mb, "MB", "", f"GIN {gin_mb:.0f} MB; documents {docs_mb:.0f} MB"),
-        Result("search p50", percentile(times, 50), "ms", "", f"{len(times)} queries, top 20 with snippets"),
-        Result("search p99", percentile(times, 99), "ms", "<= 50", f"{args.docs} documents"),
-    ]
-    for kind, ms in by_kind.items():
-        mean_hits = sum(hits[kind]) / len(hits[kind])
-        results.append(
+    results.append(
+        Result("baseline: docno substring search p99", percentile(baseline, 99), "ms", "", "icontains, first 50")
+    )
+    if args.ingest_docs:
+        rates, mean_kb = ingest_rates(args.ingest_docs, args.seed)
+        results += [
             Result(
-                f"  p99 {kind}", percentile(ms, 99), "ms", "", f"p50 {percentile(ms, 50):.1f} ms; {mean_hits:.1f} hits"
-            )
-        )
-    results += [
-        Result("baseline: docno substring search p99", percentile(baseline, 99), "ms", "", "icontains, first 50"),
-        Result(
-            "ingest without index", rates["without index"], "docs/s", "", f"{args.ingest_docs} docs, {mean_kb:.0f} KB"
-        ),
-        Result("ingest with index", rates["with index"], "docs/s", "", "load_collection then build_index"),
+                "ingest without index",
+                rates["without index"],
+                "docs/s",
+                "",
+                f"{args.ingest_docs} docs, {mean_kb:.0f} KB",
+            ),
+            Result("ingest with index", rates["with index"], "docs/s", "", "load_collection then build_index"),
+        ]
+    load = os.getloadavg()
+    results.append(
         Result(
             "load average (1 min)",
             load[0],
             "",
             "",
-            f"5 min {load[1]:.2f}; 2 cores shared",
-            {"loadavg": load, "cpus": os.cpu_count(), "mean_doc_kb": mean_kb},
-        ),
-    ]
+            f"5 min {load[1]:.2f}; {os.cpu_count()} cores shared",
+            {"loadavg": load, "cpus": os.cpu_count(), "docs": args.docs},
+        )
+    )
     return results

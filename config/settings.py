@@ -137,6 +137,9 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # whole load with a clear message (a 1 MB gzip bomb once took 2 GB of memory): corpus/formats/base.py.
 CORPUS_MAX_FILE_BYTES = env_int("CORPUS_MAX_FILE_BYTES", 2 * 1024**3)
 CORPUS_MAX_RECORD_BYTES = env_int("CORPUS_MAX_RECORD_BYTES", 64 * 1024**2)
+# Full-text search on PostgreSQL ranks at most this many matching documents (reading each one's tsvector is the
+# cost of a search); a query matching more says so and asks for more words (corpus/search.py).
+SEARCH_RANK_CANDIDATES = env_int("SEARCH_RANK_CANDIDATES", 5000)
 
 # --- REST API (api/) ----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -12,6 +12,7 @@ resumable (it indexes the collection's documents that have no row yet, a batch p
 from dataclasses import dataclass, field
 from datetime import date
 
+from django.conf import settings
 from django.db import connection, transaction
 
 from corpus import search_query
@@ -23,6 +24,9 @@ BATCH = 2000
 INDEXED_CHARS = 300_000
 SNIPPET_CHARS = 100_000
 PAGE = 20
+# A query matching more documents than this ranks the first this many the index yields (reading each one's
+# tsvector is what a search costs); the page then says "more than N match" and asks for more words.
+RANK_CANDIDATES = 5000
 
 
 class SearchError(ValueError):
@@ -44,6 +48,8 @@ class Results:
     query: str
     hits: list = field(default_factory=list)
     more: bool = False  # another page follows
+    matched: int = 0  # documents matching (PostgreSQL: counted up to rank_candidates())
+    capped: bool = False  # more matched than were ranked
     marks: list = field(default_factory=list)  # what the viewer marks in an opened document
     page: int = 1
 
@@ -153,7 +159,12 @@ def drop_index(collection):
 # --- searching ------------------------------------------------------------------------------------------------
 
 
-def _search_postgresql(query, language, collection_ids, since, until, limit, offset):
+def rank_candidates():
+    """How many matches a PostgreSQL search ranks at most (setting SEARCH_RANK_CANDIDATES)."""
+    return int(getattr(settings, "SEARCH_RANK_CANDIDATES", RANK_CANDIDATES))
+
+
+def _search_postgresql(query, language, collection_ids, since, until, limit, offset, cap):
     where, args = ["e.collection_id = ANY(%s)"], [collection_ids]
     if since:
         where.append("e.date >= %s")
@@ -164,20 +175,25 @@ def _search_postgresql(query, language, collection_ids, since, until, limit, off
     headline = f"StartSel={search_query.START}, StopSel={search_query.STOP}, MaxWords=30, MinWords=12, MaxFragments=2"
     # The tsquery is written inline (a stable function of constants, evaluated once), so the planner uses the GIN
     # index for the match; only the page of hits is then given snippets, the costly part per document.
+    # Ranking reads every candidate's tsvector, so at most `cap` matches are ranked (rank_candidates()); `matched`
+    # says how many there were, up to the cap.
     tsquery = "websearch_to_tsquery(%s::regconfig, %s)"
     sql = (
-        f"WITH top AS (SELECT e.document_id, e.date, ts_rank_cd(e.vector, {tsquery}) AS rank "
-        f"FROM corpus_searchentry e WHERE e.vector @@ {tsquery} AND {' AND '.join(where)} "
-        "ORDER BY rank DESC, e.document_id LIMIT %s OFFSET %s) "
+        f"WITH m AS (SELECT e.document_id, e.date, e.vector FROM corpus_searchentry e "
+        f"WHERE e.vector @@ {tsquery} AND {' AND '.join(where)} LIMIT %s), "
+        f"top AS (SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
+        "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s) "
         "SELECT top.document_id, c.name, d.docno, top.date, top.rank, "
-        f"ts_headline(%s::regconfig, left(d.text, %s), {tsquery}, %s) "
+        f"ts_headline(%s::regconfig, left(d.text, %s), {tsquery}, %s), (SELECT count(*) FROM m) "
         "FROM top JOIN corpus_document d ON d.id = top.document_id "
         "JOIN corpus_collection c ON c.id = d.collection_id ORDER BY top.rank DESC, top.document_id"
     )
     q = [language, query]
     with connection.cursor() as cur:
-        cur.execute(sql, [*q, *q, *args, limit, offset, language, SNIPPET_CHARS, *q, headline])
-        return [Hit(i, c, d, day, float(r), search_query.snippet_html(s or "")) for i, c, d, day, r, s in cur]
+        cur.execute(sql, [*q, *args, cap, *q, limit, offset, language, SNIPPET_CHARS, *q, headline])
+        rows = cur.fetchall()
+    matched = rows[0][-1] if rows else 0
+    return [Hit(i, c, d, day, float(r), search_query.snippet_html(s or "")) for i, c, d, day, r, s, _ in rows], matched
 
 
 def _search_sqlite(match, collection_ids, since, until, limit, offset):
@@ -222,8 +238,14 @@ def search(query, collections, since=None, until=None, page=1, per_page=PAGE):
         by_language = {}
         for c in collections:
             by_language.setdefault(c.search_language, []).append(c.pk)
+        cap = rank_candidates()
         for language, ids in by_language.items():  # each language parses the query its own way; ranks merge
-            hits += _search_postgresql(query, check_language(language), ids, since, until, offset + want, 0)
+            found, matched = _search_postgresql(
+                query, check_language(language), ids, since, until, offset + want, 0, cap
+            )
+            hits += found
+            results.matched += matched
+            results.capped |= matched >= cap
         hits.sort(key=lambda h: (-h.rank, h.document_id))
         hits = hits[offset : offset + want]
     else:

@@ -185,3 +185,12 @@ def test_the_index_can_be_left_to_a_worker_task_with_its_progress_on_the_collect
     )
     assert "queued" in capsys.readouterr().out
     assert docnos(search("metformin", [Collection.objects.get(name="later2")])) == ["100005"]
+
+
+def test_a_query_matching_more_than_the_ranking_cap_says_so(settings, abstracts, client, organizer):
+    assert search("stones", [abstracts]).matched == 3 and not search("stones", [abstracts]).capped
+    settings.SEARCH_RANK_CANDIDATES = 2
+    capped = search("stones", [abstracts])
+    assert capped.capped and capped.matched == 2 and len(capped.hits) == 2
+    client.force_login(organizer)
+    assert "More than 2 documents match" in client.get("/corpus/search/", {"q": "stones"}).content.decode()
