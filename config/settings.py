@@ -139,7 +139,7 @@ CORPUS_MAX_FILE_BYTES = env_int("CORPUS_MAX_FILE_BYTES", 2 * 1024**3)
 CORPUS_MAX_RECORD_BYTES = env_int("CORPUS_MAX_RECORD_BYTES", 64 * 1024**2)
 # Full-text search on PostgreSQL ranks at most this many matching documents (reading each one's tsvector is the
 # cost of a search); a query matching more says so and asks for more words (corpus/search.py).
-SEARCH_RANK_CANDIDATES = env_int("SEARCH_RANK_CANDIDATES", 5000)
+SEARCH_RANK_CANDIDATES = env_int("SEARCH_RANK_CANDIDATES", 1000)
 
 # --- REST API (api/) ----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -26,7 +26,7 @@ SNIPPET_CHARS = 100_000
 PAGE = 20
 # A query matching more documents than this ranks the first this many the index yields (reading each one's
 # tsvector is what a search costs); the page then says "more than N match" and asks for more words.
-RANK_CANDIDATES = 5000
+RANK_CANDIDATES = 1000
 
 
 class SearchError(ValueError):
