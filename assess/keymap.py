@@ -49,6 +49,7 @@ PREVIOUS_ARROW = Key(("ArrowUp",), "↑", "previous")
 UNJUDGED = Key(("u",), "u", "unjudged")
 NUMBER = Key(DIGITS, "1 2 3 …", "number")
 NUMBER_DONE = Key(("Enter",), "Enter", "number-done")  # ends a number before its second digit would
+SEARCH = Key(("/",), "/", "search")  # opens the search panel (assess/search_panel.py) on the pages that include it
 
 PAGES: dict[str, Page] = {}  # page id -> page, in registration order
 _BOUND: dict[str, tuple[str, str]] = {}  # key name -> (its one action, the page or module that declared it first)
@@ -80,7 +81,7 @@ def _bind(keys: Sequence[Key], by: str) -> None:
         _KEY_OF.setdefault(k.action, k)
 
 
-_bind((HELP, NEXT, NEXT_ARROW, PREVIOUS, PREVIOUS_ARROW, UNJUDGED, NUMBER, NUMBER_DONE), __name__)
+_bind((HELP, NEXT, NEXT_ARROW, PREVIOUS, PREVIOUS_ARROW, UNJUDGED, NUMBER, NUMBER_DONE, SEARCH), __name__)
 
 
 def register_page(page: Page) -> None:

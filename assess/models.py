@@ -189,3 +189,23 @@ class StructureChange(models.Model):
 
     class Meta:
         ordering = ["topic", "at", "id"]
+
+
+class SearchLog(models.Model):
+    """One search an assessor ran from a judging page's search panel (assess.search_panel): the query and
+    filters, how many results came back, and the documents opened from it (in order, with when). Kept per
+    assessor and item, exported with the judgments (scoring.judgments_jsonl, record type "search")."""
+
+    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="+")
+    assessor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    topic = models.ForeignKey("pooling.Topic", on_delete=models.CASCADE, related_name="+")  # question or topic
+    item = models.ForeignKey("pooling.PoolItem", null=True, on_delete=models.SET_NULL, related_name="+")
+    query = models.TextField()
+    filters = models.JSONField(default=dict)  # collections, from, to, page
+    hits = models.PositiveIntegerField(default=0)  # results shown (one page)
+    opened = models.JSONField(default=list)  # [{"collection", "docno", "at"}]
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["evaluation", "at", "id"]
+        indexes = [models.Index(fields=["evaluation", "assessor", "topic"], name="assess_search_who_what")]

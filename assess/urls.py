@@ -1,6 +1,6 @@
 from django.urls import path
 
-from assess import assessor_views, assignment_views, organizer_views, progress_views
+from assess import assessor_views, assignment_views, organizer_views, progress_views, search_views
 from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
 
 # The judging pages of every track; a track's own judging pages are in its urls.py (QA's also under assess/).
@@ -9,6 +9,8 @@ urlpatterns = [
     path("", assessor_views.my_assignments, name="my_assignments"),
     path("item/<id:item_id>/history", assessor_views.item_history, name="item_history"),
     path("q/<id:qid>/history", assessor_views.question_history, name="question_history"),
+    path("search/<id:pk>/", search_views.search, name="search"),
+    path("search/open/<id:log_id>/", search_views.open_result, name="search_open"),
     # the organizer's pages
     path("organize/", organizer_views.organize_index, name="organize_index"),
     path("organize/<slug:slug>/", organizer_views.overview, name="organize"),

@@ -47,6 +47,11 @@ INSTALLED_APPS = [
     "tracks.qa4mre",
     "tracks.bolt",
     "tracks.biogen",
+    # The REST API: after the stage apps; it reaches tracks only through the stages' registries.
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from /static/ (the pages' CSP allows no CDN)
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -143,6 +148,34 @@ UPLOAD_MAX_BYTES = {
         "manifest": 1 << 20,
         "gold": 64 << 20,
     }.items()
+}
+# Full-text search on PostgreSQL ranks at most this many matching documents (reading each one's tsvector is the
+# cost of a search); a query matching more says so and asks for more words (corpus/search.py).
+SEARCH_RANK_CANDIDATES = env_int("SEARCH_RANK_CANDIDATES", 1000)
+
+# --- REST API (api/) ----------------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.auth.TokenAuthentication",  # first: an unauthenticated call answers 401 with WWW-Authenticate: Token
+        "rest_framework.authentication.SessionAuthentication",  # the browsable API and docs in a signed-in browser
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["api.auth.RolePermission"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": env_int("API_PAGE_SIZE", 100),
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AssaySchema",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Assay API",
+    "DESCRIPTION": "Evaluations, topics, runs, pools, assignments, judgments, scores, reports, users and teams. "
+    "Authenticate with `Authorization: Token KEY` (your token page: /api/token/). Long work answers 202 with a "
+    "status URL.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["api.auth.RolePermission"],
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
 # --- Celery -------------------------------------------------------------------------------------------------

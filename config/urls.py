@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("pooling.urls")),
     path("assess/", include("assess.urls")),
     path("scores/", include("scoring.urls")),
+    path("api/", include("api.urls")),
 ] + [
     # Each track app with pages mounts its urls.py at its url_prefix (discovered, so a new track needs no line here).
     path(app.url_prefix, include(f"{app.name}.urls"))

@@ -48,3 +48,13 @@ def readable_documents(
     for grant in _GRANTS:
         allowed |= Q(collection_id__in=grant(user))
     return documents.filter(allowed)
+
+
+def readable_collections(user: "AbstractBaseUser | AnonymousUser", collections: "QuerySet") -> "QuerySet":
+    """`collections` (a Collection QuerySet) narrowed to those `user` may read, as readable_documents."""
+    if has_role(user, ORGANIZER):
+        return collections
+    allowed = Q(pk__in=[])
+    for grant in _GRANTS:
+        allowed |= Q(pk__in=grant(user))
+    return collections.filter(allowed)

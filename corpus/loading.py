@@ -32,6 +32,7 @@ from corpus.formats.base import (
     size_text,
 )
 from corpus.models import Collection, Document
+from corpus.search import build_index
 
 _SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,100}$")
 BATCH = 500  # documents per insert (and per job handed to a worker process)
@@ -78,6 +79,7 @@ class LoadReport:
     seconds: float = 0.0
     found: set = field(default_factory=set, repr=False)
     ids: array = field(default_factory=lambda: array("q"), repr=False)  # documents this load inserted
+    index_seconds: float = 0.0  # the full-text index build after the load
     refused: list = field(default_factory=list)  # `FILE: message` for each file over a size limit
 
     @property
@@ -320,7 +322,12 @@ def _insert(collection_id, docs, ids=None):
     return _insert_generic(collection_id, docs, ids)
 
 
+RESERVED_NAMES = {"search"}  # /corpus/search/ is the search page
+
+
 def get_collection(name, fmt, description=""):
+    if name in RESERVED_NAMES:
+        raise ValueError(f"collection name {name!r} is reserved; choose another")
     if not _SLUG.match(name or ""):
         raise ValueError(f"collection name {name!r} must be a slug: letters, digits, - and _ only")
     collection, _ = Collection.objects.get_or_create(name=name, defaults={"format": fmt, "description": description})
@@ -364,13 +371,18 @@ def _merge(report, part):
     report.refused.extend(part.refused)
 
 
-def load_collection(name, fmt, paths, docnos=None, workers=1, batch=BATCH, progress=None, description=""):
+def load_collection(
+    name, fmt, paths, docnos=None, workers=1, batch=BATCH, progress=None, description="", search_index=True
+):
     """Load `paths` (files of format `fmt`, gzip or plain) into collection `name`. Returns a LoadReport.
 
     `docnos`: a set limiting which documents are loaded. `workers` > 1 loads that many files at once, each in its
     own process with its own database connection (reading, parsing and COPY all run in parallel); inside an open
     transaction the load stays in this process. `progress(report)` is called as batches are stored.
     A file over a size limit (size_limits()) raises LoadRefused after removing what the load had stored.
+    `search_index`: index the new documents for full-text search at the end (corpus.search.build_index; its time
+    is in `report.index_seconds`, not in `report.seconds`); False leaves that to a later build (the Celery task
+    corpus.build_search_index, or `load_collection --search later|none`).
     """
     format_module(fmt)  # fail early on an unknown format
     for p in paths:
@@ -427,4 +439,8 @@ def load_collection(name, fmt, paths, docnos=None, workers=1, batch=BATCH, progr
     report.seconds = time.perf_counter() - start
     if docnos is not None:
         report.missing = sorted(docnos - report.found)
+    if search_index:
+        start = time.perf_counter()
+        build_index(collection)
+        report.index_seconds = time.perf_counter() - start
     return report

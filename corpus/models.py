@@ -15,6 +15,12 @@ class Collection(models.Model):
     format = models.CharField(max_length=20, choices=FORMATS)
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The PostgreSQL text search configuration its documents are indexed and searched with (corpus.search).
+    search_language = models.CharField(max_length=63, default="english")
+    # The search index build (corpus.search.build_index): "" never built, "building", "ready", "failed: why".
+    search_status = models.CharField(max_length=500, blank=True)
+    search_done = models.PositiveIntegerField(default=0)
+    search_total = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["name"]
@@ -38,3 +44,23 @@ class Document(models.Model):
 
     def __str__(self):
         return f"{self.collection.name}:{self.docno}"
+
+
+class TsVector(models.Field):
+    """PostgreSQL's tsvector (SQLite keeps its full-text index in the FTS5 table corpus_fts instead)."""
+
+    def db_type(self, connection):
+        return "tsvector" if connection.vendor == "postgresql" else "text"
+
+
+class SearchEntry(models.Model):
+    """A document's row in the full-text index: its lexemes (PostgreSQL, GIN-indexed) and its date for the
+    filter. Built by corpus.search.build_index; a document without a row is not found by search yet."""
+
+    document = models.OneToOneField(Document, primary_key=True, on_delete=models.CASCADE, related_name="search_entry")
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="+")
+    date = models.DateField(null=True)
+    vector = TsVector(null=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["collection", "date"], name="corpus_search_coll_date")]

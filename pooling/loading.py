@@ -351,6 +351,19 @@ def store_run(evaluation, parsed, team, priority, manual=False, whole_collection
     return run, replaced
 
 
+def delete_run(evaluation, tag):
+    """Remove run `tag` with its lines and scores (one transaction). Every question is marked stale: the run's
+    absence changes rankings and, for some measures, the others' scores. Pool items stay until the next pool
+    build (judged ones always stay)."""
+    with transaction.atomic():
+        run = Run.objects.select_for_update(of=("self",)).filter(evaluation=evaluation, tag=tag).first()
+        if run is None:
+            raise LoadError([f"{evaluation.slug} has no run {tag!r}"])
+        topic_ids = list(Topic.objects.filter(evaluation=evaluation).values_list("pk", flat=True))
+        run.delete()
+        mark_questions_stale(topic_ids)
+
+
 def load_run_files(evaluation, files, context=None):
     """Check every file, then store each one that passed (each in its own transaction).
 

@@ -33,6 +33,7 @@ from assess.models import (
     Judgment,
     JudgmentChange,
     Nugget,
+    SearchLog,
     StructureChange,
     TopicClosure,
 )
@@ -159,6 +160,22 @@ def export_jsonl(evaluation):
                 "before": s.before,
                 "after": s.after,
                 "refs": _structure_refs(s, keys, users),
+            }
+        )
+
+    for s in SearchLog.objects.filter(evaluation=evaluation).order_by("id"):
+        # what the assessor searched while judging a topic (and item), and what they opened (issue 18)
+        yield _line(
+            {
+                "type": "search",
+                "topic": ident[s.topic_id],
+                "item": {"topic": keys[s.item_id][0], "key": keys[s.item_id][1]} if s.item_id in keys else None,
+                "assessor": users[s.assessor_id],
+                "query": s.query,
+                "filters": s.filters,
+                "hits": s.hits,
+                "opened": s.opened,
+                "at": s.at.isoformat(),
             }
         )
 
@@ -516,6 +533,26 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                             after=structure_value(rec, rec.get("after"), where),
                         )
                         stamps.append((StructureChange, sc.id, "at", rec.get("at")))
+                    elif kind == "search":
+                        t = topic(rec["topic"], where)
+                        item = rec.get("item")
+                        if item is not None and (item.get("topic"), item.get("key")) not in items:
+                            raise ImportFailed(
+                                f"{where}: no pool item {item.get('key')!r} in question {item.get('topic')!r}"
+                            )
+                        if not isinstance(rec.get("query"), str) or not isinstance(rec.get("opened", []), list):
+                            raise ImportFailed(f"{where}: a search record has a query (text) and opened (a list)")
+                        s = SearchLog.objects.create(
+                            evaluation=evaluation,
+                            assessor=user(rec["assessor"], where),
+                            topic=t,
+                            item_id=items[(item["topic"], item["key"])] if item else None,
+                            query=rec["query"],
+                            filters=rec.get("filters") or {},
+                            hits=int(rec.get("hits") or 0),
+                            opened=rec.get("opened") or [],
+                        )
+                        stamps.append((SearchLog, s.id, "at", rec.get("at")))
                     else:
                         raise ImportFailed(f"{where}: unknown record type {kind!r}")
                 except ImportFailed:

@@ -224,7 +224,53 @@ def _build_world():
     a, q1, q2 = mine.pk, rigid.pk, squishy.pk
     item = rigid_items[0]
     post = thread.meta["posts"][0]
+    from assess.models import SearchLog
+
+    search_log = SearchLog.objects.create(evaluation=tac, assessor=everyone, topic=rigid, query="the")
+    from api.models import ApiJob
+    from pooling.models import PoolBuild, Run
+
+    alpha_run = Run.objects.filter(evaluation=tac, team__name="Team Alpha").order_by("tag").first()
+    pool_build = PoolBuild.objects.create(evaluation=tac, status=PoolBuild.FAILED)  # a DONE one needs finished_at
+    api_job = ApiJob.objects.create(kind=ApiJob.RESCORE, evaluation=tac, status=ApiJob.DONE)
+    api_slug = {"slug": tac.slug}
     routes = {
+        # the REST API: real GETs; its POSTs would create things (201/202), so only their paths are malformed
+        "api:token": [Route()],
+        "api:schema": [Route()],
+        "api:docs": [Route()],
+        "api:evaluations": [Route(query={"page": "1"})],
+        "api:evaluation": [Route(api_slug)],
+        "api:evaluation_state": [Route(api_slug, ("POST",), post_as_is=False)],
+        "api:topics": [Route(api_slug, query={"page": "1"})],
+        "api:runs": [Route(api_slug, query={"page": "1"})],
+        "api:run_check": [Route(api_slug, ("POST",), post_as_is=False)],
+        "api:run": [Route(api_slug | {"tag": alpha_run.tag})],
+        "api:run_report": [Route(api_slug | {"tag": alpha_run.tag})],
+        "api:pools": [Route(api_slug)],
+        "api:pool_build": [Route({"pk": pool_build.pk})],
+        "api:assignments": [Route(api_slug)],
+        "api:judgments": [Route(api_slug, query={"page": "1"})],
+        "api:export": [Route(api_slug | {"kind": "jsonl"})],
+        "api:import": [Route(api_slug, ("POST",), post_as_is=False)],
+        "api:scores": [Route(api_slug, query={"scope": "run", "run": alpha_run.tag, "measure": "score", "page": "1"})],
+        "api:rescore": [Route(api_slug, ("POST",), post_as_is=False)],
+        "api:job": [Route({"pk": api_job.pk})],
+        "api:users": [Route(query={"page": "1"})],
+        "api:user_token": [Route({"username": "participant"}, ("POST",), post_as_is=False)],
+        "api:teams": [Route()],
+        "corpus:search": [
+            Route(query={"q": "the", "collection": tac_demo.COLLECTION, "from": "2005-01-01", "page": "1"})
+        ],
+        "assess:search": [
+            Route({"pk": a}, query={"q": "the", "topic": str(q1), "item": str(rigid_items[0].pk), "to": "2007-01-01"})
+        ],
+        "assess:search_open": [
+            Route({"log_id": search_log.pk}, query={"collection": tac_demo.COLLECTION, "docno": blog_doc.docno})
+        ],
+        "qa:search_found": [
+            Route({"pk": a}, ("POST",), form={"question": str(q1), "docid": blog_doc.docno, "text": "found by search"})
+        ],
         "corpus:collection_list": [Route(query={"q": "blog"})],
         "corpus:collection_detail": [Route({"name": tac_demo.COLLECTION}, query={"q": "blog", "page": "1"})],
         "corpus:document": [

@@ -56,6 +56,10 @@ class BoltConfig(AppConfig):
     def ready(self):
         register_track(BOLT)
         register_pages(keys.PAGES)
+        from assess.search_panel import register_found_form
+        from tracks.bolt import search_found
+
+        register_found_form(BOLT.slug, search_found.FORM)
         from assess.kinds import register_kind
         from tracks.bolt.kinds import KINDS
 

@@ -1,7 +1,7 @@
 """BOLT's judging pages and their keys (registered with assess.keymap from BoltConfig.ready()). Page ids are what
 the templates pass to {% key_list %}."""
 
-from assess.keymap import NEXT, NEXT_ARROW, NUMBER, PREVIOUS, PREVIOUS_ARROW, UNJUDGED, Key, Page
+from assess.keymap import NEXT, NEXT_ARROW, NUMBER, PREVIOUS, PREVIOUS_ARROW, SEARCH, UNJUDGED, Key, Page
 
 YES = Key(("y",), "y", "yes")
 MAYBE = Key(("m",), "m", "maybe")
@@ -33,6 +33,8 @@ CITATIONS = Page(
         (SOURCE_CHECKED, "source checked (on/off)"),
         (MARK_RELEVANT, "mark the selected passage text relevant (a relspan)"),
         (REMOVE_RELSPAN, "remove the last relspan"),
+        (SEARCH, "search the collection (Escape closes the search)"),
+        (ADD_FOUND, "in a thread opened from the search: add the selected span of a post as a relevant citation"),
     ),
 )
 

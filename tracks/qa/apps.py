@@ -126,6 +126,11 @@ class QaConfig(AppConfig):
 
         for kind in KINDS:
             register_kind(kind)
+        from assess.search_panel import register_found_form
+        from tracks.qa import search_found
+
+        for track in (TAC2008, TREC2007):
+            register_found_form(track.slug, search_found.FORM)
         from scoring.registry import register_exports, register_report, register_scorer
         from tracks.qa.nist_exports import EXPORTS
         from tracks.qa.report import qa_report

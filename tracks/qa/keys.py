@@ -1,7 +1,7 @@
 """QA's judging pages and their keys (registered with assess.keymap from QaConfig.ready()). Page ids are what the
 templates pass to {% key_list %}."""
 
-from assess.keymap import NEXT, NUMBER, NUMBER_DONE, PREVIOUS, SHIFT_DIGITS, UNJUDGED, Key, Page
+from assess.keymap import NEXT, NUMBER, NUMBER_DONE, PREVIOUS, SEARCH, SHIFT_DIGITS, UNJUDGED, Key, Page
 
 HISTORY = Key(("h",), "h", "history")
 CLASS = Key(SHIFT_DIGITS, "⇧1 ⇧2 …", "class")
@@ -27,6 +27,7 @@ INSTANCES = Page(
         (NUMBER_DONE, "end a class number at once instead of waiting for a second digit"),
         (CLASS, "correct, in the answer class with that number (list questions; from 10 classes on, type both digits)"),
         (NEW_CLASS, "correct, in a new answer class named after this answer (list questions)"),
+        (SEARCH, "search the collection (an answer found there is added as correct); Escape closes the search"),
     ),
     auto_advance=True,
 )

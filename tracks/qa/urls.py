@@ -3,7 +3,7 @@
 from django.urls import include, path
 
 from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
-from tracks.qa import adjudication_views, class_views, instance_views, nil_views, nugget_views
+from tracks.qa import adjudication_views, class_views, instance_views, nil_views, nugget_views, search_found
 
 app_name = "qa"
 urlpatterns = [
@@ -18,6 +18,7 @@ urlpatterns = [
     path("a/<id:pk>/q/<id:qid>/classes", class_views.classes, name="classes"),
     path("a/<id:pk>/q/<id:qid>/classes/<id:class_id>/<segment:action>", class_views.class_action, name="class_action"),
     path("a/<id:pk>/q/<id:qid>/found", class_views.found_answer, name="found_answer"),
+    path("a/<id:pk>/search-found", search_found.search_found, name="search_found"),
     # nuggets: build, vote, match
     path("a/<id:pk>/q/<id:qid>/nuggets", nugget_views.workspace, name="nuggets"),
     path("a/<id:pk>/q/<id:qid>/nuggets/new", nugget_views.nugget_create, name="nugget_create"),

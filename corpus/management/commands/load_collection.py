@@ -25,6 +25,14 @@ class Command(BaseCommand):
             "--workers", type=int, default=min(2, os.cpu_count() or 1), help="parsing processes (default: up to 2)"
         )
         parser.add_argument("--description", default="")
+        parser.add_argument(
+            "--search",
+            choices=["now", "later", "none"],
+            default="now",
+            help="full-text index: build it after loading (now, default), hand it to a worker (later: the Celery "
+            "task corpus.build_search_index, progress on the collection), or not at all (none; `search_index` "
+            "builds it)",
+        )
 
     def handle(self, *args, **opts):
         wanted = read_docnos(opts["docnos"]) if opts["docnos"] else None
@@ -50,6 +58,7 @@ class Command(BaseCommand):
                 workers=max(1, opts["workers"]),
                 progress=progress,
                 description=opts["description"],
+                search_index=opts["search"] == "now",
             )
         except (ValueError, FileNotFoundError) as e:
             raise CommandError(str(e)) from None
@@ -60,6 +69,17 @@ class Command(BaseCommand):
             f"({r.rate:,.0f} docs/s): {r.inserted} new, {r.already_present} already present, "
             f"{len(r.bad)} bad" + (f", {r.not_wanted} not in the docno list" if wanted else "")
         )
+        if opts["search"] == "now":
+            self.stdout.write(f"search index built in {r.index_seconds:.1f} s")
+        elif opts["search"] == "later":
+            from config.celery import run_here_or_send
+            from corpus.models import Collection
+            from corpus.tasks import build_search_index_task
+
+            collection = Collection.objects.get(name=r.collection)
+            Collection.objects.filter(pk=collection.pk).update(search_status="queued")
+            run_here_or_send(build_search_index_task, collection.pk)
+            self.stdout.write("search index build queued (see `search_index --status`)")
         if r.missing:
             self.stdout.write(
                 f"{len(r.missing)} listed docno(s) not found: "

@@ -428,8 +428,6 @@
   });
 
   // --- the find page -------------------------------------------------------------------------------------------
-  var thread = document.getElementById("thread");
-  var addFound = document.getElementById("add-found");
 
   function segmentOf(node) {
     var el = node.nodeType === 1 ? node : node.parentNode;
@@ -450,42 +448,54 @@
     return isEnd ? o : o + l;  // a tag marker: the span starts after it or ends before it
   }
 
-  function say(text, bad) { sayIn(document, text, bad); }
 
-  if (thread && addFound) {
-    addFound.addEventListener("click", function () {
-      var sel = window.getSelection();
-      if (!sel.rangeCount || sel.isCollapsed) { say("Select a span in a post first.", true); return; }
-      var range = sel.getRangeAt(0);
-      var startPost = segmentOf(range.startContainer), endPost = segmentOf(range.endContainer);
-      var postEl = startPost && startPost.closest("[data-post]");
-      if (!postEl || !endPost || endPost.closest("[data-post]") !== postEl) {
-        say("The selection must lie inside one post.", true);
-        return;
-      }
-      var start = rawPoint(range.startContainer, range.startOffset, false);
-      var end = rawPoint(range.endContainer, range.endOffset, true);
-      if (start === null || end === null || end <= start) { say("Could not place that selection.", true); return; }
-      post(thread.dataset.addUrl, {thread: thread.dataset.thread, post: postEl.dataset.post, offset: start,
+  // The find page's button, and the one under a thread opened from the search panel (assess/search_panel.py):
+  // the thread, status line and found list are looked up around the button pressed, when it is pressed.
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest && e.target.closest("#add-found, [data-add-found]");
+    if (!btn) return;
+    var scope = btn.closest("[data-found-scope]") || document;
+    var threadEl = scope.querySelector("[data-thread]");
+    var statusEl = scope.querySelector("[data-found-status]") || scope.querySelector("#status");
+    function tell(text, bad) {
+      if (!statusEl) return;
+      statusEl.textContent = text;
+      statusEl.className = bad ? "error" : "";
+    }
+    if (!threadEl) { tell("Open a thread first.", true); return; }
+    var sel = window.getSelection();
+    if (!sel.rangeCount || sel.isCollapsed) { tell("Select a span in a post first.", true); return; }
+    var range = sel.getRangeAt(0);
+    var startPost = segmentOf(range.startContainer), endPost = segmentOf(range.endContainer);
+    var postEl = startPost && startPost.closest("[data-post]");
+    if (!postEl || !threadEl.contains(postEl) || !endPost || endPost.closest("[data-post]") !== postEl) {
+      tell("The selection must lie inside one post.", true);
+      return;
+    }
+    var start = rawPoint(range.startContainer, range.startOffset, false);
+    var end = rawPoint(range.endContainer, range.endOffset, true);
+    if (start === null || end === null || end <= start) { tell("Could not place that selection.", true); return; }
+    post(threadEl.dataset.addUrl, {thread: threadEl.dataset.thread, post: postEl.dataset.post, offset: start,
                                    length: end - start, passage: range.toString()}).then(function (r) {
-        if (r.status === 200) {
-          say("Added citation " + r.data.pool_id + ".");
+      if (r.status === 200) {
+        tell("Added citation " + r.data.pool_id + ".");
+        var list = document.getElementById("found");
+        if (list) {
           var li = document.createElement("li");
           var a = document.createElement("a");
           a.href = r.data.url;
           a.textContent = r.data.pool_id;
           li.appendChild(a);
           li.appendChild(document.createTextNode(" " + r.data.passage));
-          var list = document.getElementById("found");
           if (list.children.length === 1 && !list.querySelector("a")) list.textContent = "";
           list.appendChild(li);
-          sel.removeAllRanges();
-        } else {
-          say(r.data.error || "Not added.", true);
         }
-      });
+        sel.removeAllRanges();
+      } else {
+        tell(r.data.error || "Not added.", true);
+      }
     });
-  }
+  });
 
   // --- start ---------------------------------------------------------------------------------------------------
   initCitation();

@@ -1,0 +1,264 @@
+"""Full-text search over the collections: the index build and the ranked search with snippets.
+
+PostgreSQL keeps a tsvector per document (corpus.SearchEntry.vector, GIN-indexed), made with the collection's text
+search configuration (`Collection.search_language`, e.g. "english", "simple", "arabic"), and ranks with
+`ts_rank_cd`; queries are read by `websearch_to_tsquery` (phrases in quotes, `or`, `-word`). SQLite (the embedded
+demo) keeps an FTS5 table `corpus_fts` (Porter-stemmed English whatever the collection's language) ranked by bm25,
+and the same queries are rewritten into FTS5's syntax by corpus.search_query. Both cut snippets with the matches
+marked. A document is found once `build_index` has given it its SearchEntry row; the build is idempotent and
+resumable (it indexes the collection's documents that have no row yet, a batch per transaction).
+"""
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.conf import settings
+from django.db import connection, transaction
+
+from corpus import search_query
+from corpus.models import Collection, Document, SearchEntry
+
+BATCH = 2000
+# Text beyond this many characters is not indexed: a tsvector holds at most 1 MB, and positions end at 16,383
+# anyway. Snippets are cut from the same prefix.
+INDEXED_CHARS = 300_000
+SNIPPET_CHARS = 100_000
+PAGE = 20
+# A query matching more documents than this ranks the first this many the index yields (reading each one's
+# tsvector is what a search costs); the page then says "more than N match" and asks for more words.
+RANK_CANDIDATES = 1000
+
+
+class SearchError(ValueError):
+    """A search that cannot run (unknown text search configuration, bad date range): says what to change."""
+
+
+@dataclass
+class Hit:
+    document_id: int
+    collection: str
+    docno: str
+    date: date | None
+    rank: float
+    snippet: str = ""  # safe HTML, matches in <mark>
+
+
+@dataclass
+class Results:
+    query: str
+    hits: list = field(default_factory=list)
+    more: bool = False  # another page follows
+    matched: int = 0  # documents matching (PostgreSQL: counted up to rank_candidates())
+    capped: bool = False  # more matched than were ranked
+    marks: list = field(default_factory=list)  # what the viewer marks in an opened document
+    page: int = 1
+
+
+# --- the index ------------------------------------------------------------------------------------------------
+
+
+_KNOWN_LANGUAGES = set()  # configurations seen to exist: a search then costs no catalogue query
+
+
+def check_language(name):
+    """The text search configuration `name` if PostgreSQL knows it (any name on SQLite, which stems English)."""
+    if connection.vendor != "postgresql" or name in _KNOWN_LANGUAGES:
+        return name
+    with connection.cursor() as cur:
+        cur.execute("SELECT 1 FROM pg_ts_config WHERE cfgname = %s", [name])
+        if cur.fetchone() is None:
+            cur.execute("SELECT string_agg(cfgname, ', ' ORDER BY cfgname) FROM pg_ts_config")
+            raise SearchError(f"no text search configuration {name!r}; PostgreSQL has: {cur.fetchone()[0]}")
+    _KNOWN_LANGUAGES.add(name)
+    return name
+
+
+def _unindexed(collection, after, batch):
+    return list(
+        Document.objects.filter(collection=collection, pk__gt=after, search_entry__isnull=True)
+        .order_by("pk")
+        .values_list("pk", "docno", "meta")[:batch]
+    )
+
+
+def _index_batch_postgresql(collection, ids, days):
+    with connection.cursor() as cur:
+        cur.execute(
+            "INSERT INTO corpus_searchentry (document_id, collection_id, date, vector) "
+            "SELECT d.id, d.collection_id, u.day, "
+            "setweight(to_tsvector(%s::regconfig, d.docno), 'A') || "
+            "to_tsvector(%s::regconfig, left(d.text, %s)) "
+            "FROM unnest(%s::bigint[], %s::date[]) AS u(id, day) JOIN corpus_document d ON d.id = u.id "
+            "ON CONFLICT (document_id) DO NOTHING",
+            [collection.search_language, collection.search_language, INDEXED_CHARS, ids, days],
+        )
+
+
+def _index_batch_sqlite(collection, ids, days):
+    with connection.cursor() as cur:
+        marks = ",".join(["%s"] * len(ids))
+        cur.execute(f"DELETE FROM corpus_fts WHERE rowid IN ({marks})", ids)  # a rerun after a crash
+        cur.execute(
+            f"INSERT INTO corpus_fts (rowid, body) SELECT id, docno || ' ' || substr(text, 1, %s) "
+            f"FROM corpus_document WHERE id IN ({marks})",
+            [INDEXED_CHARS, *ids],
+        )
+    SearchEntry.objects.bulk_create(
+        [SearchEntry(document_id=i, collection_id=collection.pk, date=d) for i, d in zip(ids, days)],
+        ignore_conflicts=True,
+    )
+
+
+def build_index(collection, progress=None, batch=BATCH):
+    """Index the documents of `collection` (a Collection or its name) that are not indexed yet; returns how many
+    it indexed. Progress is kept on the collection (search_status/done/total) and passed to `progress(done,
+    total)` after each batch. Safe to run twice or after an interrupted run."""
+    if not isinstance(collection, Collection):
+        collection = Collection.objects.get(name=collection)
+    check_language(collection.search_language)
+    indexed = SearchEntry.objects.filter(collection=collection).count()
+    total = collection.documents.count()
+    rows = Collection.objects.filter(pk=collection.pk)
+    rows.update(search_status="building", search_done=indexed, search_total=total)
+    write = _index_batch_postgresql if connection.vendor == "postgresql" else _index_batch_sqlite
+    done, after = 0, 0
+    try:
+        while rows := _unindexed(collection, after, batch):
+            ids = [pk for pk, _, _ in rows]
+            days = [search_query.document_date(collection.format, docno, meta) for _, docno, meta in rows]
+            with transaction.atomic():
+                write(collection, ids, days)
+            done += len(ids)
+            after = ids[-1]
+            Collection.objects.filter(pk=collection.pk).update(search_done=indexed + done)
+            if progress:
+                progress(indexed + done, total)
+    except Exception as exc:
+        Collection.objects.filter(pk=collection.pk).update(search_status=f"failed: {exc}"[:500])
+        raise
+    Collection.objects.filter(pk=collection.pk).update(
+        search_status="ready", search_done=indexed + done, search_total=max(total, indexed + done)
+    )
+    return done
+
+
+def drop_index(collection):
+    """Forget a collection's index (before a rebuild with another language)."""
+    with transaction.atomic():
+        if connection.vendor == "sqlite":
+            with connection.cursor() as cur:
+                cur.execute(
+                    "DELETE FROM corpus_fts WHERE rowid IN "
+                    "(SELECT document_id FROM corpus_searchentry WHERE collection_id = %s)",
+                    [collection.pk],
+                )
+        SearchEntry.objects.filter(collection=collection).delete()
+        Collection.objects.filter(pk=collection.pk).update(search_status="", search_done=0)
+
+
+# --- searching ------------------------------------------------------------------------------------------------
+
+
+def rank_candidates():
+    """How many matches a PostgreSQL search ranks at most (setting SEARCH_RANK_CANDIDATES)."""
+    return int(getattr(settings, "SEARCH_RANK_CANDIDATES", RANK_CANDIDATES))
+
+
+def _search_postgresql(query, language, collection_ids, since, until, limit, offset, cap):
+    where, args = ["e.collection_id = ANY(%s)"], [collection_ids]
+    if since:
+        where.append("e.date >= %s")
+        args.append(since)
+    if until:
+        where.append("e.date <= %s")
+        args.append(until)
+    headline = f"StartSel={search_query.START}, StopSel={search_query.STOP}, MaxWords=30, MinWords=12, MaxFragments=2"
+    # The tsquery is written inline (a stable function of constants, evaluated once), so the planner uses the GIN
+    # index for the match; only the page of hits is then given snippets, the costly part per document.
+    # Ranking reads every candidate's tsvector, so at most `cap` matches are ranked (rank_candidates()); `matched`
+    # says how many there were, up to the cap.
+    tsquery = "websearch_to_tsquery(%s::regconfig, %s)"
+    sql = (
+        f"WITH m AS (SELECT e.document_id, e.date, e.vector FROM corpus_searchentry e "
+        f"WHERE e.vector @@ {tsquery} AND {' AND '.join(where)} LIMIT %s), "
+        f"top AS (SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
+        "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s) "
+        "SELECT top.document_id, c.name, d.docno, top.date, top.rank, "
+        f"ts_headline(%s::regconfig, left(d.text, %s), {tsquery}, %s), (SELECT count(*) FROM m) "
+        "FROM top JOIN corpus_document d ON d.id = top.document_id "
+        "JOIN corpus_collection c ON c.id = d.collection_id ORDER BY top.rank DESC, top.document_id"
+    )
+    q = [language, query]
+    with connection.cursor() as cur:
+        cur.execute(sql, [*q, *args, cap, *q, limit, offset, language, SNIPPET_CHARS, *q, headline])
+        rows = cur.fetchall()
+    matched = rows[0][-1] if rows else 0
+    return [Hit(i, c, d, day, float(r), search_query.snippet_html(s or "")) for i, c, d, day, r, s, _ in rows], matched
+
+
+def _search_sqlite(match, collection_ids, since, until, limit, offset):
+    if not match:
+        return []
+    where, args = [f"e.collection_id IN ({','.join(['%s'] * len(collection_ids))})"], list(collection_ids)
+    if since:
+        where.append("e.date >= %s")
+        args.append(since.isoformat())
+    if until:
+        where.append("e.date <= %s")
+        args.append(until.isoformat())
+    sql = (
+        "SELECT f.rowid, c.name, d.docno, e.date, -bm25(corpus_fts), "
+        f"snippet(corpus_fts, 0, '{search_query.START}', '{search_query.STOP}', '…', 24) "
+        "FROM corpus_fts f JOIN corpus_searchentry e ON e.document_id = f.rowid "
+        "JOIN corpus_document d ON d.id = f.rowid JOIN corpus_collection c ON c.id = d.collection_id "
+        f"WHERE corpus_fts MATCH %s AND {' AND '.join(where)} ORDER BY bm25(corpus_fts), f.rowid LIMIT %s OFFSET %s"
+    )
+    with connection.cursor() as cur:
+        cur.execute(sql, [match, *args, limit, offset])
+        rows = cur.fetchall()
+    return [
+        Hit(i, c, d, date.fromisoformat(day) if isinstance(day, str) else day, float(r), search_query.snippet_html(s))
+        for i, c, d, day, r, s in rows
+    ]
+
+
+def search(query, collections, since=None, until=None, page=1, per_page=PAGE):
+    """Ranked hits of `query` in `collections` (Collection objects; the caller has already narrowed them to what
+    the user may read), written between `since` and `until` (dates, either may be None), `per_page` per page."""
+    groups = search_query.parse(query or "")
+    results = Results(query=query, marks=search_query.marks(groups), page=page)
+    collections = list(collections)
+    if not groups or not collections:
+        return results
+    if since and until and since > until:
+        raise SearchError(f"the date range is empty: from {since} is after to {until}")
+    offset, want = (page - 1) * per_page, per_page + 1
+    hits = []
+    if connection.vendor == "postgresql":
+        by_language = {}
+        for c in collections:
+            by_language.setdefault(c.search_language, []).append(c.pk)
+        cap = rank_candidates()
+        for language, ids in by_language.items():  # each language parses the query its own way; ranks merge
+            found, matched = _search_postgresql(
+                query, check_language(language), ids, since, until, offset + want, 0, cap
+            )
+            hits += found
+            results.matched += matched
+            results.capped |= matched >= cap
+        hits.sort(key=lambda h: (-h.rank, h.document_id))
+        hits = hits[offset : offset + want]
+    else:
+        hits = _search_sqlite(search_query.fts5(groups), [c.pk for c in collections], since, until, want, offset)
+    results.more = len(hits) > per_page
+    results.hits = hits[:per_page]
+    return results
+
+
+def unindexed_count(collections):
+    """How many documents of `collections` search cannot find yet."""
+    ids = [c.pk for c in collections]
+    return (
+        Document.objects.filter(collection_id__in=ids).count()
+        - SearchEntry.objects.filter(collection_id__in=ids).count()
+    )

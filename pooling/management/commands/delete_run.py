@@ -1,0 +1,20 @@
+from django.core.management.base import BaseCommand
+
+from pooling.loading import LoadError, delete_run
+from pooling.management.commands._common import fail_with, get_evaluation
+
+
+class Command(BaseCommand):
+    help = "Delete a run (its lines and scores) from an evaluation; its questions are rescored."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("tag")
+
+    def handle(self, slug, tag, **options):
+        evaluation = get_evaluation(slug)
+        try:
+            delete_run(evaluation, tag)
+        except LoadError as exc:
+            raise fail_with(exc.problems) from None
+        self.stdout.write(f"{slug}: run {tag} deleted")
