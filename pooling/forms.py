@@ -59,3 +59,12 @@ class RunUploadForm(forms.Form):
         required=False,
         help_text="optional: lines 'FILE TEAM PRIORITY [automatic|manual] [whole|partial]' (replaces the fields above)",
     )
+    description = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="the manual processing of manual runs"
+    )
+    override_reason = forms.CharField(
+        required=False,
+        max_length=1000,
+        label="Override the submission rules, because",
+        help_text="only to accept runs that break a submission rule (never the format); the reason is logged",
+    )

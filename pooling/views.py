@@ -174,13 +174,17 @@ def runs_upload(request, slug):
                 "manual": data["manual"],
                 "whole_collection": not data["partial_collection"],
             }
-            files = [RunFile(filename=u.name, data=u.read(), **rows.get(u.name, default)) for u in uploads]
-            results = load_run_files(evaluation, files)
+            files = [
+                RunFile(filename=u.name, data=u.read(), description=data["description"], **rows.get(u.name, default))
+                for u in uploads
+            ]
+            results = load_run_files(evaluation, files, by=request.user, override_reason=data["override_reason"])
     return render(
         request,
         "pooling/runs_upload.html",
         {
             "evaluation": evaluation,
+            "rules": evaluation.track_spec.submission_rules.describe(),
             "form": form,
             "results": results,
             "problems": problems,

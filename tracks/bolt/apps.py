@@ -41,6 +41,7 @@ BOLT = Track(
     ),
     participant_links=(PageLink("bolt-team-topics", "topics", "bolt:team_topics"),),
     demo_steps=("tracks.bolt.demo.load_bolt_demo",),
+    participant_topics="tracks.bolt.participant_topics.evaluation_topics",
 )
 
 

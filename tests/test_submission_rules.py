@@ -1,0 +1,217 @@
+"""Submission rules (issue 17, item 1): each rule refuses one case and accepts another, in the pure checker and on
+every loading path (function, check_run, load_runs, the organizer's upload page), and an organizer's override is
+recorded with its reason."""
+
+from datetime import UTC, datetime, timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from pooling import submission_rules as sr
+from pooling.loading import check_run_file, load_run_files, update_settings
+from pooling.models import AuditEntry, Participation, Run, Submission, Team
+from tests.conftest import PASSWORD
+from tests.test_pooling_loading import FIXTURES, blog, run_file, tac  # noqa: F401 (fixtures)
+from tests.test_pooling_views import upload
+
+TAC = sr.SubmissionRules(
+    max_runs_per_team=3,
+    priorities=(1, 2, 3),
+    unique_priorities=True,
+    first_automatic=True,
+    tag_rule=sr.TAG_TEAM_PRIORITY,
+    team_id_from_tag=r"^(?P<team>.+)[1-3]$",
+    manual_description=True,
+)
+
+
+def rules_broken(rules, candidate, team_runs=(), replaced=None):
+    return [b.rule for b in sr.breaches(rules, candidate, list(team_runs), replaced)]
+
+
+# ---------------------------------------------------------------- the pure rules, one refused and one accepted each
+
+
+def test_runs_per_team():
+    few = sr.SubmissionRules(max_runs_per_team=2)
+    two = [sr.TeamRun("A1", 1), sr.TeamRun("A2", 2)]
+    assert rules_broken(few, sr.Candidate("A3", 3), two) == [sr.RUNS_PER_TEAM]
+    assert rules_broken(few, sr.Candidate("A2", 2), two[:1]) == []
+    # a replacement is not one more run
+    assert rules_broken(few, sr.Candidate("A2", 2), two[:1], replaced=sr.TeamRun("A2", 2)) == []
+
+
+def test_priorities_and_one_run_per_priority():
+    assert rules_broken(TAC, sr.Candidate("A4", 4, team_id="A")) == [sr.PRIORITIES]
+    assert rules_broken(TAC, sr.Candidate("A1", 1, team_id="A"), [sr.TeamRun("X1", 1)]) == [sr.ONE_PER_PRIORITY]
+    assert rules_broken(TAC, sr.Candidate("A2", 2, team_id="A"), [sr.TeamRun("A1", 1)]) == []
+
+
+def test_first_run_automatic_and_automatic_only():
+    assert rules_broken(TAC, sr.Candidate("A1", 1, manual=True, description="x", team_id="A")) == [sr.FIRST_AUTOMATIC]
+    assert rules_broken(TAC, sr.Candidate("A2", 2, manual=True, description="x", team_id="A")) == []
+    only = sr.SubmissionRules(automatic_only=True)
+    assert rules_broken(only, sr.Candidate("B2", 2, manual=True)) == [sr.AUTOMATIC_ONLY]
+    assert rules_broken(only, sr.Candidate("B2", 2)) == []
+
+
+def test_manual_runs_are_described():
+    assert rules_broken(TAC, sr.Candidate("A2", 2, manual=True, description=" ", team_id="A")) == [
+        sr.MANUAL_DESCRIPTION
+    ]
+
+
+def test_run_tags():
+    assert rules_broken(TAC, sr.Candidate("Other1", 1, team_id="A")) == [sr.RUN_TAG]
+    assert rules_broken(TAC, sr.Candidate("A2", 1, team_id="A")) == [sr.RUN_TAG]  # the tag ends in its priority
+    prefix = sr.SubmissionRules(tag_rule=sr.TAG_TEAM_PREFIX)
+    assert rules_broken(prefix, sr.Candidate("UWfinal", 1, team_id="UMass")) == [sr.RUN_TAG]
+    assert rules_broken(prefix, sr.Candidate("UMassIntA", 1, team_id="UMass")) == []
+    assert sr.learn_team_id(TAC, "NISTAssessor1") == "NISTAssessor"
+
+
+def test_a_replaced_run_keeps_its_priority_slot():
+    assert rules_broken(TAC, sr.Candidate("A1", 2, team_id=""), replaced=sr.TeamRun("A1", 1)) == [
+        sr.REPLACEMENT_SLOT
+    ]
+    assert rules_broken(TAC, sr.Candidate("A1", 1, team_id=""), replaced=sr.TeamRun("A1", 1)) == []
+
+
+def test_initial_final_pairs():
+    ciqa = sr.SubmissionRules(initial_final_pairs=True, max_initial_runs=2)
+    initial = [sr.TeamRun("UMassBaseAut", 1, kind="initial")]
+    assert rules_broken(ciqa, sr.Candidate("UMassIntA", 2, kind="final", initial_tag="nope"), initial) == [sr.PAIRS]
+    assert rules_broken(ciqa, sr.Candidate("UMassIntA", 2, kind="final", initial_tag="UMassBaseAut"), initial) == []
+    assert rules_broken(ciqa, sr.Candidate("X", 1)) == [sr.PAIRS]  # initial or final must be said
+
+
+def test_window_and_deadline_after_first_download():
+    closes = datetime(2012, 6, 15, 21, 59, tzinfo=UTC)
+    first = datetime(2012, 6, 6, 8, 0, tzinfo=UTC)
+    due = sr.deadline(closes, first, 5)
+    assert due == datetime(2012, 6, 11, 8, 0, tzinfo=UTC)
+    assert sr.deadline(closes, datetime(2012, 6, 14, tzinfo=UTC), 5) == closes  # never later than the close
+    assert sr.window_breach(due + timedelta(seconds=1), None, due).rule == sr.WINDOW
+    assert sr.window_breach(first, due, None).rule == sr.WINDOW  # not open yet
+    assert sr.window_breach(due, first, due) is None
+
+
+# ---------------------------------------------------------------- the loading paths (TAC 2008's rules)
+
+
+def tac_run(tag, answer_suffix=b""):
+    return (FIXTURES / "tac_valid_run.txt").read_bytes().replace(b"AlphaQA1", tag.encode()) + answer_suffix
+
+
+def test_six_runs_two_priority_ones_and_a_manual_first_are_refused(tac):
+    """The issue's report: six runs of one team, two of priority 1, a manual priority-1 run, a stray tag."""
+    [ok] = load_run_files(tac, [run_file("tac_valid_run.txt")])
+    assert ok.problems == [] and ok.submission.sha256 and ok.submission.tag == "AlphaQA1"
+    assert Participation.objects.get(evaluation=tac, team__name="Team Alpha").ident == "AlphaQA"  # learned
+    results = load_run_files(
+        tac,
+        [
+            run_file("dup.txt", data=tac_run("AlphaQB1"), priority=1),
+            run_file("stray.txt", data=tac_run("Zeta2"), priority=2),
+            run_file("a2.txt", data=tac_run("AlphaQA2")),
+            run_file("a3.txt", data=tac_run("AlphaQA3")),
+            run_file("a4.txt", data=tac_run("AlphaQA4")),
+        ],
+    )
+    problems = {r.filename: r.problems for r in results}
+    assert problems["dup.txt"] == [
+        "dup.txt:0: rule 'one run per priority': run 'AlphaQA1' of the team already has priority 1",
+        "dup.txt:0: rule 'run tag': run tag 'AlphaQB1' must be the team ID and the priority: 'AlphaQA1'",
+    ]
+    assert problems["stray.txt"] == [
+        "stray.txt:0: rule 'run tag': run tag 'Zeta2' must be the team ID and the priority: 'AlphaQA2'"
+    ]
+    assert problems["a2.txt"] == problems["a3.txt"] == []
+    assert "rule 'runs per team'" in problems["a4.txt"][0] and "rule 'priorities'" in problems["a4.txt"][1]
+    assert sorted(Run.objects.values_list("tag", flat=True)) == ["AlphaQA1", "AlphaQA2", "AlphaQA3"]
+    manual = run_file("m.txt", data=tac_run("BetaQA1"), team="Team Beta", priority=1)
+    manual.manual, manual.description = True, "answers picked by hand"
+    [refused] = load_run_files(tac, [manual])
+    assert refused.problems == ["m.txt:0: rule 'first-priority run automatic': the first-priority run must be fully automatic"]
+    assert not Team.objects.filter(name="Team Beta").exists()
+
+
+def test_replacement_keeps_the_priority_slot_and_is_logged(tac, organizer):
+    load_run_files(tac, [run_file("tac_valid_run.txt")])
+    [moved] = load_run_files(tac, [run_file("again.txt", priority=2, data=tac_run("AlphaQA1"))])
+    assert "rule 'a replaced run keeps its priority'" in moved.problems[0]
+    [again] = load_run_files(tac, [run_file("again.txt", priority=1, data=tac_run("AlphaQA1"))], by=organizer)
+    assert again.replaced and again.problems == []
+    entry = AuditEntry.objects.get(action="run replaced")
+    assert (entry.username, entry.target, entry.after["file"]) == ("org", "tac-test:AlphaQA1", "again.txt")
+    assert Submission.objects.filter(tag="AlphaQA1").count() == 2
+
+
+def test_override_with_reason_is_kept_on_the_run_and_in_the_log(tac, organizer):
+    load_run_files(tac, [run_file("tac_valid_run.txt")])
+    dup = run_file("dup.txt", data=tac_run("AlphaQB1"), priority=1)
+    [result] = load_run_files(tac, [dup], by=organizer, override_reason="NIST agreed: the first run was a test")
+    assert result.problems == [] and result.overridden == [sr.ONE_PER_PRIORITY, sr.RUN_TAG]
+    run = Run.objects.get(tag="AlphaQB1")
+    assert [o["rule"] for o in run.data["overrides"]] == [sr.ONE_PER_PRIORITY, sr.RUN_TAG]
+    entry = AuditEntry.objects.get(action="rule overridden")
+    assert entry.reason == "NIST agreed: the first run was a test" and entry.username == "org"
+    # a format problem is never overridden
+    [bad] = load_run_files(tac, [run_file("tac_bad_run.txt")], override_reason="please")
+    assert bad.problems and bad.run is None
+
+
+def test_submission_window(tac):
+    now = datetime.now(UTC)
+    update_settings(tac, {"submission_closes": (now - timedelta(hours=1)).isoformat()})
+    [late] = load_run_files(tac, [run_file("tac_valid_run.txt")])
+    assert late.problems and "rule 'submission window': submissions closed at" in late.problems[0]
+    update_settings(tac, {"submission_closes": (now + timedelta(hours=1)).isoformat()})
+    assert load_run_files(tac, [run_file("tac_valid_run.txt")])[0].problems == []
+
+
+def test_check_run_command_checks_the_rules_for_a_team(tac, tmp_path):
+    load_run_files(tac, [run_file("tac_valid_run.txt")])
+    dup = tmp_path / "AlphaQB1.txt"
+    dup.write_bytes(tac_run("AlphaQB1"))
+    out = StringIO()
+    with pytest.raises(SystemExit):
+        call_command("check_run", "tac-test", str(dup), "--team", "Team Alpha", "--priority", "1", stdout=out)
+    assert "rule 'one run per priority'" in out.getvalue()
+    call_command("check_run", "tac-test", str(dup), stdout=StringIO())  # the format alone: no problem
+    ok = tmp_path / "AlphaQA2.txt"
+    ok.write_bytes(tac_run("AlphaQA2"))
+    call_command("check_run", "tac-test", str(ok), "--team", "Team Alpha", stdout=StringIO(), stderr=StringIO())
+    problems, _ = check_run_file(tac, dup.read_bytes(), "d.txt", submission=run_file("d.txt", priority=1, data=b""))
+    assert problems[0].startswith("d.txt:0: rule 'one run per priority'")
+
+
+def test_load_runs_command_refuses_then_overrides(tac, tmp_path):
+    load_run_files(tac, [run_file("tac_valid_run.txt")])
+    dup = tmp_path / "dup.txt"
+    dup.write_bytes(tac_run("AlphaQB1"))
+    args = ["load_runs", "tac-test", str(dup), "--team", "Team Alpha", "--priority", "1"]
+    out = StringIO()
+    with pytest.raises(SystemExit):
+        call_command(*args, stdout=out, stderr=StringIO())
+    assert "rule 'one run per priority'" in out.getvalue()
+    out = StringIO()
+    call_command(*args, "--override", "baseline run", stdout=out)
+    assert "rules overridden: one run per priority, run tag" in out.getvalue()
+    assert AuditEntry.objects.get(action="rule overridden").username == "(server)"
+
+
+def test_upload_page_refuses_names_the_rule_and_overrides(client, organizer, tac):
+    load_run_files(tac, [run_file("tac_valid_run.txt")])
+    client.login(username="org", password=PASSWORD)
+    url = reverse("pooling:runs_upload", args=["tac-test"])
+    form = {"new_team": "Team Alpha", "priority": "1"}
+    refused = client.post(url, form | {"files": [upload("dup.txt", tac_run("AlphaQB1"))]})
+    assert refused.status_code == 400 and "rule &#x27;one run per priority&#x27;" in refused.content.decode()
+    accepted = client.post(
+        url, form | {"files": [upload("dup.txt", tac_run("AlphaQB1"))], "override_reason": "organizer's baseline"}
+    )
+    assert accepted.status_code == 200 and "rules overridden: one run per priority" in accepted.content.decode()
+    assert AuditEntry.objects.get(action="rule overridden").user == organizer
