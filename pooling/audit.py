@@ -14,7 +14,12 @@ def record(by, action, target="", before=None, after=None, reason=""):
     user = by if getattr(by, "pk", None) else None
     name = by.get_username() if user else (by or "(server)")
     return AuditEntry.objects.create(
-        user=user, username=str(name)[:150], action=action, target=str(target)[:255], before=before, after=after,
+        user=user,
+        username=str(name)[:150],
+        action=action,
+        target=str(target)[:255],
+        before=before,
+        after=after,
         reason=reason or "",
     )
 

@@ -68,3 +68,28 @@ class RunUploadForm(forms.Form):
         label="Override the submission rules, because",
         help_text="only to accept runs that break a submission rule (never the format); the reason is logged",
     )
+
+
+class SubmissionForm(forms.Form):
+    """What a team says of a run it submits (seed 000: manual or fully automatic, with a description of the manual
+    processing; whether the whole collection was searched). The priority defaults to what the run says."""
+
+    file = forms.FileField(label="Run file")
+    priority = forms.IntegerField(
+        min_value=1, max_value=32767, required=False, help_text="empty: from the run (TAC: the tag's last digit)"
+    )
+    manual = forms.BooleanField(required=False, label="Manual run (not fully automatic)")
+    description = forms.CharField(
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="Manual processing",
+        help_text="what was done by hand (required for a manual run)",
+    )
+    partial_collection = forms.BooleanField(
+        required=False, label="Searched only the top documents distributed, not the whole collection"
+    )
+    kind = forms.ChoiceField(
+        required=False, choices=[("", "—"), ("initial", "initial run"), ("final", "final run")], label="Run kind"
+    )
+    initial_tag = forms.CharField(required=False, max_length=100, label="Its initial run (final runs)")

@@ -514,6 +514,13 @@ def _after_store(evaluation, result, f, team, by, breaches, override_reason):
         run.data = (run.data or {}) | extra | ({"overrides": overrides} if overrides else {})
         run.save(update_fields=["data"])
     user = by if getattr(by, "pk", None) else None
+    previous = (
+        Submission.objects.filter(run=run).values("filename", "sha256", "submitted_at").first()
+        if result.replaced
+        else None
+    )
+    if previous:
+        previous["submitted_at"] = previous["submitted_at"].isoformat()
     receipt = Submission.objects.create(
         evaluation=evaluation,
         team=team,
@@ -532,7 +539,7 @@ def _after_store(evaluation, result, f, team, by, breaches, override_reason):
     if overrides:
         audit.record(by, "rule overridden", target, before=None, after={"rules": overrides}, reason=override_reason)
     if result.replaced:
-        audit.record(by, "run replaced", target, after={"file": f.filename, "sha256": receipt.sha256, "team": team.name})
+        audit.record(by, "run replaced", target, before=previous, after={"file": f.filename, "sha256": receipt.sha256})
     return receipt
 
 

@@ -228,7 +228,9 @@ class Submission(models.Model):
     evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="submissions")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="submissions")
     run = models.ForeignKey(Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="submissions")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     tag = models.CharField(max_length=100)
     filename = models.CharField(max_length=255)
     sha256 = models.CharField(max_length=64)
@@ -285,7 +287,9 @@ class AuditEntry(models.Model):
     what, the state before and after. Written by pooling.audit.record in the action's transaction."""
 
     at = models.DateTimeField(auto_now_add=True, db_index=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     username = models.CharField(max_length=150, blank=True)  # kept when the user is deleted; commands: "(server)"
     action = models.CharField(max_length=60)
     target = models.CharField(max_length=255, blank=True)

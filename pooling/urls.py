@@ -1,7 +1,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
-from pooling import views
+from pooling import campaign_views, views
 
 app_name = "pooling"
 urlpatterns = [
@@ -17,4 +17,7 @@ urlpatterns = [
     path("evaluations/<slug:slug>/pools/<segment:ident>/", views.pool_question, name="pool_question"),
     path("check/", views.run_check, name="run_check"),
     path("my/runs/", views.my_runs, name="my_runs"),
+    path("my/evaluations/<slug:slug>/", campaign_views.participate, name="participate"),
+    path("my/evaluations/<slug:slug>/files/<segment:kind>/", campaign_views.team_file, name="team_file"),
+    path("my/receipts/<id:pk>/", campaign_views.receipt, name="receipt"),
 ]

@@ -280,4 +280,6 @@ def pool_question(request, slug, ident):
 def my_runs(request):
     """Who: participants. Their home page: the runs of their own teams only."""
     runs = Run.objects.filter(team__members=request.user).select_related("evaluation", "team")
-    return render(request, "pooling/my_runs.html", {"runs": runs, "teams": request.user.teams.all()})
+    teams = request.user.teams.all()
+    evaluations = Evaluation.objects.order_by("title") if teams else Evaluation.objects.none()
+    return render(request, "pooling/my_runs.html", {"runs": runs, "teams": teams, "evaluations": evaluations})

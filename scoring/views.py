@@ -11,7 +11,7 @@ from config.roles import ORGANIZER, PARTICIPANT, organizer_required, role_requir
 from pooling.models import Evaluation, Run, Team
 from scoring.judgments_jsonl import export_jsonl
 from scoring.registry import get_exports, measure_label
-from scoring.release import ReleaseRefused, release, release_summary, withdraw
+from scoring.release import ReleaseRefused, release, release_summary, released_for, withdraw
 from scoring.reports import build_report, comparison_words
 from scoring.rescore import freshness
 from scoring.results import can_see_run_scores, component_measures, evaluation_judging, ranked_runs, significance_of
@@ -178,4 +178,24 @@ def export_view(request, slug, kind):
     ext = "jsonl" if kind == "jsonl" else "txt"
     response = HttpResponse(body, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{slug}-{kind}.{ext}"'
+    return response
+
+
+@role_required(PARTICIPANT)
+def team_judgments(request, slug, kind):
+    """Who: participants, for a team they belong to, once its results are released. The judgments of the team's
+    own runs: "own" (tab-separated, every kind) or one of the track's official formats, other teams' lines left
+    out. Before release, or for another team, the same 404 as for a file that does not exist."""
+    from pooling.campaign import team_of
+    from scoring.team_downloads import OWN, official_export, own_judgments
+
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    team = team_of(request.user, params.text(request.GET.get("team"), "team"))
+    if team is None or not released_for(evaluation, team.pk) or not evaluation.track_spec.human_judging:
+        raise Http404("No judgments for your team here.")
+    lines = own_judgments(evaluation, team) if kind == OWN else official_export(evaluation, team, kind)
+    if lines is None:
+        raise Http404("Unknown export.")
+    response = HttpResponse("".join(lines), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slug}-{team.pk}-{kind}.txt"'
     return response

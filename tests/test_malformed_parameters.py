@@ -116,7 +116,7 @@ def _build_world():
     from config.roles import ORGANIZER, PARTICIPANT
     from corpus.models import Document
     from pooling.demo import run_all
-    from pooling.models import Evaluation, PoolItem, Run, Team, Topic
+    from pooling.models import Evaluation, PoolItem, Run, Submission, Team, Topic
     from tracks.bolt import judging
     from tracks.qa import demo_evaluation as tac_demo
     from tracks.qa.adjudication import adjudication_queue
@@ -176,6 +176,7 @@ def _build_world():
         "participant": users.get(username="participant"),
     }
     tac_slug, bolt_slug, q_slug = tac.slug, bolt_ev.slug, qa4mre.slug
+    receipt = Submission.objects.filter(team__name="Team Alpha").first().pk
     a, q1, q2 = mine.pk, rigid.pk, squishy.pk
     item = rigid_items[0]
     post = thread.meta["posts"][0]
@@ -257,6 +258,18 @@ def _build_world():
             )
         ],
         "pooling:my_runs": [Route()],
+        "pooling:participate": [
+            Route(
+                {"slug": tac_slug},
+                ("GET", "POST"),
+                query={"team": "Team Alpha"},
+                form={"team": "Team Alpha", "action": "check", "priority": "3"},
+                files={"file": ("AlphaQA9.txt", run_bytes)},
+            )
+        ],
+        "pooling:team_file": [Route({"slug": tac_slug, "kind": "topics"}, query={"team": "Team Alpha"})],
+        "pooling:receipt": [Route({"pk": receipt}, query={"download": "1"})],
+        "scoring:team_judgments": [Route({"slug": tac_slug, "kind": "own"}, query={"team": "Team Alpha"})],
         "assess:my_assignments": [Route()],
         "qa:assignment": [Route({"pk": a})],
         "qa:question": [Route({"pk": a, "qid": q1}, query={"item": str(item.pk)}), Route({"pk": a, "qid": q2})],

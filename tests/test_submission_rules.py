@@ -73,9 +73,7 @@ def test_run_tags():
 
 
 def test_a_replaced_run_keeps_its_priority_slot():
-    assert rules_broken(TAC, sr.Candidate("A1", 2, team_id=""), replaced=sr.TeamRun("A1", 1)) == [
-        sr.REPLACEMENT_SLOT
-    ]
+    assert rules_broken(TAC, sr.Candidate("A1", 2, team_id=""), replaced=sr.TeamRun("A1", 1)) == [sr.REPLACEMENT_SLOT]
     assert rules_broken(TAC, sr.Candidate("A1", 1, team_id=""), replaced=sr.TeamRun("A1", 1)) == []
 
 
@@ -134,7 +132,9 @@ def test_six_runs_two_priority_ones_and_a_manual_first_are_refused(tac):
     manual = run_file("m.txt", data=tac_run("BetaQA1"), team="Team Beta", priority=1)
     manual.manual, manual.description = True, "answers picked by hand"
     [refused] = load_run_files(tac, [manual])
-    assert refused.problems == ["m.txt:0: rule 'first-priority run automatic': the first-priority run must be fully automatic"]
+    assert refused.problems == [
+        "m.txt:0: rule 'first-priority run automatic': the first-priority run must be fully automatic"
+    ]
     assert not Team.objects.filter(name="Team Beta").exists()
 
 
