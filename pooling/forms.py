@@ -24,6 +24,13 @@ class SettingsForm(forms.Form):
         min_value=0, required=False, help_text="non-white-space characters per question; empty: no limit"
     )
     allow_nil = forms.BooleanField(required=False, label="NIL allowed")
+    submission_opens = forms.DateTimeField(
+        required=False, help_text="UTC, e.g. 2008-06-24 00:00; empty: open from the start"
+    )
+    submission_closes = forms.DateTimeField(
+        required=False,
+        help_text="UTC, e.g. 2008-07-02 03:59; empty: no closing time (the track may set a per-team one)",
+    )
 
     def clean_judged_priorities(self):
         raw = self.cleaned_data["judged_priorities"]
@@ -93,3 +100,28 @@ class SubmissionForm(forms.Form):
         required=False, choices=[("", "—"), ("initial", "initial run"), ("final", "final run")], label="Run kind"
     )
     initial_tag = forms.CharField(required=False, max_length=100, label="Its initial run (final runs)")
+
+
+class UserForm(forms.Form):
+    """An organizer's view of one account: roles, teams (comma-separated; new names create teams), e-mail."""
+
+    email = forms.EmailField(required=False)
+    roles = forms.MultipleChoiceField(
+        choices=[(r, r) for r in ("organizer", "assessor", "participant")],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+    teams = forms.CharField(required=False, max_length=1000, help_text="team names, separated by commas")
+    active = forms.BooleanField(required=False, initial=True, label="May log in")
+
+    def clean_teams(self):
+        names = [n.strip() for n in self.cleaned_data["teams"].split(",") if n.strip()]
+        longest = Team._meta.get_field("name").max_length
+        if any(len(n) > longest for n in names):
+            raise forms.ValidationError(f"a team name has at most {longest} characters")
+        return names
+
+
+class InviteForm(UserForm):
+    username = forms.CharField(max_length=150)
+    field_order = ["username", "email", "roles", "teams"]

@@ -86,19 +86,31 @@ def effective_settings(evaluation):
     return dict(evaluation.track_spec.default_settings) | dict(evaluation.settings or {})
 
 
-def update_settings(evaluation, changes):
-    """Change some settings (judged priorities, limits, NIL allowed); other settings are kept."""
-    evaluation.settings = effective_settings(evaluation) | changes
-    evaluation.save(update_fields=["settings"])
+def update_settings(evaluation, changes, by=None):
+    """Change some settings (judged priorities, limits, NIL allowed, submission window); other settings are kept.
+    `by` (a user, or None for the server) is logged with the values before and after."""
+    before = effective_settings(evaluation)
+    with transaction.atomic():
+        evaluation.settings = before | changes
+        evaluation.save(update_fields=["settings"])
+        changed = {k: v for k, v in changes.items() if before.get(k) != v}
+        if changed:
+            audit.record(
+                by, "settings changed", evaluation.slug, before={k: before.get(k) for k in changed}, after=changed
+            )
     return evaluation
 
 
-def set_state(evaluation, state):
+def set_state(evaluation, state, by=None):
     valid = [s for s, _ in Evaluation.STATES]
     if state not in valid:
         raise LoadError([f"unknown state {state!r}; states are {', '.join(valid)}"])
-    evaluation.state = state
-    evaluation.save(update_fields=["state"])
+    before = evaluation.state
+    with transaction.atomic():
+        evaluation.state = state
+        evaluation.save(update_fields=["state"])
+        if before != state:
+            audit.record(by, "state changed", evaluation.slug, before={"state": before}, after={"state": state})
     return evaluation
 
 

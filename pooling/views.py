@@ -61,6 +61,8 @@ def _detail_context(evaluation):
                 "judged_priorities": ",".join(str(p) for p in settings.get("judged_priorities") or []),
                 "max_answer_chars": settings.get("max_answer_chars"),
                 "allow_nil": settings.get("allow_nil", False),
+                "submission_opens": settings.get("submission_opens"),
+                "submission_closes": settings.get("submission_closes"),
             }
         ),
         "series_count": evaluation.topics.filter(parent__isnull=True).count(),
@@ -86,7 +88,7 @@ def evaluation_state(request, slug):
     evaluation = get_object_or_404(Evaluation, slug=slug)
     form = forms.StateForm(request.POST)
     if form.is_valid():
-        set_state(evaluation, form.cleaned_data["state"])
+        set_state(evaluation, form.cleaned_data["state"], by=request.user)
         messages.success(request, f"State: {evaluation.get_state_display()}.")
     else:
         messages.error(request, "Unknown state.")
@@ -108,7 +110,10 @@ def evaluation_settings(request, slug):
                 "judged_priorities": data["judged_priorities"],
                 "max_answer_chars": data["max_answer_chars"] or None,
                 "allow_nil": data["allow_nil"],
+                "submission_opens": data["submission_opens"].isoformat() if data["submission_opens"] else None,
+                "submission_closes": data["submission_closes"].isoformat() if data["submission_closes"] else None,
             },
+            by=request.user,
         )
         messages.success(request, "Settings saved.")
         return redirect("pooling:evaluation_detail", slug)

@@ -1,3 +1,5 @@
+from datetime import UTC, datetime
+
 from django.core.management.base import BaseCommand, CommandError
 
 from pooling.loading import LoadError, set_state, update_settings
@@ -12,6 +14,8 @@ def add_settings_arguments(parser):
         type=int,
         help="limit on non-white-space characters of a question's answer strings (0: none)",
     )
+    parser.add_argument("--submission-opens", help="ISO time (UTC unless it says), or 'none'")
+    parser.add_argument("--submission-closes", help="ISO time (UTC unless it says), or 'none'")
     nil = parser.add_mutually_exclusive_group()
     nil.add_argument("--allow-nil", dest="allow_nil", action="store_true", default=None)
     nil.add_argument("--no-nil", dest="allow_nil", action="store_false")
@@ -29,6 +33,17 @@ def settings_from_options(options):
         changes["max_answer_chars"] = options["max_answer_chars"] or None
     if options.get("allow_nil") is not None:
         changes["allow_nil"] = options["allow_nil"]
+    for name in ("submission_opens", "submission_closes"):
+        value = options.get(name)
+        if value:
+            if value.lower() == "none":
+                changes[name] = None
+                continue
+            try:
+                moment = datetime.fromisoformat(value)
+            except ValueError:
+                raise CommandError(f"--{name.replace('_', '-')}: {value!r} is not an ISO time") from None
+            changes[name] = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
     return changes
 
 
