@@ -130,3 +130,43 @@ def receipt_text(submission):
     ]
     lines += [f"{k}: {v}" for k, v in sorted(submission.form.items()) if k != "overrides"]
     return "\n".join(lines) + "\n"
+
+
+def set_team_id(evaluation, team_name, ident, by=None):
+    """Record the team's ID for the evaluation (its run tags start with it); logged. Creates the team if new."""
+    from pooling import audit
+
+    ident = ident.strip()
+    with transaction.atomic():
+        team = Team.objects.get_or_create(name=team_name.strip())[0]
+        taking_part = Participation.objects.get_or_create(evaluation=evaluation, team=team)[0]
+        before = taking_part.ident
+        taking_part.ident = ident
+        taking_part.save(update_fields=["ident"])
+        if before != ident:
+            audit.record(
+                by, "team ID set", f"{evaluation.slug}:{team.name}", before={"ident": before}, after={"ident": ident}
+            )
+    return taking_part
+
+
+def teams_overview(evaluation):
+    """For the organizer: every team taking part (or with runs) with its ID, first download and receipts."""
+    team_ids = set(evaluation.runs.values_list("team_id", flat=True)) | set(
+        evaluation.participations.values_list("team_id", flat=True)
+    )
+    taking = {p.team_id: p for p in evaluation.participations.all()}
+    rows = []
+    for team in Team.objects.filter(pk__in=team_ids).order_by("name"):
+        p = taking.get(team.pk)
+        rows.append(
+            {
+                "team": team,
+                "ident": p.ident if p else "",
+                "first_download_at": p.first_download_at if p else None,
+                "due": submission_window(evaluation, team)[1],
+                "runs": evaluation.runs.filter(team=team).order_by("priority", "tag"),
+                "receipts": Submission.objects.filter(evaluation=evaluation, team=team).count(),
+            }
+        )
+    return rows

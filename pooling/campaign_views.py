@@ -6,7 +6,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from config import params
-from config.roles import participant_required
+from config.roles import organizer_required, participant_required
 from pooling import campaign, forms
 from pooling.loading import RunFile, check_run_file, load_run_files
 from pooling.models import Evaluation, Submission
@@ -107,3 +107,28 @@ def receipt(request, pk):
     if request.GET.get("download"):
         return _attachment(f"receipt-{submission.tag}.txt", text, "text/plain; charset=utf-8")
     return render(request, "pooling/receipt.html", {"submission": submission, "text": text})
+
+
+@organizer_required
+def teams(request, slug):
+    """Who: organizers. The teams of an evaluation: team IDs (POST sets one), first test-data download, due time,
+    runs and receipts."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    if request.method == "POST":
+        team = params.text(request.POST.get("team"), "team").strip()
+        ident = params.text(request.POST.get("ident"), "ident").strip()
+        if not team or len(team) > 100 or len(ident) > 100:
+            messages.error(request, "Give a team name and an ID of at most 100 characters.")
+        else:
+            campaign.set_team_id(evaluation, team, ident, by=request.user)
+            messages.success(request, f"{team}: team ID {ident or '(none)'}.")
+        return redirect("pooling:teams", slug)
+    return render(
+        request,
+        "pooling/teams.html",
+        {
+            "evaluation": evaluation,
+            "rows": campaign.teams_overview(evaluation),
+            "submissions": evaluation.submissions.select_related("team", "user")[:100],
+        },
+    )

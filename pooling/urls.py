@@ -12,6 +12,7 @@ urlpatterns = [
     path("evaluations/<slug:slug>/settings/", views.evaluation_settings, name="evaluation_settings"),
     path("evaluations/<slug:slug>/topics/", views.topics, name="topics"),
     path("evaluations/<slug:slug>/runs/upload/", views.runs_upload, name="runs_upload"),
+    path("evaluations/<slug:slug>/teams/", campaign_views.teams, name="teams"),
     path("evaluations/<slug:slug>/pools/", views.pools, name="pools"),
     path("evaluations/<slug:slug>/pools/progress/", views.pool_progress, name="pool_progress"),
     path("evaluations/<slug:slug>/pools/<segment:ident>/", views.pool_question, name="pool_question"),

@@ -5,7 +5,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from config import params
-from config.roles import ORGANIZER, PARTICIPANT, organizer_required, participant_required, role_required
+from config.roles import (
+    ORGANIZER,
+    PARTICIPANT,
+    has_role,
+    organizer_required,
+    participant_required,
+    role_required,
+)
 from pooling import forms
 from pooling.loading import (
     LoadError,
@@ -202,7 +209,8 @@ def runs_upload(request, slug):
 @role_required(PARTICIPANT, ORGANIZER)
 def run_check(request):
     """Who: participants and organizers. Check a run file before sending it; nothing is stored. Opened from an
-    evaluation (?evaluation=SLUG), that evaluation is chosen; otherwise the organizer or participant chooses."""
+    evaluation (?evaluation=SLUG), that evaluation is chosen; otherwise the organizer or participant chooses. A
+    participant of one team has the submission rules checked for that team too."""
     evaluations = Evaluation.objects.exclude(state=Evaluation.RELEASED).order_by("title")
     chosen, problems, parsed, filename = None, [], None, ""
     if request.method == "GET" and "evaluation" in request.GET:
@@ -215,8 +223,11 @@ def run_check(request):
         elif upload is None:
             problems = ["choose a run file"]
         else:
-            filename = upload.name
-            problems, parsed = check_run_file(chosen, upload.read(), filename)
+            filename, data = upload.name, upload.read()
+            # A participant of one team is checked against the submission rules too, as their team.
+            teams = list(request.user.teams.all()[:2]) if has_role(request.user, PARTICIPANT) else []
+            submission = RunFile(filename, data, teams[0].name) if len(teams) == 1 else None
+            problems, parsed = check_run_file(chosen, data, filename, submission=submission)
     return render(
         request,
         "pooling/run_check.html",

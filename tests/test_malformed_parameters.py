@@ -293,6 +293,7 @@ def _build_world():
             )
         ],
         "pooling:user_unlock": [Route({"pk": participant_pk}, ("POST",))],
+        "pooling:teams": [Route({"slug": tac_slug}, ("GET", "POST"), form={"team": "Team Alpha", "ident": "AlphaQA"})],
         # the lead's NIL page (issue 14) had no entry yet; GET only here
         "qa:nil_answers": [Route({"slug": "demo-trec2007"})],
         "pooling:audit_log": [Route(query={"action": "user changed", "target": "par", "format": "csv"})],

@@ -215,3 +215,34 @@ def test_upload_page_refuses_names_the_rule_and_overrides(client, organizer, tac
     )
     assert accepted.status_code == 200 and "rules overridden: one run per priority" in accepted.content.decode()
     assert AuditEntry.objects.get(action="rule overridden").user == organizer
+
+
+def test_team_id_set_by_the_organizer_is_checked(tac, client, organizer):
+    client.login(username="org", password=PASSWORD)
+    url = reverse("pooling:teams", args=["tac-test"])
+    assert client.post(url, {"team": "Team Alpha", "ident": "Alf"}).status_code == 302
+    assert AuditEntry.objects.get(action="team ID set").after == {"ident": "Alf"}
+    [refused] = load_run_files(tac, [run_file("tac_valid_run.txt")])
+    assert refused.problems == [
+        "tac_valid_run.txt:0: rule 'run tag': run tag 'AlphaQA1' must be the team ID and the priority: 'Alf1'"
+    ]
+    call_command("set_team_id", "tac-test", "Team Alpha", "AlphaQA", stdout=StringIO())
+    assert load_run_files(tac, [run_file("tac_valid_run.txt")])[0].problems == []
+    page = client.get(url).content.decode()
+    assert "AlphaQA1" in page and "<code>AlphaQA</code>" in page
+
+
+def test_settings_state_and_release_are_logged(tac, organizer):
+    from pooling.loading import set_state
+    from scoring.release import release, withdraw
+
+    update_settings(tac, {"judged_priorities": [1]}, by=organizer)
+    entry = AuditEntry.objects.get(action="settings changed")
+    assert entry.before == {"judged_priorities": [1, 2]} and entry.after == {"judged_priorities": [1]}
+    set_state(tac, "judging", by=organizer)
+    assert AuditEntry.objects.get(action="state changed").after == {"state": "judging"}
+    release(tac, by="org")
+    withdraw(tac, by="org")
+    released, withdrawn = (AuditEntry.objects.get(action=a) for a in ("results released", "results withdrawn"))
+    assert released.after["state"] == "released" and withdrawn.before == {"state": "released"}
+    assert released.target == "tac-test:every team"

@@ -28,6 +28,8 @@ class Command(BaseCommand):
         )
         parser.add_argument("--manifest", help="file giving team and priority for each run file")
         parser.add_argument("--description", default="", help="the manual processing of manual runs")
+        parser.add_argument("--kind", default="", choices=["", "initial", "final"], help="ciQA: initial or final run")
+        parser.add_argument("--initial-tag", default="", help="ciQA: the initial run of a final run")
         parser.add_argument(
             "--override",
             default="",
@@ -57,7 +59,16 @@ class Command(BaseCommand):
                 "manual": manual,
                 "whole_collection": not partial_collection,
             }
-            run_files.append(RunFile(filename=path, data=read_file(path), description=options["description"], **row))
+            run_files.append(
+                RunFile(
+                    filename=path,
+                    data=read_file(path),
+                    description=options["description"],
+                    kind=options["kind"],
+                    initial_tag=options["initial_tag"],
+                    **row,
+                )
+            )
         failed = False
         for result in load_run_files(evaluation, run_files, override_reason=options["override"]):
             if result.problems:
