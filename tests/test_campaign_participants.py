@@ -166,3 +166,30 @@ def test_judgments_only_after_release_only_own_runs(client, judged, make_user):
     client.login(username="beta", password=PASSWORD)
     assert client.get(reverse("scoring:team_judgments", args=["camp", "own"])).status_code == 404
     assert client.get(own).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "name,args",
+    [
+        ("pooling:participate", ["tac-test"]),
+        ("pooling:team_file", ["tac-test", "topics"]),
+        ("scoring:team_judgments", ["tac-test", "own"]),
+    ],
+)
+def test_participant_pages_refuse_other_roles(client, make_user, tac, name, args):
+    make_user("ass", "assessor")
+    client.login(username="ass", password=PASSWORD)
+    assert client.get(reverse(name, args=args)).status_code == 403
+
+
+def test_teams_page_is_for_organizers_only(client, participant, tac):
+    client.login(username="par", password=PASSWORD)
+    assert client.get(reverse("pooling:teams", args=["tac-test"])).status_code == 403
+    assert client.post(reverse("pooling:teams", args=["tac-test"]), {"team": "X", "ident": "X"}).status_code == 403
+
+
+def test_a_participant_without_a_team_gets_nothing(client, make_user, tac):
+    make_user("loner", "participant")
+    client.login(username="loner", password=PASSWORD)
+    assert client.get(reverse("pooling:participate", args=["tac-test"])).status_code == 404
+    assert client.get(reverse("pooling:team_file", args=["tac-test", "topics"])).status_code == 404
