@@ -4,6 +4,7 @@ and the files the team may download. The work is in pooling.campaign and pooling
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
 
 from config import params
 from config.roles import organizer_required, participant_required
@@ -23,7 +24,7 @@ def _team(request):
 
 def _attachment(filename, data, content_type="application/octet-stream"):
     response = HttpResponse(data, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename.replace(chr(34), "")}"'
+    response["Content-Disposition"] = content_disposition_header(True, filename)  # quotes, newlines, non-ASCII
     return response
 
 

@@ -484,20 +484,22 @@ def _load_run_files(evaluation, files, context, by=None, override_reason=""):
                     problems.append(f"{f.filename}:0: no priority given and run tag {parsed.tag!r} does not end in one")
         if not (f.team or "").strip():
             problems.append(f"{f.filename}:0: no team given")
-        breaches = []
-        if not problems:
-            # runs accepted earlier in the batch are stored already, so they count through the database
-            breaches = rule_breaches(evaluation, parsed, f, priority)
-            if breaches and not override_reason:
-                problems += [b.format(f.filename) for b in breaches]
         if problems:
             result.problems = problems
             continue
+        breaches = []
         try:
             # The team is created in the run's transaction: a run refused while storing (its tag is another
-            # team's, a track's AFTER_STORE check) leaves no team behind either.
+            # team's, a submission rule, a track's AFTER_STORE check) leaves no team behind either.
             with transaction.atomic():
                 team = teams.get(f.team) or Team.objects.get_or_create(name=f.team.strip())[0]
+                # The team's row in the evaluation, locked, so two submissions of one team at the same moment are
+                # checked one after the other (both could pass as the third run, or as priority 1, otherwise).
+                # Runs stored earlier in the batch count through the database.
+                Participation.objects.select_for_update(of=("self",)).get_or_create(evaluation=evaluation, team=team)
+                breaches = rule_breaches(evaluation, parsed, f, priority)
+                if breaches and not override_reason:
+                    raise LoadError([b.format(f.filename) for b in breaches])
                 result.run, result.replaced = store_run(
                     evaluation, parsed, team, priority, f.manual, f.whole_collection, f.filename
                 )

@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -197,5 +198,5 @@ def team_judgments(request, slug, kind):
     if lines is None:
         raise Http404("Unknown export.")
     response = HttpResponse("".join(lines), content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{slug}-{team.pk}-{kind}.txt"'
+    response["Content-Disposition"] = content_disposition_header(True, f"{slug}-{team.pk}-{kind}.txt")
     return response

@@ -193,3 +193,12 @@ def test_a_participant_without_a_team_gets_nothing(client, make_user, tac):
     client.login(username="loner", password=PASSWORD)
     assert client.get(reverse("pooling:participate", args=["tac-test"])).status_code == 404
     assert client.get(reverse("pooling:team_file", args=["tac-test", "topics"])).status_code == 404
+
+
+def test_a_file_name_with_quotes_and_newlines_downloads_safely(alpha, tac):
+    from pooling.models import EvaluationFile
+
+    EvaluationFile.objects.filter(evaluation=tac, kind="topics").update(filename='q"uest\r\nions ü.xml')
+    got = alpha.get(reverse("pooling:team_file", args=["tac-test", "topics"]))
+    assert got.status_code == 200 and "\n" not in got["Content-Disposition"]
+    assert got["Content-Disposition"].startswith("attachment; filename")

@@ -7,6 +7,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connection  # noqa: F401  (the skipif condition reads it)
 from django.urls import reverse
 
 from pooling import submission_rules as sr
@@ -246,3 +247,62 @@ def test_settings_state_and_release_are_logged(tac, organizer):
     released, withdrawn = (AuditEntry.objects.get(action=a) for a in ("results released", "results withdrawn"))
     assert released.after["state"] == "released" and withdrawn.before == {"state": "released"}
     assert released.target == "tac-test:every team"
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="row locks are PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_two_submissions_of_one_team_at_once_are_checked_one_after_the_other():
+    """Both would pass as the team's priority-1 run if each checked before the other stored: the team's
+    Participation row is locked for the check and the store."""
+    import threading
+
+    from django.db import connections, transaction
+
+    from corpus.models import Collection, Document
+    from pooling.loading import create_evaluation, load_topics
+    from tests.test_pooling_loading import DOCNOS
+
+    collection = Collection.objects.create(name="test-blog06", format="blog06")
+    Document.objects.bulk_create([Document(collection=collection, docno=d, raw=b"<DOC></DOC>") for d in DOCNOS])
+    evaluation = create_evaluation("tac-race", "tac2008-qa", ["test-blog06"])
+    load_topics(evaluation, (FIXTURES / "tac2008_questions.xml").read_bytes(), "q.xml")
+    team = Team.objects.create(name="Team Alpha")
+    Participation.objects.create(evaluation=evaluation, team=team, ident="AlphaQA")
+    holding, go, first = threading.Event(), threading.Event(), []
+
+    def first_submission():
+        try:
+            with transaction.atomic():  # holds the team's lock from the check to the commit
+                Participation.objects.select_for_update(of=("self",)).get(evaluation=evaluation, team=team)
+                holding.set()
+                go.wait(20)
+                first.extend(load_run_files(evaluation, [run_file("a.txt", data=tac_run("AlphaQA1"))]))
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=first_submission)
+    thread.start()
+    assert holding.wait(20)
+    second = []
+    waiter = threading.Thread(
+        target=lambda: (
+            second.extend(load_run_files(evaluation, [run_file("b.txt", data=tac_run("AlphaQB1"), priority=1)])),
+            connections.close_all(),
+        )
+    )
+    waiter.start()
+    # the second submission waits on the lock (seen in pg_stat_activity, not guessed with a sleep)
+    with connection.cursor() as cursor:
+        for _ in range(2000):
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            if cursor.fetchone()[0]:
+                break
+            threading.Event().wait(0.01)
+        else:
+            raise AssertionError("the second submission never waited for the first")
+    go.set()
+    thread.join(30)
+    waiter.join(30)
+    assert first[0].problems == []
+    assert "rule 'one run per priority': run 'AlphaQA1' of the team already has priority 1" in second[0].problems[0]
+    assert list(Run.objects.values_list("tag", flat=True)) == ["AlphaQA1"]
