@@ -63,6 +63,9 @@ class Track:
     # Django-side f(evaluation) -> (filename, bytes) (BOLT: number, query and language-target only; the full
     # topics follow with the judgments).
     participant_topics: str = ""
+    # A run's judgments in the track's official form, given to its team once released: a dotted path of a
+    # Django-side f(run) -> (filename, bytes) or None; an optional attribute f.applies(run) says which runs have one.
+    run_judgments: str = ""
 
 
 TRACKS: dict[str, Track] = {}

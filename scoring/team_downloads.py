@@ -3,6 +3,7 @@ layout, and the track's official formats, e.g. NIST's list and nugget files, kee
 its runs' reports. Registered with pooling.campaign, which lists them on the team's page."""
 
 import json
+from importlib import import_module
 from urllib.parse import urlencode
 
 from django.urls import reverse
@@ -40,11 +41,31 @@ def downloads(evaluation, team):
                     reverse("scoring:team_judgments", args=[evaluation.slug, export.kind]) + query,
                 )
             )
+    writer = run_judgments_writer(evaluation)
+    if writer is not None:
+        applies = getattr(writer, "applies", lambda run: True)
+        found += [
+            TeamDownload(
+                f"Judgments of {run.tag} (official format)",
+                reverse("scoring:team_run_judgments", args=[evaluation.slug, run.tag]),
+            )
+            for run in runs
+            if applies(run)
+        ]
     found += [
         TeamDownload(f"Report of {run.tag}", reverse("scoring:run_report", args=[evaluation.slug, run.tag]))
         for run in runs
     ]
     return found
+
+
+def run_judgments_writer(evaluation):
+    """The track's f(run) -> (filename, bytes) or None (Track.run_judgments), or None when it has none."""
+    path = evaluation.track_spec.run_judgments
+    if not path:
+        return None
+    module, name = path.rsplit(".", 1)
+    return getattr(import_module(module), name)
 
 
 def own_judgments(evaluation, team):

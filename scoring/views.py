@@ -200,3 +200,20 @@ def team_judgments(request, slug, kind):
     response = HttpResponse("".join(lines), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, f"{slug}-{team.pk}-{kind}.txt")
     return response
+
+
+@role_required(PARTICIPANT, ORGANIZER)
+def team_run_judgments(request, slug, tag):
+    """Who: participants, for their own team's run once its results are released; organizers, any run. The run's
+    judgments in the track's official form (BOLT: the assessed citations in the seed's DTD form)."""
+    from scoring.team_downloads import run_judgments_writer
+
+    run = _visible_run(request, slug, tag)  # the same 404 for another team's run or one not released
+    writer = run_judgments_writer(run.evaluation)
+    found = writer(run) if writer is not None else None
+    if found is None:
+        raise Http404("No judgments file for this run.")
+    filename, data = found
+    response = HttpResponse(data, content_type="application/xml" if filename.endswith(".xml") else "text/plain")
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response

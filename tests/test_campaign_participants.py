@@ -116,15 +116,35 @@ def test_qa4mre_runs_due_within_five_days_of_the_first_download(alpha, participa
     assert sent.status_code == 302
 
 
-def test_bolt_teams_get_query_and_language_only_until_release(alpha, participant, db):
-    evaluation = create_evaluation("bolt-t", "bolt-ir-p2")
+def test_bolt_teams_get_query_and_language_only_until_release_then_assessed_runs(alpha, participant, make_user):
+    from corpus.loading import load_collection
+    from pooling.loading import RunFile
+    from pooling.pools import build_pools
+
+    load_collection("bolt-camp-forum", "bolt-forum", [str(BOLT / "forum.xml")])
+    evaluation = create_evaluation("bolt-t", "bolt-ir-p2", ["bolt-camp-forum"])
     load_topics(evaluation, (BOLT / "topics.xml").read_bytes(), "topics.xml")
+    runs = [("alpha1.xml", "Team Alpha"), ("alpha1-groups.xml", "Team Alpha"), ("beta1.xml", "Team Beta")]
+    loaded = load_run_files(
+        evaluation, [RunFile(filename=n, data=(BOLT / n).read_bytes(), team=t, priority=1) for n, t in runs]
+    )
+    assert not any(r.problems for r in loaded)
+    build_pools(evaluation)
     reduced = alpha.get(reverse("pooling:team_file", args=["bolt-t", "topics"])).content.decode()
     assert "<query>What do people in Cairo think of the new metro line?</query>" in reduced
     assert "<description>" not in reduced and "LDC-1.001-1" not in reduced
+    alpha_tag, groups_tag, beta_tag = (r.run.tag for r in loaded)
+    assessed = reverse("scoring:team_run_judgments", args=["bolt-t", alpha_tag])
+    assert alpha.get(assessed).status_code == 404  # not released yet
     release(evaluation, Team.objects.get(name="Team Alpha"))
     full = alpha.get(reverse("pooling:team_file", args=["bolt-t", "topics"])).content
     assert full == (BOLT / "topics.xml").read_bytes()
+    page = alpha.get(reverse("pooling:participate", args=["bolt-t"])).content.decode()
+    assert f"Judgments of {alpha_tag} (official format)" in page
+    assert f"Judgments of {groups_tag} (official format)" not in page  # a grouping run has no such file
+    got = alpha.get(assessed)
+    assert got.status_code == 200 and got.content.startswith(b"<?xml") and b"bolt-ir-submission" in got.content
+    assert alpha.get(reverse("scoring:team_run_judgments", args=["bolt-t", beta_tag])).status_code == 404
 
 
 @pytest.fixture

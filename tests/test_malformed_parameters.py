@@ -179,6 +179,7 @@ def _build_world():
     tac_slug, bolt_slug, q_slug = tac.slug, bolt_ev.slug, qa4mre.slug
     receipt = Submission.objects.filter(team__name="Team Alpha").first().pk
     participant_pk = users.get(username="participant").pk
+    bolt_alpha_tag = Run.objects.filter(evaluation=bolt_ev, team__name="Team Alpha").order_by("tag").first().tag
     a, q1, q2 = mine.pk, rigid.pk, squishy.pk
     item = rigid_items[0]
     post = thread.meta["posts"][0]
@@ -279,6 +280,7 @@ def _build_world():
         "pooling:team_file": [Route({"slug": tac_slug, "kind": "topics"}, query={"team": "Team Alpha"})],
         "pooling:receipt": [Route({"pk": receipt}, query={"download": "1"})],
         "scoring:team_judgments": [Route({"slug": tac_slug, "kind": "own"}, query={"team": "Team Alpha"})],
+        "scoring:team_run_judgments": [Route({"slug": bolt_slug, "tag": bolt_alpha_tag})],
         "pooling:users": [
             Route(
                 methods=("GET", "POST"),
