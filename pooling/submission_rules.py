@@ -121,7 +121,7 @@ def breaches(rules, candidate, team_runs, replaced=None):
             Breach(
                 REPLACEMENT_SLOT,
                 f"run {candidate.tag!r} replaces the stored run of priority {replaced.priority}; "
-                f"it cannot take priority {priority} (withdraw it or give the same priority)",
+                f"it cannot take priority {priority} (give priority {replaced.priority}, or ask an organizer)",
             )
         )
     if rules.max_runs_per_team and replaced is None and len(team_runs) >= rules.max_runs_per_team:
