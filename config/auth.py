@@ -11,6 +11,7 @@ query did not find — falls back to Django's usual path, so the result is the s
 from contextvars import ContextVar
 from functools import lru_cache
 
+from axes.backends import AxesStandaloneBackend
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.middleware import AuthenticationMiddleware
@@ -43,6 +44,16 @@ class Backend(ModelBackend):
         if user is not None and user.pk == user_id:
             return user if self.user_can_authenticate(user) else None
         return super().get_user(user_id)
+
+
+class ThrottleBackend(AxesStandaloneBackend):
+    """django-axes' lockout check for logins made through a web request; a login without one (the test client,
+    a shell) has no request to throttle, where axes would refuse it outright."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        if request is None:
+            return None
+        return super().authenticate(request, username=username, password=password, **kwargs)
 
 
 @lru_cache(maxsize=4096)

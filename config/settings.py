@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",  # login throttling: failed attempts counted in the database (config.auth.ThrottleBackend)
     "config",  # the session table (config.models.Session)
     "corpus",
     "pooling",
@@ -66,6 +67,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "axes.middleware.AxesMiddleware",  # answers a locked-out login with templates/registration/locked_out.html
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -104,10 +106,37 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Sessions carry the user's id in a column so session, user and roles are read in one query (config.auth).
 SESSION_ENGINE = "config.sessions"
-AUTHENTICATION_BACKENDS = ["config.auth.Backend"]
+# The throttle first: it refuses a locked-out user before any password is checked.
+AUTHENTICATION_BACKENDS = ["config.auth.ThrottleBackend", "config.auth.Backend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# Login throttling (django-axes, in PostgreSQL like everything else): after AXES_FAILURE_LIMIT failed logins a user
+# name is locked for AXES_COOLOFF_HOURS, or until an organizer unlocks it (user pages, `manage.py unlock_user`).
+# Locked by user name, not address: guesses spread over many addresses count together.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_HOURS", 1)
+AXES_LOCKOUT_PARAMETERS = ["username"]
+# axes warns that addresses are not locked: on purpose, as a team's members often share one address (a
+# university's gateway), and locking it would lock the whole team out because of one member's typos.
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_DISABLE_ACCESS_SUCCESS_LOG = True
+AXES_VERBOSE = False
+
+# E-mail (password resets, invitations): printed on the console in the demo (DEBUG), SMTP at EMAIL_HOST:EMAIL_PORT
+# otherwise, or the EMAIL_BACKEND given; tests use locmem. Django 6.1's MAILERS (EMAIL_BACKEND is deprecated).
+_MAIL_DEFAULT = "django.core.mail.backends." + ("console" if DEBUG else "smtp") + ".EmailBackend"
+MAILERS = {"default": {"BACKEND": os.environ.get("EMAIL_BACKEND", _MAIL_DEFAULT)}}
+if MAILERS["default"]["BACKEND"].endswith("smtp.EmailBackend"):
+    MAILERS["default"]["OPTIONS"] = {
+        "host": os.environ.get("EMAIL_HOST", "localhost"),
+        "port": env_int("EMAIL_PORT", 25),
+    }
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "assay@localhost")
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600)  # also an invitation's lifetime
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

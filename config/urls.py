@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from config import views
+from config import password_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +11,16 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/password/", password_views.PasswordChange.as_view(), name="password_change"),
+    path("account/password/done/", password_views.PasswordChangeDone.as_view(), name="password_change_done"),
+    path("account/reset/", password_views.PasswordReset.as_view(), name="password_reset"),
+    path("account/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path(
+        "account/reset/<uidb64>/<token>/",
+        password_views.PasswordResetConfirm.as_view(),
+        name="password_reset_confirm",
+    ),
+    path("account/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("admin/", admin.site.urls),
     path("corpus/", include("corpus.urls")),
     path("", include("pooling.urls")),

@@ -24,6 +24,13 @@ class SettingsForm(forms.Form):
         min_value=0, required=False, help_text="non-white-space characters per question; empty: no limit"
     )
     allow_nil = forms.BooleanField(required=False, label="NIL allowed")
+    submission_opens = forms.DateTimeField(
+        required=False, help_text="UTC, e.g. 2008-06-24 00:00; empty: open from the start"
+    )
+    submission_closes = forms.DateTimeField(
+        required=False,
+        help_text="UTC, e.g. 2008-07-02 03:59; empty: no closing time (the track may set a per-team one)",
+    )
 
     def clean_judged_priorities(self):
         raw = self.cleaned_data["judged_priorities"]
@@ -59,3 +66,62 @@ class RunUploadForm(forms.Form):
         required=False,
         help_text="optional: lines 'FILE TEAM PRIORITY [automatic|manual] [whole|partial]' (replaces the fields above)",
     )
+    description = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="the manual processing of manual runs"
+    )
+    override_reason = forms.CharField(
+        required=False,
+        max_length=1000,
+        label="Override the submission rules, because",
+        help_text="only to accept runs that break a submission rule (never the format); the reason is logged",
+    )
+
+
+class SubmissionForm(forms.Form):
+    """What a team says of a run it submits (seed 000: manual or fully automatic, with a description of the manual
+    processing; whether the whole collection was searched). The priority defaults to what the run says."""
+
+    file = forms.FileField(label="Run file")
+    priority = forms.IntegerField(
+        min_value=1, max_value=32767, required=False, help_text="empty: from the run (TAC: the tag's last digit)"
+    )
+    manual = forms.BooleanField(required=False, label="Manual run (not fully automatic)")
+    description = forms.CharField(
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="Manual processing",
+        help_text="what was done by hand (required for a manual run)",
+    )
+    partial_collection = forms.BooleanField(
+        required=False, label="Searched only the top documents distributed, not the whole collection"
+    )
+    kind = forms.ChoiceField(
+        required=False, choices=[("", "—"), ("initial", "initial run"), ("final", "final run")], label="Run kind"
+    )
+    initial_tag = forms.CharField(required=False, max_length=100, label="Its initial run (final runs)")
+
+
+class UserForm(forms.Form):
+    """An organizer's view of one account: roles, teams (comma-separated; new names create teams), e-mail."""
+
+    email = forms.EmailField(required=False)
+    roles = forms.MultipleChoiceField(
+        choices=[(r, r) for r in ("organizer", "assessor", "participant")],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+    teams = forms.CharField(required=False, max_length=1000, help_text="team names, separated by commas")
+    active = forms.BooleanField(required=False, initial=True, label="May log in")
+
+    def clean_teams(self):
+        names = [n.strip() for n in self.cleaned_data["teams"].split(",") if n.strip()]
+        longest = Team._meta.get_field("name").max_length
+        if any(len(n) > longest for n in names):
+            raise forms.ValidationError(f"a team name has at most {longest} characters")
+        return names
+
+
+class InviteForm(UserForm):
+    username = forms.CharField(max_length=150)
+    field_order = ["username", "email", "roles", "teams"]

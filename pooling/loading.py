@@ -5,17 +5,21 @@ stores nothing when there is any problem; what passes is stored in one transacti
 `FILE:LINE: message` strings.
 """
 
+import hashlib
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from importlib import import_module
 
 from django.db import connection, transaction
 from django.db.models import Count, Q
+from django.utils import timezone
 
 from corpus.models import Collection, Document
-from pooling import column_limits
+from pooling import audit, column_limits
+from pooling import submission_rules as rules_mod
 from pooling.bulk import insert_rows
 from pooling.formats.base import CheckContext, Problem, load_format
-from pooling.models import Evaluation, Run, RunEntry, Team, Topic
+from pooling.models import Evaluation, EvaluationFile, Participation, Run, RunEntry, Submission, Team, Topic
 from pooling.staleness import mark_questions_stale, rescoring_deferred
 from pooling.tracks import TRACKS, get_track
 
@@ -40,6 +44,10 @@ class RunFile:
     priority: int | None = None  # None: taken from the run tag's last digit (TAC: tag = team id + priority)
     manual: bool = False
     whole_collection: bool = True
+    description: str = ""  # of the manual processing (TAC 2008: asked of every manual run)
+    kind: str = ""  # "initial" / "final" for a track pairing runs (ciQA)
+    initial_tag: str = ""  # a final run's initial run (ciQA)
+    form: dict = field(default_factory=dict)  # the submission form's other answers, kept on the receipt
 
 
 @dataclass
@@ -48,6 +56,8 @@ class RunLoadResult:
     run: Run | None = None
     replaced: bool = False
     problems: list = field(default_factory=list)
+    submission: Submission | None = None
+    overridden: list = field(default_factory=list)  # the rules an organizer overrode for this run
 
 
 # ---------------------------------------------------------------- evaluations
@@ -76,19 +86,31 @@ def effective_settings(evaluation):
     return dict(evaluation.track_spec.default_settings) | dict(evaluation.settings or {})
 
 
-def update_settings(evaluation, changes):
-    """Change some settings (judged priorities, limits, NIL allowed); other settings are kept."""
-    evaluation.settings = effective_settings(evaluation) | changes
-    evaluation.save(update_fields=["settings"])
+def update_settings(evaluation, changes, by=None):
+    """Change some settings (judged priorities, limits, NIL allowed, submission window); other settings are kept.
+    `by` (a user, or None for the server) is logged with the values before and after."""
+    before = effective_settings(evaluation)
+    with transaction.atomic():
+        evaluation.settings = before | changes
+        evaluation.save(update_fields=["settings"])
+        changed = {k: v for k, v in changes.items() if before.get(k) != v}
+        if changed:
+            audit.record(
+                by, "settings changed", evaluation.slug, before={k: before.get(k) for k in changed}, after=changed
+            )
     return evaluation
 
 
-def set_state(evaluation, state):
+def set_state(evaluation, state, by=None):
     valid = [s for s, _ in Evaluation.STATES]
     if state not in valid:
         raise LoadError([f"unknown state {state!r}; states are {', '.join(valid)}"])
-    evaluation.state = state
-    evaluation.save(update_fields=["state"])
+    before = evaluation.state
+    with transaction.atomic():
+        evaluation.state = state
+        evaluation.save(update_fields=["state"])
+        if before != state:
+            audit.record(by, "state changed", evaluation.slug, before={"state": before}, after={"state": state})
     return evaluation
 
 
@@ -172,6 +194,7 @@ def load_topics(evaluation, data, filename):
             topic.data = (topic.data or {}) | t.data
             topic.save()
             saved[t.ident] = topic
+        keep_file(evaluation, "topics", filename, data)
         # A topic format may name, in AFTER_LOAD, a Django-side f(evaluation) run inside this transaction.
         after_load = getattr(load_format(spec.topic_format), "AFTER_LOAD", None)
         if after_load:
@@ -199,7 +222,23 @@ def load_top_docs(evaluation, data, filename):
             topic = series[qnum]
             topic.data = (topic.data or {}) | {"top_docs": ranking, "top_docs_source": filename}
             topic.save(update_fields=["data"])
+        keep_file(evaluation, "top_docs", filename, data)
     return sum(len(r) for r in lists.values())
+
+
+def keep_file(evaluation, kind, filename, data):
+    """Keep the file as loaded for the teams to download (pooling.campaign). A track that gives teams a reduced
+    topic file while the evaluation runs (Track.participant_topics) releases the full one with the judgments."""
+    reduced = kind == "topics" and evaluation.track_spec.participant_topics
+    EvaluationFile.objects.update_or_create(
+        evaluation=evaluation,
+        kind=kind,
+        defaults={
+            "filename": filename.rsplit("/", 1)[-1][-255:],
+            "data": bytes(data),
+            "released": EvaluationFile.WITH_JUDGMENTS if reduced else EvaluationFile.AT_ONCE,
+        },
+    )
 
 
 # ---------------------------------------------------------------- runs
@@ -257,14 +296,17 @@ def check_context(evaluation):
     return context
 
 
-def check_run_file(evaluation, data, filename, context=None):
+def check_run_file(evaluation, data, filename, context=None, submission=None):
     """(problems as `FILE:LINE: message` strings, ParsedRun or None) using the track's run format; a file of the
-    wrong shape for it (text lines for an XML format, or XML for a text one) is said to be so first."""
-    problems, _notes, parsed = check_run_report(evaluation, data, filename, context)
+    wrong shape for it (text lines for an XML format, or XML for a text one) is said to be so first.
+
+    With `submission` (a RunFile naming the team), the track's submission rules are checked too, against the
+    team's stored runs, as loading will check them: each breach names its rule."""
+    problems, _notes, parsed = check_run_report(evaluation, data, filename, context, submission)
     return problems, parsed
 
 
-def check_run_report(evaluation, data, filename, context=None):
+def check_run_report(evaluation, data, filename, context=None, submission=None):
     """check_run_file with the format's notes (warnings that refuse nothing) apart: (problems, notes, parsed)."""
     module = load_format(evaluation.track_spec.run_format)
     found, parsed = module.check_run(data, filename, context or check_context(evaluation))
@@ -276,7 +318,78 @@ def check_run_report(evaluation, data, filename, context=None):
         mismatch = shape_mismatch(evaluation, module, data)
         if mismatch:
             problems.insert(0, Problem(None, mismatch).format(filename))
+    elif submission is not None and (submission.team or "").strip():
+        priority = submission.priority or parsed.data.get("priority") or priority_from_tag(parsed.tag)
+        problems = [b.format(filename) for b in rule_breaches(evaluation, parsed, submission, priority)]
     return problems, notes, (None if problems else parsed)
+
+
+# ---------------------------------------------------------------- submission rules
+
+
+def _aware(value):
+    if not value:
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def participation(evaluation, team):
+    """The team's Participation in the evaluation (None for a team not stored yet)."""
+    if team is None or team.pk is None:
+        return None
+    return Participation.objects.get_or_create(evaluation=evaluation, team=team)[0]
+
+
+def submission_window(evaluation, team=None):
+    """(opens, due) for the team: the evaluation's settings "submission_opens"/"submission_closes" (ISO times,
+    unset: no bound), the deadline brought forward by the track's days after the team's first test download."""
+    settings = effective_settings(evaluation)
+    opens, closes = _aware(settings.get("submission_opens")), _aware(settings.get("submission_closes"))
+    days = evaluation.track_spec.submission_rules.days_after_first_download
+    first = None
+    if days and team is not None and team.pk is not None:
+        first = (
+            Participation.objects.filter(evaluation=evaluation, team=team)
+            .values_list("first_download_at", flat=True)
+            .first()
+        )
+    return opens, rules_mod.deadline(closes, first, days)
+
+
+def rule_breaches(evaluation, parsed, f, priority, batch_runs=(), now=None):
+    """Every submission rule of the track that the run `parsed`, sent as `f` (RunFile), breaks: its team's
+    stored runs and `batch_runs` (TeamRun of the same team accepted earlier in the batch) count against it."""
+    rules = evaluation.track_spec.submission_rules
+    team = Team.objects.filter(name=f.team.strip()).first()
+    stored = list(Run.objects.filter(evaluation=evaluation, team=team)) if team else []
+    replaced = next((r for r in stored if r.tag == parsed.tag), None)
+    others = [
+        rules_mod.TeamRun(r.tag, r.priority, r.is_manual, (r.data or {}).get("kind", ""))
+        for r in stored
+        if r.tag != parsed.tag
+    ] + [r for r in batch_runs if r.tag != parsed.tag]
+    ident = (
+        Participation.objects.filter(evaluation=evaluation, team=team).values_list("ident", flat=True).first() or ""
+        if team
+        else ""
+    )
+    candidate = rules_mod.Candidate(
+        tag=parsed.tag,
+        priority=priority,
+        manual=f.manual,
+        description=f.description,
+        team_id=ident,
+        kind=f.kind,
+        initial_tag=f.initial_tag,
+    )
+    found = rules_mod.breaches(
+        rules, candidate, others, rules_mod.TeamRun(replaced.tag, replaced.priority) if replaced else None
+    )
+    opens, due = submission_window(evaluation, team)
+    late = rules_mod.window_breach(now or timezone.now(), opens, due)
+    return found + ([late] if late else [])
 
 
 SHAPES = {"xml": "an XML file", "text": "a plain-text file of lines"}
@@ -364,17 +477,19 @@ def delete_run(evaluation, tag):
         mark_questions_stale(topic_ids)
 
 
-def load_run_files(evaluation, files, context=None):
-    """Check every file, then store each one that passed (each in its own transaction).
+def load_run_files(evaluation, files, context=None, *, by=None, override_reason=""):
+    """Check every file (its format, then the track's submission rules), then store each one that passed (each
+    in its own transaction), with a receipt (Submission) naming `by` (a user; None: the server).
 
-    A file with problems is not stored and leaves any earlier run of the same tag untouched. Returns one
-    RunLoadResult per file, in order.
+    A file with problems is not stored and leaves any earlier run of the same tag untouched. An organizer may
+    pass `override_reason`: breaches of submission rules are then accepted, kept on the run and in the audit
+    log with the reason; format problems never are. Returns one RunLoadResult per file, in order.
     """
     with rescoring_deferred():  # one rescoring after the batch, not one per stored run
-        return _load_run_files(evaluation, files, context or check_context(evaluation))
+        return _load_run_files(evaluation, files, context or check_context(evaluation), by, override_reason.strip())
 
 
-def _load_run_files(evaluation, files, context):
+def _load_run_files(evaluation, files, context, by=None, override_reason=""):
     results, tags_seen = [], {}
     teams = {}
     for f in files:
@@ -395,19 +510,74 @@ def _load_run_files(evaluation, files, context):
         if problems:
             result.problems = problems
             continue
+        breaches = []
         try:
             # The team is created in the run's transaction: a run refused while storing (its tag is another
-            # team's, a track's AFTER_STORE check) leaves no team behind either.
+            # team's, a submission rule, a track's AFTER_STORE check) leaves no team behind either.
             with transaction.atomic():
                 team = teams.get(f.team) or Team.objects.get_or_create(name=f.team.strip())[0]
+                # The team's row in the evaluation, locked, so two submissions of one team at the same moment are
+                # checked one after the other (both could pass as the third run, or as priority 1, otherwise).
+                # Runs stored earlier in the batch count through the database.
+                Participation.objects.select_for_update(of=("self",)).get_or_create(evaluation=evaluation, team=team)
+                breaches = rule_breaches(evaluation, parsed, f, priority)
+                if breaches and not override_reason:
+                    raise LoadError([b.format(f.filename) for b in breaches])
                 result.run, result.replaced = store_run(
                     evaluation, parsed, team, priority, f.manual, f.whole_collection, f.filename
                 )
+                result.submission = _after_store(evaluation, result, f, team, by, breaches, override_reason)
         except LoadError as exc:
             result.problems = exc.problems
         else:
             teams[f.team] = team  # only a team that was stored is reused by later files
+            result.overridden = [b.rule for b in breaches]
     return results
+
+
+def _after_store(evaluation, result, f, team, by, breaches, override_reason):
+    """In the run's transaction: the team's ID learned from its first run, the form's answers and any overrides
+    kept on the run, the receipt, and the audit log of a replacement or an override."""
+    run, rules = result.run, evaluation.track_spec.submission_rules
+    taking_part = participation(evaluation, team)
+    if not taking_part.ident:
+        learned = rules_mod.learn_team_id(rules, run.tag)
+        if learned:
+            taking_part.ident = learned
+            taking_part.save(update_fields=["ident"])
+    extra = {k: v for k, v in (("description", f.description), ("kind", f.kind), ("initial_tag", f.initial_tag)) if v}
+    overrides = [{"rule": b.rule, "message": b.message, "reason": override_reason} for b in breaches]
+    if extra or overrides:
+        run.data = (run.data or {}) | extra | ({"overrides": overrides} if overrides else {})
+        run.save(update_fields=["data"])
+    user = by if getattr(by, "pk", None) else None
+    previous = (
+        Submission.objects.filter(run=run).values("filename", "sha256", "submitted_at").first()
+        if result.replaced
+        else None
+    )
+    if previous:
+        previous["submitted_at"] = previous["submitted_at"].isoformat()
+    receipt = Submission.objects.create(
+        evaluation=evaluation,
+        team=team,
+        run=run,
+        user=user,
+        tag=run.tag,
+        filename=f.filename[-255:],
+        sha256=hashlib.sha256(f.data).hexdigest(),
+        size=len(f.data),
+        priority=run.priority,
+        replaced=result.replaced,
+        form={"manual": f.manual, "whole_collection": f.whole_collection, **extra, **f.form}
+        | ({"overrides": overrides} if overrides else {}),
+    )
+    target = f"{evaluation.slug}:{run.tag}"
+    if overrides:
+        audit.record(by, "rule overridden", target, before=None, after={"rules": overrides}, reason=override_reason)
+    if result.replaced:
+        audit.record(by, "run replaced", target, before=previous, after={"file": f.filename, "sha256": receipt.sha256})
+    return receipt
 
 
 PRIORITY_MAX = 32767  # Run.priority is a smallint

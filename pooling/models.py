@@ -198,3 +198,104 @@ class StaleTopic(models.Model):
         # The model moved here from scoring (issue 13) so that the stages before scoring can write it; the table
         # kept its name, so no data moved.
         db_table = "scoring_staletopic"
+
+
+# ---------------------------------------------------------------- the campaign around the judging
+
+
+class Participation(models.Model):
+    """A team taking part in one evaluation: its team ID there (run tags start with it) and when it first
+    downloaded the test data (QA4MRE: its runs are due within 5 days of that)."""
+
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="participations")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="participations")
+    ident = models.CharField(max_length=100, blank=True)  # the team ID; "" until set or learned from a run
+    first_download_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["evaluation", "team__name"]
+        constraints = [models.UniqueConstraint(fields=["evaluation", "team"], name="unique_participation")]
+
+    def __str__(self):
+        return f"{self.evaluation.slug}:{self.team.name}"
+
+
+class Submission(models.Model):
+    """The receipt of one run file accepted for storage: who sent it, when, its checksum, and what the
+    submission form said (manual processing, whole collection, rule overrides)."""
+
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="submissions")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="submissions")
+    run = models.ForeignKey(Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="submissions")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    tag = models.CharField(max_length=100)
+    filename = models.CharField(max_length=255)
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveBigIntegerField(default=0)
+    priority = models.PositiveSmallIntegerField(null=True)
+    replaced = models.BooleanField(default=False)
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    form = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-submitted_at", "-id"]
+
+    def __str__(self):
+        return f"{self.evaluation.slug}:{self.tag}@{self.submitted_at:%Y-%m-%d %H:%M}"
+
+
+class EvaluationFile(models.Model):
+    """A file the organizers give the teams: the test questions, top-documents lists, a test set, the full
+    topics. Stored as uploaded; `released` says when teams see it: at once, or only once the evaluation's
+    judgments are released (BOLT's full topics)."""
+
+    AT_ONCE = "at_once"
+    WITH_JUDGMENTS = "with_judgments"
+    RELEASES = [(AT_ONCE, "while the evaluation runs"), (WITH_JUDGMENTS, "with the judgments")]
+
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="files")
+    kind = models.CharField(max_length=30)  # "topics", "top_docs"
+    filename = models.CharField(max_length=255)
+    data = models.BinaryField()
+    released = models.CharField(max_length=20, choices=RELEASES, default=AT_ONCE)
+    test_data = models.BooleanField(default=True)  # its first download starts a team's clock (QA4MRE)
+    uploaded_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["evaluation", "kind"]
+        constraints = [models.UniqueConstraint(fields=["evaluation", "kind"], name="unique_evaluation_file")]
+
+
+class Download(models.Model):
+    """Who of which team fetched which file when (the first one of a team's test data starts its clock)."""
+
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="downloads")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="downloads")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    what = models.CharField(max_length=100)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at"]
+
+
+class AuditEntry(models.Model):
+    """One organizer action (a run replaced, a rule overridden, a release, settings or users changed): who, when,
+    what, the state before and after. Written by pooling.audit.record in the action's transaction."""
+
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    username = models.CharField(max_length=150, blank=True)  # kept when the user is deleted; commands: "(server)"
+    action = models.CharField(max_length=60)
+    target = models.CharField(max_length=255, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]

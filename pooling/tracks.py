@@ -7,6 +7,8 @@ is offered (create form, run checker, commands) only once an installed app has r
 from dataclasses import dataclass, field
 from typing import Any
 
+from pooling.submission_rules import SubmissionRules
+
 
 @dataclass(frozen=True)
 class PageLink:
@@ -55,6 +57,15 @@ class Track:
     # Demo steps, run in order by `manage.py load_demo` after the users and collections: dotted paths of
     # functions taking `out` (a print-like callable).
     demo_steps: tuple[str, ...] = ()
+    # What a team may submit (pooling.submission_rules), checked by every loading path; the default accepts all.
+    submission_rules: SubmissionRules = SubmissionRules()
+    # The topics teams get while the evaluation runs, when not the topic file as loaded: a dotted path of a
+    # Django-side f(evaluation) -> (filename, bytes) (BOLT: number, query and language-target only; the full
+    # topics follow with the judgments).
+    participant_topics: str = ""
+    # A run's judgments in the track's official form, given to its team once released: a dotted path of a
+    # Django-side f(run) -> (filename, bytes) or None; an optional attribute f.applies(run) says which runs have one.
+    run_judgments: str = ""
 
 
 TRACKS: dict[str, Track] = {}

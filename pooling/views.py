@@ -6,7 +6,14 @@ from django.views.decorators.http import require_POST
 
 from config import params
 from config import uploads as uploads_limits
-from config.roles import ORGANIZER, PARTICIPANT, organizer_required, participant_required, role_required
+from config.roles import (
+    ORGANIZER,
+    PARTICIPANT,
+    has_role,
+    organizer_required,
+    participant_required,
+    role_required,
+)
 from pooling import forms
 from pooling.loading import (
     LoadError,
@@ -62,6 +69,8 @@ def _detail_context(evaluation):
                 "judged_priorities": ",".join(str(p) for p in settings.get("judged_priorities") or []),
                 "max_answer_chars": settings.get("max_answer_chars"),
                 "allow_nil": settings.get("allow_nil", False),
+                "submission_opens": settings.get("submission_opens"),
+                "submission_closes": settings.get("submission_closes"),
             }
         ),
         "series_count": evaluation.topics.filter(parent__isnull=True).count(),
@@ -87,7 +96,7 @@ def evaluation_state(request, slug):
     evaluation = get_object_or_404(Evaluation, slug=slug)
     form = forms.StateForm(request.POST)
     if form.is_valid():
-        set_state(evaluation, form.cleaned_data["state"])
+        set_state(evaluation, form.cleaned_data["state"], by=request.user)
         messages.success(request, f"State: {evaluation.get_state_display()}.")
     else:
         messages.error(request, "Unknown state.")
@@ -109,7 +118,10 @@ def evaluation_settings(request, slug):
                 "judged_priorities": data["judged_priorities"],
                 "max_answer_chars": data["max_answer_chars"] or None,
                 "allow_nil": data["allow_nil"],
+                "submission_opens": data["submission_opens"].isoformat() if data["submission_opens"] else None,
+                "submission_closes": data["submission_closes"].isoformat() if data["submission_closes"] else None,
             },
+            by=request.user,
         )
         messages.success(request, "Settings saved.")
         return redirect("pooling:evaluation_detail", slug)
@@ -181,13 +193,17 @@ def runs_upload(request, slug):
                 "manual": data["manual"],
                 "whole_collection": not data["partial_collection"],
             }
-            files = [RunFile(filename=u.name, data=u.read(), **rows.get(u.name, default)) for u in uploads]
-            results = load_run_files(evaluation, files)
+            files = [
+                RunFile(filename=u.name, data=u.read(), description=data["description"], **rows.get(u.name, default))
+                for u in uploads
+            ]
+            results = load_run_files(evaluation, files, by=request.user, override_reason=data["override_reason"])
     return render(
         request,
         "pooling/runs_upload.html",
         {
             "evaluation": evaluation,
+            "rules": evaluation.track_spec.submission_rules.describe(),
             "form": form,
             "results": results,
             "problems": problems,
@@ -200,7 +216,8 @@ def runs_upload(request, slug):
 @role_required(PARTICIPANT, ORGANIZER)
 def run_check(request):
     """Who: participants and organizers. Check a run file before sending it; nothing is stored. Opened from an
-    evaluation (?evaluation=SLUG), that evaluation is chosen; otherwise the organizer or participant chooses."""
+    evaluation (?evaluation=SLUG), that evaluation is chosen; otherwise the organizer or participant chooses. A
+    participant of one team has the submission rules checked for that team too."""
     evaluations = Evaluation.objects.exclude(state=Evaluation.RELEASED).order_by("title")
     chosen, problems, notes, parsed, filename = None, [], [], None, ""
     if request.method == "GET" and "evaluation" in request.GET:
@@ -215,8 +232,11 @@ def run_check(request):
         elif uploads_limits.oversized(upload, "runs"):
             problems = [uploads_limits.oversized(upload, "runs")]
         else:
-            filename = upload.name
-            problems, notes, parsed = check_run_report(chosen, upload.read(), filename)
+            filename, data = upload.name, upload.read()
+            # A participant of one team is checked against the submission rules too, as their team.
+            teams = list(request.user.teams.all()[:2]) if has_role(request.user, PARTICIPANT) else []
+            submission = RunFile(filename, data, teams[0].name) if len(teams) == 1 else None
+            problems, notes, parsed = check_run_report(chosen, data, filename, submission=submission)
     return render(
         request,
         "pooling/run_check.html",
@@ -286,4 +306,6 @@ def pool_question(request, slug, ident):
 def my_runs(request):
     """Who: participants. Their home page: the runs of their own teams only."""
     runs = Run.objects.filter(team__members=request.user).select_related("evaluation", "team")
-    return render(request, "pooling/my_runs.html", {"runs": runs, "teams": request.user.teams.all()})
+    teams = request.user.teams.all()
+    evaluations = Evaluation.objects.order_by("title") if teams else Evaluation.objects.none()
+    return render(request, "pooling/my_runs.html", {"runs": runs, "teams": teams, "evaluations": evaluations})

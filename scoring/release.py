@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from django.db import transaction
 from django.utils import timezone
 
+from pooling import audit
 from pooling.models import Evaluation
 
 SETTING = "released_teams"
@@ -133,6 +134,13 @@ def release(evaluation, team=None, *, final=False, freeze=False, by=""):
             },
         )
         locked.save(update_fields=["state", "settings"])
+        audit.record(
+            by or None,
+            "results released",
+            f"{locked.slug}:{team.name if team else 'every team'}",
+            before={"state": evaluation.state},
+            after={"state": locked.state, "final": bool(final), "comparison": record["comparison"]},
+        )
     _sync(evaluation, locked)
     return record
 
@@ -156,6 +164,13 @@ def withdraw(evaluation, team=None, *, by=""):
             {"at": timezone.now().isoformat(), "by": by, "action": "withdraw", "team": team.name if team else None},
         )
         locked.save(update_fields=["state", "settings"])
+        audit.record(
+            by or None,
+            "results withdrawn",
+            f"{locked.slug}:{team.name if team else 'every team'}",
+            before={"state": evaluation.state},
+            after={"state": locked.state},
+        )
     _sync(evaluation, locked)
 
 

@@ -12,6 +12,8 @@ urlpatterns = [
     path("<slug:slug>/rescore/", views.rescore_view, name="rescore"),
     path("<slug:slug>/export/<segment:kind>/", views.export_view, name="export"),
     path("<slug:slug>/runs/<segment:tag>/", views.run_report, name="run_report"),
+    path("<slug:slug>/team-judgments/<segment:kind>/", views.team_judgments, name="team_judgments"),
+    path("<slug:slug>/runs/<segment:tag>/judgments/", views.team_run_judgments, name="team_run_judgments"),
     path("<slug:slug>/runs/<segment:tag>/report.csv", views.run_report_csv, name="run_report_csv"),
     path("<slug:slug>/runs/<segment:tag>/report.json", views.run_report_json, name="run_report_json"),
 ]

@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -11,7 +12,7 @@ from config.roles import ORGANIZER, PARTICIPANT, organizer_required, role_requir
 from pooling.models import Evaluation, Run, Team
 from scoring.judgments_jsonl import export_jsonl
 from scoring.registry import get_exports, measure_label
-from scoring.release import ReleaseRefused, release, release_summary, withdraw
+from scoring.release import ReleaseRefused, release, release_summary, released_for, withdraw
 from scoring.reports import build_report, comparison_words
 from scoring.rescore import freshness
 from scoring.results import can_see_run_scores, component_measures, evaluation_judging, ranked_runs, significance_of
@@ -178,4 +179,41 @@ def export_view(request, slug, kind):
     ext = "jsonl" if kind == "jsonl" else "txt"
     response = HttpResponse(body, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{slug}-{kind}.{ext}"'
+    return response
+
+
+@role_required(PARTICIPANT)
+def team_judgments(request, slug, kind):
+    """Who: participants, for a team they belong to, once its results are released. The judgments of the team's
+    own runs: "own" (tab-separated, every kind) or one of the track's official formats, other teams' lines left
+    out. Before release, or for another team, the same 404 as for a file that does not exist."""
+    from pooling.campaign import team_of
+    from scoring.team_downloads import OWN, official_export, own_judgments
+
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    team = team_of(request.user, params.text(request.GET.get("team"), "team"))
+    if team is None or not released_for(evaluation, team.pk) or not evaluation.track_spec.human_judging:
+        raise Http404("No judgments for your team here.")
+    lines = own_judgments(evaluation, team) if kind == OWN else official_export(evaluation, team, kind)
+    if lines is None:
+        raise Http404("Unknown export.")
+    response = HttpResponse("".join(lines), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, f"{slug}-{team.pk}-{kind}.txt")
+    return response
+
+
+@role_required(PARTICIPANT, ORGANIZER)
+def team_run_judgments(request, slug, tag):
+    """Who: participants, for their own team's run once its results are released; organizers, any run. The run's
+    judgments in the track's official form (BOLT: the assessed citations in the seed's DTD form)."""
+    from scoring.team_downloads import run_judgments_writer
+
+    run = _visible_run(request, slug, tag)  # the same 404 for another team's run or one not released
+    writer = run_judgments_writer(run.evaluation)
+    found = writer(run) if writer is not None else None
+    if found is None:
+        raise Http404("No judgments file for this run.")
+    filename, data = found
+    response = HttpResponse(data, content_type="application/xml" if filename.endswith(".xml") else "text/plain")
+    response["Content-Disposition"] = content_disposition_header(True, filename)
     return response

@@ -3,6 +3,8 @@
 from django.urls import URLPattern, URLResolver, get_resolver
 
 PUBLIC = {"home", "healthz", "favicon", "login", "logout"}  # home and favicon only redirect; healthz shows no data
+# Password resets are for people who cannot log in: they show forms and say "sent"/"done", no data.
+PUBLIC |= {"password_reset", "password_reset_done", "password_reset_confirm", "password_reset_complete"}
 
 
 def _patterns(resolver, prefix=""):

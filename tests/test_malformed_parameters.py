@@ -116,7 +116,7 @@ def _build_world():
     from config.roles import ORGANIZER, PARTICIPANT
     from corpus.models import Document
     from pooling.demo import run_all
-    from pooling.models import Evaluation, PoolItem, Run, Team, Topic
+    from pooling.models import Evaluation, PoolItem, Run, Submission, Team, Topic
     from tracks.bolt import judging
     from tracks.qa import demo_evaluation as tac_demo
     from tracks.qa.adjudication import adjudication_queue
@@ -173,6 +173,7 @@ def _build_world():
     blog_doc = Document.objects.filter(collection__name=tac_demo.COLLECTION).order_by("docno").first()
     documents = tac_demo._documents()
     run_bytes = tac_demo.run_file_bytes("AlphaQA9", tac_demo.ALPHA_1, documents)
+    third_run = tac_demo.run_file_bytes("AlphaQA3", tac_demo.ALPHA_1, documents)  # within Team Alpha's rules
     questions = tac_demo.QUESTIONS.read_bytes()
     from django.conf import settings
 
@@ -221,6 +222,9 @@ def _build_world():
         "participant": users.get(username="participant"),
     }
     tac_slug, bolt_slug, q_slug = tac.slug, bolt_ev.slug, qa4mre.slug
+    receipt = Submission.objects.filter(team__name="Team Alpha").first().pk
+    participant_pk = users.get(username="participant").pk
+    bolt_alpha_tag = Run.objects.filter(evaluation=bolt_ev, team__name="Team Alpha").order_by("tag").first().tag
     a, q1, q2 = mine.pk, rigid.pk, squishy.pk
     item = rigid_items[0]
     post = thread.meta["posts"][0]
@@ -320,13 +324,20 @@ def _build_world():
             Route(
                 {"slug": tac_slug},
                 ("GET", "POST"),
-                form={"team": "Team Alpha", "new_team": "", "priority": "1", "manual": "on"},
+                form={
+                    "team": "Team Alpha",
+                    "new_team": "",
+                    "priority": "1",
+                    "manual": "on",
+                    "override_reason": "the organizer's test run",
+                },
                 files={"files": ("AlphaQA9.txt", run_bytes)},
             ),
             Route(
                 {"slug": tac_slug},
                 ("POST",),
                 vary=("manifest",),
+                form={"override_reason": "the organizer's test run"},
                 files={
                     "files": ("AlphaQA9.txt", run_bytes),
                     "manifest": ("manifest.txt", b"AlphaQA9.txt Gamma 1 manual whole\n"),
@@ -348,6 +359,44 @@ def _build_world():
             )
         ],
         "pooling:my_runs": [Route()],
+        "pooling:participate": [
+            Route(
+                {"slug": tac_slug},
+                ("GET", "POST"),
+                query={"team": "Team Alpha"},
+                form={"team": "Team Alpha", "action": "check", "priority": "3"},
+                files={"file": ("AlphaQA3.txt", third_run)},
+            )
+        ],
+        "pooling:team_file": [Route({"slug": tac_slug, "kind": "topics"}, query={"team": "Team Alpha"})],
+        "pooling:receipt": [Route({"pk": receipt}, query={"download": "1"})],
+        "scoring:team_judgments": [Route({"slug": tac_slug, "kind": "own"}, query={"team": "Team Alpha"})],
+        "scoring:team_run_judgments": [Route({"slug": bolt_slug, "tag": bolt_alpha_tag})],
+        "pooling:users": [
+            Route(
+                methods=("GET", "POST"),
+                form={"username": "invitee", "email": "i@example.org", "roles": ["assessor"], "teams": "Team Alpha"},
+            )
+        ],
+        "pooling:user_detail": [
+            Route(
+                {"pk": participant_pk},
+                ("GET", "POST"),
+                form={"roles": ["participant"], "teams": "Team Alpha", "email": "", "active": "on"},
+            )
+        ],
+        "pooling:user_unlock": [Route({"pk": participant_pk}, ("POST",))],
+        "pooling:teams": [Route({"slug": tac_slug}, ("GET", "POST"), form={"team": "Team Alpha", "ident": "AlphaQA"})],
+        # the lead's NIL page (issue 14) had no entry yet; GET only here
+        "pooling:audit_log": [Route(query={"action": "user changed", "target": "par", "format": "csv"})],
+        "password_change": [
+            Route(methods=("GET", "POST"), form={"old_password": "x", "new_password1": "y", "new_password2": "y"})
+        ],
+        "password_change_done": [Route()],
+        "password_reset": [Route(methods=("GET", "POST"), form={"email": "nobody@example.org"})],
+        "password_reset_done": [Route()],
+        "password_reset_confirm": [Route({"uidb64": "MQ", "token": "abc-123"})],
+        "password_reset_complete": [Route()],
         "assess:my_assignments": [Route()],
         "qa:assignment": [Route({"pk": a})],
         "qa:question": [Route({"pk": a, "qid": q1}, query={"item": str(item.pk)}), Route({"pk": a, "qid": q2})],

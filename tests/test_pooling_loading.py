@@ -175,10 +175,10 @@ def test_uploading_a_tag_again_replaces_the_run(tac):
         for line in (FIXTURES / "tac_valid_run.txt").read_bytes().splitlines()
         if not line.startswith(b"1001.1") or b"college" in line
     )
-    [result] = load_run_files(tac, [run_file("v2.txt", data=fewer, priority=2)])
+    [result] = load_run_files(tac, [run_file("v2.txt", data=fewer, priority=1)])
     assert result.replaced and result.problems == []
     run = Run.objects.get(tag="AlphaQA1")
-    assert run.entries.count() == 5 and run.priority == 2 and Run.objects.count() == 1
+    assert run.entries.count() == 5 and run.priority == 1 and Run.objects.count() == 1
     # another team cannot take the tag over
     [result] = load_run_files(tac, [run_file("v3.txt", team="Team Beta", data=fewer)])
     assert result.problems == ["v3.txt:0: run tag 'AlphaQA1' already belongs to team 'Team Alpha'"]
@@ -208,6 +208,8 @@ def test_load_runs_command_with_options_and_manifest(tac, tmp_path, capsys):
         "--priority",
         "2",
         "--manual",
+        "--description",
+        "answers checked by hand",
         "--partial-collection",
     )
     run = Run.objects.get(tag="AlphaQA1")
@@ -216,7 +218,7 @@ def test_load_runs_command_with_options_and_manifest(tac, tmp_path, capsys):
     beta.write_bytes((FIXTURES / "tac_valid_run.txt").read_bytes().replace(b"AlphaQA1", b"BetaQA3"))
     manifest = tmp_path / "manifest.tsv"
     manifest.write_text("# file team priority\nbeta.txt\tTeam Beta\t3\tmanual\n")
-    call_command("load_runs", "tac-test", str(beta), "--manifest", str(manifest))
+    call_command("load_runs", "tac-test", str(beta), "--manifest", str(manifest), "--description", "by hand")
     run = Run.objects.get(tag="BetaQA3")
     assert (run.team.name, run.priority, run.is_manual) == ("Team Beta", 3, True)
     with pytest.raises(SystemExit):

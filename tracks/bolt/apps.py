@@ -42,6 +42,8 @@ BOLT = Track(
     ),
     participant_links=(PageLink("bolt-team-topics", "topics", "bolt:team_topics"),),
     demo_steps=("tracks.bolt.demo.load_bolt_demo",),
+    participant_topics="tracks.bolt.team_files.evaluation_topics",
+    run_judgments="tracks.bolt.team_files.assessed_run",
 )
 
 

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 
 from assess.keymap import register_pages
+from pooling.submission_rules import TAG_TEAM_PREFIX, TAG_TEAM_PRIORITY, SubmissionRules
 from pooling.tracks import PageLink, Track, register_track
 from tracks.qa import keys
 from tracks.qa.measures import CIQA, TAC2008_MEASURES, TREC2007_MEASURES, TREC2007_NUGGET_F_PYRAMID
@@ -48,6 +49,19 @@ TAC2008 = Track(
         "permalink_only": True,  # answers must be supported by Blog06 permalink documents
     },
     demo_steps=QA_DEMO_STEPS,
+    submission_rules=SubmissionRules(
+        max_runs_per_team=3,
+        priorities=(1, 2, 3),
+        unique_priorities=True,
+        first_automatic=True,
+        tag_rule=TAG_TEAM_PRIORITY,
+        team_id_from_tag=r"^(?P<team>.+)[1-3]$",
+        manual_description=True,
+        ask_whole_collection=True,
+        source="000: up to three runs, ranked by priority (1-3); the first-priority run completely automatic; "
+        "run-tag = Team ID + priority; the form asks manual or automatic (with a description) and whether the "
+        "whole Blog06 collection was searched",
+    ),
     **QA_PAGES,
     **QA_PROGRESS,
 )
@@ -64,6 +78,16 @@ TREC2007 = Track(
     judgments={"instance": ("incorrect", "unsupported", "non-exact", "locally-correct", "globally-correct")},
     measures=TREC2007_MEASURES,
     demo_steps=("tracks.qa.demo_trec2007.load_trec2007_demo",),
+    submission_rules=SubmissionRules(
+        max_runs_per_team=3,
+        priorities=(1, 2, 3),
+        unique_priorities=True,
+        automatic_only=True,
+        tag_rule=TAG_TEAM_PREFIX,
+        team_id_from_tag=r"^(?P<team>[A-Za-z]+)",
+        source="001: all processing of the questions was required to be strictly automatic; up to three runs "
+        "per group ranked by priority, tags starting with the group's ID (TREC's practice)",
+    ),
     organizer_links=(
         PageLink("nil-answers", "NIL answers", "qa:nil_answers", "which factoid questions have no known answer"),
     ),

@@ -144,6 +144,7 @@ def load_demo_evaluation(slug, track, title, questions, runs, out, top_docs=None
             team=team,
             priority=priority,
             manual=manual,
+            description="answers chosen by hand from the system's candidates" if manual else "",
         )
         for tag, team, priority, manual, lines in runs
     ]

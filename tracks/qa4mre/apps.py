@@ -1,5 +1,6 @@
 from django.apps import AppConfig
 
+from pooling.submission_rules import SubmissionRules
 from pooling.tracks import PageLink, Track, register_track
 from tracks.qa4mre.measures import DEFINITIONS
 
@@ -23,6 +24,15 @@ QA4MRE = Track(
         ),
     ),
     demo_steps=("tracks.qa4mre.demo.load_qa4mre_demo",),
+    submission_rules=SubmissionRules(
+        max_runs_per_team=10,
+        priorities=tuple(range(1, 11)),
+        unique_priorities=True,
+        days_after_first_download=5,
+        # the run_id's team ID is checked by the track itself (tracks.qa4mre.loading.after_store)
+        source="003: run_id = team ID + 12 + run number 01-10; submissions due within 5 days from the first "
+        "test set download",
+    ),
 )
 
 

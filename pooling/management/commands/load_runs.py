@@ -27,6 +27,16 @@ class Command(BaseCommand):
             help="the runs searched only part of the collection (e.g. NIST's top documents)",
         )
         parser.add_argument("--manifest", help="file giving team and priority for each run file")
+        parser.add_argument("--description", default="", help="the manual processing of manual runs")
+        parser.add_argument("--kind", default="", choices=["", "initial", "final"], help="ciQA: initial or final run")
+        parser.add_argument("--initial-tag", default="", help="ciQA: the initial run of a final run")
+        parser.add_argument(
+            "--override",
+            default="",
+            metavar="REASON",
+            help="accept runs that break the track's submission rules (not its format), recording REASON in the "
+            "audit log",
+        )
 
     def handle(self, slug, files, team, priority, manual, partial_collection, manifest, **options):
         evaluation = get_evaluation(slug)
@@ -49,9 +59,18 @@ class Command(BaseCommand):
                 "manual": manual,
                 "whole_collection": not partial_collection,
             }
-            run_files.append(RunFile(filename=path, data=read_file(path), **row))
+            run_files.append(
+                RunFile(
+                    filename=path,
+                    data=read_file(path),
+                    description=options["description"],
+                    kind=options["kind"],
+                    initial_tag=options["initial_tag"],
+                    **row,
+                )
+            )
         failed = False
-        for result in load_run_files(evaluation, run_files):
+        for result in load_run_files(evaluation, run_files, override_reason=options["override"]):
             if result.problems:
                 failed = True
                 for line in result.problems:
@@ -61,7 +80,9 @@ class Command(BaseCommand):
                 run = result.run
                 self.stdout.write(
                     f"{result.filename}: {'replaced' if result.replaced else 'loaded'} run {run.tag} "
-                    f"of {run.team.name}, priority {run.priority}, {run.data.get('lines')} lines"
+                    f"of {run.team.name}, priority {run.priority}, {run.data.get('lines')} lines, "
+                    f"sha256 {result.submission.sha256}"
+                    + (f" (rules overridden: {', '.join(result.overridden)})" if result.overridden else "")
                 )
         if failed:
             sys.exit(1)

@@ -1,4 +1,5 @@
 import json
+from datetime import UTC, datetime
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -24,6 +25,8 @@ def add_settings_arguments(parser):
         help="any setting the track declares, e.g. passage_white_space=collapsed (BOLT); VALUE is read as JSON "
         "when it is JSON, else as text; repeat for several",
     )
+    parser.add_argument("--submission-opens", help="ISO time (UTC unless it says), or 'none'")
+    parser.add_argument("--submission-closes", help="ISO time (UTC unless it says), or 'none'")
     nil = parser.add_mutually_exclusive_group()
     nil.add_argument("--allow-nil", dest="allow_nil", action="store_true", default=None)
     nil.add_argument("--no-nil", dest="allow_nil", action="store_false")
@@ -54,6 +57,17 @@ def settings_from_options(options, track=None):
         changes["max_answer_chars"] = options["max_answer_chars"] or None
     if options.get("allow_nil") is not None:
         changes["allow_nil"] = options["allow_nil"]
+    for name in ("submission_opens", "submission_closes"):
+        value = options.get(name)
+        if value:
+            if value.lower() == "none":
+                changes[name] = None
+                continue
+            try:
+                moment = datetime.fromisoformat(value)
+            except ValueError:
+                raise CommandError(f"--{name.replace('_', '-')}: {value!r} is not an ISO time") from None
+            changes[name] = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
     return changes
 
 

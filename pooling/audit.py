@@ -1,0 +1,54 @@
+"""The audit log of organizer actions: `record` is called by the function doing the action, inside its
+transaction, so the log and the change commit together (or neither). Every later stage may import it."""
+
+import csv
+import io
+
+from pooling.models import AuditEntry
+
+COLUMNS = ["at", "username", "action", "target", "before", "after", "reason"]
+
+
+def record(by, action, target="", before=None, after=None, reason=""):
+    """Log `action` on `target` by `by` (a user, a user name, or None for the server's command line)."""
+    user = by if getattr(by, "pk", None) else None
+    name = by.get_username() if user else (by or "(server)")
+    return AuditEntry.objects.create(
+        user=user,
+        username=str(name)[:150],
+        action=action,
+        target=str(target)[:255],
+        before=before,
+        after=after,
+        reason=reason or "",
+    )
+
+
+def entries(action="", target=""):
+    rows = AuditEntry.objects.all()
+    if action:
+        rows = rows.filter(action=action)
+    if target:
+        rows = rows.filter(target__icontains=target)
+    return rows
+
+
+def as_csv(rows):
+    import json
+
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(COLUMNS)
+    for e in rows:
+        writer.writerow(
+            [
+                e.at.isoformat(),
+                e.username,
+                e.action,
+                e.target,
+                "" if e.before is None else json.dumps(e.before, sort_keys=True),
+                "" if e.after is None else json.dumps(e.after, sort_keys=True),
+                e.reason,
+            ]
+        )
+    return out.getvalue()

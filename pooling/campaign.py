@@ -1,0 +1,172 @@
+"""A team's side of an evaluation: what it may download, when its runs are due, its receipts. The functions behind
+the participant's pages (pooling.campaign_views); the judging stages add their own downloads through the registry
+below (scoring: judgments of the team's runs once released), so pooling imports no later stage.
+"""
+
+from dataclasses import dataclass
+from datetime import UTC
+from importlib import import_module
+
+from django.db import transaction
+from django.utils import timezone
+
+from pooling.loading import submission_window
+from pooling.models import Download, Evaluation, EvaluationFile, Participation, Submission, Team
+
+
+@dataclass(frozen=True)
+class TeamDownload:
+    """One file a team may fetch: `url` (already reversed), a label and a note."""
+
+    label: str
+    url: str
+    note: str = ""
+
+
+# Later stages say whether a team's results are released (scoring.release.released_for) and add downloads:
+# f(evaluation, team) -> [TeamDownload]. Until scoring registers, only a released evaluation counts.
+_released_check = [lambda evaluation, team_id: evaluation.state == Evaluation.RELEASED]
+DOWNLOAD_PROVIDERS = []
+
+
+def register_release_check(check):
+    _released_check[0] = check
+
+
+def register_downloads(provider):
+    if provider not in DOWNLOAD_PROVIDERS:
+        DOWNLOAD_PROVIDERS.append(provider)
+
+
+def released_to(evaluation, team):
+    return bool(_released_check[0](evaluation, team.pk))
+
+
+def teams_of(user):
+    return Team.objects.filter(members=user).order_by("name")
+
+
+def team_of(user, name):
+    """The user's team named `name` (or their only team when no name is given); None when it is not theirs."""
+    teams = teams_of(user)
+    if name:
+        return teams.filter(name=name).first()
+    return teams.first() if teams.count() == 1 else None
+
+
+def visible_files(evaluation, team):
+    """The evaluation's files the team may fetch now: [(kind, filename, EvaluationFile or None)]; a track giving
+    teams a reduced topic file shows that while the full one waits for the judgments."""
+    released = released_to(evaluation, team)
+    files = []
+    reduced = evaluation.track_spec.participant_topics
+    for f in EvaluationFile.objects.filter(evaluation=evaluation).defer("data").order_by("kind"):
+        if f.released == EvaluationFile.AT_ONCE or released:
+            files.append((f.kind, f.filename, f))
+    if reduced and not released and evaluation.topics.exists():
+        files.insert(0, ("topics", f"{evaluation.slug}-topics.xml", None))
+    return files
+
+
+def file_for_team(evaluation, team, kind, user=None):
+    """(filename, bytes) of a file the team may fetch, recording the download (the first of the team's test data
+    starts its clock, Participation.first_download_at); None when the team may not have it."""
+    visible = {k: f for k, _, f in visible_files(evaluation, team)}
+    if kind not in visible:
+        return None
+    stored = visible[kind]
+    if stored is None:  # the track's reduced topic file, built now
+        module, func = evaluation.track_spec.participant_topics.rsplit(".", 1)
+        filename, data = getattr(import_module(module), func)(evaluation)
+    else:
+        filename, data = stored.filename, bytes(stored.data)
+    test_data = stored is None or stored.test_data
+    with transaction.atomic():
+        Download.objects.create(evaluation=evaluation, team=team, user=user, what=kind)
+        if test_data:
+            taking_part = Participation.objects.select_for_update(of=("self",)).get_or_create(
+                evaluation=evaluation, team=team
+            )[0]
+            if taking_part.first_download_at is None:
+                taking_part.first_download_at = timezone.now()
+                taking_part.save(update_fields=["first_download_at"])
+    return filename, data
+
+
+def extra_downloads(evaluation, team):
+    return [d for provider in DOWNLOAD_PROVIDERS for d in provider(evaluation, team)]
+
+
+def team_status(evaluation, team):
+    """What the team's page shows about the evaluation: its ID there, window, runs and receipts."""
+    opens, due = submission_window(evaluation, team)
+    taking_part = Participation.objects.filter(evaluation=evaluation, team=team).first()
+    now = timezone.now()
+    return {
+        "team_id": taking_part.ident if taking_part else "",
+        "first_download_at": taking_part.first_download_at if taking_part else None,
+        "opens": opens,
+        "due": due,
+        "open": (opens is None or now >= opens) and (due is None or now <= due),
+        "runs": evaluation.runs.filter(team=team).order_by("priority", "tag"),
+        "receipts": Submission.objects.filter(evaluation=evaluation, team=team),
+        "released": released_to(evaluation, team),
+    }
+
+
+def receipt_text(submission):
+    """The receipt as a plain-text file."""
+    lines = [
+        "Assay submission receipt",
+        f"evaluation: {submission.evaluation.title} ({submission.evaluation.slug})",
+        f"team: {submission.team.name}",
+        f"run tag: {submission.tag}",
+        f"priority: {submission.priority}",
+        f"file: {submission.filename} ({submission.size} bytes)",
+        f"sha256: {submission.sha256}",
+        f"received: {submission.submitted_at.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC",
+        f"submitted by: {submission.user.get_username() if submission.user else '(server)'}",
+        f"replaced an earlier file: {'yes' if submission.replaced else 'no'}",
+    ]
+    lines += [f"{k}: {v}" for k, v in sorted(submission.form.items()) if k != "overrides"]
+    return "\n".join(lines) + "\n"
+
+
+def set_team_id(evaluation, team_name, ident, by=None):
+    """Record the team's ID for the evaluation (its run tags start with it); logged. Creates the team if new."""
+    from pooling import audit
+
+    ident = ident.strip()
+    with transaction.atomic():
+        team = Team.objects.get_or_create(name=team_name.strip())[0]
+        taking_part = Participation.objects.get_or_create(evaluation=evaluation, team=team)[0]
+        before = taking_part.ident
+        taking_part.ident = ident
+        taking_part.save(update_fields=["ident"])
+        if before != ident:
+            audit.record(
+                by, "team ID set", f"{evaluation.slug}:{team.name}", before={"ident": before}, after={"ident": ident}
+            )
+    return taking_part
+
+
+def teams_overview(evaluation):
+    """For the organizer: every team taking part (or with runs) with its ID, first download and receipts."""
+    team_ids = set(evaluation.runs.values_list("team_id", flat=True)) | set(
+        evaluation.participations.values_list("team_id", flat=True)
+    )
+    taking = {p.team_id: p for p in evaluation.participations.all()}
+    rows = []
+    for team in Team.objects.filter(pk__in=team_ids).order_by("name"):
+        p = taking.get(team.pk)
+        rows.append(
+            {
+                "team": team,
+                "ident": p.ident if p else "",
+                "first_download_at": p.first_download_at if p else None,
+                "due": submission_window(evaluation, team)[1],
+                "runs": evaluation.runs.filter(team=team).order_by("priority", "tag"),
+                "receipts": Submission.objects.filter(evaluation=evaluation, team=team).count(),
+            }
+        )
+    return rows

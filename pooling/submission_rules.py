@@ -1,0 +1,201 @@
+"""Submission rules: what a campaign accepts from a team, declared per track (Track.submission_rules).
+
+Plain data and functions over it, no Django import: pooling.loading gathers the facts (the team's runs already
+stored, its ID, the submission window) and calls `breaches`, so the upload page, `check_run`, `load_runs` and any
+later caller (an API) refuse the same runs for the same named rule. An organizer may override a breach with a
+recorded reason (pooling.loading, `override_reason`); a format problem is never overridable.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+# Rule names, as a refused run names them.
+RUNS_PER_TEAM = "runs per team"
+PRIORITIES = "priorities"
+ONE_PER_PRIORITY = "one run per priority"
+FIRST_AUTOMATIC = "first-priority run automatic"
+AUTOMATIC_ONLY = "automatic runs only"
+RUN_TAG = "run tag"
+MANUAL_DESCRIPTION = "manual runs described"
+REPLACEMENT_SLOT = "a replaced run keeps its priority"
+WINDOW = "submission window"
+PAIRS = "initial/final pairs"
+
+TAG_TEAM_PREFIX = "team_prefix"  # the tag starts with the team ID
+TAG_TEAM_PRIORITY = "team_priority"  # the tag is the team ID followed by the priority (TAC: NISTAssessor1)
+
+
+@dataclass(frozen=True)
+class SubmissionRules:
+    """A track's rules; every default accepts anything, so a track declares only what its seed asks."""
+
+    max_runs_per_team: int | None = None
+    priorities: tuple[int, ...] = ()  # the priorities a run may have; () any
+    unique_priorities: bool = False  # at most one run per priority and team
+    first_automatic: bool = False  # the priority-1 run must be fully automatic
+    automatic_only: bool = False  # no manual runs at all
+    tag_rule: str = ""  # "", TAG_TEAM_PREFIX or TAG_TEAM_PRIORITY
+    # A regular expression with a group "team": a team's ID taken from its first accepted run's tag when the
+    # organizer recorded none (pooling.models.Participation.ident).
+    team_id_from_tag: str = ""
+    manual_description: bool = False  # a manual run needs a description of its manual processing
+    ask_whole_collection: bool = False  # the form asks whether the whole collection was searched
+    # The run is due this many days after the team's first download of the test data (QA4MRE: 5).
+    days_after_first_download: int | None = None
+    initial_final_pairs: bool = False  # ciQA: a final run names its team's initial run
+    max_initial_runs: int | None = None  # with initial_final_pairs: per team, each kind
+    source: str = ""  # the seed passage the rules come from
+
+    def describe(self):
+        """The rules in words, for the submission page and the docs."""
+        said = []
+        if self.max_runs_per_team:
+            said.append(f"at most {self.max_runs_per_team} runs per team")
+        if self.priorities:
+            said.append(f"priorities {', '.join(str(p) for p in self.priorities)}")
+        if self.unique_priorities:
+            said.append("one run per priority")
+        if self.automatic_only:
+            said.append("automatic runs only")
+        elif self.first_automatic:
+            said.append("the first-priority run fully automatic")
+        if self.tag_rule == TAG_TEAM_PRIORITY:
+            said.append("run tag = team ID + priority")
+        elif self.tag_rule == TAG_TEAM_PREFIX:
+            said.append("run tag starts with the team ID")
+        if self.manual_description:
+            said.append("a manual run describes its manual processing")
+        if self.days_after_first_download:
+            said.append(f"runs due within {self.days_after_first_download} days of the team's first test-set download")
+        if self.initial_final_pairs:
+            said.append("each final run names its initial run")
+        return said
+
+
+@dataclass(frozen=True)
+class TeamRun:
+    """A run the team already has (stored, or accepted earlier in the same batch)."""
+
+    tag: str
+    priority: int | None
+    manual: bool = False
+    kind: str = ""  # "initial" / "final" where the track pairs runs
+
+
+@dataclass(frozen=True)
+class Candidate:
+    tag: str
+    priority: int | None
+    manual: bool = False
+    description: str = ""
+    team_id: str = ""  # the team's ID for the evaluation ("" unknown)
+    kind: str = ""
+    initial_tag: str = ""
+
+
+@dataclass(frozen=True)
+class Breach:
+    rule: str
+    message: str
+
+    def format(self, filename):
+        return f"{filename}:0: rule '{self.rule}': {self.message}"
+
+
+def learn_team_id(rules, tag):
+    """The team ID a tag implies under the track's rule, or "" when the rule cannot tell."""
+    if not rules.team_id_from_tag:
+        return ""
+    match = re.match(rules.team_id_from_tag, tag or "")
+    return match["team"] if match else ""
+
+
+def breaches(rules, candidate, team_runs, replaced=None):
+    """Every rule `candidate` breaks given the team's other runs (`team_runs`, the replaced run left out) and the
+    run it replaces (same tag), if any."""
+    found = []
+    priority = candidate.priority
+    if replaced is not None and replaced.priority is not None and priority != replaced.priority:
+        found.append(
+            Breach(
+                REPLACEMENT_SLOT,
+                f"run {candidate.tag!r} replaces the stored run of priority {replaced.priority}; "
+                f"it cannot take priority {priority} (give priority {replaced.priority}, or ask an organizer)",
+            )
+        )
+    if rules.max_runs_per_team and replaced is None and len(team_runs) >= rules.max_runs_per_team:
+        found.append(
+            Breach(
+                RUNS_PER_TEAM,
+                f"the team already has {len(team_runs)} runs ({', '.join(r.tag for r in team_runs)}); "
+                f"at most {rules.max_runs_per_team} runs per team",
+            )
+        )
+    if rules.priorities and priority not in rules.priorities:
+        found.append(
+            Breach(PRIORITIES, f"priority {priority} is not one of {', '.join(str(p) for p in rules.priorities)}")
+        )
+    if rules.unique_priorities and priority is not None:
+        same = [r.tag for r in team_runs if r.priority == priority]
+        if same:
+            found.append(Breach(ONE_PER_PRIORITY, f"run {same[0]!r} of the team already has priority {priority}"))
+    if rules.automatic_only and candidate.manual:
+        found.append(Breach(AUTOMATIC_ONLY, "the track accepts fully automatic runs only"))
+    elif rules.first_automatic and candidate.manual and priority == 1:
+        found.append(Breach(FIRST_AUTOMATIC, "the first-priority run must be fully automatic"))
+    if rules.manual_description and candidate.manual and not candidate.description.strip():
+        found.append(Breach(MANUAL_DESCRIPTION, "a manual run needs a description of its manual processing"))
+    found += _tag_breaches(rules, candidate)
+    if rules.initial_final_pairs:
+        found += _pair_breaches(rules, candidate, team_runs)
+    return found
+
+
+def _tag_breaches(rules, candidate):
+    team_id = candidate.team_id
+    if not rules.tag_rule or not team_id:
+        return []
+    if rules.tag_rule == TAG_TEAM_PRIORITY:
+        expected = f"{team_id}{candidate.priority}"
+        if candidate.tag != expected:
+            return [Breach(RUN_TAG, f"run tag {candidate.tag!r} must be the team ID and the priority: {expected!r}")]
+    elif not candidate.tag.startswith(team_id):
+        return [Breach(RUN_TAG, f"run tag {candidate.tag!r} must start with the team ID {team_id!r}")]
+    return []
+
+
+def _pair_breaches(rules, candidate, team_runs):
+    if candidate.kind not in ("initial", "final"):
+        return [Breach(PAIRS, "say whether the run is an initial or a final run")]
+    found = []
+    same_kind = [r for r in team_runs if r.kind == candidate.kind]
+    if rules.max_initial_runs and len(same_kind) >= rules.max_initial_runs:
+        found.append(Breach(PAIRS, f"at most {rules.max_initial_runs} {candidate.kind} runs per team"))
+    if candidate.kind == "final":
+        initials = {r.tag for r in team_runs if r.kind == "initial"}
+        if candidate.initial_tag not in initials:
+            found.append(
+                Breach(
+                    PAIRS,
+                    f"a final run names its team's initial run; {candidate.initial_tag or 'none'!r} is not one "
+                    f"(initial runs: {', '.join(sorted(initials)) or 'none yet'})",
+                )
+            )
+    return found
+
+
+def deadline(closes, first_download, days):
+    """When the team's runs are due: the evaluation's closing time, brought forward to `days` after the team's
+    first test-set download when the track says so (QA4MRE: within 5 days, and not later than June 15)."""
+    due = [t for t in (closes, first_download + timedelta(days=days) if first_download and days else None) if t]
+    return min(due) if due else None
+
+
+def window_breach(now: datetime, opens, due):
+    """A Breach when `now` is outside [opens, due] (either may be None: no bound)."""
+    if opens and now < opens:
+        return Breach(WINDOW, f"submissions open at {opens:%Y-%m-%d %H:%M %Z}")
+    if due and now > due:
+        return Breach(WINDOW, f"submissions closed at {due:%Y-%m-%d %H:%M %Z}")
+    return None
