@@ -189,7 +189,7 @@ def build_data(n_clients, n_runs):
             items.append(item.pk)
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[BACKEND_SESSION_KEY] = "config.auth.Backend"  # what a login through the form records
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         clients.append((session.session_key, items))

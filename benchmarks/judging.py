@@ -91,7 +91,7 @@ def build_data(n_clients, n_items):
         # server is started with this process's SECRET_KEY so it can read it)
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[BACKEND_SESSION_KEY] = "config.auth.Backend"  # what a login through the form records
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         clients.append((session.session_key, [it.pk for it in items]))
