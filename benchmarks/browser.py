@@ -14,14 +14,12 @@ Goal on this machine (issue 19): p95 <= 100 ms next item interactive, <= 50 ms s
 """
 
 import os
-import signal
-import subprocess
-import sys
 import uuid
 from pathlib import Path
 
+from benchmarks import production
 from benchmarks.harness import Result, percentile, setup_django
-from benchmarks.judging import _drop_queue, _free_port, _wait_for
+from benchmarks.production import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "bolt"
@@ -167,7 +165,6 @@ def bolt_citation(page, base, assignment, items, presses):
 def run(args):
     load_before = os.getloadavg()[0]
     setup_django("assay_bench_browser")
-    from django.conf import settings
     from django.db import connection
     from playwright.sync_api import sync_playwright
 
@@ -176,34 +173,13 @@ def run(args):
     sample, qa, bolt = build_data(args.items)
     citations = [item.pk for item in judging.citation_items(bolt.topic)]  # (no ORM once Playwright's loop runs)
     connection.close()
-    port = _free_port()
+    port = free_port()
     queue = f"assay-bench-browser-{uuid.uuid4().hex[:8]}"
     broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/0")
-    env = dict(
-        os.environ,
-        DEBUG="0",
-        SECRET_KEY=settings.SECRET_KEY,
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="0",
-        SESSION_COOKIE_SECURE="0",
-        CSRF_COOKIE_SECURE="0",
-        LOG_LEVEL="WARNING",
-        CELERY_TASK_ALWAYS_EAGER="0",
-        # saves ask for rescoring on a queue of this run's own (nothing consumes it; deleted at the end)
-        CELERY_BROKER_URL=broker,
-        CELERY_QUEUE=queue,
-    )
-    env["STATIC_ROOT"] = os.environ.get("BENCH_STATIC_ROOT", str(ROOT / ".bench-staticfiles"))
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py", "-b", f"127.0.0.1:{port}"]
-        + ["--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-    )
+    # saves ask for rescoring on a queue of this run's own (nothing consumes it; deleted at the end)
+    server = production.start_gunicorn(production.environment(broker, queue), port)
     base = f"http://127.0.0.1:{port}"
     try:
-        _wait_for(port, server)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
             page = browser.new_page()
@@ -219,12 +195,8 @@ def run(args):
             bolt_saved, bolt_next = bolt_citation(page, base, bolt, citations, args.presses)
             browser.close()
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        _drop_queue(broker, queue)
+        production.stop(server)
+        production.drop_queue(broker, queue)
 
     base_p50 = percentile(baseline, 50)
     extra = {"load_average_before": load_before, "load_average_after": os.getloadavg()[0], "cpus": os.cpu_count()}

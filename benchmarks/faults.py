@@ -24,7 +24,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -32,8 +31,10 @@ import uuid
 from glob import glob
 from pathlib import Path
 
+from benchmarks import production
 from benchmarks.harness import Result, setup_django
-from benchmarks.judging import LABELS, VERSION, Client, _free_port, _wait_for
+from benchmarks.judging import LABELS, VERSION, Client
+from benchmarks.production import free_port, session_for
 
 ROOT = Path(__file__).resolve().parent.parent
 CURRENT = re.compile(rb'name="label" value="([^"]+)"[^>]*class="label-btn current"')
@@ -55,7 +56,7 @@ def add_arguments(parser):
 
 class Redis:
     def __init__(self):
-        self.port = _free_port()
+        self.port = free_port()
         self.proc = None
 
     def start(self):
@@ -86,7 +87,7 @@ class Postgres:
             raise RuntimeError("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
         self.bin = Path(bins[-1]).parent
         self.dir = Path(tempfile.mkdtemp(prefix="assay-faults-pg-"))
-        self.port = _free_port()
+        self.port = free_port()
         self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
         if os.geteuid() == 0:
             shutil.chown(self.dir, "postgres", "postgres")
@@ -147,16 +148,11 @@ def _wait_port(port, timeout=30):
 def build_data(n_clients, n_runs):
     """A TREC 2007 evaluation: one series with one factoid question per assessor; `n_runs` runs of as many teams
     each answer every question with an answer of its own (one pool item each), so every save changes scores."""
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import Group, User
 
     from assess.models import Assignment
     from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team, Topic
 
-    SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
     evaluation = Evaluation.objects.create(slug="bench-faults", title="Faults benchmark", track="trec2007-qa")
     runs = [
         Run.objects.create(evaluation=evaluation, team=Team.objects.create(name=f"Team {r}"), tag=f"run{r}", priority=1)
@@ -187,12 +183,7 @@ def build_data(n_clients, n_runs):
             )
             item.sources.add(entry)
             items.append(item.pk)
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "config.auth.Backend"  # what a login through the form records
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        clients.append((session.session_key, items))
+        clients.append((session_for(user), items))
     return evaluation, clients
 
 
@@ -341,7 +332,6 @@ def run(args):
     server_log = None
     try:
         setup_django(database)
-        from django.conf import settings
         from django.db import connection
 
         from config.celery import app
@@ -349,38 +339,14 @@ def run(args):
 
         evaluation, sessions = build_data(args.clients, args.runs)
         connection.close()
-        env = dict(
-            os.environ,
-            DEBUG="0",
-            SECRET_KEY=settings.SECRET_KEY,
-            ALLOWED_HOSTS="127.0.0.1",
-            SECURE_SSL_REDIRECT="0",
-            SESSION_COOKIE_SECURE="0",
-            CSRF_COOKIE_SECURE="0",
-            LOG_LEVEL="WARNING",
-            CELERY_BROKER_URL=redis.url,
-            CELERY_RESULT_BACKEND="",
-            CELERY_QUEUE=queue,
-            CELERY_TASK_ALWAYS_EAGER="0",
-            DATABASE_URL=os.environ["DATABASE_URL"],
+        env = production.environment(
+            redis.url, queue, CELERY_RESULT_BACKEND="", DATABASE_URL=os.environ["DATABASE_URL"]
         )
-        env["STATIC_ROOT"] = os.environ.get("BENCH_STATIC_ROOT", str(ROOT / ".bench-staticfiles"))
-        subprocess.run(
-            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-        )
-        port = _free_port()
+        port = free_port()
         # the server's log (a stopped Redis is logged at every save) goes to a file, out of the report
         server_log = Path(tempfile.gettempdir()) / f"{queue}-gunicorn.log"
         with open(server_log, "w") as out:  # (the server keeps its own copy of the descriptor)
-            server = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py"]
-                + ["-b", f"127.0.0.1:{port}", "--log-level", "warning"],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        _wait_for(port, server)
+            server = production.start_gunicorn(env, port, log=out)
         node = f"{queue}@localhost"
         worker = start_worker(queue, _worker_env(env), app, node=node, loglevel="WARNING")
 
@@ -429,11 +395,7 @@ def run(args):
 
             stop_worker(worker)
         if server is not None:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            production.stop(server)
         redis.stop()
         from django.db import connections
 

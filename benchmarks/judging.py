@@ -18,15 +18,13 @@ import http.client
 import os
 import re
 import secrets
-import signal
-import socket
-import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
 
+from benchmarks import production
 from benchmarks.harness import Result, percentile, setup_django
+from benchmarks.production import free_port, session_for
 
 ROOT = Path(__file__).resolve().parent.parent
 VERSION = re.compile(rb'name="version" value="(\d+)"')
@@ -43,22 +41,11 @@ def add_arguments(parser):
     parser.add_argument("--threads", type=int, help="threads per gunicorn worker (default: the same file)")
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def build_data(n_clients, n_items):
     """One TREC 2007 evaluation; each assessor has a series with one factoid question of n_items pool items.
     Returns [(session key, [item ids])] per client."""
-    from importlib import import_module
 
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.models import Group, User
-
-    SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
     from assess.models import Assignment
     from pooling.models import Evaluation, PoolItem, Topic
@@ -87,14 +74,7 @@ def build_data(n_clients, n_items):
             )
             for i in range(n_items)
         )
-        # a session as the login view would leave it, without paying for password hashing 50 times (the
-        # server is started with this process's SECRET_KEY so it can read it)
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "config.auth.Backend"  # what a login through the form records
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        clients.append((session.session_key, [it.pk for it in items]))
+        clients.append((session_for(user), [it.pk for it in items]))
     return evaluation, clients
 
 
@@ -262,50 +242,22 @@ def run(args):
     load_before = os.getloadavg()[0]  # the machine is shared: say how busy it was
     cpu_before = _cpu_times()
     setup_django("assay_bench_assess")
-    from django.conf import settings
     from django.db import connection
 
     evaluation, sessions = build_data(args.clients, args.items)
     connection.close()
-    port = _free_port()
+    port = free_port()
     queue = f"assay-bench-assess-{uuid.uuid4().hex[:8]}"
     broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/0")
-    env = dict(
-        os.environ,
-        DEBUG="0",
-        SECRET_KEY=settings.SECRET_KEY,
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="0",
-        SESSION_COOKIE_SECURE="0",
-        CSRF_COOKIE_SECURE="0",
-        LOG_LEVEL="WARNING",
-        CELERY_BROKER_URL=broker,
-        CELERY_QUEUE=queue,
-        CELERY_TASK_ALWAYS_EAGER="0",
-    )
-    # production static files (hashed names and a manifest, as the Dockerfile makes them): pages render {% static %}
-    env["STATIC_ROOT"] = os.environ.get("BENCH_STATIC_ROOT", str(ROOT / ".bench-staticfiles"))
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    env = production.environment(broker, queue)
     # the production settings (config/gunicorn.conf.py), unless the run asks for other worker counts
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "config.wsgi",
-        "-c",
-        "config/gunicorn.conf.py",
-        "-b",
-        f"127.0.0.1:{port}",
-        "--log-level",
-        "warning",
-    ]
+    options = []
     if args.workers:
-        command += ["-w", str(args.workers)]
+        options += ["-w", str(args.workers)]
     if args.threads:
-        command += ["--threads", str(args.threads)]
-    server = subprocess.Popen(command, cwd=ROOT, env=env)
+        options += ["--threads", str(args.threads)]
+    server = production.start_gunicorn(env, port, options)
     try:
-        _wait_for(port, server)
         get_baseline(port, 50)  # warm every worker
         warm = [Client(port, key, items) for key, items in sessions]
         one_by_one(warm)  # first save of every client: code paths warm
@@ -325,12 +277,8 @@ def run(args):
         rate_elapsed = fixed_rate(rated, args.seconds, args.rate)
         rate_latencies = [x for c in rated for x in c.latencies]
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        _drop_queue(broker, queue)
+        production.stop(server)
+        production.drop_queue(broker, queue)
 
     # every client object for an item: the latest word on it is the fixed-rate run's, then closed loop, then single
     final = []
@@ -408,25 +356,3 @@ def _cpu_share(before, after):
     total = sum(delta) or 1
     names = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
     return {name: round(100 * d / total, 1) for name, d in zip(names, delta)}
-
-
-def _wait_for(port, server, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with status {server.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("gunicorn did not start listening")
-
-
-def _drop_queue(broker, queue):
-    try:
-        import redis
-
-        redis.Redis.from_url(broker).delete(queue)
-    except Exception as exc:  # a leftover queue of unconsumed rescoring messages is harmless
-        print(f"could not delete the benchmark's Redis queue {queue}: {exc}", file=sys.stderr)

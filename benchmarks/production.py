@@ -1,0 +1,93 @@
+"""The production stack the HTTP and browser benchmarks run against: gunicorn with config/gunicorn.conf.py,
+DEBUG off, collected static files, and sessions made as a login through the form makes them."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def environment(broker, queue, **extra):
+    """The server's environment: this process's SECRET_KEY (so it reads the sessions made here), production
+    security except TLS (plain HTTP on localhost), rescoring requests on `queue` of `broker`, and `extra`."""
+    from django.conf import settings
+
+    return dict(
+        os.environ,
+        DEBUG="0",
+        SECRET_KEY=settings.SECRET_KEY,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+        LOG_LEVEL="WARNING",
+        CELERY_BROKER_URL=broker,
+        CELERY_QUEUE=queue,
+        CELERY_TASK_ALWAYS_EAGER="0",
+        # hashed names and a manifest, as the Dockerfile makes them: pages render {% static %}
+        STATIC_ROOT=os.environ.get("BENCH_STATIC_ROOT", str(ROOT / ".bench-staticfiles")),
+        **extra,
+    )
+
+
+def start_gunicorn(env, port, options=(), log=None):
+    """collectstatic, then gunicorn on 127.0.0.1:`port` once it listens; `options` go after the config file's."""
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py"]
+    command += ["-b", f"127.0.0.1:{port}", "--log-level", "warning", *options]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT if log else None)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with status {server.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return server
+        except OSError:
+            time.sleep(0.2)
+    stop(server)
+    raise RuntimeError("gunicorn did not start listening")
+
+
+def stop(server):
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def drop_queue(broker, queue):
+    try:
+        import redis
+
+        redis.Redis.from_url(broker).delete(queue)
+    except Exception as exc:  # a leftover queue of unconsumed rescoring messages is harmless
+        print(f"could not delete the benchmark's Redis queue {queue}: {exc}", file=sys.stderr)
+
+
+def session_for(user):
+    """A session key for `user` as the login view would leave it, without paying for password hashing (the
+    server is started with this process's SECRET_KEY so it can read it)."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "config.auth.Backend"  # what a login through the form records
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
