@@ -39,7 +39,11 @@ def topic(transactional_db, make_user):
 
 
 def wait_status(page, text):
-    page.wait_for_function("(t) => document.getElementById('status').textContent.includes(t)", arg=text)
+    try:
+        page.wait_for_function("(t) => document.getElementById('status').textContent.includes(t)", arg=text)
+    except Exception:  # say what the page said instead (a rare failure under load is otherwise mute)
+        shown = page.evaluate("() => (document.getElementById('status') || {}).textContent")
+        raise AssertionError(f"the status never said {text!r}; it says {shown!r}") from None
 
 
 def select_in(page, selector, start, end):
