@@ -35,6 +35,7 @@ from benchmarks import production
 from benchmarks.harness import Result, setup_django
 from benchmarks.judging import LABELS, VERSION, Client
 from benchmarks.production import free_port, session_for
+from config.worker import stop_worker
 
 ROOT = Path(__file__).resolve().parent.parent
 CURRENT = re.compile(rb'name="label" value="([^"]+)"[^>]*class="label-btn current"')
@@ -290,10 +291,6 @@ def scores_match_full_rescoring(evaluation_id):
 # ---------------------------------------------------------------- the run
 
 
-def _worker_env(env):
-    return dict(env, CELERY_TASK_ALWAYS_EAGER="0")
-
-
 def _kill_worker_mid_rescoring(worker, redis, timeout=20.0):
     """SIGKILL the worker once it holds a task it has not acknowledged (tasks are acknowledged late, and it takes
     one at a time: it is rescoring), or after `timeout`; True if it was caught mid-task. (A solo worker answers no
@@ -335,7 +332,7 @@ def run(args):
         from django.db import connection
 
         from config.celery import app
-        from config.worker import start_worker, stop_worker
+        from config.worker import start_worker
 
         evaluation, sessions = build_data(args.clients, args.runs)
         connection.close()
@@ -348,7 +345,7 @@ def run(args):
         with open(server_log, "w") as out:  # (the server keeps its own copy of the descriptor)
             server = production.start_gunicorn(env, port, log=out)
         node = f"{queue}@localhost"
-        worker = start_worker(queue, _worker_env(env), app, node=node, loglevel="WARNING")
+        worker = start_worker(queue, env, app, node=node, loglevel="WARNING")
 
         assessors = [Assessor(port, key, items) for key, items in sessions]
         stop = threading.Event()
@@ -361,7 +358,7 @@ def run(args):
         timeline["worker killed"] = time.monotonic() - t0
         killed_mid_task = _kill_worker_mid_rescoring(worker, redis)
         time.sleep(2)
-        worker = start_worker(queue, _worker_env(env), app, node=node, loglevel="WARNING")
+        worker = start_worker(queue, env, app, node=node, loglevel="WARNING")
         timeline["worker back"] = time.monotonic() - t0
 
         timeline["redis stopped"] = time.monotonic() - t0
@@ -391,8 +388,6 @@ def run(args):
         lost, acknowledged = lost_saves(assessors)
     finally:
         if worker is not None:
-            from config.worker import stop_worker
-
             stop_worker(worker)
         if server is not None:
             production.stop(server)

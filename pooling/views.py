@@ -175,8 +175,9 @@ def runs_upload(request, slug):
         if not uploads:
             problems.append("choose one or more run files")
         problems += [m for m in (uploads_limits.oversized(u, "runs") for u in uploads) if m]
-        if data["manifest"] and uploads_limits.oversized(data["manifest"], "manifest"):
-            problems.append(uploads_limits.oversized(data["manifest"], "manifest"))
+        manifest_too_big = data["manifest"] and uploads_limits.oversized(data["manifest"], "manifest")
+        if manifest_too_big:
+            problems.append(manifest_too_big)
         elif data["manifest"]:
             try:
                 rows = parse_manifest(data["manifest"].read(), data["manifest"].name)
@@ -229,8 +230,8 @@ def run_check(request):
             problems = ["choose an evaluation"]
         elif upload is None:
             problems = ["choose a run file"]
-        elif uploads_limits.oversized(upload, "runs"):
-            problems = [uploads_limits.oversized(upload, "runs")]
+        elif too_big := uploads_limits.oversized(upload, "runs"):
+            problems = [too_big]
         else:
             filename, data = upload.name, upload.read()
             # A participant of one team is checked against the submission rules too, as their team.

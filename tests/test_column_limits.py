@@ -51,6 +51,8 @@ def test_over_long_bolt_topic_number():
 
 
 def test_over_long_run_tag_refused_by_line():
+    """End to end through the QA run format, which names an over-long tag itself; the column check behind every
+    format is tested on its own below."""
     Collection.objects.create(name="long-blog", format="blog06")
     ev = create_evaluation("long-run", "tac2008-qa", ["long-blog"])
     load_topics(ev, (FIXTURES / "qa" / "tac2008_questions.xml").read_bytes(), "q.xml")
