@@ -57,7 +57,7 @@ class EvaluationDetail(RoleAPIView):
         evaluation = evaluation_or_404(slug)
         body = s.SettingsChange(data=request.data)
         body.is_valid(raise_exception=True)
-        update_settings(evaluation, body.validated_data["settings"])
+        update_settings(evaluation, body.validated_data["settings"], by=request.user)
         return Response(evaluation_data(request, evaluation))
 
 
@@ -69,7 +69,7 @@ class EvaluationState(RoleAPIView):
         evaluation = evaluation_or_404(slug)
         body = s.StateChange(data=request.data)
         body.is_valid(raise_exception=True)
-        set_state(evaluation, body.validated_data["state"])
+        set_state(evaluation, body.validated_data["state"], by=request.user)
         return Response(evaluation_data(request, evaluation))
 
 

@@ -66,7 +66,7 @@ class Runs(RoleAPIView):
             )
             for f in d["files"]
         ]
-        results = load_run_files(evaluation, files)
+        results = load_run_files(evaluation, files, by=request.user)  # the receipt and audit name the caller
         out = [
             {
                 "file": r.filename,

@@ -89,6 +89,14 @@ def effective_settings(evaluation):
 def update_settings(evaluation, changes, by=None):
     """Change some settings (judged priorities, limits, NIL allowed, submission window); other settings are kept.
     `by` (a user, or None for the server) is logged with the values before and after."""
+    # The window is read on every upload and team page (_aware): a value that is no time would break them all.
+    for name in ("submission_opens", "submission_closes"):
+        value = changes.get(name)
+        try:
+            if value is not None:
+                datetime.fromisoformat(value)
+        except (TypeError, ValueError):
+            raise LoadError([f"{name} must be an ISO time such as 2026-06-01T12:00:00+00:00, not {value!r}"]) from None
     before = effective_settings(evaluation)
     with transaction.atomic():
         evaluation.settings = before | changes

@@ -279,3 +279,15 @@ def test_trec2007_nil_entry_is_stored_with_its_data_and_not_pooled(blog):
         (d1, "Colin Powell"),
         (d2, "Colin Powell"),
     ]
+
+
+def test_a_submission_window_that_is_no_time_is_refused(tac):
+    """Read on every upload and team page: a value that is no ISO time would break them all (the API takes any)."""
+    from pooling.loading import update_settings
+
+    for bad in ("tomorrow", 5):
+        with pytest.raises(LoadError, match="submission_opens must be an ISO time"):
+            update_settings(tac, {"submission_opens": bad})
+    assert "submission_opens" not in tac.settings
+    update_settings(tac, {"submission_opens": "2026-06-01T12:00:00+00:00", "submission_closes": None})
+    assert tac.settings["submission_opens"] == "2026-06-01T12:00:00+00:00"

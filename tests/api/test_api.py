@@ -123,6 +123,11 @@ def test_an_organizers_script_runs_an_evaluation_end_to_end(world, django_captur
     )
     assert r.status_code == 201 and r.json()["runs"][0]["stored"]
     tag = r.json()["runs"][0]["tag"]
+    from pooling.models import Submission
+
+    assert (
+        Submission.objects.get(evaluation__slug="api-new", tag=tag).user == world["organizer"]
+    )  # the receipt names the caller
     assert [x["tag"] for x in org.get("/api/evaluations/api-new/runs/").json()["results"]] == [tag]
     # pools: 202 and a status URL, polled until done
     with django_capture_on_commit_callbacks(execute=True):  # the task is sent once the request commits

@@ -10,15 +10,19 @@ import csv
 import io
 
 from django.db import transaction
+from django.db.models import Prefetch
 
 from pooling.formats.base import Problem
 from pooling.loading import LoadError
-from tracks.qa.ciqa.models import InteractionSession, QuestionnaireAnswer, UrlFile
+from tracks.qa.ciqa.models import InteractionSession, QuestionnaireAnswer, Screenshot, UrlFile
 from tracks.qa.ciqa.sessions import system_order
 from tracks.qa.ciqa.stats import mean_ratings
 from tracks.qa.formats.ciqa_questionnaire import check_answer, default_questionnaire, parse_questionnaire
 
 SETTING = "ciqa_questionnaire"
+
+# Screenshots as listed on pages: their names, not their bytes (an image may be megabytes).
+SCREENSHOTS = Prefetch("screenshots", queryset=Screenshot.objects.defer("image"))
 
 
 def definition(evaluation):
@@ -39,7 +43,7 @@ def interactions_for(evaluation, assessor):
     ids = set(
         InteractionSession.objects.filter(evaluation=evaluation, assessor=assessor).values_list("url_file", flat=True)
     )
-    files = UrlFile.objects.filter(pk__in=ids).select_related("team").prefetch_related("screenshots")
+    files = UrlFile.objects.filter(pk__in=ids).select_related("team").prefetch_related(SCREENSHOTS)
     return system_order(evaluation, assessor, list(files))
 
 
@@ -54,7 +58,9 @@ def current_answers(evaluation, assessor=None):
     rows = QuestionnaireAnswer.objects.filter(evaluation=evaluation).order_by("id")
     if assessor is not None:
         rows = rows.filter(assessor=assessor)
-    return {(a.assessor_id, a.url_file_id, a.question): a for a in rows.select_related("assessor", "url_file")}
+    return {
+        (a.assessor_id, a.url_file_id, a.question): a for a in rows.select_related("assessor", "url_file__team")
+    }  # (the CSV names the team)
 
 
 def save_answers(evaluation, assessor, values):

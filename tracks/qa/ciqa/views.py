@@ -54,7 +54,9 @@ def overview(request, slug):
             "evaluation": evaluation,
             "topics": _topics(evaluation),
             "runs": runs,
-            "url_files": UrlFile.objects.filter(evaluation=evaluation).select_related("team", "baseline_run"),
+            "url_files": UrlFile.objects.filter(evaluation=evaluation)
+            .select_related("team", "baseline_run")
+            .prefetch_related(questionnaire.SCREENSHOTS),
             "progress": sessions.progress_by_assessor(evaluation),
             "seconds": sessions.allowed_seconds(evaluation),
             "questionnaire_text": as_text(questionnaire.definition(evaluation)),
