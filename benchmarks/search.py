@@ -39,7 +39,7 @@ def add_arguments(parser):
     )
     parser.add_argument(
         "--rank-candidates",
-        default="5000,1000",
+        default="1000",
         help="ranking caps to time the searches with (setting SEARCH_RANK_CANDIDATES), comma-separated",
     )
 
@@ -119,16 +119,22 @@ def queries(rng, vocab, n):
     return out
 
 
-def index_size_mb():
+def index_size_mb(collection):
+    """(entries with the index, the collection's full-text index alone, documents) in MB, and the index's kind."""
     from django.db import connection
 
+    from corpus import search_rum
+    from corpus.search import index_kind
+
+    name = search_rum.name(collection.pk) if index_kind() == "rum" else "corpus_search_vector"
     with connection.cursor() as cur:
         cur.execute(
-            "SELECT pg_total_relation_size('corpus_searchentry'), pg_relation_size('corpus_search_vector'), "
-            "pg_total_relation_size('corpus_document')"
+            "SELECT pg_total_relation_size('corpus_searchentry'), pg_relation_size(%s), "
+            "pg_total_relation_size('corpus_document')",
+            [name],
         )
-        total, gin, docs = cur.fetchone()
-    return total / 1e6, gin / 1e6, docs / 1e6
+        total, index, docs = cur.fetchone()
+    return total / 1e6, index / 1e6, docs / 1e6, index_kind().upper()
 
 
 def ingest_rates(n_docs, seed):
@@ -149,26 +155,33 @@ def ingest_rates(n_docs, seed):
     return rates, total / n_docs / 1000
 
 
-def time_searches(collection, plan, cap):
+def time_searches(collection, plan, cap, method):
+    """Time the plan's searches ranking by `method`: "rum" (inside the RUM index) or "gin" (ts_rank_cd over the
+    first `cap` matches' tsvectors, what corpus.search does without RUM; run on the same index, which answers `@@`
+    alike)."""
     from django.conf import settings
+    from django.db import connection
 
-    from corpus.search import search
+    from corpus import search as search_module
 
     settings.SEARCH_RANK_CANDIDATES = cap
+    search_module._INDEX_KIND[connection.alias] = method
+    label = "RUM" if method == "rum" else "GIN method"
     for _kind, q, since, until in plan[:20]:  # warm the caches a little, as a running server has them
-        search(q, [collection], since, until)
+        search_module.search(q, [collection], since, until)
     times, by_kind, hits, capped = [], {}, {}, 0
     for kind, q, since, until in plan:
         t = time.perf_counter()
-        results = search(q, [collection], since, until)
+        results = search_module.search(q, [collection], since, until)
         ms = (time.perf_counter() - t) * 1000
         times.append(ms)
         by_kind.setdefault(kind, []).append(ms)
         hits.setdefault(kind, []).append(results.matched)
         capped += results.capped
+    search_module._INDEX_KIND.pop(connection.alias, None)
     out = [
-        Result(f"search p50, cap {cap}", percentile(times, 50), "ms", "", f"{len(times)} queries, top 20 + snippets"),
-        Result(f"search p99, cap {cap}", percentile(times, 99), "ms", "<= 50", f"{capped} queries over the cap"),
+        Result(f"search p50, {label}, cap {cap}", percentile(times, 50), "ms", "", f"{len(times)} queries, top 20"),
+        Result(f"search p99, {label}, cap {cap}", percentile(times, 99), "ms", "<= 50", f"{capped} over the cap"),
     ]
     for kind, ms in by_kind.items():
         mean = sum(hits[kind]) / len(hits[kind])
@@ -177,7 +190,7 @@ def time_searches(collection, plan, cap):
                 f"  p99 {kind}", percentile(ms, 99), "ms", "", f"p50 {percentile(ms, 50):.1f} ms; {mean:.0f} matched"
             )
         )
-    return out
+    return out, percentile(times, 99)
 
 
 def run(args):
@@ -218,18 +231,32 @@ def run(args):
         assert indexed == args.docs
         with connection.cursor() as cur:
             cur.execute("ANALYZE corpus_searchentry")
-        total_mb, gin_mb, docs_mb = index_size_mb()
-        print(f"index built in {build.seconds:.0f} s: {total_mb:.0f} MB (GIN {gin_mb:.0f} MB)")
+        total_mb, index_mb, docs_mb, kind = index_size_mb(collection)
+        print(f"index built in {build.seconds:.0f} s: {total_mb:.0f} MB ({kind} {index_mb:.0f} MB)")
         results += [
             Result("index build", build.seconds, "s", "", f"{args.docs} docs, {args.docs / build.seconds:.0f} docs/s"),
             Result(
-                "index size (entries + GIN)", total_mb, "MB", "", f"GIN {gin_mb:.0f} MB; documents {docs_mb:.0f} MB"
+                f"index size (entries + {kind})",
+                total_mb,
+                "MB",
+                "",
+                f"{kind} {index_mb:.0f} MB; documents {docs_mb:.0f} MB",
             ),
         ]
 
     plan = queries(rng, vocab, args.queries)
+    from corpus.search import index_kind
+
+    methods = ["rum", "gin"] if index_kind() == "rum" else ["gin"]
     for cap in [int(c) for c in args.rank_candidates.split(",") if c.strip()]:
-        results += time_searches(collection, plan, cap)
+        p99 = {}
+        for method in methods:
+            timed, p99[method] = time_searches(collection, plan, cap, method)
+            results += timed
+        if len(p99) == 2:
+            results.append(
+                Result(f"p99 ratio GIN method / RUM, cap {cap}", p99["gin"] / p99["rum"], "x", "", "same run and plan")
+            )
     baseline = []
     for _ in range(max(20, args.queries // 10)):
         needle = f"{rng.randrange(10**6):06d}"

@@ -15,7 +15,7 @@ from datetime import date
 from django.conf import settings
 from django.db import connection, transaction
 
-from corpus import search_query
+from corpus import search_query, search_rum
 from corpus.models import Collection, Document, SearchEntry
 
 BATCH = 2000
@@ -49,7 +49,8 @@ class Results:
     hits: list = field(default_factory=list)
     more: bool = False  # another page follows
     matched: int = 0  # documents matching (PostgreSQL: counted up to rank_candidates())
-    capped: bool = False  # more matched than were ranked
+    capped: bool = False  # more matched than were counted (PostgreSQL)
+    exact: bool = True  # every match was ranked (RUM, SQLite); else the best of the first `matched` are shown
     marks: list = field(default_factory=list)  # what the viewer marks in an opened document
     page: int = 1
 
@@ -133,6 +134,8 @@ def build_index(collection, progress=None, batch=BATCH):
             Collection.objects.filter(pk=collection.pk).update(search_done=indexed + done)
             if progress:
                 progress(indexed + done, total)
+        if connection.vendor == "postgresql" and index_kind() == "rum":
+            search_rum.create(collection.pk)  # once the entries are in (a no-op when it exists)
     except Exception as exc:
         Collection.objects.filter(pk=collection.pk).update(search_status=f"failed: {exc}"[:500])
         raise
@@ -152,6 +155,8 @@ def drop_index(collection):
                     "(SELECT document_id FROM corpus_searchentry WHERE collection_id = %s)",
                     [collection.pk],
                 )
+        elif index_kind() == "rum":
+            search_rum.drop(collection.pk)
         SearchEntry.objects.filter(collection=collection).delete()
         Collection.objects.filter(pk=collection.pk).update(search_status="", search_done=0)
 
@@ -164,36 +169,97 @@ def rank_candidates():
     return int(getattr(settings, "SEARCH_RANK_CANDIDATES", RANK_CANDIDATES))
 
 
-def _search_postgresql(query, language, collection_ids, since, until, limit, offset, cap):
-    where, args = ["e.collection_id = ANY(%s)"], [collection_ids]
+_INDEX_KIND = {}  # database alias -> "rum" or "gin": a schema fact, read once per process
+
+
+def index_kind():
+    """ "rum" where PostgreSQL has RUM (migration corpus 0004 then made each collection a RUM index of its own),
+    "gin" where the one GIN index of migration 0003 stays."""
+    alias = connection.alias
+    if alias not in _INDEX_KIND:
+        with connection.cursor() as cur:
+            cur.execute("SELECT 1 FROM pg_indexes WHERE indexname = 'corpus_search_vector'")
+            _INDEX_KIND[alias] = "gin" if cur.fetchone() else "rum"
+    return _INDEX_KIND[alias]
+
+
+def _where(collection, since, until):
+    """The filter on one collection and the dates. The collection is `collection_id + 0 = <pk>`, the predicate of
+    its RUM index (search_rum), so the planner picks that index and never the btree on collection_id, which would
+    make it read every document's tsvector; dates are `date + 0` for the same reason."""
+    where, args = [f"e.collection_id + 0 = {int(collection.pk)}"], []
     if since:
-        where.append("e.date >= %s")
+        where.append("e.date + 0 >= %s")
         args.append(since)
     if until:
-        where.append("e.date <= %s")
+        where.append("e.date + 0 <= %s")
         args.append(until)
-    headline = f"StartSel={search_query.START}, StopSel={search_query.STOP}, MaxWords=30, MinWords=12, MaxFragments=2"
-    # The tsquery is written inline (a stable function of constants, evaluated once), so the planner uses the GIN
-    # index for the match; only the page of hits is then given snippets, the costly part per document.
-    # Ranking reads every candidate's tsvector, so at most `cap` matches are ranked (rank_candidates()); `matched`
-    # says how many there were, up to the cap.
+    return " AND ".join(where), args
+
+
+def _search_postgresql(query, collection, since, until, limit, offset, cap):
+    """(hits of the page, how many match up to `cap`, whether every match was ranked) in one collection."""
+    where, args = _where(collection, since, until)
+    # The tsquery is written inline (a stable function of constants, evaluated once), so the planner uses the
+    # index for the match.
     tsquery = "websearch_to_tsquery(%s::regconfig, %s)"
-    sql = (
-        f"WITH m AS (SELECT e.document_id, e.date, e.vector FROM corpus_searchentry e "
-        f"WHERE e.vector @@ {tsquery} AND {' AND '.join(where)} LIMIT %s), "
-        f"top AS (SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
-        "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s) "
-        "SELECT top.document_id, c.name, d.docno, top.date, top.rank, "
-        f"ts_headline(%s::regconfig, left(d.text, %s), {tsquery}, %s), (SELECT count(*) FROM m) "
-        "FROM top JOIN corpus_document d ON d.id = top.document_id "
-        "JOIN corpus_collection c ON c.id = d.collection_id ORDER BY top.rank DESC, top.document_id"
-    )
-    q = [language, query]
-    with connection.cursor() as cur:
-        cur.execute(sql, [*q, *args, cap, *q, limit, offset, language, SNIPPET_CHARS, *q, headline])
+    q = [collection.search_language, query]
+    rum = index_kind() == "rum"
+    with transaction.atomic(), connection.cursor() as cur:
+        # Hoping to find `cap` matches early, the planner would read the whole table and test every tsvector
+        # (over a second at 200,000 documents) for a phrase it takes to be common: always the full-text index.
+        cur.execute("SET LOCAL enable_seqscan = off")
+        if rum:
+            # RUM ranks inside the index (`<=>`, the distance 1/rank, from the positions it stores, phrases
+            # included): an ordered index scan yields the best first without reading a tsvector from the table.
+            # The ids of the first `cap` in rank order give the count and the page; the sort of a common word's
+            # matches wants more than the default 4 MB.
+            cur.execute("SET LOCAL enable_bitmapscan = off")
+            cur.execute("SET LOCAL work_mem = '64MB'")
+            cur.execute(
+                f"SELECT e.document_id FROM corpus_searchentry e WHERE e.vector @@ {tsquery} AND {where} "
+                f"ORDER BY e.vector <=> {tsquery} LIMIT %s",
+                [*q, *args, *q, cap],
+            )
+            ranked = [pk for (pk,) in cur.fetchall()]
+            matched, page = len(ranked), ranked[offset : offset + limit]
+            top = (
+                f"SELECT e.document_id, e.date, 1 / nullif(e.vector <=> {tsquery}, 'Infinity') AS rank "
+                "FROM corpus_searchentry e WHERE e.document_id = ANY(%s)"
+            )
+            top_args = [*q, page]
+        else:
+            # GIN only says which documents match: ranking reads each one's tsvector, so only the first `cap`
+            # the index yields are ranked (the page says so).
+            cur.execute(
+                f"SELECT count(*) FROM (SELECT 1 FROM corpus_searchentry e WHERE e.vector @@ {tsquery} "
+                f"AND {where} LIMIT %s) m",
+                [*q, *args, cap],
+            )
+            matched, page = cur.fetchone()[0], True
+            top = (
+                f"WITH m AS (SELECT e.document_id, e.date, e.vector FROM corpus_searchentry e "
+                f"WHERE e.vector @@ {tsquery} AND {where} LIMIT %s) "
+                f"SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
+                "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s"
+            )
+            top_args = [*q, *args, cap, *q, limit, offset]
+        if not matched or not page:
+            return [], matched, rum
+        # Snippets, the costly part per document, only for the page.
+        headline = (
+            f"StartSel={search_query.START}, StopSel={search_query.STOP}, MaxWords=30, MinWords=12, MaxFragments=2"
+        )
+        cur.execute(
+            f"WITH top AS ({top}) SELECT top.document_id, %s, d.docno, top.date, top.rank, "
+            f"ts_headline(%s::regconfig, left(d.text, %s), {tsquery}, %s) "
+            "FROM top JOIN corpus_document d ON d.id = top.document_id "
+            "ORDER BY top.rank DESC NULLS LAST, top.document_id",
+            [*top_args, collection.name, collection.search_language, SNIPPET_CHARS, *q, headline],
+        )
         rows = cur.fetchall()
-    matched = rows[0][-1] if rows else 0
-    return [Hit(i, c, d, day, float(r), search_query.snippet_html(s or "")) for i, c, d, day, r, s, _ in rows], matched
+    hits = [Hit(i, c, d, day, float(r or 0), search_query.snippet_html(s or "")) for i, c, d, day, r, s in rows]
+    return hits, matched, rum
 
 
 def _search_sqlite(match, collection_ids, since, until, limit, offset):
@@ -235,19 +301,28 @@ def search(query, collections, since=None, until=None, page=1, per_page=PAGE):
     offset, want = (page - 1) * per_page, per_page + 1
     hits = []
     if connection.vendor == "postgresql":
-        by_language = {}
-        for c in collections:
-            by_language.setdefault(c.search_language, []).append(c.pk)
         cap = rank_candidates()
-        for language, ids in by_language.items():  # each language parses the query its own way; ranks merge
-            found, matched = _search_postgresql(
-                query, check_language(language), ids, since, until, offset + want, 0, cap
+        # Each collection is searched on its own (its language parses the query, its index ranks); with several,
+        # each gives every page so far and the ranks merge.
+        merged = len(collections) > 1
+        for collection in collections:
+            check_language(collection.search_language)
+            found, matched, exact = _search_postgresql(
+                query,
+                collection,
+                since,
+                until,
+                offset + want if merged else want,
+                0 if merged else offset,
+                cap,
             )
             hits += found
             results.matched += matched
             results.capped |= matched >= cap
-        hits.sort(key=lambda h: (-h.rank, h.document_id))
-        hits = hits[offset : offset + want]
+            results.exact &= exact
+        if merged:
+            hits.sort(key=lambda h: (-h.rank, h.document_id))
+            hits = hits[offset : offset + want]
     else:
         hits = _search_sqlite(search_query.fts5(groups), [c.pk for c in collections], since, until, want, offset)
     results.more = len(hits) > per_page
