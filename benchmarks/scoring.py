@@ -17,6 +17,15 @@
   first (as autovacuum would). The load average is recorded before and after.
 
 Baseline (same run, per size): reading every run entry of the evaluation once, the floor any full rescoring pays.
+Measured (2 cores shared with other engineers' benchmarks; before = the previous commit's scorer with this
+benchmark, run just before the after run on the same data): live pass for 1 stale question 0.154 s → 0.064 s at
+1x and 1.433 s → 0.156 s at 10x (slope 10x/1x 9.3 → 2.5; 10 questions: 0.222 → 0.144 s and 1.360 → 0.251 s, slope
+6.1 → 1.7); full rescoring with writes at 1x best/median 1.81/2.04 s → 1.87/2.16 s (unchanged: not the goal's
+≤ 2 s in the median), at 10x 33.8 → 19.8 s; load average 2.1–6.6. Where a pass's time went: reading every series
+score (with its JSON detail) of every run to make the run-level rows, and every topic of the evaluation; now the
+run rows come from exact sums stored with each run. What is left growing at 10x: the per-run count of series rows
+(the guard against deleted series), store()'s read of the run-level rows and the bigger indexes. A full
+rescoring's time is reading entries and judgments, the Python measures and the COPY of ~30,000 rows.
 Every size lives in the same scratch database (`assay_bench_scoring`; `--reuse` keeps it and its data), as
 evaluations share a server.
 """
@@ -224,7 +233,7 @@ def _freshness(ev, args):
         Judgment.objects.filter(evaluation=ev, kind="instance")
         .order_by("id")
         .select_related("assessor", "topic")
-        .only("id", "item_id", "version", "assessor", "topic__id", "topic__evaluation_id")
+        .only("id", "item_id", "version", "value", "assessor", "topic__id", "topic__evaluation_id")
     )
     # The judging view saves only for an assessor assigned to the item's series: the synthetic judge gets them all.
     user = judgments[0].assessor
@@ -238,15 +247,17 @@ def _freshness(ev, args):
     worker = _start_worker()
     _warm_up(ev, judgments[0].topic)
     commits, stop, polls = [], threading.Event(), []
-    conflicts = []
+    conflicts, failures, attempts = [], [], []
     stop_polling = threading.Event()
     batches = {}  # fresh_as_of -> (seconds, questions) of each recomputation seen
     lock = threading.Lock()
 
     def assessor(seed):
-        # Each assessor judges its own share of the items, keeping the version it last saw as a page does.
+        # Each assessor judges its own share of the items, keeping the version it last saw as a page does, and
+        # always changes the label (a rerun on kept data would otherwise repeat the last run's labels: unchanged).
         rng = random.Random(seed)
         mine = {j.item_id: j.version for j in judgments[seed :: args.assessors]}
+        labels = {j.item_id: (j.value or {}).get("label") for j in judgments[seed :: args.assessors]}
         items = sorted(mine)
         interval = args.assessors / args.rate
         next_at = time.monotonic() + rng.random() * interval
@@ -254,7 +265,7 @@ def _freshness(ev, args):
             time.sleep(max(0.0, next_at - time.monotonic()))
             next_at += interval
             item_id = rng.choice(items)
-            label = rng.choice(["globally-correct", "incorrect", "non-exact"])
+            label = rng.choice([x for x in ("globally-correct", "incorrect", "non-exact") if x != labels[item_id]])
             item = judging.load_item(user, item_id)
             try:
                 saved = judge_instance(user, item, label, mine[item_id])
@@ -263,7 +274,13 @@ def _freshness(ev, args):
                 with lock:
                     conflicts.append(item_id)
                 continue
-            mine[item_id] = saved.judgment.version
+            except Exception as refused:  # counted and shown: a benchmark whose saves fail measures nothing
+                with lock:
+                    failures.append(repr(refused))
+                continue
+            mine[item_id], labels[item_id] = saved.judgment.version, label
+            with lock:
+                attempts.append(saved.changed)
             if saved.changed:
                 committed = timezone.now()
                 with lock:
@@ -337,6 +354,8 @@ def _freshness(ev, args):
         ),
         Result("judgments never covered", missed, "count", goal="<= 0"),
         Result("saves refused as stale (409)", len(conflicts), "count"),
+        Result("saves answered, same value (unchanged)", attempts.count(False), "count"),
+        Result("saves failed", len(failures), "count", goal="<= 0", notes="; ".join(sorted(set(failures))[:3])),
         Result("recomputation seconds (mean)", mean_seconds, "s", notes="one batch of stale questions"),
         Result("recomputation seconds (max)", max((sec for sec, _ in worked), default=float("nan")), "s"),
         Result("questions per recomputation (mean)", mean_questions, "count"),
