@@ -3,6 +3,7 @@
 import pytest
 from django.db import transaction
 
+from assess.judging import save_judgment
 from assess.models import Judgment
 from pooling.models import StaleTopic
 from pooling.staleness import mark_stale
@@ -222,34 +223,119 @@ def test_trec2004_weighting_is_a_setting():
     assert _scores(t["runA"], "series", t["series"]["216"])["score"].value == pytest.approx(expected)
 
 
-def test_stale_rescoring_agrees_with_full_rescoring():
-    """The incremental path (database-side partial sums of the untouched questions) gives the full path's
-    numbers after judgments change in several series."""
+def _stored(ev):
+    return {
+        (r, s, t, m): (v, d)
+        for r, s, t, m, v, d in Score.objects.filter(run__evaluation=ev).values_list(
+            "run_id", "scope", "topic_id", "measure", "value", "detail"
+        )
+    }
+
+
+def _from_scratch(ev):
+    """What a full rescoring of an unscored evaluation stores (rolled back: the live scores stay)."""
+    with transaction.atomic():
+        Score.objects.filter(run__evaluation=ev).delete()
+        rescore_evaluation(ev.id)
+        scratch = _stored(ev)
+        transaction.set_rollback(True)
+    return scratch
+
+
+def _assert_live_equals_full(ev):
+    live, full = _stored(ev), _from_scratch(ev)
+    assert live.keys() == full.keys()
+    for key, (value, detail) in full.items():
+        # exactly: the run-level sums are kept exact, so a live pass stores the full rescoring's very numbers
+        assert live[key][0] == value or (live[key][0] is None and value is None), key
+        assert abs((live[key][0] or 0) - (value or 0)) <= 1e-12, key
+        assert live[key][1] == detail, key
+
+
+def _save(j, value):
+    """A change through the judging pages' writer (version check, history, the stale mark)."""
+    subject = {"item": j.item} if j.item_id else {"nugget": j.nugget}
+    save_judgment(
+        j.assessor, topic=j.topic, kind=j.kind, role=j.role, value=value, expected_version=j.version, **subject
+    )
+    j.refresh_from_db()
+
+
+def test_live_passes_store_exactly_what_a_full_rescoring_stores():
+    """Judgments saved through the judging writer, each batch scored by a live pass (the runs' stored sums updated
+    from the recomputed series), leave every stored score equal to a full rescoring from scratch: labels, answer
+    classes, a list question's final answer set emptied (left out), a factoid question turning NIL, nugget matches
+    and votes (pyramid weights), and runs whose stored sums are missing or count a series deleted since."""
     from scoring.synthetic import trec2007_sized
 
     ev = trec2007_sized(slug="agree", series=6, questions=40, runs=5, seed=3)
     rescore_evaluation(ev.id)
-    changed = list(Judgment.objects.filter(evaluation=ev, kind="instance").select_related("topic")[:40:4])
-    for j in changed:
-        j.value = {
-            "label": "incorrect" if j.value["label"] == "globally-correct" else "globally-correct",
-            "answer_class": j.value.get("answer_class"),
-        }
-        j.save()
-        mark_stale(j.topic)
+    judgments = Judgment.objects.filter(evaluation=ev).select_related("topic", "assessor", "item", "nugget")
+    instance = list(judgments.filter(kind="instance").order_by("id"))
+
+    def live_pass():
+        assert rescore_stale_topics(ev.id) >= 1
+        assert not StaleTopic.objects.filter(evaluation=ev).exists()
+        _assert_live_equals_full(ev)
+
+    # labels flipped in several series
+    for j in instance[:40:4]:
+        label = "incorrect" if j.value["label"] == "globally-correct" else "globally-correct"
+        _save(j, {"label": label, "answer_class": j.value.get("answer_class")})
+    live_pass()
+
+    # a list question's correct answers moved between classes, then all judged wrong: S = 0, left out
+    lst = next(j.topic for j in instance if j.topic.kind == "LIST")
+    classes = list(lst.answer_classes.order_by("id").values_list("id", flat=True))
+    for j in (j for j in instance if j.topic_id == lst.id):
+        _save(j, {"label": "globally-correct", "answer_class": classes[-1]})
+    live_pass()
+    for j in (j for j in instance if j.topic_id == lst.id):
+        _save(j, {"label": "incorrect", "answer_class": None})
+    live_pass()
+    left_out = Score.objects.filter(topic=lst, scope=Score.QUESTION, measure="score").values_list("value", flat=True)
+    assert set(left_out) == {None}
+
+    # a factoid question some run answered NIL: every pooled answer judged wrong, so its answer is NIL
+    nil_q = next(
+        q
+        for q in {j.topic for j in instance if j.topic.kind == "FACTOID"}
+        if q.run_entries.filter(docid="NIL").exists()
+    )
+    for j in (j for j in instance if j.topic_id == nil_q.id):
+        _save(j, {"label": "incorrect", "answer_class": None})
+    live_pass()
+    nil_run = nil_q.run_entries.filter(docid="NIL").values_list("run_id", flat=True).first()
+    assert Score.objects.get(run_id=nil_run, topic=nil_q, scope=Score.QUESTION, measure="score").value == 1.0
+    recall = Score.objects.get(run_id=nil_run, topic__isnull=True, measure="nil_recall")
+    assert recall.detail["nil_questions"] >= 1
+
+    # nugget matches and votes of Other questions (the votes change the pyramid weights)
+    matches = list(judgments.filter(kind="nugget_match").order_by("id")[:12:3])
+    for j in matches:
+        nuggets = list(j.topic.nuggets.order_by("id").values_list("id", flat=True))
+        _save(j, {"nuggets": nuggets[:1] if j.value["nuggets"] != nuggets[:1] else nuggets[1:3]})
+    for j in list(judgments.filter(kind="nugget_vote").order_by("id")[:30:5]):
+        _save(j, {"vote": "okay" if j.value["vote"] == "vital" else "vital"})
+    live_pass()
+
+    # runs scored before their sums were stored, or whose sums count a series deleted since: summed again
+    run_rows = Score.objects.filter(run__evaluation=ev, scope=Score.RUN, measure="score")
+    first = run_rows.order_by("run_id").first()
+    del first.detail["sums"]
+    first.save()
+    gone = Score.objects.filter(run__evaluation=ev, scope=Score.SERIES).order_by("id").first()
+    Score.objects.filter(run_id=gone.run_id, scope=Score.SERIES, topic_id=gone.topic_id).delete()
+    with transaction.atomic():
+        mark_stale(instance[1].topic)
     assert rescore_stale_topics(ev.id) >= 1
-
-    def snapshot():
-        return {
-            (r, s, t, m): v
-            for r, s, t, m, v in Score.objects.filter(run__evaluation=ev).values_list(
-                "run_id", "scope", "topic_id", "measure", "value"
-            )
-        }
-
-    incremental = snapshot()
-    rescore_evaluation(ev.id)
-    full = snapshot()
-    assert incremental.keys() == full.keys()
-    for key, value in full.items():
-        assert incremental[key] == pytest.approx(value, abs=1e-12), key
+    run_level = {
+        (r, m): (v, d)
+        for r, m, v, d in Score.objects.filter(run__evaluation=ev, scope=Score.RUN).values_list(
+            "run_id", "measure", "value", "detail"
+        )
+    }
+    # the deleted series row counts in neither: its run is summed from the series rows it has
+    summed = run_level[(gone.run_id, "score")][1]
+    assert summed["series"] == Score.objects.filter(run_id=gone.run_id, scope=Score.SERIES, measure="score").count()
+    assert "sums" in run_level[(first.run_id, "score")][1]

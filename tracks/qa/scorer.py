@@ -10,9 +10,11 @@ of judged runs, "unjudged"), summed per series and in the run's "score" detail, 
 """
 
 import json
+import math
 from collections import defaultdict
 
 from django.db import connection
+from django.db.models import Q
 
 from assess.models import Nugget
 from assess.official import nugget_vote_sets, official_fields
@@ -21,6 +23,7 @@ from scoring.measures import combine
 from scoring.models import Score
 from scoring.registry import ScoreBatch, ScoreRow
 from tracks.qa import measures as qa
+from tracks.qa import run_totals
 
 FACTOID_TYPES = {"FACTOID"}
 LIST_TYPES = {"LIST", "RIGIDLIST"}
@@ -45,14 +48,17 @@ def is_nil(docid, text=""):
 class Questions:
     """The evaluation's questions and which series each belongs to (a question without a parent is its own)."""
 
-    def __init__(self, evaluation):
+    def __init__(self, evaluation, topic_ids=None):
+        """Every question of the evaluation, or (topic_ids given) those of the series the topics are or belong to:
+        a live pass needs no other (reading them all made it grow with the evaluation)."""
         qtypes = set(evaluation.track_spec.question_types)
         self.info = {}
-        for tid, parent_id, kind, ident, data in (
-            Topic.objects.filter(evaluation=evaluation)
-            .order_by()
-            .values_list("id", "parent_id", "kind", "ident", "data")
-        ):
+        topics = Topic.objects.filter(evaluation=evaluation).order_by()
+        if topic_ids is not None:
+            ids = list(topic_ids)
+            series = {parent or tid for tid, parent in topics.filter(id__in=ids).values_list("id", "parent_id")}
+            topics = topics.filter(Q(id__in=series) | Q(parent_id__in=series))
+        for tid, parent_id, kind, ident, data in topics.values_list("id", "parent_id", "kind", "ident", "data"):
             if kind in qtypes or (not qtypes and kind != "series"):
                 self.info[tid] = {"series": parent_id or tid, "kind": kind, "ident": ident, "data": data}
         self.series_questions = defaultdict(list)
@@ -312,30 +318,20 @@ def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entr
 
 
 # Counts summed per series and run; "pool_*" and "questions*" say how far judging has got (reports show it).
-COUNTS = (
-    "entries",
-    "judged",
-    "nil_returned",
-    "nil_correct",
-    "nil_questions",
-    "pool_items",
-    "pool_judged",
-    "unpooled",
-    "questions",
-    "questions_judged",
-)
+COUNTS = run_totals.COUNT_KEYS
 
 
 def _new_acc():
-    return {"sums": {}, "left_out": 0, "left_out_questions": [], "unjudged_questions": [], **{k: 0 for k in COUNTS}}
+    # "values": question type -> the values (math.fsum'd at the end: the same sum in whatever order they came)
+    acc = {"values": defaultdict(list), "left_out": 0, "left_out_questions": [], "unjudged_questions": []}
+    return acc | dict.fromkeys(COUNTS, 0)
 
 
 def _add_question(acc, kind, value, detail, ident):
     if value is None:
         acc["left_out"] += 1
     else:
-        total, n = acc["sums"].get(kind, (0.0, 0))
-        acc["sums"][kind] = (total + value, n + 1)
+        acc["values"][kind].append(value)
     unjudged = bool(detail.get("unjudged"))
     if detail.get("left_out") and not unjudged:  # an empty final answer set only counts once judging is done
         acc["left_out_questions"].append(ident)
@@ -371,7 +367,7 @@ def stored_series_partials(run_ids, topic_ids):
         return out
     sql = f"""
         SELECT s.run_id, coalesce(t.parent_id, t.id), t.kind,
-               coalesce(sum(s.value), 0), count(s.value), count(*) - count(s.value),
+               array_agg(s.value) FILTER (WHERE s.value IS NOT NULL), count(*) - count(s.value),
                coalesce(sum((s.detail->>'entries')::int), 0), coalesce(sum((s.detail->>'judged')::int), 0),
                count(*) FILTER (WHERE s.detail->>'nil_returned' = 'true'),
                count(*) FILTER (WHERE s.detail->>'nil_correct' = 'true'),
@@ -390,8 +386,7 @@ def stored_series_partials(run_ids, topic_ids):
             run_id,
             series,
             kind,
-            total,
-            n,
+            values,
             nulls,
             entries,
             judged,
@@ -406,9 +401,7 @@ def stored_series_partials(run_ids, topic_ids):
             questions,
         ) in cursor:
             acc = out[(run_id, series)]
-            if n:
-                old_total, old_n = acc["sums"].get(kind, (0.0, 0))
-                acc["sums"][kind] = (old_total + total, old_n + n)
+            acc["values"][kind].extend(values or ())
             acc["left_out"] += nulls
             acc["left_out_questions"].extend(left_out or ())
             acc["unjudged_questions"].extend(unjudged or ())
@@ -434,7 +427,8 @@ def series_results(questions, question_values, weights, partials=None):
         _add_question(accs[(run_id, info["series"])], info["kind"], value, detail, info["ident"])
     out = {}
     for key, acc in accs.items():
-        s = combine.series_score_from_sums(acc["sums"], weights, acc["left_out"])
+        sums = {kind: (math.fsum(values), len(values)) for kind, values in acc["values"].items() if values}
+        s = combine.series_score_from_sums(sums, weights, acc["left_out"])
         extra = {k: acc[k] for k in COUNTS}
         extra["left_out_questions"] = sorted(acc["left_out_questions"])
         extra["unjudged_questions"] = sorted(acc["unjudged_questions"])
@@ -462,80 +456,6 @@ def series_rows(results):
     return rows
 
 
-def run_rows(run_ids, series_details):
-    """Run-level rows from {(run, series): (value, detail)} of every series."""
-    by_run = defaultdict(list)
-    for (run_id, sid), vd in series_details.items():
-        by_run[run_id].append((sid, vd))
-    rows = []
-    for run_id in run_ids:
-        series = by_run.get(run_id, [])
-        value = combine.run_score(v for _, (v, _) in series)
-        flagged = [sid for sid, (_, d) in series if d.get("missing")]
-        left_out = sorted(q for _, (_, d) in series for q in d.get("left_out_questions", ()))
-        unjudged = sorted(q for _, (_, d) in series for q in d.get("unjudged_questions", ()))
-        judging = {
-            k: sum(d.get(k, 0) for _, (_, d) in series)
-            for k in ("pool_items", "pool_judged", "unpooled", "questions", "questions_judged")
-        }
-        rows.append(
-            ScoreRow(
-                run_id,
-                Score.RUN,
-                None,
-                "score",
-                value,
-                {
-                    "series": len(series),
-                    "partial_series": len(flagged),
-                    "left_out_questions": left_out,
-                    "unjudged_questions": unjudged,
-                    **judging,
-                },
-            )
-        )
-        comps = combine.component_means(
-            combine.SeriesScore(v, d.get("components", {}), d.get("counts", {})) for _, (v, d) in series
-        )
-        for qtype, mean_value in comps.items():
-            n = sum(d.get("counts", {}).get(qtype, 0) for _, (_, d) in series)
-            rows.append(ScoreRow(run_id, Score.RUN, None, qtype.lower(), mean_value, {"questions": n}))
-        totals = defaultdict(int)
-        for _, (_, d) in series:
-            for k in ("entries", "judged", "nil_returned", "nil_correct", "nil_questions"):
-                totals[k] += d.get(k, 0)
-        if any(d.get("counts", {}).get("FACTOID") for _, (_, d) in series):
-            nil_p = totals["nil_correct"] / totals["nil_returned"] if totals["nil_returned"] else None
-            nil_r = totals["nil_correct"] / totals["nil_questions"] if totals["nil_questions"] else None
-            rows.append(
-                ScoreRow(
-                    run_id,
-                    Score.RUN,
-                    None,
-                    "nil_precision",
-                    nil_p,
-                    {"correct": totals["nil_correct"], "returned": totals["nil_returned"]},
-                )
-            )
-            rows.append(
-                ScoreRow(
-                    run_id,
-                    Score.RUN,
-                    None,
-                    "nil_recall",
-                    nil_r,
-                    {"correct": totals["nil_correct"], "nil_questions": totals["nil_questions"]},
-                )
-            )
-        judged = totals["judged"] / totals["entries"] if totals["entries"] else None
-        rows.append(
-            ScoreRow(
-                run_id, Score.RUN, None, "judged", judged, {"judged": totals["judged"], "entries": totals["entries"]}
-            )
-        )
-    return rows
-
-
 # Named weightings an organizer can pick with the setting "series_weighting" (else "series_weights" is used as is).
 WEIGHTINGS = {
     "trec2007": combine.TREC2007_WEIGHTS,
@@ -553,7 +473,7 @@ def series_weights(evaluation):
 
 def score_qa(evaluation, topic_ids):
     """The registered scorer: recompute `topic_ids` (None: everything) for every run, then series and runs."""
-    questions = Questions(evaluation)
+    questions = Questions(evaluation, topic_ids)
     qids = questions.expand(topic_ids)
     full = topic_ids is None
     run_ids = list(Run.objects.filter(evaluation=evaluation).order_by().values_list("id", flat=True))
@@ -573,13 +493,9 @@ def score_qa(evaluation, topic_ids):
         key: (s.value, {"components": s.components, "counts": s.counts, "missing": list(s.missing), **extra})
         for key, (s, extra) in s_results.items()
     }
-    if not full:
-        for run_id, sid, value, detail in (
-            Score.objects.filter(run_id__in=run_ids, scope=Score.SERIES, measure="score")
-            .exclude(topic_id__in=series_ids)
-            .values_list("run_id", "topic_id", "value", "detail")
-        ):
-            series_details[(run_id, sid)] = (value, detail)
-
-    rows = question_rows(scores) + series_rows(s_results) + run_rows(run_ids, series_details)
+    if full:
+        runs = run_totals.full_run_rows(run_ids, series_details)
+    else:  # from the runs' stored sums and the series recomputed now, not every series of every run
+        runs = run_totals.live_run_rows(run_ids, series_ids, series_details)
+    rows = question_rows(scores) + series_rows(s_results) + runs
     return ScoreBatch(rows=rows, question_ids=qids, series_ids=series_ids, run_level=True, full=full)
