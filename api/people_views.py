@@ -1,4 +1,4 @@
-"""Users and teams (organizers), as `manage.py add_user` makes them (pooling.demo.ensure_user)."""
+"""Users and teams (organizers), as `manage.py add_user` makes them (pooling.accounts, which logs each change)."""
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from api import serializers as s
 from api.common import RoleAPIView
 from api.tokens import revoke_token
-from config.roles import roles_of
-from pooling.demo import ensure_user
+from config.roles import remember_roles, roles_of
+from pooling import accounts
 from pooling.models import Team
 
 
@@ -35,6 +35,8 @@ class Users(RoleAPIView):
         users = get_user_model().objects.prefetch_related("teams", "groups").select_related("api_token")
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(users.order_by("username"), request, view=self)
+        for u in page:  # the roles from the prefetched groups, not a query per user
+            remember_roles(u, [g.name for g in u.groups.all()])
         return paginator.get_paginated_response([user_data(u) for u in page])
 
     @extend_schema(request=s.UserCreate)
@@ -43,7 +45,7 @@ class Users(RoleAPIView):
         body.is_valid(raise_exception=True)
         d = body.validated_data
         try:
-            user = ensure_user(d["username"], d["role"], d["password"], d["team"] or None)
+            user = accounts.add_user(d["username"], d["role"], d["password"], d["team"] or None, by=request.user)
         except DjangoValidationError as e:
             raise ValidationError({"password": e.messages}) from None
         return Response(user_data(user), status=status.HTTP_201_CREATED)
@@ -54,7 +56,7 @@ class UserToken(RoleAPIView):
 
     def delete(self, request, username):
         user = get_object_or_404(get_user_model(), username=username)
-        revoke_token(user)
+        revoke_token(user, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -74,8 +76,7 @@ class Teams(RoleAPIView):
         missing = sorted(set(d["members"]) - {u.username for u in users})
         if missing:
             raise ValidationError({"members": [f"no user {name!r}" for name in missing]})
-        team, created = Team.objects.get_or_create(name=d["name"].strip())
-        team.members.add(*users)
+        team, created = accounts.add_team_members(d["name"], users, by=request.user)
         return Response(
             {"name": team.name, "members": sorted(m.username for m in team.members.all())},
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from api.models import ApiToken
+from pooling import audit
 
 
 def _digest(key):
@@ -23,9 +24,13 @@ def create_token(user):
     return key
 
 
-def revoke_token(user):
-    """Remove the user's key; True if there was one."""
-    return ApiToken.objects.filter(user=user).delete()[0] > 0
+def revoke_token(user, by=None):
+    """Remove the user's key; True if there was one. Revoked by someone else (an organizer), it is logged."""
+    with transaction.atomic():
+        revoked = ApiToken.objects.filter(user=user).delete()[0] > 0
+        if revoked and by is not None and by != user:
+            audit.record(by, "api token revoked", user.username)
+    return revoked
 
 
 def user_for(key):

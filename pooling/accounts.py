@@ -107,6 +107,35 @@ def update_user(user, *, roles=None, teams=None, active=None, email=None, by=Non
     return user
 
 
+def add_user(username, role, password, team=None, by=None):
+    """Create a user with a password (or give an existing one one more role and team), as `manage.py add_user`
+    and the API do; logged with before and after. The password rules raise ValidationError before anything is
+    stored."""
+    from pooling.demo import ensure_user  # the demo's users are made the same way, unlogged
+
+    existing = User.objects.filter(username=username).first()
+    before = state_of(existing) if existing else None
+    with transaction.atomic():
+        user = ensure_user(username, role, password, team)
+        after = state_of(user)
+        if after != before:
+            audit.record(by, "user created" if before is None else "user changed", username, before, after)
+    return user
+
+
+def add_team_members(name, users, by=None):
+    """Create team `name` if needed and add `users` to it; returns (team, created). Logged with the members before
+    and after."""
+    with transaction.atomic():
+        team, created = Team.objects.get_or_create(name=name.strip())
+        before = sorted(team.members.values_list("username", flat=True))
+        team.members.add(*users)
+        after = sorted(team.members.values_list("username", flat=True))
+        if created or after != before:
+            audit.record(by, "team changed", team.name, None if created else {"members": before}, {"members": after})
+    return team, created
+
+
 def locked_usernames():
     """User names locked out by failed logins now (django-axes' attempts at or over the limit, within the
     cool-off time)."""

@@ -94,6 +94,38 @@ def test_tokens_are_made_on_the_users_page_shown_once_and_revoked(client, world)
     assert revoked.get("/api/evaluations/api-bolt/runs/").status_code == 401
 
 
+def test_users_teams_and_token_revocations_by_api_are_in_the_audit_log(world):
+    from pooling.models import AuditEntry
+
+    org = api(world["organizer"])
+    r = org.post(
+        "/api/users/",
+        {"username": "newbie", "role": "assessor", "password": "a-long-enough-pass-9", "team": ""},
+        format="json",
+    )
+    assert r.status_code == 201
+    made = AuditEntry.objects.get(action="user created", target="newbie")
+    assert made.user == world["organizer"] and made.before is None and made.after["roles"] == ["assessor"]
+    r = org.post("/api/users/", {"username": "newbie", "role": "participant", "team": "Team Beta"}, format="json")
+    assert r.status_code == 201
+    changed = AuditEntry.objects.get(action="user changed", target="newbie")
+    assert changed.before["teams"] == [] and changed.after["teams"] == ["Team Beta"]
+    assert changed.after["roles"] == ["assessor", "participant"]
+    assert org.post("/api/teams/", {"name": "Team Gamma", "members": ["newbie"]}, format="json").status_code == 201
+    team = AuditEntry.objects.get(action="team changed", target="Team Gamma")
+    assert team.before is None and team.after == {"members": ["newbie"]}
+    assert org.post("/api/teams/", {"name": "Team Gamma", "members": ["newbie"]}, format="json").status_code == 200
+    assert AuditEntry.objects.filter(action="team changed").count() == 1  # nothing changed, nothing logged
+    create_token(world["beta"])
+    assert org.delete("/api/users/beta/token/").status_code == 204
+    assert AuditEntry.objects.get(action="api token revoked").target == "beta"
+    listed = {u["username"]: u for u in org.get("/api/users/").json()["results"]}
+    assert listed["newbie"]["roles"] == ["assessor", "participant"] and listed["newbie"]["teams"] == [
+        "Team Beta",
+        "Team Gamma",
+    ]
+
+
 def test_an_organizers_script_runs_an_evaluation_end_to_end(world, django_capture_on_commit_callbacks):
     org = api(world["organizer"])
     r = org.post(

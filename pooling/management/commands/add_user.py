@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from config.roles import ROLES
-from pooling.demo import ensure_user
+from pooling.accounts import add_user
 
 
 class Command(BaseCommand):
@@ -24,7 +24,7 @@ class Command(BaseCommand):
         if not exists and not password:
             raise CommandError(f"user {username!r} is new: give --password")
         try:
-            ensure_user(username, role, password, team)
+            add_user(username, role, password, team)
         except ValidationError as e:  # AUTH_PASSWORD_VALIDATORS: nothing was stored
             raise CommandError(f"password refused for {username!r}: " + " ".join(e.messages)) from None
         self.stdout.write(
