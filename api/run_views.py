@@ -31,8 +31,9 @@ def run_data(run):
 
 class Runs(RoleAPIView):
     """Who: organizers (every run; POST uploads run files); participants (GET: their own teams' runs only).
-    Upload: multipart `files` (one or more), `team`, optional `priority`, `manual`, `whole_collection`; each
-    file is checked and stored only when it passes (pooling.loading.load_run_files)."""
+    Upload: multipart `files` (one or more), `team`, optional `priority`, `manual`, `whole_collection`,
+    `description` (of manual processing), `kind` and `initial_tag` (ciQA's initial/final pairs), as the upload
+    page asks; each file is checked and stored only when it passes (pooling.loading.load_run_files)."""
 
     allowed_roles = (ORGANIZER, PARTICIPANT)
     method_roles = {"POST": (ORGANIZER,)}
@@ -63,6 +64,9 @@ class Runs(RoleAPIView):
                 priority=d["priority"],
                 manual=d["manual"],
                 whole_collection=d["whole_collection"],
+                description=d["description"],
+                kind=d["kind"],
+                initial_tag=d["initial_tag"],
             )
             for f in d["files"]
         ]

@@ -51,6 +51,15 @@ class RunUpload(serializers.Serializer):
     priority = serializers.IntegerField(min_value=1, max_value=32767, required=False, allow_null=True, default=None)
     manual = serializers.BooleanField(required=False, default=False)
     whole_collection = serializers.BooleanField(required=False, default=True)
+    description = serializers.CharField(
+        required=False, allow_blank=True, default="", help_text="of the manual processing (TAC 2008 asks it)"
+    )
+    kind = serializers.ChoiceField(
+        choices=["", "initial", "final"], required=False, default="", help_text="ciQA: initial or final run"
+    )
+    initial_tag = serializers.CharField(
+        max_length=100, required=False, allow_blank=True, default="", help_text="ciQA: a final run's initial run"
+    )
 
 
 class RunOut(serializers.Serializer):

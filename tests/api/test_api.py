@@ -151,9 +151,17 @@ def test_an_organizers_script_runs_an_evaluation_end_to_end(world, django_captur
     assert not Run.objects.filter(evaluation__slug="api-new").exists()
     r = org.post(
         "/api/evaluations/api-new/runs/",
-        {"files": [upload("alpha1.xml", (BOLT / "alpha1.xml").read_bytes())], "team": "Team Alpha", "priority": 1},
+        {
+            "files": [upload("alpha1.xml", (BOLT / "alpha1.xml").read_bytes())],
+            "team": "Team Alpha",
+            "priority": 1,
+            "manual": True,
+            "description": "queries rewritten by hand",
+        },
     )
     assert r.status_code == 201 and r.json()["runs"][0]["stored"]
+    stored = Run.objects.get(evaluation__slug="api-new")
+    assert stored.is_manual and stored.data["description"] == "queries rewritten by hand"  # as the upload page
     tag = r.json()["runs"][0]["tag"]
     from pooling.models import Submission
 
