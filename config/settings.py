@@ -180,7 +180,7 @@ UPLOAD_MAX_BYTES = {
 }
 # Full-text search on PostgreSQL ranks at most this many matching documents (reading each one's tsvector is the
 # cost of a search); a query matching more says so and asks for more words (corpus/search.py).
-SEARCH_RANK_CANDIDATES = env_int("SEARCH_RANK_CANDIDATES", 1000)
+SEARCH_RANK_CANDIDATES = env_int("SEARCH_RANK_CANDIDATES", 300)
 
 # --- REST API (api/) ----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -26,7 +26,7 @@ SNIPPET_CHARS = 100_000
 PAGE = 20
 # A query matching more documents than this ranks the first this many the index yields (reading each one's
 # tsvector is what a search costs); the page then says "more than N match" and asks for more words.
-RANK_CANDIDATES = 1000
+RANK_CANDIDATES = 300
 
 
 class SearchError(ValueError):
@@ -49,8 +49,7 @@ class Results:
     hits: list = field(default_factory=list)
     more: bool = False  # another page follows
     matched: int = 0  # documents matching (PostgreSQL: counted up to rank_candidates())
-    capped: bool = False  # more matched than were counted (PostgreSQL)
-    exact: bool = True  # every match was ranked (RUM, SQLite); else the best of the first `matched` are shown
+    capped: bool = False  # more matched than were ranked (PostgreSQL)
     marks: list = field(default_factory=list)  # what the viewer marks in an opened document
     page: int = 1
 
@@ -198,68 +197,48 @@ def _where(collection, since, until):
 
 
 def _search_postgresql(query, collection, since, until, limit, offset, cap):
-    """(hits of the page, how many match up to `cap`, whether every match was ranked) in one collection."""
+    """(hits of the page, how many match up to `cap`) in one collection.
+
+    The index finds the matches (RUM checks a phrase from the positions it stores; GIN has every candidate's
+    tsvector read to check it); the first `cap` found are ranked by ts_rank_cd, which reads each one's tsvector,
+    so a search costs at most `cap` tsvector reads, and the page says when more matched than were ranked. (RUM's
+    own ranking, `ORDER BY vector <=> query`, ranks every match: exact, but for a word in most documents it
+    sorts them all, slower than reading a thousand tsvectors; under the cap it was no faster either.)"""
     where, args = _where(collection, since, until)
     # The tsquery is written inline (a stable function of constants, evaluated once), so the planner uses the
     # index for the match.
     tsquery = "websearch_to_tsquery(%s::regconfig, %s)"
     q = [collection.search_language, query]
-    rum = index_kind() == "rum"
+    headline = f"StartSel={search_query.START}, StopSel={search_query.STOP}, MaxWords=30, MinWords=12, MaxFragments=2"
+    # One statement: the matches are found once (`m`), counted, ranked, and only the page is given snippets, the
+    # costly part per document.
+    sql = (
+        f"WITH m AS MATERIALIZED (SELECT e.document_id, e.date, e.vector FROM corpus_searchentry e "
+        f"WHERE e.vector @@ {tsquery} AND {where} LIMIT %s), "
+        f"top AS (SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
+        "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s) "
+        "SELECT top.document_id, %s, d.docno, top.date, top.rank, "
+        f"ts_headline(%s::regconfig, left(d.text, %s), {tsquery}, %s), (SELECT count(*) FROM m) "
+        "FROM top JOIN corpus_document d ON d.id = top.document_id ORDER BY top.rank DESC, top.document_id"
+    )
+    params = [*q, *args, cap, *q, limit, offset, collection.name, collection.search_language, SNIPPET_CHARS, *q]
     with transaction.atomic(), connection.cursor() as cur:
         # Hoping to find `cap` matches early, the planner would read the whole table and test every tsvector
         # (over a second at 200,000 documents) for a phrase it takes to be common: always the full-text index.
         cur.execute("SET LOCAL enable_seqscan = off")
-        if rum:
-            # RUM ranks inside the index (`<=>`, the distance 1/rank, from the positions it stores, phrases
-            # included): an ordered index scan yields the best first without reading a tsvector from the table.
-            # The ids of the first `cap` in rank order give the count and the page; the sort of a common word's
-            # matches wants more than the default 4 MB.
-            cur.execute("SET LOCAL enable_bitmapscan = off")
-            cur.execute("SET LOCAL work_mem = '64MB'")
-            cur.execute(
-                f"SELECT e.document_id FROM corpus_searchentry e WHERE e.vector @@ {tsquery} AND {where} "
-                f"ORDER BY e.vector <=> {tsquery} LIMIT %s",
-                [*q, *args, *q, cap],
-            )
-            ranked = [pk for (pk,) in cur.fetchall()]
-            matched, page = len(ranked), ranked[offset : offset + limit]
-            top = (
-                f"SELECT e.document_id, e.date, 1 / nullif(e.vector <=> {tsquery}, 'Infinity') AS rank "
-                "FROM corpus_searchentry e WHERE e.document_id = ANY(%s)"
-            )
-            top_args = [*q, page]
-        else:
-            # GIN only says which documents match: ranking reads each one's tsvector, so only the first `cap`
-            # the index yields are ranked (the page says so).
+        cur.execute(sql, [*params, headline])
+        rows = cur.fetchall()
+        if rows:
+            matched = rows[0][-1]
+        else:  # no match, or a page past the last: the count alone
             cur.execute(
                 f"SELECT count(*) FROM (SELECT 1 FROM corpus_searchentry e WHERE e.vector @@ {tsquery} "
                 f"AND {where} LIMIT %s) m",
                 [*q, *args, cap],
             )
-            matched, page = cur.fetchone()[0], True
-            top = (
-                f"WITH m AS (SELECT e.document_id, e.date, e.vector FROM corpus_searchentry e "
-                f"WHERE e.vector @@ {tsquery} AND {where} LIMIT %s) "
-                f"SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
-                "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s"
-            )
-            top_args = [*q, *args, cap, *q, limit, offset]
-        if not matched or not page:
-            return [], matched, rum
-        # Snippets, the costly part per document, only for the page.
-        headline = (
-            f"StartSel={search_query.START}, StopSel={search_query.STOP}, MaxWords=30, MinWords=12, MaxFragments=2"
-        )
-        cur.execute(
-            f"WITH top AS ({top}) SELECT top.document_id, %s, d.docno, top.date, top.rank, "
-            f"ts_headline(%s::regconfig, left(d.text, %s), {tsquery}, %s) "
-            "FROM top JOIN corpus_document d ON d.id = top.document_id "
-            "ORDER BY top.rank DESC NULLS LAST, top.document_id",
-            [*top_args, collection.name, collection.search_language, SNIPPET_CHARS, *q, headline],
-        )
-        rows = cur.fetchall()
-    hits = [Hit(i, c, d, day, float(r or 0), search_query.snippet_html(s or "")) for i, c, d, day, r, s in rows]
-    return hits, matched, rum
+            matched = cur.fetchone()[0]
+    hits = [Hit(i, c, d, day, float(r), search_query.snippet_html(s or "")) for i, c, d, day, r, s, _ in rows]
+    return hits, matched
 
 
 def _search_sqlite(match, collection_ids, since, until, limit, offset):
@@ -307,7 +286,7 @@ def search(query, collections, since=None, until=None, page=1, per_page=PAGE):
         merged = len(collections) > 1
         for collection in collections:
             check_language(collection.search_language)
-            found, matched, exact = _search_postgresql(
+            found, matched = _search_postgresql(
                 query,
                 collection,
                 since,
@@ -319,7 +298,6 @@ def search(query, collections, since=None, until=None, page=1, per_page=PAGE):
             hits += found
             results.matched += matched
             results.capped |= matched >= cap
-            results.exact &= exact
         if merged:
             hits.sort(key=lambda h: (-h.rank, h.document_id))
             hits = hits[offset : offset + want]
