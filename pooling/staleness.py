@@ -191,6 +191,26 @@ def _enqueue(evaluation_id):
             pending.release(evaluation_id)
             raise
     except Exception:  # broker down: the StaleTopic row stays and is picked up later
-        logging.getLogger(__name__).warning(
-            "could not enqueue rescoring of evaluation %s", evaluation_id, exc_info=True
-        )
+        _broker_down(evaluation_id)
+
+
+BROKER_WARNING_SECONDS = 60
+_broker_warned_at = None  # when this process last logged a failed publish with its traceback
+
+
+def _broker_down(evaluation_id):
+    """With Redis down every save fails to publish: one warning with the traceback a minute, the rest at debug
+    level (a traceback per save buried the log)."""
+    global _broker_warned_at
+    log, now = logging.getLogger(__name__), time.monotonic()
+    if _broker_warned_at is not None and now - _broker_warned_at < BROKER_WARNING_SECONDS:
+        log.debug("could not enqueue rescoring of evaluation %s", evaluation_id)
+        return
+    _broker_warned_at = now
+    log.warning(
+        "could not enqueue rescoring of evaluation %s: its stale marks stay and the workers' sweep scores them "
+        "(more such failures within %d s are logged at debug level)",
+        evaluation_id,
+        BROKER_WARNING_SECONDS,
+        exc_info=True,
+    )

@@ -1,5 +1,6 @@
 """Live rescoring through a real Celery worker, and judging that goes on while the broker is unreachable."""
 
+import logging
 import time
 
 import pytest
@@ -47,8 +48,12 @@ def test_saved_judgment_updates_score_through_worker(transactional_db, celery_wo
         time.sleep(0.1)
 
 
-def test_judging_goes_on_with_broker_unreachable(db, django_capture_on_commit_callbacks, caplog):
+def test_judging_goes_on_with_broker_unreachable(db, django_capture_on_commit_callbacks, caplog, monkeypatch):
     from config.celery import app
+    from pooling import staleness
+
+    monkeypatch.setattr(staleness, "_broker_warned_at", None)  # another test may have warned a moment ago
+    caplog.set_level(logging.DEBUG, logger="pooling.staleness")
 
     t = tiny_trec2007(slug="broker-down")
     rescore_evaluation(t["evaluation"].id)
@@ -57,9 +62,10 @@ def test_judging_goes_on_with_broker_unreachable(db, django_capture_on_commit_ca
         app.conf.task_always_eager = False
         app.conf.broker_url = app.conf.broker_write_url = "redis://127.0.0.1:9/0"  # nothing listens there
         app._pool, app.amqp._producer_pool = None, None
-        with django_capture_on_commit_callbacks(execute=True):
-            _save_judgment(t, "globally-correct")
-        assert wait_for_publisher(timeout=60)
+        for label in ("locally-correct", "globally-correct"):
+            with django_capture_on_commit_callbacks(execute=True):
+                _save_judgment(t, label)
+            assert wait_for_publisher(timeout=60)
     finally:
         for k, v in saved.items():
             app.conf[k] = v
@@ -68,7 +74,9 @@ def test_judging_goes_on_with_broker_unreachable(db, django_capture_on_commit_ca
     assert Judgment.objects.get(item=t["items"]["f1"], kind="instance").value["label"] == "globally-correct"
     assert StaleTopic.objects.filter(topic=t["q"]["217.1"]).exists()
     assert _value(t["runA"], t["q"]["217.1"]) == 0.0
-    assert "could not enqueue rescoring" in caplog.text
+    # one warning with the traceback, not one per save
+    warned = [r for r in caplog.records if "could not enqueue rescoring" in r.getMessage()]
+    assert [r.levelname for r in warned] == ["WARNING", "DEBUG"] and warned[0].exc_info
     # When the broker is back the catch-up sweep scores it (tasks in-process here).
     from scoring.tasks import sweep_stale
 
