@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 
 from pooling.formats.base import Problem
-from pooling.loading import LoadError
+from pooling.loading import LoadError, update_settings
 from tracks.qa.ciqa.models import InteractionSession, QuestionnaireAnswer, Screenshot, UrlFile
 from tracks.qa.ciqa.sessions import system_order
 from tracks.qa.ciqa.stats import mean_ratings
@@ -29,12 +29,12 @@ def definition(evaluation):
     return evaluation.setting(SETTING) or default_questionnaire()
 
 
-def set_definition(evaluation, text, filename="questionnaire"):
+def set_definition(evaluation, text, filename="questionnaire", by=None):
+    """Replace the questionnaire; logged (who, before, after) as every settings change."""
     problems, parsed = parse_questionnaire(text, filename)
     if problems:
         raise LoadError([p.format(filename) for p in problems])
-    evaluation.settings = (evaluation.settings or {}) | {SETTING: parsed}
-    evaluation.save(update_fields=["settings"])
+    update_settings(evaluation, {SETTING: parsed}, by=by)
     return parsed
 
 

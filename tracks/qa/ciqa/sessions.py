@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from assess.models import Assignment
-from pooling.loading import LoadError
+from pooling.loading import LoadError, update_settings
 from pooling.models import Topic
 from tracks.qa.ciqa.models import InteractionSession, UrlFile
 from tracks.qa.formats.ciqa_topics import KIND, TRAINING_KIND
@@ -180,12 +180,12 @@ def progress_by_assessor(evaluation):
     return [(name, *counts[name]) for name in sorted(counts)]
 
 
-def set_interaction_seconds(evaluation, seconds):
+def set_interaction_seconds(evaluation, seconds, by=None):
+    """Set the length of an interaction session; logged (who, before, after) as every settings change."""
     seconds = int(seconds)
     if not 10 <= seconds <= 3600:
         raise LoadError([f"interaction time {seconds}s: between 10 and 3600 seconds"])
-    evaluation.settings = (evaluation.settings or {}) | {"interaction_seconds": seconds}
-    evaluation.save(update_fields=["settings"])
+    update_settings(evaluation, {"interaction_seconds": seconds}, by=by)
 
 
 def assessor_named(username):

@@ -152,7 +152,9 @@ def plan(request, slug):
     try:
         seconds = request.POST.get("seconds", "").strip()
         if seconds:
-            sessions.set_interaction_seconds(evaluation, params.integer(seconds, "seconds", maximum=3600))
+            sessions.set_interaction_seconds(
+                evaluation, params.integer(seconds, "seconds", maximum=3600), by=request.user
+            )
         created, removed = sessions.plan_sessions(evaluation)
     except LoadError as exc:
         _problems(request, exc)
@@ -167,7 +169,9 @@ def define_questionnaire(request, slug):
     """Who: organizers. Define the exit questionnaire (5-point scales with labelled ends, free-text questions)."""
     evaluation = _evaluation(slug)
     try:
-        questionnaire.set_definition(evaluation, params.text(request.POST.get("definition"), "definition"))
+        questionnaire.set_definition(
+            evaluation, params.text(request.POST.get("definition"), "definition"), by=request.user
+        )
     except LoadError as exc:
         _problems(request, exc)
     else:

@@ -289,6 +289,28 @@ def test_pages_per_role(planned, make_user, client):
     assert client.get(reverse("qa:ciqa_questionnaire", args=[ciqa.slug])).status_code == 403  # sessions left
 
 
+def test_the_organizers_setting_changes_are_stored_and_logged(planned, make_user, client):
+    from pooling.models import AuditEntry
+
+    ciqa, *_ = planned
+    org = make_user("org", "organizer")
+    client.login(username="org", password=PASSWORD)
+    client.post(reverse("qa:ciqa_plan", args=[ciqa.slug]), {"seconds": "240"})
+    ciqa.refresh_from_db()
+    assert ciqa.settings["interaction_seconds"] == 240
+    entry = AuditEntry.objects.get(action="settings changed", target=ciqa.slug)
+    assert entry.user == org and entry.after == {"interaction_seconds": 240}
+    client.post(reverse("qa:ciqa_plan", args=[ciqa.slug]), {"seconds": "5"})  # refused: nothing changes
+    ciqa.refresh_from_db()
+    assert ciqa.settings["interaction_seconds"] == 240 and AuditEntry.objects.count() == 1
+    definition = "[interaction]\nscale easy | How easy was it? | very hard | very easy\ntext other | Anything else?\n"
+    client.post(reverse("qa:ciqa_define_questionnaire", args=[ciqa.slug]), {"definition": definition})
+    ciqa.refresh_from_db()
+    logged = AuditEntry.objects.filter(action="settings changed").latest("pk")
+    assert logged.user == org and list(logged.after) == ["ciqa_questionnaire"]
+    assert logged.after["ciqa_questionnaire"] == ciqa.settings["ciqa_questionnaire"]
+
+
 def test_the_topics_page_loads_a_ciqa_topic_file_and_names_its_problems(db, make_user, client):
     """The issue's symptom: a ciQA topic upload answered 500 (its format module did not exist)."""
     from django.core.files.uploadedfile import SimpleUploadedFile
