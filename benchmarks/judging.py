@@ -1,16 +1,23 @@
-"""Judgment saves over HTTP: gunicorn + PostgreSQL, the same POST the judging page's htmx sends.
+"""Judgment saves over HTTP with live rescoring on: gunicorn (config/gunicorn.conf.py) + PostgreSQL + a Celery
+worker started as docker-compose.yml starts it, the same POST the judging page's htmx sends.
 
-Three runs: one client alone (latency p50/p99); 50 simulated assessors each saving as soon as the last save
-answered (saves/s at saturation); saves arriving at a fixed 200/s from 50 assessors (p50/p99, measured from the
-scheduled send time so a slow server cannot hide its queue). Each assessor judges the items of its own series,
-cycling through the labels so every save is a change. Errors are non-200 answers and failed connections; lost
-saves are found afterwards by comparing the database with what each client was told (the label and version of
-the last save answered 200 for each item, and one history row per such save).
+Data: a TREC 2007-sized evaluation (scoring.synthetic.trec2007_sized: 70 series, 515 questions, 51 runs, every
+item judged); the first `--clients` series are assigned to as many assessors, who own their series' instance
+judgments and re-judge them (factoid and list items, ~70 distinct items each, cycling through the labels so every
+save is a change and every save marks its question stale). Scores are fully computed before the load starts.
 
-Goals (issue 5): one client p99 <= 10 ms; saturation >= 400 saves/s; at 200/s p99 <= 50 ms; 0 errors, 0 lost.
-Baseline: GET of the login page on the same server (a template render without the database), so `ratio` shows
-what a save costs beyond Django's request handling. Rescoring is enqueued on Redis (a queue of this run's own,
-deleted at the end) but no worker consumes it: the benchmark measures the save, not the scoring.
+Runs, first with the worker on, then the same again with it stopped (the baseline of the same run):
+one assessor alone (latency p50/p99, factoid and list apart); `--clients` assessors each saving as soon as the last
+save answered (closed loop: saves/s, p50/p99); saves arriving at a fixed `--rate` (p50/p95/p99, measured from the
+scheduled send time so a slow server cannot hide its queue). With the worker on, score freshness is measured
+beside: a poller reads ScoringState.fresh_as_of every 50 ms and a save is fresh at the first poll whose
+fresh_as_of is at or after the save's answer (a pass takes that instant before it reads the marks); p50/p95 per
+run, and the seconds from the end of the load until no mark is left. Errors are non-200 answers and failed
+connections; lost saves are found afterwards by comparing the database with what each client was told.
+
+Goals (issue 19): one assessor p99 <= 10 ms; closed loop >= 400 saves/s; at 200/s p99 <= 50 ms; all with the
+worker on; 0 errors, 0 lost. The CPU each process group used (gunicorn, worker, PostgreSQL, this load generator)
+is in the JSON.
 """
 
 import asyncio
@@ -18,6 +25,8 @@ import http.client
 import os
 import re
 import secrets
+import subprocess
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -29,52 +38,54 @@ from benchmarks.production import free_port, session_for
 ROOT = Path(__file__).resolve().parent.parent
 VERSION = re.compile(rb'name="version" value="(\d+)"')
 LABELS = ("incorrect", "unsupported", "non-exact", "locally-correct", "globally-correct")
+SLUG = "bench-judging"
 
 
 def add_arguments(parser):
-    parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--items", type=int, default=40, help="pool items per assessor")
-    parser.add_argument("--single", type=int, default=500, help="saves in the one-client run")
-    parser.add_argument("--seconds", type=float, default=10.0, help="length of each multi-client run")
+    parser.add_argument("--clients", type=int, default=50, help="assessors, one series each (at most --series)")
+    parser.add_argument("--series", type=int, default=70)
+    parser.add_argument("--questions", type=int, default=515)
+    parser.add_argument("--runs", type=int, default=51)
+    parser.add_argument("--single", type=int, default=500, help="saves in the one-assessor run")
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each multi-assessor run")
     parser.add_argument("--rate", type=float, default=200.0, help="saves per second in the fixed-rate run")
     parser.add_argument("--workers", type=int, help="gunicorn workers (default: config/gunicorn.conf.py)")
     parser.add_argument("--threads", type=int, help="threads per gunicorn worker (default: the same file)")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the runs with the worker stopped")
 
 
-def build_data(n_clients, n_items):
-    """One TREC 2007 evaluation; each assessor has a series with one factoid question of n_items pool items.
-    Returns [(session key, [item ids])] per client."""
-
+def build_data(args):
+    """The evaluation, scored; returns (evaluation, [(session key, [item ids], {item: kind}, {item: (label,
+    version)})] per assessor)."""
     from django.contrib.auth.models import Group, User
+    from django.db import connection
 
-    from assess.models import Assignment
-    from pooling.models import Evaluation, PoolItem, Topic
+    from assess.models import Assignment, Judgment
+    from pooling.models import Topic
+    from scoring.rescore import rescore_evaluation
+    from scoring.synthetic import trec2007_sized
 
-    evaluation = Evaluation.objects.create(slug="bench-judging", title="Judging benchmark", track="trec2007-qa")
+    evaluation = trec2007_sized(slug=SLUG, series=args.series, questions=args.questions, runs=args.runs)
     group, _ = Group.objects.get_or_create(name="assessor")
+    series = list(Topic.objects.filter(evaluation=evaluation, parent=None).order_by("position")[: args.clients])
     clients = []
-    for c in range(n_clients):
+    for c, s in enumerate(series):
         user = User.objects.create(username=f"bench{c:03d}")
         user.set_unusable_password()
         user.save()
         user.groups.add(group)
-        series = Topic.objects.create(evaluation=evaluation, ident=str(c + 1), kind="series", position=2 * c)
-        question = Topic.objects.create(
-            evaluation=evaluation, parent=series, ident=f"{c + 1}.1", kind="FACTOID", text="Who?", position=2 * c + 1
-        )
-        Assignment.objects.create(evaluation=evaluation, topic=series, assessor=user)
-        items = PoolItem.objects.bulk_create(
-            PoolItem(
-                evaluation=evaluation,
-                topic=question,
-                key=f"D{c}-{i}\tanswer {i}",
-                docid=f"D{c}-{i}",
-                text=f"answer {i}",
-                position=i,
-            )
-            for i in range(n_items)
-        )
-        clients.append((session_for(user), [it.pk for it in items]))
+        Assignment.objects.create(evaluation=evaluation, topic=s, assessor=user)
+        # the synthetic judge's instance judgments of this series become this assessor's (primary, version 1)
+        judgments = Judgment.objects.filter(evaluation=evaluation, topic__parent=s, kind="instance")
+        judgments.update(assessor=user)
+        rows = list(judgments.order_by("topic__position", "item_id").values_list("item_id", "topic__kind", "value"))
+        items = [item for item, _, _ in rows]
+        kinds = {item: kind for item, kind, _ in rows}
+        told = {item: (value["label"], 1) for item, _, value in rows}
+        clients.append((session_for(user), items, kinds, told))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")  # as autovacuum would have by now
+    rescore_evaluation(evaluation.pk)
     return evaluation, clients
 
 
@@ -83,14 +94,17 @@ class Client:
     it about each. All clients run as asyncio tasks in one thread: the load generator shares the machine with the
     server, and 50 threads fighting over one GIL cost it more CPU per request than the server spends on a save."""
 
-    def __init__(self, port, session_key, items):
+    def __init__(self, port, session_key, items, kinds=None, told=None):
         self.port, self.items = port, items
+        self.kinds = kinds or {}
         self.csrf = secrets.token_hex(16)  # 32 characters: a valid CSRF secret for cookie and header alike
         self.cookie = f"sessionid={session_key}; csrftoken={self.csrf}"
-        self.told = {}  # item id -> (label, version) of the last save answered 200
+        self.told = dict(told or {})  # item id -> (label, version) of the last save answered 200
         self.saves = 0  # saves answered 200 (each one a change)
         self.errors = []
         self.latencies = []
+        self.by_kind = {}  # question kind -> latencies
+        self.answered = []  # wall-clock time of each 200, for score freshness
         self.turn = 0
         self.streams = None
 
@@ -140,11 +154,14 @@ class Client:
             return
         if not keep:
             self._drop()
-        self.latencies.append(time.perf_counter() - t0)
+        latency = time.perf_counter() - t0
+        self.latencies.append(latency)
+        self.by_kind.setdefault(self.kinds.get(item, "?"), []).append(latency)
         m = VERSION.search(content)
         if status != 200 or not m:
             self.errors.append(f"HTTP {status}: {content[:200]!r}")
             return
+        self.answered.append(time.time())
         self.told[item] = (new, int(m.group(1)))
         self.saves += 1
 
@@ -212,7 +229,7 @@ def fixed_rate(clients, seconds, rate):
 
 
 def one_by_one(clients, n=1):
-    """Each client saves n times, the clients one after another (warming up; the one-client run)."""
+    """Each client saves n times, the clients one after another (warming up; the one-assessor run)."""
 
     async def main():
         for client in clients:
@@ -221,6 +238,59 @@ def one_by_one(clients, n=1):
             client.close()  # its connection belonged to this event loop
 
     asyncio.run(main())
+
+
+class Freshness:
+    """Polls the evaluation's fresh_as_of (every 50 ms, its own connection) while a run goes on."""
+
+    def __init__(self, evaluation_id):
+        self.evaluation_id = evaluation_id
+        self.polls = []  # (wall time, fresh_as_of as a timestamp or None, stale marks)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _poll(self):
+        import psycopg
+
+        from pooling.models import StaleTopic
+        from scoring.models import ScoringState
+
+        sql = (
+            f"SELECT (SELECT extract(epoch FROM fresh_as_of)::float FROM {ScoringState._meta.db_table}"
+            f" WHERE evaluation_id = %s), (SELECT count(*) FROM {StaleTopic._meta.db_table} WHERE evaluation_id = %s)"
+        )
+        with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
+            while not self.stop.is_set():
+                row = conn.execute(sql, (self.evaluation_id, self.evaluation_id)).fetchone()
+                self.polls.append((time.time(), row[0], row[1]))
+                self.stop.wait(0.05)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+    def drain(self, last_save, timeout=60.0):
+        """Seconds from `last_save` until a pass covers it and no mark is left (inf if not within `timeout`)."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.polls and self.polls[-1][1] and self.polls[-1][1] >= last_save and self.polls[-1][2] == 0:
+                return self.polls[-1][0] - last_save
+            time.sleep(0.05)
+        return float("inf")
+
+    def lags(self, answered):
+        """For each save answered at a wall time: seconds until a poll saw a pass covering it."""
+        lags, k = [], 0
+        polls = self.polls
+        for t in sorted(answered):
+            while k < len(polls) and not (polls[k][1] and polls[k][1] >= t):
+                k += 1
+            lags.append(polls[k][0] - t if k < len(polls) else float("inf"))
+        return lags
 
 
 def lost_saves(clients):
@@ -233,71 +303,183 @@ def lost_saves(clients):
             j.item_id: (j.value.get("label"), j.version) for j in Judgment.objects.filter(item_id__in=client.items)
         }
         lost += sum(1 for item, told in client.told.items() if stored.get(item) != told)
-    history = JudgmentChange.objects.filter(judgment__evaluation__slug="bench-judging").count()
+    history = JudgmentChange.objects.filter(judgment__evaluation__slug=SLUG).count()
     told_total = sum(c.saves for c in clients)
     return lost + max(0, told_total - history), history, told_total
+
+
+def _cpu_of(pids):
+    """CPU seconds used so far by these processes and their children (Linux /proc), 0 for those gone."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15]) / tick  # utime stime cutime cstime
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def _pids(parent):
+    """The process and its children (gunicorn's and Celery's workers)."""
+    out = subprocess.run(["pgrep", "-P", str(parent)], capture_output=True, text=True).stdout.split()
+    return [parent, *map(int, out)]
+
+
+def _postgres_pids():
+    """The server processes serving this benchmark's database (the server is shared with other work)."""
+    import psycopg
+
+    url = os.environ["DATABASE_URL"]
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return [pid for (pid,) in rows]
+
+
+class CPU:
+    """CPU seconds per process group over a block (children's time counts once they are reaped, so live children
+    are read directly)."""
+
+    def __init__(self, groups):
+        self.groups = groups  # name -> callable returning pids
+
+    def read(self):
+        reading = {name: _cpu_of(pids()) for name, pids in self.groups.items()}
+        reading["load generator"] = time.process_time()
+        return reading
+
+    def __enter__(self):
+        self.before, self.t0 = self.read(), time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        after, wall = self.read(), time.perf_counter() - self.t0
+        self.cores = {name: round((after[name] - self.before[name]) / wall, 2) for name in after}
+
+
+def measure(port, sessions, args, evaluation_id=None, cpu_groups=None):
+    """The three runs against the server as it is (worker on or off). Returns (dict of numbers, clients)."""
+    numbers = {}
+    warm = [Client(port, *s) for s in sessions]
+    one_by_one(warm)  # first save of every client: code paths warm
+    carry = {id(s): w.told for s, w in zip(sessions, warm)}
+
+    def fresh(run_clients, elapsed_label):
+        if evaluation_id is None:
+            return
+        answered = [t for c in run_clients for t in c.answered]
+        lags = poll.lags(answered)
+        numbers[f"{elapsed_label} freshness p50"] = percentile(lags, 50)
+        numbers[f"{elapsed_label} freshness p95"] = percentile(lags, 95)
+        numbers[f"{elapsed_label} drain"] = poll.drain(max(answered)) if answered else 0.0
+
+    import contextlib
+
+    poll_cm = Freshness(evaluation_id) if evaluation_id is not None else contextlib.nullcontext()
+    with poll_cm as poll:
+        single = Client(port, sessions[0][0], sessions[0][1], sessions[0][2], carry[id(sessions[0])])
+        with CPU(cpu_groups) as cpu:
+            one_by_one([single], args.single)
+        carry[id(sessions[0])] = single.told
+        numbers["single p50"] = percentile(single.latencies, 50)
+        numbers["single p99"] = percentile(single.latencies, 99)
+        for kind, values in sorted(single.by_kind.items()):
+            numbers[f"single {kind} p99"] = percentile(values, 99)
+        numbers["single cpu"] = cpu.cores
+        fresh([single], "single")
+
+        clients = [Client(port, s[0], s[1], s[2], carry[id(s)]) for s in sessions]
+        with CPU(cpu_groups) as cpu:
+            elapsed = closed_loop(clients, args.seconds)
+        lat = [x for c in clients for x in c.latencies]
+        numbers["closed saves/s"] = len(lat) / elapsed
+        numbers["closed p50"], numbers["closed p99"] = percentile(lat, 50), percentile(lat, 99)
+        numbers["closed cpu"] = cpu.cores
+        fresh(clients, "closed")
+        carry = {id(s): c.told for s, c in zip(sessions, clients)}
+
+        rated = [Client(port, s[0], s[1], s[2], carry[id(s)]) for s in sessions]
+        with CPU(cpu_groups) as cpu:
+            rate_elapsed = fixed_rate(rated, args.seconds, args.rate)
+        lat = [x for c in rated for x in c.latencies]
+        numbers["rate achieved"] = len(lat) / rate_elapsed
+        for p in (50, 95, 99):
+            numbers[f"rate p{p}"] = percentile(lat, p)
+        numbers["rate cpu"] = cpu.cores
+        fresh(rated, "rate")
+    runs = [warm, [single], clients, rated]
+    final = [Client(port, "", s[1], s[2], r.told) for s, r in zip(sessions, rated)]
+    for f, *per_run in zip(final, warm, clients, rated):
+        f.saves = sum(c.saves for c in per_run)
+    final[0].saves += single.saves
+    numbers["errors"] = [e for group in runs for c in group for e in c.errors]
+    return numbers, final
 
 
 def run(args):
     load_before = os.getloadavg()[0]  # the machine is shared: say how busy it was
     cpu_before = _cpu_times()
-    setup_django("assay_bench_assess")
+    queue = f"assay-bench-judging-{uuid.uuid4().hex[:8]}"
+    broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/0")
+    # before Django reads its settings: this process's Celery app pings the worker on this broker and queue
+    os.environ.update(CELERY_BROKER_URL=broker, CELERY_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER="1")
+    setup_django("assay_bench_judging")
     from django.db import connection
 
-    evaluation, sessions = build_data(args.clients, args.items)
+    from config.celery import app
+
+    built = time.perf_counter()
+    evaluation, sessions = build_data(args)
+    built = time.perf_counter() - built
     connection.close()
     port = free_port()
-    queue = f"assay-bench-assess-{uuid.uuid4().hex[:8]}"
-    broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/0")
-    env = production.environment(broker, queue)
-    # the production settings (config/gunicorn.conf.py), unless the run asks for other worker counts
+    env = production.environment(broker, queue, DATABASE_URL=os.environ["DATABASE_URL"], CELERY_RESULT_BACKEND="")
     options = []
     if args.workers:
         options += ["-w", str(args.workers)]
     if args.threads:
         options += ["--threads", str(args.threads)]
     server = production.start_gunicorn(env, port, options)
+    worker = None
+    groups = {"gunicorn": lambda: _pids(server.pid), "postgres": _postgres_pids}
     try:
         get_baseline(port, 50)  # warm every worker
-        warm = [Client(port, key, items) for key, items in sessions]
-        one_by_one(warm)  # first save of every client: code paths warm
         baseline = get_baseline(port, args.single)
-        single = Client(port, sessions[0][0], sessions[0][1])
-        single.told = dict(warm[0].told)
-        one_by_one([single], args.single)
-        clients = [Client(port, key, items) for key, items in sessions]
-        for c, w in zip(clients, warm):
-            c.told = dict(w.told) if c.items != single.items else dict(single.told)
-        elapsed = closed_loop(clients, args.seconds)
-        saturation = sum(len(c.latencies) for c in clients) / elapsed
-        sat_latencies = [x for c in clients for x in c.latencies]
-        rated = [Client(port, key, items) for key, items in sessions]
-        for r, c in zip(rated, clients):
-            r.told = dict(c.told)
-        rate_elapsed = fixed_rate(rated, args.seconds, args.rate)
-        rate_latencies = [x for c in rated for x in c.latencies]
+        worker = production.start_worker(env, queue, app)
+        on, final = measure(port, sessions, args, evaluation.pk, groups | {"worker": lambda: _pids(worker.pid)})
+        production.stop(worker)
+        worker = None
+        off = {}
+        if not args.no_baseline:
+            sessions = [(s[0], s[1], s[2], f.told) for s, f in zip(sessions, final)]
+            off, final_off = measure(port, sessions, args, cpu_groups=groups)
+            for f, g in zip(final, final_off):
+                g.saves += f.saves
+            final = final_off
     finally:
+        if worker is not None:
+            production.stop(worker)
         production.stop(server)
         production.drop_queue(broker, queue)
 
-    # every client object for an item: the latest word on it is the fixed-rate run's, then closed loop, then single
-    final = []
-    for w, c, r in zip(warm, clients, rated):
-        merged = Client(port, "", w.items)
-        merged.told = dict(r.told)
-        merged.saves = w.saves + c.saves + r.saves + (single.saves if w.items == single.items else 0)
-        final.append(merged)
     lost, history, told_total = lost_saves(final)
-    errors = sum(len(c.errors) for c in warm + [single] + clients + rated)
-    first_errors = [e for c in warm + [single] + clients + rated for e in c.errors][:3]
+    errors = on["errors"] + off.get("errors", [])
     ms = 1000
     base_p50 = percentile(baseline, 50) * ms
-    one_p50, one_p99 = percentile(single.latencies, 50) * ms, percentile(single.latencies, 99) * ms
-    setup = (
-        f"gunicorn {args.workers or 'config'} worker(s) x {args.threads or 'config'} thread(s), "
-        f"{args.clients} assessors"
-    )
-    return [
+
+    def with_off(name, key, unit="ms", goal="", scale=ms, notes=""):
+        value = on[key] * scale
+        extra = {}
+        if key in off:
+            extra = {"worker_off": off[key] * scale, "ratio_on_to_off": on[key] / off[key] if off[key] else None}
+        return Result(name, value, unit, goal=goal, notes=notes, extra=extra)
+
+    setup = f"gunicorn {args.workers or 'config'} x {args.threads or 'config'} threads, {len(sessions)} assessors"
+    results = [
         Result(
             "baseline GET /login/ p50",
             base_p50,
@@ -308,35 +490,46 @@ def run(args):
                 "load_average_after": os.getloadavg()[0],
                 "cpus": os.cpu_count(),
                 "cpu_share_during_run": _cpu_share(cpu_before, _cpu_times()),
+                "data_seconds": built,
+                "items": sum(len(s[1]) for s in sessions),
             },
         ),
-        Result("one client save p50", one_p50, "ms", extra={"ratio_to_baseline": one_p50 / base_p50}),
-        Result("one client save p99", one_p99, "ms", goal="<= 10", notes=setup),
-        Result(
-            "closed loop saves/s",
-            saturation,
-            "saves/s",
-            goal=">= 400",
-            extra={
-                "p50_ms": percentile(sat_latencies, 50) * ms,
-                "p99_ms": percentile(sat_latencies, 99) * ms,
-                "saves": len(sat_latencies),
-                "seconds": elapsed,
-            },
-        ),
-        Result("closed loop p99", percentile(sat_latencies, 99) * ms, "ms"),
-        Result(
-            f"fixed {args.rate:g}/s p50",
-            percentile(rate_latencies, 50) * ms,
-            "ms",
-            extra={"achieved_per_s": len(rate_latencies) / rate_elapsed},
-        ),
-        Result(f"fixed {args.rate:g}/s p99", percentile(rate_latencies, 99) * ms, "ms", goal="<= 50"),
-        Result("errors", errors, "count", goal="<= 0", extra={"first": first_errors}),
+        with_off("one assessor p50", "single p50"),
+        with_off("one assessor p99", "single p99", goal="<= 10", notes=setup),
+    ]
+    for kind in ("FACTOID", "LIST"):
+        if f"single {kind} p99" in on:
+            results.append(with_off(f"one assessor {kind.lower()} p99", f"single {kind} p99"))
+    results += [
+        with_off("closed loop saves/s", "closed saves/s", "saves/s", ">= 400", 1),
+        with_off("closed loop p50", "closed p50"),
+        with_off("closed loop p99", "closed p99"),
+        with_off(f"fixed {args.rate:g}/s achieved", "rate achieved", "saves/s", scale=1),
+        with_off(f"fixed {args.rate:g}/s p50", "rate p50"),
+        with_off(f"fixed {args.rate:g}/s p95", "rate p95"),
+        with_off(f"fixed {args.rate:g}/s p99", "rate p99", goal="<= 50"),
+    ]
+    for run_name in ("single", "closed", "rate"):
+        results += [
+            Result(f"{run_name}: score freshness p50", on[f"{run_name} freshness p50"], "s"),
+            Result(
+                f"{run_name}: score freshness p95",
+                on[f"{run_name} freshness p95"],
+                "s",
+                extra={
+                    "cpu_cores_worker_on": on[f"{run_name} cpu"],
+                    "cpu_cores_worker_off": off.get(f"{run_name} cpu"),
+                },
+            ),
+            Result(f"{run_name}: all scored after the load", on[f"{run_name} drain"], "s"),
+        ]
+    results += [
+        Result("errors", len(errors), "count", goal="<= 0", extra={"first": errors[:3]}),
         Result(
             "lost saves", lost, "count", goal="<= 0", extra={"saves_answered_200": told_total, "history_rows": history}
         ),
     ]
+    return results
 
 
 def _cpu_times():
