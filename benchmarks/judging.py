@@ -26,6 +26,7 @@ import os
 import re
 import secrets
 import subprocess
+import tempfile
 import threading
 import time
 import uuid
@@ -246,6 +247,7 @@ class Freshness:
     def __init__(self, evaluation_id):
         self.evaluation_id = evaluation_id
         self.polls = []  # (wall time, fresh_as_of as a timestamp or None, stale marks)
+        self.waits = {}  # "wait event | query" -> polls that saw a connection so
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._poll, daemon=True)
 
@@ -259,10 +261,18 @@ class Freshness:
             f"SELECT (SELECT extract(epoch FROM fresh_as_of)::float FROM {ScoringState._meta.db_table}"
             f" WHERE evaluation_id = %s), (SELECT count(*) FROM {StaleTopic._meta.db_table} WHERE evaluation_id = %s)"
         )
+        # the profile of waits: what each other connection to this database is waiting for at this instant
+        waits = (
+            "SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU'), left(query, 60) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'"
+        )
         with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
             while not self.stop.is_set():
                 row = conn.execute(sql, (self.evaluation_id, self.evaluation_id)).fetchone()
                 self.polls.append((time.time(), row[0], row[1]))
+                for event, query in conn.execute(waits):
+                    key = f"{event} | {query.split(chr(10))[0]}"
+                    self.waits[key] = self.waits.get(key, 0) + 1
                 self.stop.wait(0.05)
 
     def __enter__(self):
@@ -361,7 +371,7 @@ class CPU:
         self.cores = {name: round((after[name] - self.before[name]) / wall, 2) for name in after}
 
 
-def measure(port, sessions, args, evaluation_id=None, cpu_groups=None):
+def measure(port, sessions, args, evaluation_id, cpu_groups, worker_on):
     """The three runs against the server as it is (worker on or off). Returns (dict of numbers, clients)."""
     numbers = {}
     warm = [Client(port, *s) for s in sessions]
@@ -369,18 +379,15 @@ def measure(port, sessions, args, evaluation_id=None, cpu_groups=None):
     carry = {id(s): w.told for s, w in zip(sessions, warm)}
 
     def fresh(run_clients, elapsed_label):
-        if evaluation_id is None:
+        if not worker_on:
             return
         answered = [t for c in run_clients for t in c.answered]
+        numbers[f"{elapsed_label} drain"] = poll.drain(max(answered)) if answered else 0.0  # (polls the rest)
         lags = poll.lags(answered)
         numbers[f"{elapsed_label} freshness p50"] = percentile(lags, 50)
         numbers[f"{elapsed_label} freshness p95"] = percentile(lags, 95)
-        numbers[f"{elapsed_label} drain"] = poll.drain(max(answered)) if answered else 0.0
 
-    import contextlib
-
-    poll_cm = Freshness(evaluation_id) if evaluation_id is not None else contextlib.nullcontext()
-    with poll_cm as poll:
+    with Freshness(evaluation_id) as poll:
         single = Client(port, sessions[0][0], sessions[0][1], sessions[0][2], carry[id(sessions[0])])
         with CPU(cpu_groups) as cpu:
             one_by_one([single], args.single)
@@ -411,6 +418,7 @@ def measure(port, sessions, args, evaluation_id=None, cpu_groups=None):
             numbers[f"rate p{p}"] = percentile(lat, p)
         numbers["rate cpu"] = cpu.cores
         fresh(rated, "rate")
+    numbers["waits"] = dict(sorted(poll.waits.items(), key=lambda kv: -kv[1])[:15])
     runs = [warm, [single], clients, rated]
     final = [Client(port, "", s[1], s[2], r.told) for s, r in zip(sessions, rated)]
     for f, *per_run in zip(final, warm, clients, rated):
@@ -449,14 +457,19 @@ def run(args):
     try:
         get_baseline(port, 50)  # warm every worker
         baseline = get_baseline(port, args.single)
-        worker = production.start_worker(env, queue, app)
-        on, final = measure(port, sessions, args, evaluation.pk, groups | {"worker": lambda: _pids(worker.pid)})
+        # the worker's banner and warnings go to a file, out of the report
+        worker_log = Path(tempfile.gettempdir()) / f"{queue}-worker.log"
+        with open(worker_log, "w") as out:  # (the worker keeps its own copy of the descriptor)
+            worker = production.start_worker(env, queue, app, log=out)
+        on, final = measure(
+            port, sessions, args, evaluation.pk, groups | {"worker": lambda: _pids(worker.pid)}, worker_on=True
+        )
         production.stop(worker)
         worker = None
         off = {}
         if not args.no_baseline:
             sessions = [(s[0], s[1], s[2], f.told) for s, f in zip(sessions, final)]
-            off, final_off = measure(port, sessions, args, cpu_groups=groups)
+            off, final_off = measure(port, sessions, args, evaluation.pk, groups, worker_on=False)
             for f, g in zip(final, final_off):
                 g.saves += f.saves
             final = final_off
@@ -524,6 +537,13 @@ def run(args):
             Result(f"{run_name}: all scored after the load", on[f"{run_name} drain"], "s"),
         ]
     results += [
+        Result(
+            "polls that saw a save wait on a lock",
+            sum(n for k, n in on["waits"].items() if k.startswith("Lock:")),
+            "count",
+            notes="what the database's connections waited for, sampled every 50 ms",
+            extra={"worker_on": on["waits"], "worker_off": off.get("waits")},
+        ),
         Result("errors", len(errors), "count", goal="<= 0", extra={"first": errors[:3]}),
         Result(
             "lost saves", lost, "count", goal="<= 0", extra={"saves_answered_200": told_total, "history_rows": history}
