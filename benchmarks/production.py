@@ -94,7 +94,7 @@ def session_for(user):
 
 
 # The worker's command line in docker-compose.yml (its `worker` service), plus this run's queue and node name.
-WORKER_COMMAND = ["-m", "celery", "-A", "config", "worker", "--loglevel=WARNING", "--concurrency=2"]
+WORKER_COMMAND = ["-m", "celery", "-A", "config", "worker", "--loglevel=WARNING"]
 
 
 def start_worker(env, queue, control, log=None, timeout=60.0):
