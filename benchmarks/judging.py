@@ -100,7 +100,8 @@ class Client:
         self.kinds = kinds or {}
         self.csrf = secrets.token_hex(16)  # 32 characters: a valid CSRF secret for cookie and header alike
         self.cookie = f"sessionid={session_key}; csrftoken={self.csrf}"
-        self.told = dict(told or {})  # item id -> (label, version) of the last save answered 200
+        # item id -> (label, version) of the last save answered 200: the assessor's own dict, shared by its clients
+        self.told = told if told is not None else {}
         self.saves = 0  # saves answered 200 (each one a change)
         self.errors = []
         self.latencies = []
@@ -283,12 +284,15 @@ class Freshness:
         self.stop.set()
         self.thread.join()
 
-    def drain(self, last_save, timeout=60.0):
-        """Seconds from `last_save` until a pass covers it and no mark is left (inf if not within `timeout`)."""
+    def drain(self, last_save=None, timeout=60.0):
+        """Seconds from `last_save` until a pass covers it and no mark is left (inf if not within `timeout`);
+        without `last_save`, until no mark is left."""
         deadline = time.time() + timeout
+        start = time.time() if last_save is None else last_save
         while time.time() < deadline:
-            if self.polls and self.polls[-1][1] and self.polls[-1][1] >= last_save and self.polls[-1][2] == 0:
-                return self.polls[-1][0] - last_save
+            at, fresh, marks = self.polls[-1] if self.polls else (0, None, None)
+            if marks == 0 and (last_save is None or (fresh and fresh >= last_save)):
+                return at - start
             time.sleep(0.05)
         return float("inf")
 
@@ -303,16 +307,14 @@ class Freshness:
         return lags
 
 
-def lost_saves(clients):
+def lost_saves(sessions, clients):
     """Saves a client was told succeeded but the database does not hold (label, version, history rows)."""
     from assess.models import Judgment, JudgmentChange
 
     lost = 0
-    for client in clients:
-        stored = {
-            j.item_id: (j.value.get("label"), j.version) for j in Judgment.objects.filter(item_id__in=client.items)
-        }
-        lost += sum(1 for item, told in client.told.items() if stored.get(item) != told)
+    for _, items, _, told in sessions:
+        stored = {j.item_id: (j.value.get("label"), j.version) for j in Judgment.objects.filter(item_id__in=items)}
+        lost += sum(1 for item, said in told.items() if stored.get(item) != said)
     history = JudgmentChange.objects.filter(judgment__evaluation__slug=SLUG).count()
     told_total = sum(c.saves for c in clients)
     return lost + max(0, told_total - history), history, told_total
@@ -371,61 +373,50 @@ class CPU:
         self.cores = {name: round((after[name] - self.before[name]) / wall, 2) for name in after}
 
 
-def measure(port, sessions, args, evaluation_id, cpu_groups, worker_on):
-    """The three runs against the server as it is (worker on or off). Returns (dict of numbers, clients)."""
-    numbers = {}
-    warm = [Client(port, *s) for s in sessions]
-    one_by_one(warm)  # first save of every client: code paths warm
-    carry = {id(s): w.told for s, w in zip(sessions, warm)}
+def single_run(port, sessions, args):
+    """One assessor alone, `args.single` saves one after another."""
+    client = Client(port, *sessions[0])
+    one_by_one([client], args.single)
+    numbers = {"p50": percentile(client.latencies, 50), "p99": percentile(client.latencies, 99)}
+    for kind, values in sorted(client.by_kind.items()):
+        numbers[f"{kind} p99"] = percentile(values, 99)
+    return numbers, [client]
 
-    def fresh(run_clients, elapsed_label):
-        if not worker_on:
-            return
-        answered = [t for c in run_clients for t in c.answered]
-        numbers[f"{elapsed_label} drain"] = poll.drain(max(answered)) if answered else 0.0  # (polls the rest)
-        lags = poll.lags(answered)
-        numbers[f"{elapsed_label} freshness p50"] = percentile(lags, 50)
-        numbers[f"{elapsed_label} freshness p95"] = percentile(lags, 95)
 
+def closed_run(port, sessions, args):
+    clients = [Client(port, *s) for s in sessions]
+    elapsed = closed_loop(clients, args.seconds)
+    lat = [x for c in clients for x in c.latencies]
+    return {"saves/s": len(lat) / elapsed, "p50": percentile(lat, 50), "p99": percentile(lat, 99)}, clients
+
+
+def rate_run(port, sessions, args):
+    clients = [Client(port, *s) for s in sessions]
+    elapsed = fixed_rate(clients, args.seconds, args.rate)
+    lat = [x for c in clients for x in c.latencies]
+    numbers = {"achieved": len(lat) / elapsed}
+    for p in (50, 95, 99):
+        numbers[f"p{p}"] = percentile(lat, p)
+    return numbers, clients
+
+
+MODES = {"single": single_run, "closed": closed_run, "rate": rate_run}
+
+
+def measure(mode, port, sessions, args, evaluation_id, cpu_groups, worker_on):
+    """One run of `mode` against the server as it is (worker on or off): its numbers, with the CPU each process
+    group used, what the database's connections waited for and, with the worker on, score freshness."""
     with Freshness(evaluation_id) as poll:
-        single = Client(port, sessions[0][0], sessions[0][1], sessions[0][2], carry[id(sessions[0])])
         with CPU(cpu_groups) as cpu:
-            one_by_one([single], args.single)
-        carry[id(sessions[0])] = single.told
-        numbers["single p50"] = percentile(single.latencies, 50)
-        numbers["single p99"] = percentile(single.latencies, 99)
-        for kind, values in sorted(single.by_kind.items()):
-            numbers[f"single {kind} p99"] = percentile(values, 99)
-        numbers["single cpu"] = cpu.cores
-        fresh([single], "single")
-
-        clients = [Client(port, s[0], s[1], s[2], carry[id(s)]) for s in sessions]
-        with CPU(cpu_groups) as cpu:
-            elapsed = closed_loop(clients, args.seconds)
-        lat = [x for c in clients for x in c.latencies]
-        numbers["closed saves/s"] = len(lat) / elapsed
-        numbers["closed p50"], numbers["closed p99"] = percentile(lat, 50), percentile(lat, 99)
-        numbers["closed cpu"] = cpu.cores
-        fresh(clients, "closed")
-        carry = {id(s): c.told for s, c in zip(sessions, clients)}
-
-        rated = [Client(port, s[0], s[1], s[2], carry[id(s)]) for s in sessions]
-        with CPU(cpu_groups) as cpu:
-            rate_elapsed = fixed_rate(rated, args.seconds, args.rate)
-        lat = [x for c in rated for x in c.latencies]
-        numbers["rate achieved"] = len(lat) / rate_elapsed
-        for p in (50, 95, 99):
-            numbers[f"rate p{p}"] = percentile(lat, p)
-        numbers["rate cpu"] = cpu.cores
-        fresh(rated, "rate")
-    numbers["waits"] = dict(sorted(poll.waits.items(), key=lambda kv: -kv[1])[:15])
-    runs = [warm, [single], clients, rated]
-    final = [Client(port, "", s[1], s[2], r.told) for s, r in zip(sessions, rated)]
-    for f, *per_run in zip(final, warm, clients, rated):
-        f.saves = sum(c.saves for c in per_run)
-    final[0].saves += single.saves
-    numbers["errors"] = [e for group in runs for c in group for e in c.errors]
-    return numbers, final
+            numbers, clients = MODES[mode](port, sessions, args)
+        if worker_on:
+            answered = [t for c in clients for t in c.answered]
+            numbers["drain"] = poll.drain(max(answered)) if answered else 0.0  # (polls the rest first)
+            lags = poll.lags(answered)
+            numbers["freshness p50"], numbers["freshness p95"] = percentile(lags, 50), percentile(lags, 95)
+    numbers["cpu"] = cpu.cores
+    numbers["waits"] = dict(sorted(poll.waits.items(), key=lambda kv: -kv[1])[:12])
+    return numbers, clients
 
 
 def run(args):
@@ -454,41 +445,48 @@ def run(args):
     server = production.start_gunicorn(env, port, options)
     worker = None
     groups = {"gunicorn": lambda: _pids(server.pid), "postgres": _postgres_pids}
+    # the worker's banner and warnings go to a file, out of the report
+    worker_log = open(Path(tempfile.gettempdir()) / f"{queue}-worker.log", "w")
+    clients = []  # every client of every run: what each was told is checked against the database at the end
+    on, off = {}, {}
     try:
         get_baseline(port, 50)  # warm every worker
         baseline = get_baseline(port, args.single)
-        # the worker's banner and warnings go to a file, out of the report
-        worker_log = Path(tempfile.gettempdir()) / f"{queue}-worker.log"
-        with open(worker_log, "w") as out:  # (the worker keeps its own copy of the descriptor)
-            worker = production.start_worker(env, queue, app, log=out)
-        on, final = measure(
-            port, sessions, args, evaluation.pk, groups | {"worker": lambda: _pids(worker.pid)}, worker_on=True
-        )
-        production.stop(worker)
-        worker = None
-        off = {}
-        if not args.no_baseline:
-            sessions = [(s[0], s[1], s[2], f.told) for s, f in zip(sessions, final)]
-            off, final_off = measure(port, sessions, args, evaluation.pk, groups, worker_on=False)
-            for f, g in zip(final, final_off):
-                g.saves += f.saves
-            final = final_off
+        warm = [Client(port, *s) for s in sessions]
+        one_by_one(warm)  # first save of every client: code paths warm
+        clients += warm
+        # Each mode with the worker on, then at once with it stopped: the pair shares the machine's state (it is
+        # shared with other work whose load drifts). Before each worker-on run the worker catches up first.
+        for mode in MODES:
+            worker = production.start_worker(env, queue, app, log=worker_log)
+            with Freshness(evaluation.pk) as poll:
+                poll.drain()  # the marks the last run left
+            workers = groups | {"worker": lambda w=worker: _pids(w.pid)}
+            on[mode], used = measure(mode, port, sessions, args, evaluation.pk, workers, worker_on=True)
+            clients += used
+            production.stop(worker)
+            worker = None
+            if not args.no_baseline:
+                off[mode], used = measure(mode, port, sessions, args, evaluation.pk, groups, worker_on=False)
+                clients += used
     finally:
         if worker is not None:
             production.stop(worker)
         production.stop(server)
         production.drop_queue(broker, queue)
+        worker_log.close()
 
-    lost, history, told_total = lost_saves(final)
-    errors = on["errors"] + off.get("errors", [])
+    lost, history, told_total = lost_saves(sessions, clients)
+    errors = [e for c in clients for e in c.errors]
     ms = 1000
     base_p50 = percentile(baseline, 50) * ms
 
-    def with_off(name, key, unit="ms", goal="", scale=ms, notes=""):
-        value = on[key] * scale
+    def paired(name, mode, key, unit="ms", goal="", scale=ms, notes=""):
+        value = on[mode][key] * scale
         extra = {}
-        if key in off:
-            extra = {"worker_off": off[key] * scale, "ratio_on_to_off": on[key] / off[key] if off[key] else None}
+        if mode in off:
+            theirs = off[mode][key]
+            extra = {"worker_off": theirs * scale, "ratio_on_to_off": on[mode][key] / theirs if theirs else None}
         return Result(name, value, unit, goal=goal, notes=notes, extra=extra)
 
     setup = f"gunicorn {args.workers or 'config'} x {args.threads or 'config'} threads, {len(sessions)} assessors"
@@ -507,42 +505,43 @@ def run(args):
                 "items": sum(len(s[1]) for s in sessions),
             },
         ),
-        with_off("one assessor p50", "single p50"),
-        with_off("one assessor p99", "single p99", goal="<= 10", notes=setup),
+        paired("one assessor p50", "single", "p50"),
+        paired("one assessor p99", "single", "p99", goal="<= 10", notes=setup),
     ]
     for kind in ("FACTOID", "LIST"):
-        if f"single {kind} p99" in on:
-            results.append(with_off(f"one assessor {kind.lower()} p99", f"single {kind} p99"))
+        if f"{kind} p99" in on["single"]:
+            results.append(paired(f"one assessor {kind.lower()} p99", "single", f"{kind} p99"))
     results += [
-        with_off("closed loop saves/s", "closed saves/s", "saves/s", ">= 400", 1),
-        with_off("closed loop p50", "closed p50"),
-        with_off("closed loop p99", "closed p99"),
-        with_off(f"fixed {args.rate:g}/s achieved", "rate achieved", "saves/s", scale=1),
-        with_off(f"fixed {args.rate:g}/s p50", "rate p50"),
-        with_off(f"fixed {args.rate:g}/s p95", "rate p95"),
-        with_off(f"fixed {args.rate:g}/s p99", "rate p99", goal="<= 50"),
+        paired("closed loop saves/s", "closed", "saves/s", "saves/s", ">= 400", 1),
+        paired("closed loop p50", "closed", "p50"),
+        paired("closed loop p99", "closed", "p99"),
+        paired(f"fixed {args.rate:g}/s achieved", "rate", "achieved", "saves/s", scale=1),
+        paired(f"fixed {args.rate:g}/s p50", "rate", "p50"),
+        paired(f"fixed {args.rate:g}/s p95", "rate", "p95"),
+        paired(f"fixed {args.rate:g}/s p99", "rate", "p99", goal="<= 50"),
     ]
-    for run_name in ("single", "closed", "rate"):
+    for mode in MODES:
         results += [
-            Result(f"{run_name}: score freshness p50", on[f"{run_name} freshness p50"], "s"),
+            Result(f"{mode}: score freshness p50", on[mode]["freshness p50"], "s"),
             Result(
-                f"{run_name}: score freshness p95",
-                on[f"{run_name} freshness p95"],
+                f"{mode}: score freshness p95",
+                on[mode]["freshness p95"],
                 "s",
-                extra={
-                    "cpu_cores_worker_on": on[f"{run_name} cpu"],
-                    "cpu_cores_worker_off": off.get(f"{run_name} cpu"),
-                },
+                extra={"cpu_cores_worker_on": on[mode]["cpu"], "cpu_cores_worker_off": off.get(mode, {}).get("cpu")},
             ),
-            Result(f"{run_name}: all scored after the load", on[f"{run_name} drain"], "s"),
+            Result(f"{mode}: all scored after the load", on[mode]["drain"], "s"),
         ]
+    lock_waits = sum(n for numbers in on.values() for k, n in numbers["waits"].items() if k.startswith("Lock:"))
     results += [
         Result(
-            "polls that saw a save wait on a lock",
-            sum(n for k, n in on["waits"].items() if k.startswith("Lock:")),
+            "connections seen waiting on a lock",
+            lock_waits,
             "count",
             notes="what the database's connections waited for, sampled every 50 ms",
-            extra={"worker_on": on["waits"], "worker_off": off.get("waits")},
+            extra={
+                "worker_on": {mode: numbers["waits"] for mode, numbers in on.items()},
+                "worker_off": {mode: numbers["waits"] for mode, numbers in off.items()},
+            },
         ),
         Result("errors", len(errors), "count", goal="<= 0", extra={"first": errors[:3]}),
         Result(
