@@ -53,6 +53,14 @@ def add_arguments(parser):
     parser.add_argument("--workers", type=int, help="gunicorn workers (default: config/gunicorn.conf.py)")
     parser.add_argument("--threads", type=int, help="threads per gunicorn worker (default: the same file)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the runs with the worker stopped")
+    parser.add_argument(
+        "--previous", action="store_true", help="also each mode with the worker configured as before issue 19 item 5"
+    )
+
+
+# The worker as it ran before issue 19 item 5: docker-compose's --concurrency=2, normal priority, no pause between
+# passes. Its settings are environment variables, so the previous commit's worker needs no second checkout.
+PREVIOUS_WORKER = {"WORKER_CONCURRENCY": "2", "WORKER_NICE": "0", "SCORING_PASS_GAP_MS": "0"}
 
 
 def build_data(args):
@@ -448,7 +456,7 @@ def run(args):
     # the worker's banner and warnings go to a file, out of the report
     worker_log = open(Path(tempfile.gettempdir()) / f"{queue}-worker.log", "w")
     clients = []  # every client of every run: what each was told is checked against the database at the end
-    on, off = {}, {}
+    on, off, previous = {}, {}, {}
     try:
         get_baseline(port, 50)  # warm every worker
         baseline = get_baseline(port, args.single)
@@ -457,15 +465,17 @@ def run(args):
         clients += warm
         # Each mode with the worker on, then at once with it stopped: the pair shares the machine's state (it is
         # shared with other work whose load drifts). Before each worker-on run the worker catches up first.
+        configurations = [(on, {})] + ([(previous, PREVIOUS_WORKER)] if args.previous else [])
         for mode in MODES:
-            worker = production.start_worker(env, queue, app, log=worker_log)
-            with Freshness(evaluation.pk) as poll:
-                poll.drain()  # the marks the last run left
-            workers = groups | {"worker": lambda w=worker: _pids(w.pid)}
-            on[mode], used = measure(mode, port, sessions, args, evaluation.pk, workers, worker_on=True)
-            clients += used
-            production.stop(worker)
-            worker = None
+            for numbers, worker_env in configurations:
+                worker = production.start_worker(env | worker_env, queue, app, log=worker_log)
+                with Freshness(evaluation.pk) as poll:
+                    poll.drain()  # the marks the last run left
+                workers = groups | {"worker": lambda w=worker: _pids(w.pid)}
+                numbers[mode], used = measure(mode, port, sessions, args, evaluation.pk, workers, worker_on=True)
+                clients += used
+                production.stop(worker)
+                worker = None
             if not args.no_baseline:
                 off[mode], used = measure(mode, port, sessions, args, evaluation.pk, groups, worker_on=False)
                 clients += used
@@ -484,9 +494,10 @@ def run(args):
     def paired(name, mode, key, unit="ms", goal="", scale=ms, notes=""):
         value = on[mode][key] * scale
         extra = {}
-        if mode in off:
-            theirs = off[mode][key]
-            extra = {"worker_off": theirs * scale, "ratio_on_to_off": on[mode][key] / theirs if theirs else None}
+        for label, other in (("worker_off", off), ("previous_worker", previous)):
+            if key in other.get(mode, {}):
+                theirs = other[mode][key]
+                extra |= {label: theirs * scale, f"ratio_to_{label}": on[mode][key] / theirs if theirs else None}
         return Result(name, value, unit, goal=goal, notes=notes, extra=extra)
 
     setup = f"gunicorn {args.workers or 'config'} x {args.threads or 'config'} threads, {len(sessions)} assessors"
@@ -522,14 +533,19 @@ def run(args):
     ]
     for mode in MODES:
         results += [
-            Result(f"{mode}: score freshness p50", on[mode]["freshness p50"], "s"),
+            paired(f"{mode}: score freshness p50", mode, "freshness p50", "s", scale=1),
             Result(
                 f"{mode}: score freshness p95",
                 on[mode]["freshness p95"],
                 "s",
-                extra={"cpu_cores_worker_on": on[mode]["cpu"], "cpu_cores_worker_off": off.get(mode, {}).get("cpu")},
+                extra={
+                    "previous_worker": previous.get(mode, {}).get("freshness p95"),
+                    "cpu_cores_worker_on": on[mode]["cpu"],
+                    "cpu_cores_previous_worker": previous.get(mode, {}).get("cpu"),
+                    "cpu_cores_worker_off": off.get(mode, {}).get("cpu"),
+                },
             ),
-            Result(f"{mode}: all scored after the load", on[mode]["drain"], "s"),
+            paired(f"{mode}: all scored after the load", mode, "drain", "s", scale=1),
         ]
     lock_waits = sum(n for numbers in on.values() for k, n in numbers["waits"].items() if k.startswith("Lock:"))
     results += [
@@ -540,6 +556,7 @@ def run(args):
             notes="what the database's connections waited for, sampled every 50 ms",
             extra={
                 "worker_on": {mode: numbers["waits"] for mode, numbers in on.items()},
+                "previous_worker": {mode: numbers["waits"] for mode, numbers in previous.items()},
                 "worker_off": {mode: numbers["waits"] for mode, numbers in off.items()},
             },
         ),
