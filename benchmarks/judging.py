@@ -25,6 +25,7 @@ import http.client
 import os
 import re
 import secrets
+import statistics
 import subprocess
 import tempfile
 import threading
@@ -53,6 +54,7 @@ def add_arguments(parser):
     parser.add_argument("--workers", type=int, help="gunicorn workers (default: config/gunicorn.conf.py)")
     parser.add_argument("--threads", type=int, help="threads per gunicorn worker (default: the same file)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the runs with the worker stopped")
+    parser.add_argument("--repeat", type=int, default=1, help="each run this often, alternating; medians reported")
     parser.add_argument("--modes", default=",".join(MODES), help="which runs, comma-separated: single,closed,rate")
     parser.add_argument(
         "--worker-env", action="append", default=[], metavar="NAME=VALUE", help="a setting of the worker (tuning)"
@@ -472,18 +474,25 @@ def run(args):
         configurations = [(on, {})] + ([(previous, PREVIOUS_WORKER)] if args.previous else [])
         tuning = dict(setting.split("=", 1) for setting in args.worker_env)
         for mode in args.modes.split(","):
-            for numbers, worker_env in configurations:
-                worker = production.start_worker(env | tuning | worker_env, queue, app, log=worker_log)
-                with Freshness(evaluation.pk) as poll:
-                    poll.drain()  # the marks the last run left
-                workers = groups | {"worker": lambda w=worker: _pids(w.pid)}
-                numbers[mode], used = measure(mode, port, sessions, args, evaluation.pk, workers, worker_on=True)
-                clients += used
-                production.stop(worker)
-                worker = None
-            if not args.no_baseline:
-                off[mode], used = measure(mode, port, sessions, args, evaluation.pk, groups, worker_on=False)
-                clients += used
+            repeats = {id(numbers): [] for numbers in (on, previous, off)}
+            for _ in range(args.repeat):
+                for numbers, worker_env in configurations:
+                    worker = production.start_worker(env | tuning | worker_env, queue, app, log=worker_log)
+                    with Freshness(evaluation.pk) as poll:
+                        poll.drain()  # the marks the last run left
+                    workers = groups | {"worker": lambda w=worker: _pids(w.pid)}
+                    got, used = measure(mode, port, sessions, args, evaluation.pk, workers, worker_on=True)
+                    repeats[id(numbers)].append(got)
+                    clients += used
+                    production.stop(worker)
+                    worker = None
+                if not args.no_baseline:
+                    got, used = measure(mode, port, sessions, args, evaluation.pk, groups, worker_on=False)
+                    repeats[id(off)].append(got)
+                    clients += used
+            for numbers in (on, previous, off):
+                if repeats[id(numbers)]:
+                    numbers[mode] = _median(repeats[id(numbers)])
     finally:
         if worker is not None:
             production.stop(worker)
@@ -503,6 +512,9 @@ def run(args):
             if key in other.get(mode, {}):
                 theirs = other[mode][key]
                 extra |= {label: theirs * scale, f"ratio_to_{label}": on[mode][key] / theirs if theirs else None}
+        for label, other in (("each", on), ("each_previous_worker", previous), ("each_worker_off", off)):
+            if f"{key} each" in other.get(mode, {}):
+                extra[label] = [round(v * scale, 3) for v in other[mode][f"{key} each"]]
         return Result(name, value, unit, goal=goal, notes=notes, extra=extra)
 
     setup = f"gunicorn {args.workers or 'config'} x {args.threads or 'config'} threads, {len(sessions)} assessors"
@@ -577,7 +589,37 @@ def run(args):
             "lost saves", lost, "count", goal="<= 0", extra={"saves_answered_200": told_total, "history_rows": history}
         ),
     ]
-    return results
+    return _with_baselines(results)
+
+
+def _with_baselines(results):
+    """Each measure followed, in the printed table, by the same measure with the worker stopped and with the worker
+    configured as before (the ratios are in the JSON)."""
+    out = []
+    for r in results:
+        out.append(r)
+        for label, title in (("worker_off", "worker stopped"), ("previous_worker", "previous worker")):
+            if isinstance(r.extra.get(label), (int, float)):
+                out.append(Result(f"  {title}", r.extra[label], r.unit, extra={"of": r.name}))
+    return out
+
+
+def _median(runs):
+    """The repeats of one run combined: each number's median, wait samples summed, every repeat's value kept."""
+    combined = {}
+    for key, value in runs[0].items():
+        values = [r[key] for r in runs]
+        if key == "waits":
+            combined[key] = {}
+            for waits in values:
+                for what, n in waits.items():
+                    combined[key][what] = combined[key].get(what, 0) + n
+        elif isinstance(value, dict):
+            combined[key] = {k: statistics.median(v[k] for v in values) for k in value}
+        else:
+            combined[key] = statistics.median(values)
+            combined[f"{key} each"] = values
+    return combined
 
 
 def _cpu_times():
