@@ -247,6 +247,13 @@ WORKER_NICE = env_int("WORKER_NICE", 10)
 # Milliseconds a rescoring task waits before another pass while judgments keep arriving: the marks of a burst
 # gather into one pass (each pass recomputes the runs' totals and writes WAL every save's commit must flush).
 SCORING_PASS_GAP_MS = env_int("SCORING_PASS_GAP_MS", 250)
+for _name, _value, _low, _high in (
+    ("WORKER_CONCURRENCY", CELERY_WORKER_CONCURRENCY, 1, 1000),
+    ("WORKER_NICE", WORKER_NICE, 0, 19),  # (raising the priority would need privileges a worker should not have)
+    ("SCORING_PASS_GAP_MS", SCORING_PASS_GAP_MS, 0, 60_000),
+):
+    if not _low <= _value <= _high:
+        raise ConfigurationError(f"{_name}={_value} is outside {_low}..{_high}")
 
 # --- Security -----------------------------------------------------------------------------------------------
 # Production defaults are strict; each can be relaxed from the environment (e.g. behind a TLS-terminating proxy).
