@@ -26,8 +26,8 @@ the JSON.
 Where the time went with the worker on (the profile: waits sampled, CPU per process group, one pass measured):
 - The saves never waited on a row lock in any run (no Lock wait on a save's connection). The second process of the
   worker (docker-compose's --concurrency=2) did: it sat in `SELECT ... scoring_scoringstate FOR UPDATE` (415-548
-  samples per run), inside an open transaction, and started the next pass the moment the first committed, so
-  rescoring ran back to back. Now WORKER_CONCURRENCY is 1.
+  samples in three repeats of each run), inside an open transaction, and started the next pass the moment the
+  first committed, so rescoring ran back to back. Now WORKER_CONCURRENCY is 1.
 - CPU: a pass over the stale questions of this evaluation costs ~165 ms for one question (85 ms of Python, the
   rest in PostgreSQL) and ~400 ms for twenty: mostly fixed (every run's series and run-level rows), so fewer,
   larger passes are cheaper per save. A task now waits SCORING_PASS_GAP_MS (250) between passes, and the worker
