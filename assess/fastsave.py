@@ -63,11 +63,11 @@ _OPEN = f"NOT EXISTS (SELECT 1 FROM {_CLOSURE} c WHERE c.topic_id IN (%(topic)s:
 
 # The stale mark of pooling.staleness, written by the same statement: the judgment, its history row and the mark
 # commit together or not at all. clock_timestamp(), not now(): rescoring clears a mark only if changed_at is
-# still what it read, so two saves must not share a stamp.
+# still what it read, so two saves must not share a stamp. One stamp for both columns: two calls differ.
 _STALE = f"""
 stale AS (
   INSERT INTO {_S} (topic_id, evaluation_id, since, changed_at)
-  SELECT %(topic)s::bigint, %(evaluation)s::bigint, clock_timestamp(), clock_timestamp() FROM saved
+  SELECT %(topic)s::bigint, %(evaluation)s::bigint, stamp, stamp FROM saved, clock_timestamp() AS stamp
   ON CONFLICT (topic_id) DO UPDATE SET changed_at = EXCLUDED.changed_at)"""
 
 _INSERT = f"""

@@ -91,3 +91,23 @@ def session_for(user):
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return session.session_key
+
+
+# The worker's command line in docker-compose.yml (its `worker` service), plus this run's queue and node name.
+WORKER_COMMAND = ["-m", "celery", "-A", "config", "worker", "--loglevel=WARNING"]
+
+
+def start_worker(env, queue, control, log=None, timeout=60.0):
+    """A Celery worker started as production starts it, consuming only `queue`, once it answers a ping sent
+    through `control` (a Celery app on the same broker)."""
+    node = f"{queue}@localhost"
+    command = [sys.executable, *WORKER_COMMAND, "-Q", queue, "-n", node, "--without-gossip", "--without-mingle"]
+    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT if log else None)
+    deadline = time.monotonic() + timeout
+    while not control.control.ping(destination=[node], timeout=0.5):
+        if worker.poll() is not None:
+            raise RuntimeError(f"the Celery worker exited with status {worker.returncode}")
+        if time.monotonic() > deadline:
+            stop(worker)
+            raise RuntimeError(f"the Celery worker did not answer within {timeout:.0f} s")
+    return worker

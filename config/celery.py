@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -15,6 +16,15 @@ app.autodiscover_tasks()
 def ping(value="pong"):
     """Echo, used by /healthz and the worker test to prove a task really runs in a worker."""
     return {"value": value, "pid": os.getpid()}
+
+
+@worker_init.connect
+def _lower_priority(**kwargs):
+    """Before the pool starts (its processes inherit it): rescoring yields the CPU to the web processes."""
+    from django.conf import settings
+
+    if settings.WORKER_NICE:
+        os.nice(settings.WORKER_NICE)
 
 
 def run_here_or_send(task, *args):

@@ -238,6 +238,22 @@ CELERY_TIMEZONE = TIME_ZONE
 # Every worker queues a rescoring for each evaluation with stale marks at start and then this often, so scores
 # recover without a later save when a request was lost (Redis restarted empty, a purged queue); 0: at start only.
 SCORING_SWEEP_SECONDS = env_int("SCORING_SWEEP_SECONDS", 60)
+# Rescoring must never make a save wait (benchmarks/judging.py). One task at a time per worker: a second process
+# only waited on the evaluation's ScoringState lock, inside an open transaction, to start the next pass at once.
+CELERY_WORKER_CONCURRENCY = env_int("WORKER_CONCURRENCY", 1)
+# Workers run at this lower OS priority (os.nice), so on a machine shared with the web processes a save gets the
+# CPU first and rescoring takes what is left; 0 keeps the priority.
+WORKER_NICE = env_int("WORKER_NICE", 10)
+# Milliseconds a rescoring task waits before another pass while judgments keep arriving: the marks of a burst
+# gather into one pass (each pass recomputes the runs' totals and writes WAL every save's commit must flush).
+SCORING_PASS_GAP_MS = env_int("SCORING_PASS_GAP_MS", 250)
+for _name, _value, _low, _high in (
+    ("WORKER_CONCURRENCY", CELERY_WORKER_CONCURRENCY, 1, 1000),
+    ("WORKER_NICE", WORKER_NICE, 0, 19),  # (raising the priority would need privileges a worker should not have)
+    ("SCORING_PASS_GAP_MS", SCORING_PASS_GAP_MS, 0, 60_000),
+):
+    if not _low <= _value <= _high:
+        raise ConfigurationError(f"{_name}={_value} is outside {_low}..{_high}")
 
 # --- Security -----------------------------------------------------------------------------------------------
 # Production defaults are strict; each can be relaxed from the environment (e.g. behind a TLS-terminating proxy).

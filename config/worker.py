@@ -13,6 +13,9 @@ def start_worker(queue, env, control, *, node=None, log=subprocess.DEVNULL, logl
     """A `--pool=solo` worker consuming only `queue`, once it answers a ping sent through `control` (a Celery
     app on the same broker). RuntimeError, with the worker stopped, if it exits or does not answer in time."""
     node = node or f"{queue}@localhost"
+    # tests wait on these workers on a shared, busy machine: they run at normal priority unless told otherwise
+    env = dict(env)
+    env.setdefault("WORKER_NICE", "0")
     argv = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", f"--loglevel={loglevel}"]
     argv += ["-Q", queue, "-n", node, "--without-gossip", "--without-mingle"]
     proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

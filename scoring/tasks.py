@@ -25,9 +25,11 @@ def _pass_budget(app):
 def rescore_stale(evaluation_id):
     """Recompute the scores of the evaluation's stale questions (exits at once if another task already did).
 
-    Marks committed during a pass are taken at once by another pass of this task, without a round trip
-    through the queue; the task they queued meanwhile then finds nothing left and only confirms freshness.
-    Returns the number of questions recomputed over all passes."""
+    Marks committed during a pass are taken by another pass of this task, SCORING_PASS_GAP_MS after it, without
+    a round trip through the queue; the task they queued meanwhile then finds nothing left and only confirms
+    freshness. Returns the number of questions recomputed over all passes."""
+    from django.conf import settings
+
     from pooling import rescoring_claims as pending
     from scoring.rescore import has_stale, rescore_stale_topics
 
@@ -44,6 +46,8 @@ def rescore_stale(evaluation_id):
         total += done
         if eager or not done or time.monotonic() >= deadline or not has_stale(evaluation_id):
             break
+        # let the marks of the burst under way gather: one pass then covers them all (see the setting)
+        time.sleep(settings.SCORING_PASS_GAP_MS / 1000)
     return total
 
 

@@ -54,3 +54,24 @@ def test_healthz_counts_the_running_worker(celery_worker, client, transactional_
 def test_tasks_run_in_process_without_a_broker():
     assert app.conf.task_always_eager
     assert ping.delay("x").get()["pid"] == os.getpid()
+
+
+@pytest.mark.worker
+def test_worker_rescores_at_the_lower_priority_it_is_given(celery_worker, transactional_db):
+    """Saves come first on a machine the web processes share: the worker and its pool run WORKER_NICE lower."""
+    import uuid
+
+    from config.worker import start_worker, stop_worker
+
+    queue = f"assay-test-nice-{uuid.uuid4().hex[:8]}"
+    env = dict(os.environ, CELERY_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER="0", WORKER_NICE="7", SCORING_SWEEP_SECONDS="0")
+    env.pop("TEST_DATABASE_NAME", None)
+    proc = start_worker(queue, env, app)
+    try:
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, proc.pid) == min(base + 7, 19)
+        # the process that runs tasks (the pool's) is the one that rescores: its priority, by its own answer
+        pid = ping.apply_async(("x",), queue=queue).get(timeout=30)["pid"]
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(base + 7, 19)
+    finally:
+        stop_worker(proc)

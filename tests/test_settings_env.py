@@ -75,6 +75,16 @@ def test_debug_off_without_allowed_hosts_is_a_startup_error():
     assert "ALLOWED_HOSTS must list" in done.stderr
 
 
+@pytest.mark.parametrize(
+    "name, value",
+    [("WORKER_NICE", "-5"), ("WORKER_NICE", "20"), ("WORKER_CONCURRENCY", "0"), ("SCORING_PASS_GAP_MS", "-1")],
+)
+def test_worker_settings_out_of_range_are_a_startup_error(name, value):
+    done = _import_settings({name: value})
+    assert done.returncode != 0
+    assert f"{name}={value} is outside" in done.stderr
+
+
 def test_production_settings_pass_the_deploy_check():
     env = {
         "DEBUG": "0",
