@@ -198,11 +198,11 @@ BROKER_WARNING_SECONDS = 60
 _broker_warned_at = None  # when this process last logged a failed publish with its traceback
 
 
-def _broker_down(evaluation_id):
+def _broker_down(evaluation_id, now=None):
     """With Redis down every save fails to publish: one warning with the traceback a minute, the rest at debug
     level (a traceback per save buried the log)."""
     global _broker_warned_at
-    log, now = logging.getLogger(__name__), time.monotonic()
+    log, now = logging.getLogger(__name__), time.monotonic() if now is None else now
     if _broker_warned_at is not None and now - _broker_warned_at < BROKER_WARNING_SECONDS:
         log.debug("could not enqueue rescoring of evaluation %s", evaluation_id)
         return
