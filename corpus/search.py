@@ -1,7 +1,7 @@
 """Full-text search over the collections: the index build and the ranked search with snippets.
 
-PostgreSQL keeps a tsvector per document (corpus.SearchEntry.vector, GIN-indexed), made with the collection's text
-search configuration (`Collection.search_language`, e.g. "english", "simple", "arabic"), and ranks with
+PostgreSQL keeps a tsvector per document (corpus.SearchEntry.vector; a RUM index per collection where the server
+has RUM, corpus.search_rum, else one GIN index), made with the collection's text search configuration (`Collection.search_language`, e.g. "english", "simple", "arabic"), and ranks with
 `ts_rank_cd`; queries are read by `websearch_to_tsquery` (phrases in quotes, `or`, `-word`). SQLite (the embedded
 demo) keeps an FTS5 table `corpus_fts` (Porter-stemmed English whatever the collection's language) ranked by bm25,
 and the same queries are rewritten into FTS5's syntax by corpus.search_query. Both cut snippets with the matches
@@ -134,7 +134,8 @@ def build_index(collection, progress=None, batch=BATCH):
             if progress:
                 progress(indexed + done, total)
         if connection.vendor == "postgresql" and index_kind() == "rum":
-            search_rum.create(collection.pk)  # once the entries are in (a no-op when it exists)
+            # once the entries are in, one bulk build (a no-op when it exists: later loads add to it row by row)
+            search_rum.create(collection.pk)
     except Exception as exc:
         Collection.objects.filter(pk=collection.pk).update(search_status=f"failed: {exc}"[:500])
         raise
@@ -281,8 +282,8 @@ def search(query, collections, since=None, until=None, page=1, per_page=PAGE):
     hits = []
     if connection.vendor == "postgresql":
         cap = rank_candidates()
-        # Each collection is searched on its own (its language parses the query, its index ranks); with several,
-        # each gives every page so far and the ranks merge.
+        # Each collection is searched on its own (its language parses the query, its own index finds the
+        # matches); with several, each gives every page so far and the ranks merge.
         merged = len(collections) > 1
         for collection in collections:
             check_language(collection.search_language)
