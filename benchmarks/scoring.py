@@ -142,6 +142,8 @@ def _size(args, scale):
         Result(tag + "full rescoring with writes / baseline", min(times) / base.seconds, "ratio"),
         Result(tag + "live pass, 1 stale question (median)", live1["median"], "s", extra=live1),
         Result(tag + "live pass, 1 stale question (best)", live1["best"], "s"),
+        Result(tag + "WAL written by a live pass, 1 stale question", live1["wal_bytes"] / 1e6, "MB"),
+        Result(tag + "WAL written by a live pass, 10 stale questions", live10["wal_bytes"] / 1e6, "MB"),
         Result(tag + "live pass, 10 stale questions (median)", live10["median"], "s", extra=live10),
         Result(tag + "live pass, 10 stale questions (best)", live10["best"], "s"),
     ]
@@ -170,7 +172,7 @@ def _live(ev, count, repeat):
     ):
         by_series.setdefault(series, {}).setdefault(tid, (jid, value))
     series = sorted(by_series)
-    times = []
+    times, wal = [], []
     for _ in range(repeat):
         order = rng.sample(series, len(series))  # one question per series while there are series enough
         picked, taken = [], set()
@@ -191,11 +193,31 @@ def _live(ev, count, repeat):
                 unique_fields=["topic"],
                 update_fields=["changed_at"],
             )
+        before = _wal_lsn()
         with Timer() as t:
             done = rescore_stale_topics(ev.id)
         assert done >= count, (done, count)
         times.append(t.seconds)
-    return {"median": statistics.median(times), "best": min(times), "all": times}
+        wal.append(_wal_bytes_since(before))
+    return {"median": statistics.median(times), "best": min(times), "all": times, "wal_bytes": statistics.median(wal)}
+
+
+def _wal_lsn():
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_current_wal_insert_lsn()")
+        return cur.fetchone()[0]
+
+
+def _wal_bytes_since(lsn):
+    """WAL written since `lsn` (the whole server's: the scratch server is quiet but for this process, and the
+    next save's commit flushes it, so it is what a pass costs the saves)."""
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), %s)", [lsn])
+        return int(cur.fetchone()[0])
 
 
 def _analyze(args):
