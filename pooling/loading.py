@@ -6,6 +6,7 @@ stores nothing when there is any problem; what passes is stored in one transacti
 """
 
 import hashlib
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import import_module
@@ -493,8 +494,19 @@ def load_run_files(evaluation, files, context=None, *, by=None, override_reason=
     pass `override_reason`: breaches of submission rules are then accepted, kept on the run and in the audit
     log with the reason; format problems never are. Returns one RunLoadResult per file, in order.
     """
-    with rescoring_deferred():  # one rescoring after the batch, not one per stored run
+    with rescoring_deferred(), batch_context(evaluation):  # one rescoring after the batch, not one per stored run
         return _load_run_files(evaluation, files, context or check_context(evaluation), by, override_reason.strip())
+
+
+def batch_context(evaluation):
+    """The context manager a run format names in BATCH_CONTEXT (dotted), entered around checking a batch of
+    files: what the files have in common is then worked out once (BOLT: each passage's near-duplicate
+    features); nullcontext for the others."""
+    name = getattr(load_format(evaluation.track_spec.run_format), "BATCH_CONTEXT", None)
+    if not name:
+        return nullcontext()
+    module_name, func_name = name.rsplit(".", 1)
+    return getattr(import_module(module_name), func_name)()
 
 
 def _load_run_files(evaluation, files, context, by=None, override_reason=""):
