@@ -440,10 +440,26 @@ def priority_from_tag(tag):
     return int(tag[-1]) if tag and tag[-1] in "123456789" else None  # ("²".isdigit() holds, int("²") fails)
 
 
+def _key_shared_topics(evaluation):
+    """{ident: pk} of the evaluation's topics, locked FOR KEY SHARE on PostgreSQL (Django has no such option): a
+    topic cannot be deleted until the transaction ends, yet other runs may be stored at the same time."""
+    if connection.vendor != "postgresql":
+        return dict(Topic.objects.filter(evaluation=evaluation).values_list("ident", "pk"))
+    with connection.cursor() as cursor:
+        table = Topic._meta.db_table
+        cursor.execute(f"SELECT ident, id FROM {table} WHERE evaluation_id = %s FOR KEY SHARE", [evaluation.pk])
+        return dict(cursor.fetchall())
+
+
 def store_run(evaluation, parsed, team, priority, manual=False, whole_collection=True, source_name=""):
     """Store a checked run in one transaction; a run with the same tag is replaced (its entries too)."""
-    topic_ids = dict(Topic.objects.filter(evaluation=evaluation).values_list("ident", "pk"))
     with transaction.atomic():
+        # RunEntry has no foreign-key constraints (pooling.models): the topics are locked against deletion
+        # (what the constraint's row checks did, once per topic instead of per line) and must all still exist.
+        topic_ids = _key_shared_topics(evaluation)
+        gone = sorted({e.topic for e in parsed.entries} - topic_ids.keys())
+        if gone:
+            raise LoadError([f"{source_name}:0: topic {ident} was removed while the run was loading" for ident in gone])
         run = Run.objects.select_for_update(of=("self",)).filter(evaluation=evaluation, tag=parsed.tag).first()
         replaced = run is not None
         if replaced and run.team_id != team.pk:
