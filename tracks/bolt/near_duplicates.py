@@ -53,7 +53,7 @@ def shared_features() -> Iterator[None]:
     """Within the block, `leaders` computes each distinct passage's features once. The runs of one upload batch
     repeat each other's passages (the pools of benchmarks/bolt.py: each citation in 7 runs on average), and
     features are most of the time near-duplicate detection takes. Kept as packed arrays (a tenth of a
-    frozenset's memory); an array becomes a set again about ten times faster than the passage is re-read."""
+    frozenset's memory), which `leaders` intersects as they are."""
     token = _shared.set({})
     try:
         yield
@@ -76,31 +76,36 @@ def leaders(passages: Iterable[str], threshold: int = THRESHOLD_PERCENT) -> list
     reach the threshold against even the smallest leader cannot match any, and becomes a leader after one C-level
     set intersection. Otherwise the leaders are tried in rank order."""
     result = []
-    found_leaders: list[tuple[int, frozenset[int]]] = []  # (index, features) in rank order
+    # (index, features, their number) in rank order; features as a frozenset, or as the array of distinct hashes
+    # that shared_features keeps (counted and intersected as it is: a set is built only when one is compared).
+    found_leaders: list[tuple[int, frozenset[int] | array, int]] = []
     union: set[int] = set()
     smallest: Any = None  # the fewest features of a leader (Any: an int wherever found_leaders is not empty)
     shared = _shared.get()
     for i, passage in enumerate(passages):
+        f: frozenset[int] | array
         if shared is None:
             f = features(passage)
         elif (packed := shared.get(passage)) is not None:
-            f = frozenset(packed)
+            f = packed
         else:
             f = features(passage)
             if len(shared) < SHARED_MAX:
                 shared[passage] = array("q", f)
+        n = len(f)
         found = None
         if found_leaders:
-            need = -(-threshold * min(len(f), smallest) // 100)  # ceil without floats
-            if len(f & union) >= need:
-                for leader, lf in found_leaders:
-                    if 100 * len(f & lf) >= threshold * min(len(f), len(lf)):
+            need = -(-threshold * min(n, smallest) // 100)  # ceil without floats
+            if len(union.intersection(f)) >= need:
+                fs = f if isinstance(f, frozenset) else frozenset(f)
+                for leader, lf, ln in found_leaders:
+                    if 100 * len(fs.intersection(lf)) >= threshold * min(n, ln):
                         found = leader
                         break
         if found is None:
-            found_leaders.append((i, f))
-            union |= f
-            smallest = len(f) if smallest is None else min(smallest, len(f))
+            found_leaders.append((i, f, n))
+            union.update(f)
+            smallest = n if smallest is None else min(smallest, n)
             result.append(i)
         else:
             result.append(found)
