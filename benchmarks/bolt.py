@@ -12,16 +12,27 @@ classes) + storing the runs + the pool build, each part reported. Checking is re
 of the same files, the floor any checker pays, as a baseline ratio; near-duplicate detection and pool keying are
 also timed apart (the pure path, no goal).
 
-Measured (2 cores shared with other work, load average 3.0 -> 2.2, the checker's CPU time equal to its wall
-time): upload -> pools 17.5 s (goal <= 10: not met) = checking 8.8 s (lxml parse alone 0.5 s; near-duplicate
-detection 4.5 s of it, the rest reading the cites) + storing 6.2 s + pool build 2.6 s; rebuild with nothing
-changed 1.7 s. Storing is mostly the database's (the client spends 0.75 s of CPU per 3 s of storing): dropping
-run entries' index on topic alone (the (topic, run) index serves it) made it about a third faster (5 runs x
-10,000 citations, alternating: 4.3 / 3.7 s -> 3.1 / 2.1 s). What is left: checking is one core's pure Python
-(files could be checked in parallel processes), storing writes 300,000 JSON rows with two indexes and two foreign
-keys checked per row.
+Measured (2 cores shared with other work) before the changes below: upload -> pools 17.5 s = checking 8.8 s
+(lxml parse alone 0.5 s; near-duplicate detection 4.5 s of it) + storing 6.2 s + pool build 2.6 s (load 3.0 -> 2.2).
+
+Now (issue 19 item 6, BOLT part; the parent commit and this one alternated 3 times in one session, scratch
+databases apart, load average 1.6 -> 1.1): upload -> pools 12.7 / 12.8 / 15.8 s against 17.4 / 17.3 / 17.5 s
+before (ratio 0.74 on the medians; goal <= 10 still not met):
+  - near-duplicate detection 2.55 s against 4.46 s (0.57): a batch of files (load_run_files, BATCH_CONTEXT)
+    computes each distinct passage's features once (near_duplicates.shared_features; each passage is in about
+    7 runs here), same classes (a test pins them against a brute-force reference);
+  - checking 6.6 s against 8.7 s (0.76; one outlier at 9.1 s), lxml parsing alone 0.55 s both;
+  - storing 3.6 s against 6.1 s (0.60): RunEntry has no foreign-key constraints in the database (PostgreSQL's two
+    trigger queries per line were about 3 s at commit), store_run locks the topics FOR KEY SHARE once instead;
+    rows go to COPY as text in batches of 1,000;
+  - pool build 2.5-3.1 s against 2.6-2.8 s (unchanged: the grouping query in PostgreSQL).
+Profiled with cProfile (py-spy is not installed). What is left: checking is still one core's pure Python (about
+22 us a citation: near-duplicates 9, the rest reading cites); checking files in parallel processes needs the
+checker's database lookups (BOLT: post lengths) done outside the workers. Tried, no gain measured: reading a
+cite's attributes as one dict and a text-only fast path for passages; disabling the cyclic GC while checking.
 """
 
+import os
 import random
 import time
 
@@ -100,7 +111,7 @@ def run(args):
 
     from pooling.formats.base import CheckContext, ParsedEntry
     from tracks.bolt.formats import citations
-    from tracks.bolt.near_duplicates import leaders
+    from tracks.bolt.near_duplicates import leaders, shared_features
 
     files, lengths, idents = generate(args.topics, args.runs, args.citations)
     total = args.topics * args.runs * args.citations
@@ -115,7 +126,7 @@ def run(args):
             etree.fromstring(data)
     parsed = {}
     check_cpu = time.process_time()
-    with Timer() as check:
+    with Timer() as check, shared_features():  # as pooling.loading.load_run_files checks a batch
         for tag, data in files.items():
             problems, run = citations.check_run(data, f"{tag}.xml", ctx)
             assert not problems, problems[:3]
@@ -126,7 +137,7 @@ def run(args):
         for e in sorted(run.entries, key=lambda e: e.data["rank"]):
             lists.setdefault((tag, e.topic), []).append(e.text)
     cpu = time.process_time()
-    with Timer() as neardup:  # the same work check_run did, timed on its own
+    with Timer() as neardup, shared_features():  # the same work check_run did, timed on its own
         classes = sum(len(set(leaders(passages))) for passages in lists.values())
     neardup_cpu = time.process_time() - cpu
     with Timer() as keying:
@@ -191,7 +202,7 @@ def run(args):
 
 
 def _db_phase(parsed, idents, pure_keys):
-    setup_django("assay_bench_bolt")
+    setup_django(os.environ.get("BENCH_BOLT_DB", "assay_bench_bolt"))
     from pooling.loading import create_evaluation, store_run
     from pooling.models import PoolItem, Team, Topic
     from pooling.pools import build_pools

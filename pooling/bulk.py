@@ -10,6 +10,7 @@ import json
 from django.db import connection
 
 BATCH = 20000
+TEXT_BATCH = 1000
 
 
 def _column_type(field):
@@ -20,6 +21,42 @@ def _column_type(field):
 def _is_integer(field):
     """A NOT NULL integer column (ids, foreign keys): its values are written as bare digits."""
     return not field.null and field.db_type(connection) in ("integer", "bigint", "smallint")
+
+
+def _escape(value):
+    """A string as a COPY text field: its backslashes, tabs, newlines and carriage returns escaped."""
+    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def _json_field(value):
+    """json.dumps escapes every control character, so of COPY's specials only a backslash can be in its text."""
+    text = json.dumps(value)
+    return text.replace("\\", "\\\\") if "\\" in text else text
+
+
+def _text_writers(model_fields):
+    """Per column, a function giving a value's COPY text field, when every column is a NOT NULL integer, text or
+    JSON one (run lines: 300,000 BOLT citations); None otherwise (psycopg's write_row then formats each row). One
+    write per batch instead of a psycopg call per row."""
+    writers = []
+    for f in model_fields:
+        kind = f.db_type(connection)
+        if f.null:
+            return None
+        if kind in ("integer", "bigint", "smallint"):
+            writers.append(str)
+        elif kind == "jsonb":
+            writers.append(_json_field)
+        elif kind == "text" or kind.startswith("varchar"):
+            writers.append(_escape)
+        else:
+            return None
+    return writers
+
+
+def _text_lines(rows, writers):
+    for row in rows:
+        yield "\t".join([w(v) for w, v in zip(writers, row)]) + "\n"
 
 
 def insert_rows(model, fields, rows, returning=()):
@@ -46,8 +83,14 @@ def insert_rows(model, fields, rows, returning=()):
                     for start in range(0, len(rows), BATCH):
                         copy.write("".join("\t".join(map(str, row)) + "\n" for row in rows[start : start + BATCH]))
                     return []
-                for row in rows:
-                    copy.write_row([json.dumps(v) if j else v for v, j in zip(row, is_json)] if any(is_json) else row)
+                text = _text_writers(model_fields)
+                if text is None:
+                    for row in rows:
+                        copy.write_row([json.dumps(v) if j else v for v, j in zip(row, is_json)])
+                    return []
+                # Small writes: the server stores one while the next is formatted.
+                for start in range(0, len(rows), TEXT_BATCH):
+                    copy.write("".join(_text_lines(rows[start : start + TEXT_BATCH], text)))
         return []
     arrays = ", ".join(f"%s::{_column_type(f)}[]" for f in model_fields)
     sql = f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({columns}) SELECT * FROM unnest({arrays})"

@@ -6,6 +6,7 @@ stores nothing when there is any problem; what passes is stored in one transacti
 """
 
 import hashlib
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import import_module
@@ -439,10 +440,26 @@ def priority_from_tag(tag):
     return int(tag[-1]) if tag and tag[-1] in "123456789" else None  # ("²".isdigit() holds, int("²") fails)
 
 
+def _key_shared_topics(evaluation):
+    """{ident: pk} of the evaluation's topics, locked FOR KEY SHARE on PostgreSQL (Django has no such option): a
+    topic cannot be deleted until the transaction ends, yet other runs may be stored at the same time."""
+    if connection.vendor != "postgresql":
+        return dict(Topic.objects.filter(evaluation=evaluation).values_list("ident", "pk"))
+    with connection.cursor() as cursor:
+        table = Topic._meta.db_table
+        cursor.execute(f"SELECT ident, id FROM {table} WHERE evaluation_id = %s FOR KEY SHARE", [evaluation.pk])
+        return dict(cursor.fetchall())
+
+
 def store_run(evaluation, parsed, team, priority, manual=False, whole_collection=True, source_name=""):
     """Store a checked run in one transaction; a run with the same tag is replaced (its entries too)."""
-    topic_ids = dict(Topic.objects.filter(evaluation=evaluation).values_list("ident", "pk"))
     with transaction.atomic():
+        # RunEntry has no foreign-key constraints (pooling.models): the topics are locked against deletion
+        # (what the constraint's row checks did, once per topic instead of per line) and must all still exist.
+        topic_ids = _key_shared_topics(evaluation)
+        gone = sorted({e.topic for e in parsed.entries} - topic_ids.keys())
+        if gone:
+            raise LoadError([f"{source_name}:0: topic {ident} was removed while the run was loading" for ident in gone])
         run = Run.objects.select_for_update(of=("self",)).filter(evaluation=evaluation, tag=parsed.tag).first()
         replaced = run is not None
         if replaced and run.team_id != team.pk:
@@ -493,8 +510,19 @@ def load_run_files(evaluation, files, context=None, *, by=None, override_reason=
     pass `override_reason`: breaches of submission rules are then accepted, kept on the run and in the audit
     log with the reason; format problems never are. Returns one RunLoadResult per file, in order.
     """
-    with rescoring_deferred():  # one rescoring after the batch, not one per stored run
+    with rescoring_deferred(), batch_context(evaluation):  # one rescoring after the batch, not one per stored run
         return _load_run_files(evaluation, files, context or check_context(evaluation), by, override_reason.strip())
+
+
+def batch_context(evaluation):
+    """The context manager a run format names in BATCH_CONTEXT (dotted), entered around checking a batch of
+    files: what the files have in common is then worked out once (BOLT: each passage's near-duplicate
+    features); nullcontext for the others."""
+    name = getattr(load_format(evaluation.track_spec.run_format), "BATCH_CONTEXT", None)
+    if not name:
+        return nullcontext()
+    module_name, func_name = name.rsplit(".", 1)
+    return getattr(import_module(module_name), func_name)()
 
 
 def _load_run_files(evaluation, files, context, by=None, override_reason=""):

@@ -101,10 +101,16 @@ class RunEntry(models.Model):
     """One line (or record) of a run: for QA a [docid, answer-string] instance; other tracks keep their extra
     fields (citation offsets, scores, chosen answers) in `data`."""
 
-    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="entries")
+    # No foreign-key constraints in the database (db_constraint=False): PostgreSQL checks them with two trigger
+    # queries per row, half of storing 300,000 BOLT citations (benchmarks/bolt.py). Rows are only written by
+    # the loaders, for a run they create or lock, after locking the run's topics (pooling.loading.store_run);
+    # deletes cascade through Django's collector (on_delete) as before.
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="entries", db_constraint=False)
     # No index of its own: the (topic, run) index below serves lookups by topic, and a third index on the table
     # made storing a run a third slower (benchmarks/bolt.py: 300,000 citations).
-    topic = models.ForeignKey(Topic, on_delete=models.CASCADE, related_name="run_entries", db_index=False)
+    topic = models.ForeignKey(
+        Topic, on_delete=models.CASCADE, related_name="run_entries", db_index=False, db_constraint=False
+    )
     line_no = models.PositiveIntegerField()  # line (or record number) in the submitted file, for messages
     docid = models.CharField(max_length=200, blank=True)
     text = models.TextField(blank=True)

@@ -11,7 +11,10 @@ of the citation whose judgment it takes, which a transitive closure would not.
 """
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -20,6 +23,10 @@ from tracks.bolt.measures import merge_spans
 WORD = re.compile(r"\w+")
 THRESHOLD_PERCENT = 95
 MIN_ALIGNED = 5  # carry_relspans: the shortest run of equal characters that counts as the same text
+# shared_features: how many distinct passages one batch remembers (about 300 bytes each, the passage aside).
+SHARED_MAX = 100_000
+
+_shared: ContextVar[dict[str, array] | None] = ContextVar("near_duplicate_features", default=None)
 
 
 def bigrams(passage: str) -> frozenset[tuple[str, ...]]:
@@ -41,6 +48,19 @@ def features(passage: str) -> frozenset[int]:
     return frozenset(map(hash, zip(words, words[1:])))
 
 
+@contextmanager
+def shared_features() -> Iterator[None]:
+    """Within the block, `leaders` computes each distinct passage's features once. The runs of one upload batch
+    repeat each other's passages (the pools of benchmarks/bolt.py: each citation in 7 runs on average), and
+    features are most of the time near-duplicate detection takes. Kept as packed arrays (a tenth of a
+    frozenset's memory), which `leaders` intersects as they are."""
+    token = _shared.set({})
+    try:
+        yield
+    finally:
+        _shared.reset(token)
+
+
 def near_duplicates(a: str | frozenset[int], b: str | frozenset[int], threshold: int = THRESHOLD_PERCENT) -> bool:
     """Whether two passages (or their `features`) are near-duplicates."""
     fa = a if isinstance(a, frozenset) else features(a)
@@ -56,23 +76,36 @@ def leaders(passages: Iterable[str], threshold: int = THRESHOLD_PERCENT) -> list
     reach the threshold against even the smallest leader cannot match any, and becomes a leader after one C-level
     set intersection. Otherwise the leaders are tried in rank order."""
     result = []
-    found_leaders: list[tuple[int, frozenset[int]]] = []  # (index, features) in rank order
+    # (index, features, their number) in rank order; features as a frozenset, or as the array of distinct hashes
+    # that shared_features keeps (counted and intersected as it is: a set is built only when one is compared).
+    found_leaders: list[tuple[int, frozenset[int] | array, int]] = []
     union: set[int] = set()
     smallest: Any = None  # the fewest features of a leader (Any: an int wherever found_leaders is not empty)
+    shared = _shared.get()
     for i, passage in enumerate(passages):
-        f = features(passage)
+        f: frozenset[int] | array
+        if shared is None:
+            f = features(passage)
+        elif (packed := shared.get(passage)) is not None:
+            f = packed
+        else:
+            f = features(passage)
+            if len(shared) < SHARED_MAX:
+                shared[passage] = array("q", f)
+        n = len(f)
         found = None
         if found_leaders:
-            need = -(-threshold * min(len(f), smallest) // 100)  # ceil without floats
-            if len(f & union) >= need:
-                for leader, lf in found_leaders:
-                    if 100 * len(f & lf) >= threshold * min(len(f), len(lf)):
+            need = -(-threshold * min(n, smallest) // 100)  # ceil without floats
+            if len(union.intersection(f)) >= need:
+                fs = f if isinstance(f, frozenset) else frozenset(f)
+                for leader, lf, ln in found_leaders:
+                    if 100 * len(fs.intersection(lf)) >= threshold * min(n, ln):
                         found = leader
                         break
         if found is None:
-            found_leaders.append((i, f))
-            union |= f
-            smallest = len(f) if smallest is None else min(smallest, len(f))
+            found_leaders.append((i, f, n))
+            union.update(f)
+            smallest = n if smallest is None else min(smallest, n)
             result.append(i)
         else:
             result.append(found)

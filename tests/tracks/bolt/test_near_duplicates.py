@@ -100,3 +100,64 @@ def test_a_near_duplicate_takes_its_leaders_judgment_with_its_parts():
         leader_judgment(leader, "Nothing alike.", {"rel": "yes", "trans": "accept", "relspans": [[0, 4]]})["rel"]
         == "no"
     )
+
+
+def _reference_leaders(passages):
+    """The seed's rule written out with bigram tuples and no shortcuts: each passage against every earlier leader,
+    in rank order."""
+    import re
+
+    def grams(text):
+        words = re.findall(r"\w+", text.lower())
+        return {tuple(words)} if len(words) < 2 else set(zip(words, words[1:]))
+
+    found, result = [], []
+    for i, text in enumerate(passages):
+        mine = grams(text)
+        lead = next(
+            (j for j, theirs in found if 100 * len(mine & theirs) >= 95 * min(len(mine), len(theirs))),
+            None,
+        )
+        if lead is None:
+            found.append((i, mine))
+            lead = i
+        result.append(lead)
+    return result
+
+
+def test_shared_features_give_the_brute_force_classes_across_many_lists():
+    import random
+
+    from tracks.bolt.near_duplicates import shared_features
+
+    rng = random.Random(19)
+    vocab = [f"v{i}" for i in range(40)]  # few words: many overlapping bigrams, so the prefilter often passes
+    base = [" ".join(rng.choice(vocab) for _ in range(rng.randint(1, 30))) for _ in range(60)]
+
+    def variant(text):
+        words = text.split()
+        roll = rng.random()
+        if roll < 0.3 and words:  # one word changed: a near-duplicate of a long passage, not of a short one
+            words[rng.randrange(len(words))] = rng.choice(vocab)
+        elif roll < 0.5:  # quoted inside a longer passage
+            words = ["she", "said"] + words + ["end"]
+        elif roll < 0.6:
+            return text.upper() + "!"  # the same words: always a near-duplicate
+        return " ".join(words)
+
+    lists = [[variant(rng.choice(base)) for _ in range(rng.randint(0, 40))] for _ in range(80)]
+    expected = [_reference_leaders(ps) for ps in lists]
+    assert sum(lead != i for ps in expected for i, lead in enumerate(ps)) > 150  # many near-duplicates to get right
+    assert [leaders(ps) for ps in lists] == expected
+    with shared_features():
+        # Passages repeat across lists, so most features come from the batch's store the second time round.
+        assert [leaders(ps) for ps in lists] == expected
+        assert [leaders(ps) for ps in reversed(lists)] == expected[::-1]
+
+
+def test_the_bolt_run_format_checks_a_batch_with_shared_features():
+    from tracks.bolt.formats import citations
+    from tracks.bolt.near_duplicates import shared_features
+
+    module_name, name = citations.BATCH_CONTEXT.rsplit(".", 1)
+    assert getattr(__import__(module_name, fromlist=[name]), name) is shared_features

@@ -1,0 +1,48 @@
+"""Storing run lines: the COPY text writer (pooling.bulk) and store_run without foreign-key constraints."""
+
+import pytest
+
+from pooling.bulk import insert_rows
+from pooling.formats.base import ParsedEntry, ParsedRun
+from pooling.loading import LoadError, create_evaluation, store_run
+from pooling.models import Run, RunEntry, Team, Topic
+
+
+@pytest.fixture
+def bolt(db):
+    evaluation = create_evaluation("store-bolt", "bolt-ir-p2")
+    Topic.objects.create(evaluation=evaluation, ident="1.001", kind="topic", text="q", position=0)
+    return evaluation
+
+
+def test_copy_keeps_tabs_newlines_backslashes_and_unicode(bolt):
+    team = Team.objects.create(name="t")
+    run = Run.objects.create(evaluation=bolt, team=team, tag="r1")
+    topic = Topic.objects.get(evaluation=bolt)
+    texts = ["a\tb", "line\nbreak\r\n", "back\\slash \\N \\t", "é → 中文", ""]
+    datas = [{"q": "x\\y\t\n"}, {"n": 1, "ok": True, "s": None}, {"nested": [1, {"a": "\\"}]}, {}, {"é": "ü"}]
+    rows = [(run.pk, topic.pk, i, f"doc\t{i}\\", t, d) for i, (t, d) in enumerate(zip(texts, datas))]
+    insert_rows(RunEntry, ["run_id", "topic_id", "line_no", "docid", "text", "data"], rows)
+    stored = list(RunEntry.objects.filter(run=run).order_by("line_no").values_list("docid", "text", "data"))
+    assert stored == [(f"doc\t{i}\\", t, d) for i, (t, d) in enumerate(zip(texts, datas))]
+
+
+def test_a_topic_removed_before_the_run_is_stored_refuses_the_run(bolt):
+    team = Team.objects.create(name="t")
+    parsed = ParsedRun(tag="r1", entries=[ParsedEntry("1.001", 3, "d"), ParsedEntry("9.999", 4, "d")])
+    with pytest.raises(LoadError) as exc:
+        store_run(bolt, parsed, team, 1, source_name="r1.xml")
+    assert exc.value.problems == ["r1.xml:0: topic 9.999 was removed while the run was loading"]
+    assert not Run.objects.filter(evaluation=bolt).exists() and not RunEntry.objects.exists()
+
+
+def test_deleting_a_run_or_topic_still_removes_its_lines(bolt):
+    team = Team.objects.create(name="t")
+    entries = [ParsedEntry("1.001", n, "d", "text", {}) for n in range(3)]
+    run, _ = store_run(bolt, ParsedRun(tag="r1", entries=entries), team, 1, source_name="r1.xml")
+    run2, _ = store_run(bolt, ParsedRun(tag="r2", entries=entries), team, 1, source_name="r2.xml")
+    assert RunEntry.objects.count() == 6
+    run.delete()
+    assert list(RunEntry.objects.order_by().values_list("run_id", flat=True).distinct()) == [run2.pk]
+    Topic.objects.filter(evaluation=bolt).delete()
+    assert not RunEntry.objects.exists()
