@@ -1,12 +1,13 @@
 """Full-text search over the collections: the index build and the ranked search with snippets.
 
 PostgreSQL keeps a tsvector per document (corpus.SearchEntry.vector; a RUM index per collection where the server
-has RUM, corpus.search_rum, else one GIN index), made with the collection's text search configuration (`Collection.search_language`, e.g. "english", "simple", "arabic"), and ranks with
-`ts_rank_cd`; queries are read by `websearch_to_tsquery` (phrases in quotes, `or`, `-word`). SQLite (the embedded
-demo) keeps an FTS5 table `corpus_fts` (Porter-stemmed English whatever the collection's language) ranked by bm25,
-and the same queries are rewritten into FTS5's syntax by corpus.search_query. Both cut snippets with the matches
-marked. A document is found once `build_index` has given it its SearchEntry row; the build is idempotent and
-resumable (it indexes the collection's documents that have no row yet, a batch per transaction).
+has RUM, corpus.search_rum, else one GIN index), made with the collection's text search configuration
+(`Collection.search_language`, e.g. "english", "simple", "arabic"), and ranks with `ts_rank_cd`; queries are read
+by `websearch_to_tsquery` (phrases in quotes, `or`, `-word`). SQLite (the embedded demo) keeps an FTS5 table
+`corpus_fts` (Porter-stemmed English whatever the collection's language) ranked by bm25, and the same queries are
+rewritten into FTS5's syntax by corpus.search_query. Both cut snippets with the matches marked. A document is
+found once `build_index` has given it its SearchEntry row; the build is idempotent and resumable (it indexes the
+collection's documents that have no row yet, a batch per transaction).
 """
 
 from dataclasses import dataclass, field
