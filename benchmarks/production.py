@@ -103,11 +103,6 @@ def start_worker(env, queue, control, log=None, timeout=60.0):
     node = f"{queue}@localhost"
     command = [sys.executable, *WORKER_COMMAND, "-Q", queue, "-n", node, "--without-gossip", "--without-mingle"]
     worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT if log else None)
-    deadline = time.monotonic() + timeout
-    while not control.control.ping(destination=[node], timeout=0.5):
-        if worker.poll() is not None:
-            raise RuntimeError(f"the Celery worker exited with status {worker.returncode}")
-        if time.monotonic() > deadline:
-            stop(worker)
-            raise RuntimeError(f"the Celery worker did not answer within {timeout:.0f} s")
-    return worker
+    from config.worker import await_ping
+
+    return await_ping(worker, node, control, timeout, stop)

@@ -19,12 +19,18 @@ def start_worker(queue, env, control, *, node=None, log=subprocess.DEVNULL, logl
     argv = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", f"--loglevel={loglevel}"]
     argv += ["-Q", queue, "-n", node, "--without-gossip", "--without-mingle"]
     proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return await_ping(proc, node, control, timeout, stop_worker)
+
+
+def await_ping(proc, node, control, timeout, stop):
+    """`proc` once worker `node` answers a ping through `control`; RuntimeError, after `stop(proc)` if it is
+    still running, when it exits or does not answer within `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while not control.control.ping(destination=[node], timeout=0.5):
         if proc.poll() is not None:
             raise RuntimeError(f"the Celery worker exited with status {proc.returncode}")
         if time.monotonic() > deadline:
-            stop_worker(proc)
+            stop(proc)
             raise RuntimeError(f"the Celery worker did not answer within {timeout:.0f} s")
     return proc
 
