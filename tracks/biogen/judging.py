@@ -6,11 +6,10 @@ same items apart; items whose two labels differ wait in the adjudication queue, 
 an invited adjudicator who did not judge the topic.
 """
 
-from collections import defaultdict
-
 from django.db import transaction
 
 from assess import judging as generic
+from assess.adjudication import disagreements
 from assess.models import Assignment, Judgment
 from pooling.loading import effective_settings
 from pooling.models import PoolItem
@@ -105,24 +104,9 @@ def judge_item(user, item, value, expected_version):
 def adjudication_queue(evaluation, user=None):
     """[(item, primary, secondary, adjudicated or None)] of the items the two assessors labelled differently, in
     topic and pool order. With `user`, the topics the user judged are left out."""
-    mine = (
-        set(Assignment.objects.filter(evaluation=evaluation, assessor=user).values_list("topic_id", flat=True))
-        if user is not None
-        else set()
+    out = disagreements(
+        evaluation, KIND, lambda first, second: first.value.get("label") != second.value.get("label"), user
     )
-    judged = Judgment.objects.filter(evaluation=evaluation, kind=KIND, item__isnull=False)
-    seconded = judged.filter(role=Judgment.SECONDARY).values("item_id")
-    by_item = defaultdict(dict)
-    for j in judged.filter(item_id__in=seconded).exclude(topic_id__in=mine).select_related("assessor", "item", "topic"):
-        by_item[j.item_id][j.role] = j
-    out = []
-    for roles in by_item.values():
-        first, second = roles.get(Judgment.PRIMARY), roles.get(Judgment.SECONDARY)
-        if first is None or second is None or first.value.get("label") == second.value.get("label"):
-            continue
-        item = first.item
-        item.topic = first.topic
-        out.append((item, first, second, roles.get(Judgment.ADJUDICATED)))
     out.sort(key=lambda row: (row[0].topic.position, ORDER.get(row[0].data.get("kind"), 3), row[0].position))
     return out
 

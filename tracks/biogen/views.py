@@ -11,9 +11,10 @@ from django.views.decorators.http import require_POST
 
 from assess import judging as generic
 from assess import progress
+from assess.adjudication import queue_page_context
 from assess.models import Assignment, Judgment
 from config import params
-from config.roles import ASSESSOR, ORGANIZER, assessor_required, has_role, organizer_required, role_required
+from config.roles import ASSESSOR, ORGANIZER, assessor_required, organizer_required, role_required
 from corpus import viewer
 from pooling.models import Evaluation, PoolItem, Topic
 from tracks.biogen import judging
@@ -231,18 +232,7 @@ def queue_page(request, slug):
     the two assessors labelled differently, both labels and the decision."""
     evaluation = _adjudicator_evaluation(request, slug)
     rows = judging.adjudication_queue(evaluation, user=request.user)
-    first_open = next((item for item, *_, decided in rows if decided is None), None)
-    return render(
-        request,
-        "biogen/adjudication.html",
-        {
-            "evaluation": evaluation,
-            "rows": rows,
-            "open": sum(1 for r in rows if r[3] is None),
-            "first_open": first_open,
-            "organizer": has_role(request.user, ORGANIZER),
-        },
-    )
+    return render(request, "biogen/adjudication.html", queue_page_context(evaluation, rows, request.user))
 
 
 def _queue_row(evaluation, user, item_id):

@@ -9,11 +9,10 @@ change the character measures. Translation and source-checked differences change
 they do not queue a citation; the adjudicator sees and decides them along with the rest.
 """
 
-from collections import defaultdict
-
 from django.db import transaction
 
 from assess import judging as generic
+from assess.adjudication import disagreements
 from assess.models import Assignment, Judgment
 from tracks.bolt.judging import BoltError, clean_citation_value
 from tracks.bolt.measures import merge_spans, relevant_spans
@@ -43,33 +42,15 @@ def passage_segments(text, relspans):
     return out
 
 
-def judged_topics(user, evaluation):
-    return set(Assignment.objects.filter(evaluation=evaluation, assessor=user).values_list("topic_id", flat=True))
-
-
 def adjudication_queue(evaluation, user=None):
     """[(item, primary, secondary, adjudicated or None)] for every disagreement, in topic and pool order; each
     item carries `reason` (RELEVANCE or RELEVANT_PART). The shape of assess.progress.adjudication_queue, so the
     organizer's judging overview counts both alike. With `user`, the topics the user judged are left out."""
-    mine = judged_topics(user, evaluation) if user is not None else set()
-    by_item = defaultdict(dict)
-    judged = Judgment.objects.filter(evaluation=evaluation, kind="citation", item__isnull=False)
-    # Only items a second assessor judged can disagree (half the topics at most): the rest is never read.
-    seconded = judged.filter(role=Judgment.SECONDARY).values("item_id")
-    rows = judged.filter(item_id__in=seconded).exclude(topic_id__in=mine).select_related("assessor", "item", "topic")
-    for j in rows:
-        by_item[j.item_id][j.role] = j
-    out = []
-    for roles in by_item.values():
-        first, second = roles.get(Judgment.PRIMARY), roles.get(Judgment.SECONDARY)
-        if first is None or second is None:
-            continue
-        reason = disagreement(first.value, second.value, len(first.item.text))
-        if reason is None:
-            continue
-        item = first.item
-        item.topic, item.reason = first.topic, reason
-        out.append((item, first, second, roles.get(Judgment.ADJUDICATED)))
+
+    def differ(first, second):
+        return disagreement(first.value, second.value, len(first.item.text))
+
+    out = disagreements(evaluation, "citation", differ, user)
     out.sort(key=lambda row: (row[0].topic.position, row[0].position, row[0].pk))
     return out
 

@@ -13,8 +13,9 @@ from django.views.decorators.http import require_http_methods
 
 from assess import judging as generic
 from assess import keymap
+from assess.adjudication import queue_page_context
 from config import params
-from config.roles import ASSESSOR, ORGANIZER, has_role, role_required
+from config.roles import ASSESSOR, ORGANIZER, role_required
 from corpus import viewer
 from pooling.models import Evaluation
 from tracks.bolt import adjudication, judging
@@ -42,18 +43,7 @@ def queue_page(request, slug):
     citation the two assessors judged differently, both relevance judgments and the decision."""
     evaluation = _evaluation(request, slug)
     rows = adjudication.adjudication_queue(evaluation, user=request.user)
-    first_open = next((item for item, *_, decided in rows if decided is None), None)
-    return render(
-        request,
-        "bolt/adjudication.html",
-        {
-            "evaluation": evaluation,
-            "rows": rows,
-            "open": sum(1 for r in rows if r[3] is None),
-            "first_open": first_open,
-            "organizer": has_role(request.user, ORGANIZER),
-        },
-    )
+    return render(request, "bolt/adjudication.html", queue_page_context(evaluation, rows, request.user))
 
 
 def _judgment_view(judgment, text):
