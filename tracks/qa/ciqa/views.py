@@ -72,12 +72,25 @@ def _upload(request):
     return upload.name, upload.read()
 
 
+def _act(request, slug, action):
+    """An organizer's form on the overview: `action(evaluation)` returns the success message; a LoadError's
+    problems are shown instead (nothing was stored). Back to the overview either way."""
+    evaluation = _evaluation(slug)
+    try:
+        message = action(evaluation)
+    except LoadError as exc:
+        _problems(request, exc)
+    else:
+        messages.success(request, message)
+    return redirect("qa:ciqa_overview", slug)
+
+
 @organizer_required
 @require_POST
 def upload_run(request, slug):
     """Who: organizers. Load a ciQA run as an initial or a final run (naming its initial run)."""
-    evaluation = _evaluation(slug)
-    try:
+
+    def load(evaluation):
         name, data = _upload(request)
         run, replaced = submissions.load_run(
             evaluation,
@@ -88,19 +101,17 @@ def upload_run(request, slug):
             params.text(request.POST.get("initial"), "initial"),
             manual=request.POST.get("manual") == "on",
         )
-    except LoadError as exc:
-        _problems(request, exc)
-    else:
-        messages.success(request, f"{'Replaced' if replaced else 'Loaded'} {results.stage_of(run)} run {run.tag}.")
-    return redirect("qa:ciqa_overview", slug)
+        return f"{'Replaced' if replaced else 'Loaded'} {results.stage_of(run)} run {run.tag}."
+
+    return _act(request, slug, load)
 
 
 @organizer_required
 @require_POST
 def upload_urls(request, slug):
     """Who: organizers. Load a team's URL file (one URL per topic, screenshots' pointers)."""
-    evaluation = _evaluation(slug)
-    try:
+
+    def load(evaluation):
         name, data = _upload(request)
         url_file, replaced = submissions.load_url_file(
             evaluation,
@@ -109,27 +120,23 @@ def upload_urls(request, slug):
             params.text(request.POST.get("team"), "team"),
             manual=request.POST.get("manual") == "on",
         )
-    except LoadError as exc:
-        _problems(request, exc)
-    else:
-        messages.success(request, f"{'Replaced' if replaced else 'Loaded'} URL file {url_file.tag}.")
-    return redirect("qa:ciqa_overview", slug)
+        return f"{'Replaced' if replaced else 'Loaded'} URL file {url_file.tag}."
+
+    return _act(request, slug, load)
 
 
 @organizer_required
 @require_POST
 def upload_screenshot(request, slug, pk):
     """Who: organizers. Add a screenshot image (PNG, JPEG, GIF) to a URL file."""
-    evaluation = _evaluation(slug)
-    url_file = get_object_or_404(UrlFile, pk=pk, evaluation=evaluation)
-    try:
+
+    def add(evaluation):
+        url_file = get_object_or_404(UrlFile, pk=pk, evaluation=evaluation)
         name, data = _upload(request)
         submissions.add_screenshot(url_file, data, name)
-    except LoadError as exc:
-        _problems(request, exc)
-    else:
-        messages.success(request, f"Screenshot added to {url_file.tag}.")
-    return redirect("qa:ciqa_overview", slug)
+        return f"Screenshot added to {url_file.tag}."
+
+    return _act(request, slug, add)
 
 
 @organizer_required
@@ -148,35 +155,30 @@ def make_baseline(request, slug):
 def plan(request, slug):
     """Who: organizers. Plan (or update) every assessor's sessions from the primary assignments and the URL
     files; optionally change the time allowed per interaction."""
-    evaluation = _evaluation(slug)
-    try:
+
+    def plan_all(evaluation):
         seconds = request.POST.get("seconds", "").strip()
         if seconds:
             sessions.set_interaction_seconds(
                 evaluation, params.integer(seconds, "seconds", maximum=3600), by=request.user
             )
         created, removed = sessions.plan_sessions(evaluation)
-    except LoadError as exc:
-        _problems(request, exc)
-    else:
-        messages.success(request, f"Sessions planned: {created} added, {removed} removed.")
-    return redirect("qa:ciqa_overview", slug)
+        return f"Sessions planned: {created} added, {removed} removed."
+
+    return _act(request, slug, plan_all)
 
 
 @organizer_required
 @require_POST
 def define_questionnaire(request, slug):
     """Who: organizers. Define the exit questionnaire (5-point scales with labelled ends, free-text questions)."""
-    evaluation = _evaluation(slug)
-    try:
-        questionnaire.set_definition(
-            evaluation, params.text(request.POST.get("definition"), "definition"), by=request.user
-        )
-    except LoadError as exc:
-        _problems(request, exc)
-    else:
-        messages.success(request, "Questionnaire saved.")
-    return redirect("qa:ciqa_overview", slug)
+
+    def define(evaluation):
+        text = params.text(request.POST.get("definition"), "definition")
+        questionnaire.set_definition(evaluation, text, by=request.user)
+        return "Questionnaire saved."
+
+    return _act(request, slug, define)
 
 
 @organizer_required
