@@ -116,7 +116,7 @@ def comparison_for(run):
     }
 
 
-def _idents(idents, limit=20):
+def short_list(idents, limit=20):
     """A list of question ids for a note, cut short early in judging when nearly every question is in it."""
     shown = ", ".join(idents[:limit])
     return shown if len(idents) <= limit else f"{shown} … ({len(idents)} in all)"
@@ -180,7 +180,7 @@ def generic_report(run):
             if detail.get("unjudged_questions"):
                 notes.append(
                     "Not fully judged yet: "
-                    + _idents(detail["unjudged_questions"])
+                    + short_list(detail["unjudged_questions"])
                     + ". Their unjudged answers count as wrong, and a list question without a known "
                     "correct answer is left out of the averages, so these scores will change."
                 )

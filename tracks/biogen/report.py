@@ -6,7 +6,7 @@ from pooling.models import Topic
 from scoring.measures.combine import spread
 from scoring.models import Score
 from scoring.registry import measure_label
-from scoring.reports import ReportRow, ReportSection, assemble_report, comparison_for
+from scoring.reports import ReportRow, ReportSection, assemble_report, comparison_for, short_list
 from tracks.biogen.measures import MEASURES
 
 PER_TOPIC = ("accuracy", "precision", "citation_support_rate", "document_recall")
@@ -43,8 +43,7 @@ def run_report(run):
         if name == "accuracy" and detail.get("unjudged_questions"):
             notes.append(
                 "Not fully judged yet: topics "
-                + ", ".join(detail["unjudged_questions"][:20])
-                + ("…" if len(detail["unjudged_questions"]) > 20 else "")
+                + short_list(detail["unjudged_questions"])
                 + ". Their unjudged answers, sentences and citations are left out, so these scores will change."
             )
     topics = list(Topic.objects.filter(evaluation=evaluation, parent__isnull=True).order_by("position"))

@@ -116,6 +116,8 @@ def test_the_run_report_has_every_measure_per_topic_rows_and_a_plot(client, judg
     assert "Precision: difference from the median, per topic" in html and "<svg" in html
     # topic 1: the answer, 3 sentences and 4 citations of alpha, all judged; topics 2 and 3: none of 7 and 8
     assert "Accuracy per topic" in html and "8 of 8 items judged" in html and "0 of 7 items judged" in html
+    # topics 2 and 3 are not judged yet: the report says so, naming them
+    assert "Not fully judged yet: topics 2, 3. Their unjudged answers" in html
     assert "union of the relevant PMIDs every run cited" in html and "weighted mean of its question types" not in html
     data = client.get(reverse("scoring:run_report_json", args=[ev.slug, "alpha-run1"])).json()
     assert [r["key"] for r in data["summary"]][:2] == ["accuracy", "precision"]
