@@ -81,29 +81,39 @@ chg AS (
   INSERT INTO {_C} (judgment_id, changed_by_id, changed_at, version, before, after)
   SELECT id, %(user)s::integer, now(), version, NULL, %(value)s::jsonb FROM saved),
 {_STALE}
-SELECT id, version, updated_at FROM saved"""
+SELECT id, version, updated_at, NULL::jsonb, %(value)s::jsonb FROM saved"""
 
+# {value} is the new value: the parameter, or the parameter with keys kept from the locked row (_value_sql).
 _UPDATE = f"""
 WITH saved AS (
-  UPDATE {_J} j SET value = %(value)s::jsonb, role = %(role)s::varchar, version = j.version + 1, updated_at = now()
+  UPDATE {_J} j SET value = {{value}}, role = %(role)s::varchar, version = j.version + 1, updated_at = now()
   FROM (SELECT id, value FROM {_J} WHERE kind = %(kind)s::varchar AND assessor_id = %(user)s::integer
               AND {{subject}} = %(subject)s::bigint
         FOR UPDATE) old
   WHERE j.id = old.id AND j.version = %(expected)s::integer
-    AND (j.value <> %(value)s::jsonb OR j.role <> %(role)s::varchar)
+    AND (j.value <> {{value}} OR j.role <> %(role)s::varchar)
     AND {_OPEN}
-  RETURNING j.id, j.version, j.updated_at, old.value AS before),
+  RETURNING j.id, j.version, j.updated_at, old.value AS before, j.value AS after),
 chg AS (
   INSERT INTO {_C} (judgment_id, changed_by_id, changed_at, version, before, after)
-  SELECT id, %(user)s::integer, now(), version, before, %(value)s::jsonb FROM saved),
+  SELECT id, %(user)s::integer, now(), version, before, after FROM saved),
 {_STALE}
-SELECT id, version, updated_at FROM saved"""
+SELECT id, version, updated_at, before, after FROM saved"""
 
 
-def write(user, *, topic, kind, role, value, expected_version, item=None, nugget=None):
+def _value_sql(keep):
+    """The new value's SQL: the parameter, with each `keep` key taken from the locked current row instead."""
+    if not keep:
+        return "%(value)s::jsonb"
+    pairs = ", ".join(f"%(keep{i})s::text, old.value -> %(keep{i})s::text" for i in range(len(keep)))
+    return f"(%(value)s::jsonb || jsonb_build_object({pairs}))"
+
+
+def write(user, *, topic, kind, role, value, expected_version, item=None, nugget=None, keep=()):
     """Insert (expected_version 0) or update (expected_version N) the judgment, its history row and the question's
     stale mark in one statement, which is its own transaction when the caller has none (no BEGIN/COMMIT round
-    trips). Returns the saved Judgment, or None when nothing was written (stale, closed, or the same value): the
+    trips). An update keeps the `keep` keys of the current value (assess.judging.save_judgment). Returns (the
+    saved Judgment, the value before), or None when nothing was written (stale, closed, or the same value): the
     caller then reads the current state to tell which. The caller asks for rescoring after commit."""
     params = {
         "evaluation": topic.evaluation_id,
@@ -118,7 +128,11 @@ def write(user, *, topic, kind, role, value, expected_version, item=None, nugget
         "expected": expected_version,
         "subject": item.pk if item is not None else nugget.pk,
     }
-    sql = _INSERT if not expected_version else _UPDATE.format(subject="item_id" if item is not None else "nugget_id")
+    params.update((f"keep{i}", key) for i, key in enumerate(keep))
+    if not expected_version:
+        sql = _INSERT
+    else:
+        sql = _UPDATE.format(subject="item_id" if item is not None else "nugget_id", value=_value_sql(keep))
     row = prepared.fetchone(sql, params)
     if row is None:
         return None
@@ -129,11 +143,16 @@ def write(user, *, topic, kind, role, value, expected_version, item=None, nugget
         kind=kind,
         assessor=user,
         role=role,
-        value=value,
+        value=_loaded(row[4]),
         version=row[1],
         item=item,
         nugget=nugget,
     )
     judgment.updated_at = row[2]
     judgment._state.adding = False
-    return judgment
+    return judgment, _loaded(row[3])
+
+
+def _loaded(value):
+    """A jsonb column as Python: Django's connection hands jsonb over as text (JSONField parses it itself)."""
+    return json.loads(value) if isinstance(value, str) else value

@@ -75,6 +75,7 @@ class AlreadyDecided(StaleJudgment):
 class Saved:
     judgment: Judgment
     changed: bool  # False when the value was already what the caller asked for (nothing written)
+    before: dict | None = None  # the value before this save (None for a new judgment)
 
 
 # --- who may do what -------------------------------------------------------------------------------------------
@@ -146,29 +147,26 @@ def load_item(user, item_id):
 # --- the one judgment writer -----------------------------------------------------------------------------------
 
 
-def save_judgment(user, *, topic, kind, role, value, expected_version, item=None, nugget=None, closed=None):
+def save_judgment(user, *, topic, kind, role, value, expected_version, item=None, nugget=None, closed=None, keep=()):
     """Write one judgment of `user` on a pool item or a nugget, checked against the version the caller saw.
 
     The generic writer every track uses; callers have already checked that `user` may judge this subject in
     `role` and that `value` fits the kind. `expected_version` None skips the check (only for organizer-side bulk
-    changes made under lock, such as class merges). `value` may be a function of the current
-    value (None if there is none), applied under the row lock. Returns Saved.
+    changes made under lock, such as class merges). `keep` names keys of `value` whose current value stays, read
+    under the row lock (`value` holds what a new judgment gets). Returns Saved.
     """
     if closed:  # the caller read the closure with the item: refuse before writing anything
         raise QuestionClosed(topic)
-    if not callable(value):
-        _require_fit(kind, value)
+    _require_fit(kind, value)
     subject = {"item": item} if item is not None else {"nugget": nugget}
-    if expected_version is not None and not callable(value) and fastsave.available():
-        return _fast_save(user, topic, kind, role, value, expected_version, subject)  # its statement checks
+    if expected_version is not None and fastsave.available():
+        return _fast_save(user, topic, kind, role, value, expected_version, subject, keep)  # its statement checks
     with transaction.atomic():
         current = Judgment.objects.select_for_update(of=("self",)).filter(kind=kind, assessor=user, **subject).first()
         refuse_if_closed(topic)  # checked under the lock: a closure committed after any earlier read counts
         if current is None:
             if expected_version:
                 raise StaleJudgment(None)
-            if callable(value):
-                value = _require_fit(kind, value(None))
             judgment = Judgment(
                 evaluation_id=topic.evaluation_id,
                 topic=topic,
@@ -190,10 +188,9 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
         else:
             if expected_version is not None and current.version != expected_version:
                 raise StaleJudgment(current)
-            if callable(value):
-                value = _require_fit(kind, value(current.value))
+            value = _kept(value, current.value, keep)
             if current.value == value and current.role == role:
-                return Saved(current, changed=False)
+                return Saved(current, changed=False, before=current.value)
             before = current.value
             current.value, current.role, current.version = value, role, current.version + 1
             current.save(update_fields=["value", "role", "version", "updated_at"])
@@ -202,7 +199,14 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
             judgment=judgment, changed_by=user, version=judgment.version, before=before, after=value
         )
         mark_stale(topic)
-    return Saved(judgment, changed=True)
+    return Saved(judgment, changed=True, before=before)
+
+
+def _kept(value, current, keep):
+    """`value` with the `keep` keys of the current value (a key the current value lacks is None)."""
+    if not keep:
+        return value
+    return {**value, **{key: (current or {}).get(key) for key in keep}}
 
 
 def _require_fit(kind, value):
@@ -214,19 +218,20 @@ def _require_fit(kind, value):
     return value
 
 
-def _fast_save(user, topic, kind, role, value, expected_version, subject):
+def _fast_save(user, topic, kind, role, value, expected_version, subject, keep):
     """save_judgment in one statement (assess.fastsave); reads the row only when nothing was written."""
-    judgment = fastsave.write(
-        user, topic=topic, kind=kind, role=role, value=value, expected_version=expected_version, **subject
+    written = fastsave.write(
+        user, topic=topic, kind=kind, role=role, value=value, expected_version=expected_version, keep=keep, **subject
     )
-    if judgment is not None:
+    if written is not None:
+        judgment, before = written
         request_rescoring(topic.evaluation_id)  # the stale mark is already written by the same statement
-        return Saved(judgment, changed=True)
+        return Saved(judgment, changed=True, before=before)
     refuse_if_closed(topic)  # closed between load_item and the write: the statement refused it
     current = Judgment.objects.select_related("assessor").filter(kind=kind, assessor=user, **subject).first()
     if current is None or current.version != expected_version:
         raise StaleJudgment(current)
-    return Saved(current, changed=False)  # the same value and role again: nothing to record
+    return Saved(current, changed=False, before=current.value)  # the same value and role again: nothing recorded
 
 
 # --- adjudication: one decision per item ----------------------------------------------------------------------

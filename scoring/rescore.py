@@ -3,7 +3,8 @@
 One recomputation per evaluation is in flight at a time: the evaluation's ScoringState row is locked
 (select_for_update) for the whole recomputation, so a burst of judgments queues up behind it and the next task
 finds every mark the burst left in one batch. A stale mark is cleared only if it has not changed since it was
-read (same changed_at), so a judgment saved during a recomputation is picked up by the next one.
+read (same changed_at), so a judgment saved during a recomputation is picked up by the next one; the marks are
+cleared once the scores have committed, so no save waits on a recomputation's locks.
 """
 
 import gc
@@ -147,13 +148,22 @@ def _recompute_locked(evaluation_id, full):
         batch = scorer(evaluation, topic_ids)
         store(evaluation, batch)
         questions = len(batch.question_ids)
-        _clear([(pk, changed) for pk, _, changed in marks])
+        read = [(pk, changed) for pk, _, changed in marks]
+        if not own_transaction:
+            _clear(read)
         state.fresh_as_of = as_of
         if full:
             state.full_rescore_at = as_of
         state.last_seconds = time.perf_counter() - started
         state.questions_last = questions
         state.save()
+    if own_transaction:
+        # After the commit, as a statement of its own: a DELETE holds the marks' row locks until its transaction
+        # ends, and a save of one of these questions upserts its mark. Inside the pass they were held from here to
+        # the commit by the worker's Python, which runs at WORKER_NICE and waits long for a core when saves keep
+        # it busy, so saves of the question just rescored waited on it (a list question's next item, mostly).
+        # A crash before this line leaves the marks: the next pass recomputes what is already stored, no more.
+        _clear(read)
     return questions
 
 

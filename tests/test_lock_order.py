@@ -148,3 +148,58 @@ def test_adjudications_during_rescoring_are_all_stored(make_user):
     assert passes[0] > 0 and len(acknowledged) == len(disputed)
     stored = {j.item_id: (j.version, j.value["label"]) for j in Judgment.objects.filter(role=Judgment.ADJUDICATED)}
     assert stored == acknowledged
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_save_of_the_question_being_rescored_never_waits_for_the_pass(make_user, monkeypatch):
+    """A pass held up just before its commit (as a niced worker is, when saves keep the cores busy) holds nothing
+    a save needs: the save of the question it is rescoring upserts that question's stale mark at once, and the
+    mark, changed since the pass read it, stays for the next pass."""
+    from pooling.models import StaleTopic
+    from scoring.models import ScoringState
+
+    sample, disputed, cy = _double_judged(make_user)
+    ann = User.objects.get(username="ann")
+    item = disputed[0]
+    rescore_evaluation(sample.evaluation.pk)
+    version = Judgment.objects.get(item=item, assessor=ann).version
+    monkeypatch.setattr(judging, "request_rescoring", lambda evaluation_id: None)  # (eager tasks): the thread scores
+    instance_judging.judge_instance(ann, judging.load_item(ann, item.pk), "non-exact", version)
+    holding, release, failures = threading.Event(), threading.Event(), []
+    real_save = ScoringState.save
+
+    def paused_save(self, *args, **kwargs):  # the pass's last statement before its commit
+        holding.set()
+        release.wait(10)
+        return real_save(self, *args, **kwargs)
+
+    monkeypatch.setattr(ScoringState, "save", paused_save)
+
+    def rescoring():
+        try:
+            rescore_stale_topics(sample.evaluation.pk)
+        except Exception as error:  # pragma: no cover - reported below
+            failures.append(error)
+            holding.set()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=rescoring)
+    thread.start()
+    try:
+        assert holding.wait(10)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '1s'")  # with the marks locked by the pass, this save would fail
+        try:
+            saved = instance_judging.judge_instance(ann, judging.load_item(ann, item.pk), "incorrect", version + 1)
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET lock_timeout")
+        assert saved.changed
+    finally:
+        release.set()
+        thread.join()
+    assert failures == []
+    assert StaleTopic.objects.filter(topic_id=item.topic_id).exists()  # the save's mark outlived the pass
+    rescore_stale_topics(sample.evaluation.pk)
+    assert not StaleTopic.objects.filter(topic_id=item.topic_id).exists()

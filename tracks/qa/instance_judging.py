@@ -30,13 +30,11 @@ def judge_instance(user, item, label, expected_version, answer_class=KEEP):
     allowed = questions.labels_for(item, evaluation)
     if label not in allowed:
         raise JudgingError(f"unknown label {label!r} for pool item {item.pk}; allowed: {', '.join(allowed)}")
-    value = {"label": label, "answer_class": None}
+    value, keep = {"label": label, "answer_class": None}, ()
     classed = questions.is_list_question(question) and role == Assignment.PRIMARY
     if label == questions.class_label(evaluation) and classed:
         if answer_class is KEEP:
-
-            def value(current):
-                return {"label": label, "answer_class": (current or {}).get("answer_class")}
+            keep = ("answer_class",)
         elif answer_class is not None:
             value["answer_class"] = class_of(question, answer_class)
     return save_judgment(
@@ -48,6 +46,7 @@ def judge_instance(user, item, label, expected_version, answer_class=KEEP):
         value=value,
         expected_version=expected_version,
         closed=getattr(item, "closed", None),
+        keep=keep,
     )
 
 

@@ -223,7 +223,6 @@ def judge(request, item_id):
         version = params.version(post.get("version"))
     except params.BadParameter:
         return _bar(request, item, error="the form did not say which version you saw; reload the item", status=400)
-    class_before = _class_now(request.user, item)
     try:
         if post.get("new_class"):
             instance_judging.create_class(
@@ -252,7 +251,7 @@ def judge(request, item_id):
         return _bar(request, item, message="saved")
     # The classes panel lists each class's members: it changes only when this save moved the item into, out of
     # or between classes (re-rendering it after every label cost a list save several times a factoid's).
-    moved = (saved.judgment.value or {}).get("answer_class") != class_before
+    moved = (saved.judgment.value or {}).get("answer_class") != (saved.before or {}).get("answer_class")
     return _bar(
         request,
         item,
@@ -263,14 +262,6 @@ def judge(request, item_id):
 
 
 _UNSET = object()
-
-
-def _class_now(user, item):
-    """The answer class the user's judgment of a list item puts it in (None elsewhere: nothing to re-render)."""
-    if item.my_role != Assignment.PRIMARY or not questions.is_list_question(item.topic):
-        return None
-    value = Judgment.objects.filter(kind="instance", item=item, assessor=user).values_list("value", flat=True).first()
-    return (value or {}).get("answer_class")
 
 
 def _bar(request, item, judgment=_UNSET, message=None, error=None, status=200, classes_changed=True):

@@ -96,6 +96,27 @@ def test_labels_come_from_the_track_and_nil_is_right_or_wrong(sample, primary):
     assert instance_judging.judge_instance(primary, nil, "globally-correct", 0).changed
 
 
+def test_the_class_label_keeps_the_class_the_item_is_in(sample, primary, save_path):
+    """The class label without a class keeps the stored one (read under the row lock, on both save paths), and the
+    save says what the value was before, so the page knows whether the item moved between classes."""
+    q = sample.questions["1.2"]
+    kidman = item(sample, "1.2", 0, primary)
+    c1 = instance_judging.create_class(primary, q, "", item=kidman, expected_version=0)
+    # a stored value whose class outlived its label (as a class merge leaves values it rewrites)
+    Judgment.objects.filter(item=kidman).update(value={"label": "locally-correct", "answer_class": c1.pk})
+    saved = instance_judging.judge_instance(primary, item(sample, "1.2", 0, primary), "globally-correct", 1)
+    assert saved.changed and saved.judgment.value == {"label": "globally-correct", "answer_class": c1.pk}
+    assert saved.before == {"label": "locally-correct", "answer_class": c1.pk}
+    stored = Judgment.objects.get(item=kidman)
+    assert (stored.value, stored.version) == ({"label": "globally-correct", "answer_class": c1.pk}, 2)
+    change = JudgmentChange.objects.get(judgment=stored, version=2)
+    assert (change.before["label"], change.after) == ("locally-correct", stored.value)
+    again = instance_judging.judge_instance(primary, item(sample, "1.2", 0, primary), "globally-correct", 2)
+    assert not again.changed and again.before == stored.value
+    out = instance_judging.judge_instance(primary, item(sample, "1.2", 0, primary), "non-exact", 2)
+    assert out.judgment.value == {"label": "non-exact", "answer_class": None} and out.before["answer_class"] == c1.pk
+
+
 def test_unassigned_assessor_cannot_judge(sample, primary, make_user):
     stranger = make_user("stranger", "assessor")
     with pytest.raises(judging.Forbidden):
