@@ -30,6 +30,24 @@ Measured again (quiet machine, load average 1.0-1.6), after the series-row count
 its partial index serves it (it read every score row of the runs, 0.12 of a 0.20 s pass): live pass for 1 stale
 question 0.059 s at 1x, 0.056 s at 10x (slope 0.96); 10 questions 0.163 / 0.143 s; full rescoring with writes
 2.02 s at 1x (best and median), 21.7 s at 10x; WAL per live pass 0.005 MB (1 question), 0.17-0.21 MB (10).
+Full rescoring with writes, issue 19 items 6-7 (the parent commit and this one alternated 8 times in one session,
+`--scale 1 --skip-load`, each run on a fresh database; 2 cores shared with other engineers' work, load average
+1.9-5.3): best/median 0.64-1.23 / 0.67-1.26 s, median of the 8 medians 0.86 s, against 0.84-1.47 / 0.88-1.53 s and
+1.12 s for the parent (ratio 0.77; 0.64-0.77 in the last three rounds, load average about 2); at 10x 9.4 s
+against 16.2 s (one run each, load average 1.2-4.3) and 10.7-15.3 s against 12.9-16.9 s in four alternated passes
+over scratch databases holding both sizes (ratio of the medians 0.77). Live passes unchanged (1x, medians of the
+8 rounds' medians: 0.029 against 0.034 s for 1 stale question, 0.077 against 0.085 s for 10).
+Stored rows are identical to the parent's (every value and detail: 30,192 rows at 1x, 298,707 at 10x), and
+tests/test_scoring_full_unchanged.py pins four small evaluations' rows. (The parent took 0.84-1.53 s here where 2.02
+s was measured before: the machine's day, so compare the ratio.)
+Where a 1x pass's time went (cProfile, statement timings): PostgreSQL's foreign-key checks of the 30,192 new rows
+at commit (a trigger query per row for the run and one for the topic: 0.2-0.3 s), psycopg's write_row per row
+(0.1 s of Python), the QA scorer's second walk over every answer; now Score has no foreign-key constraints
+(scoring.rescore.store locks the rows' runs and topics FOR KEY SHARE once, as the checks did), COPY gets text
+lines 1,000 at a time, and the scorer keeps each answer's pool item and counts unpooled answers as it reads them.
+Left: COPY's own server time (0.17 s at 1x on a vacuumed table, more here where each timed pass follows the untimed
+delete of 30,000 rows: the unique indexes' checks visit the dead rows), the measures' Python (~0.25 s), reading
+answers and judgments (~0.12 s; the answers' left join to the pool links scans every evaluation's links).
 Every size lives in the same scratch database (`assay_bench_scoring`; `--reuse` keeps it and its data), as
 evaluations share a server.
 """

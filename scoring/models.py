@@ -12,9 +12,15 @@ class Score(models.Model):
     QUESTION = "question"
     SCOPES = [(RUN, "Run"), (SERIES, "Series/topic"), (QUESTION, "Question")]
 
-    run = models.ForeignKey("pooling.Run", on_delete=models.CASCADE, related_name="scores")
+    # No foreign-key constraints in the database (db_constraint=False): PostgreSQL checked every new row's run and
+    # topic with a trigger query each at commit, 60,000 of them and a quarter of a full TREC 2007-sized rescoring
+    # (benchmarks/scoring.py). Rows are only written by scoring.rescore.store, which locks their runs and topics
+    # FOR KEY SHARE first (what the checks took); deletes cascade through Django's collector (on_delete) as before.
+    run = models.ForeignKey("pooling.Run", on_delete=models.CASCADE, related_name="scores", db_constraint=False)
     scope = models.CharField(max_length=10, choices=SCOPES)
-    topic = models.ForeignKey("pooling.Topic", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    topic = models.ForeignKey(
+        "pooling.Topic", null=True, blank=True, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     measure = models.CharField(max_length=50)
     value = models.FloatField(null=True)  # None where a measure is undefined (shown as "–")
     # The numbers behind the value (D, N, S of a list question; matched nuggets, length; components and flags of

@@ -15,11 +15,12 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from pooling.models import Evaluation, Run, StaleTopic
+from pooling.models import Evaluation, Run, StaleTopic, Topic
 from scoring.models import Score, ScoringState
 from scoring.registry import get_scorer
 
 BATCH = 2000
+COPY_LINES = 1000  # rows per COPY write (see _copy_rows)
 
 
 def _lock_state(evaluation_id):
@@ -60,6 +61,7 @@ def store(evaluation, batch):
             gone.append(old[0])
         fresh.append(r)
     gone.extend(pk for pk, _, _ in stored.values())
+    fresh = _still_there(fresh)
     for start in range(0, len(gone), BATCH):
         Score.objects.filter(pk__in=gone[start : start + BATCH]).delete()
     if connection.vendor == "postgresql" and len(fresh) > 100:
@@ -82,15 +84,71 @@ def store(evaluation, batch):
     return len(fresh)
 
 
+def _still_there(rows):
+    """The rows whose run and topic still exist, those runs and topics locked FOR KEY SHARE until the transaction
+    ends (Score has no foreign-key constraints: this is what their checks took, once per run and topic instead of
+    per row). A run or topic deleted before the lock gets no rows; one being deleted waits for this commit, as the
+    deleters (pooling.loading: a run replaced or deleted, a topic file reloaded) lock it FOR UPDATE first."""
+    if not rows:
+        return rows
+    run_ids = sorted({r.run_id for r in rows})
+    topic_ids = sorted({r.topic_id for r in rows if r.topic_id is not None})
+    found = []
+    for model, ids in ((Run, run_ids), (Topic, topic_ids)):
+        if connection.vendor != "postgresql":
+            found.append(set(model.objects.filter(id__in=ids).values_list("id", flat=True)))
+            continue
+        with connection.cursor() as cursor:  # (Django has no FOR KEY SHARE)
+            table = model._meta.db_table
+            cursor.execute(f'SELECT id FROM "{table}" WHERE id = ANY(%s) ORDER BY id FOR KEY SHARE', [ids])
+            found.append({pk for (pk,) in cursor.fetchall()})
+    runs, topics = found
+    if len(runs) == len(run_ids) and len(topics) == len(topic_ids):
+        return rows
+    return [r for r in rows if r.run_id in runs and (r.topic_id is None or r.topic_id in topics)]
+
+
+# Compact, and without json.dumps's cycle check: details are trees the scorers build.
+_encode_json = json.JSONEncoder(check_circular=False, separators=(",", ":")).encode
+
+
 def _copy_rows(rows):
-    """Insert many rows with COPY (a full rescoring of an unscored evaluation writes 30,000)."""
-    now = timezone.now()
+    """Insert many rows with COPY (a full rescoring of an unscored evaluation writes 30,000) as COPY text, a batch
+    of lines per write: the server stores one batch while the next is formatted (a psycopg write_row call per row
+    cost as much as encoding the details, and the server waited for them)."""
+    now = timezone.now().isoformat()
+    escaped = {}  # scope and measure names, each escaped once
+
+    def line(r):
+        value = r.value
+        if value is None:
+            value = "\\N"
+        elif type(value) is float:
+            value = repr(value)  # (the shortest repr reads back to the same double, as psycopg sends floats)
+        else:
+            value = repr(float(value))
+        detail = _encode_json(r.detail)
+        if "\\" in detail:  # JSON text escapes every control character: of COPY's specials only \ is left
+            detail = detail.replace("\\", "\\\\")
+        scope, measure = escaped.get(r.scope), escaped.get(r.measure)
+        if scope is None:
+            scope = escaped[r.scope] = _escape(r.scope)
+        if measure is None:
+            measure = escaped[r.measure] = _escape(r.measure)
+        topic = "\\N" if r.topic_id is None else r.topic_id
+        return f"{r.run_id}\t{scope}\t{topic}\t{measure}\t{value}\t{detail}\t{now}\n"
+
     with connection.cursor() as cursor:
         with cursor.cursor.copy(
             f'COPY "{Score._meta.db_table}" (run_id, scope, topic_id, measure, value, detail, computed_at) FROM STDIN'
         ) as copy:
-            for r in rows:
-                copy.write_row((r.run_id, r.scope, r.topic_id, r.measure, r.value, json.dumps(r.detail), now))
+            for start in range(0, len(rows), COPY_LINES):
+                copy.write("".join([line(r) for r in rows[start : start + COPY_LINES]]))
+
+
+def _escape(name):
+    """A string as a COPY text field."""
+    return name.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
 def _clear(marks):

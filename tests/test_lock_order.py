@@ -1,10 +1,10 @@
 """Saves, adjudication and rescoring never deadlock.
 
 The cycle found under load: an adjudication locked its pool item with SELECT ... FOR UPDATE, and the pool item's
-default ordering (by topic) joined pooling_topic, so the topic row was locked too. Rescoring, committing, checks
-its new Score rows' foreign keys (FOR KEY SHARE on the topic) and waited for the adjudication, which waited for
-the stale mark the rescoring had deleted. Every row lock now names its own table (FOR UPDATE OF), so a lock taken
-while judging never reaches a row rescoring references.
+default ordering (by topic) joined pooling_topic, so the topic row was locked too. Rescoring, committing, checked
+its new Score rows' foreign keys (FOR KEY SHARE on the topic; scoring.rescore.store now takes that lock itself)
+and waited for the adjudication, which waited for the stale mark the rescoring had deleted. Every row lock now
+names its own table (FOR UPDATE OF), so a lock taken while judging never reaches a row rescoring references.
 """
 
 import threading
@@ -69,7 +69,7 @@ def test_an_adjudication_in_progress_leaves_the_topic_and_evaluation_free(make_u
     try:
         assert holding.wait(10)
         with transaction.atomic(), connection.cursor() as cursor:
-            # what rescoring's commit takes on the rows its Score and stale-mark rows reference; NOWAIT fails
+            # what rescoring takes on the rows its Score and stale-mark rows reference; NOWAIT fails
             # at once if the adjudication holds them
             for table, pk in (("pooling_topic", item.topic_id), ("pooling_evaluation", item.evaluation_id)):
                 cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR KEY SHARE NOWAIT", [pk])

@@ -1,6 +1,9 @@
 """The bulk readers scoring uses agree with assess.official's, and storing keeps identical rows untouched."""
 
+import threading
+
 import pytest
+from django.db import connection, connections, transaction
 
 from assess.models import Judgment
 from assess.official import nugget_vote_sets, nugget_votes, official_fields, official_values
@@ -104,3 +107,53 @@ def test_rescore_task_takes_marks_that_arrive_during_its_pass_at_once(monkeypatc
     assert passes == [1, 1]
     assert released == [ev.id]  # the claim is given back once, before the first pass reads the marks
     assert not StaleTopic.objects.filter(evaluation=ev).exists()
+
+
+def test_rows_of_a_run_or_topic_deleted_before_storing_are_not_written():
+    """Score has no foreign-key constraints in the database: store() writes no row for a run or question that was
+    deleted after the scorer read it (the constraint's check would have failed the whole rescoring)."""
+    t = tiny_trec2007()
+    ev = t["evaluation"]
+    batch = score_qa(ev, None)
+    gone_run, gone_q = t["runB"].id, t["q"]["216.2"].id
+    assert any(r.topic_id == gone_q for r in batch.rows)
+    t["runB"].delete()
+    Judgment.objects.filter(topic_id=gone_q).delete()
+    t["q"]["216.2"].delete()
+    written = store(ev, batch)
+    kept = [r for r in batch.rows if r.run_id != gone_run and r.topic_id != gone_q]
+    assert written == len(kept) == Score.objects.filter(run__evaluation=ev).count()
+    assert not Score.objects.filter(run_id=gone_run).exists()
+    assert not Score.objects.filter(topic_id=gone_q).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="row locks are PostgreSQL's")
+def test_store_holds_its_runs_and_topics_against_deletion_until_commit():
+    """What the foreign-key checks took: the runs and topics of the rows written are locked FOR KEY SHARE until
+    the rescoring commits, so a deleter (which locks them FOR UPDATE first) waits and then removes the new rows."""
+    t = tiny_trec2007()
+    ev = t["evaluation"]
+    question = t["q"]["216.2"]
+    seen = {}
+
+    def other_transaction():
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                for table, pk in (("pooling_run", t["runA"].id), ("pooling_topic", question.id)):
+                    try:
+                        with transaction.atomic():
+                            cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR UPDATE NOWAIT", [pk])
+                        seen[table] = "free"
+                    except Exception as refused:
+                        seen[table] = str(refused)
+        finally:
+            connections.close_all()
+
+    with transaction.atomic():
+        assert store(ev, score_qa(ev, None)) > 0
+        thread = threading.Thread(target=other_transaction)
+        thread.start()
+        thread.join()
+    assert "could not obtain lock" in seen["pooling_run"]
+    assert "could not obtain lock" in seen["pooling_topic"]

@@ -29,8 +29,8 @@ def create_nugget(user, question, text):
     if not text:
         raise JudgingError("a nugget needs some text")
     with transaction.atomic():
-        # The question's row serialises its nugget writes (a double click posts twice). NO KEY UPDATE, as the
-        # foreign-key checks of rescoring's Score rows (KEY SHARE) on the topic must not wait for it.
+        # The question's row serialises its nugget writes (a double click posts twice). NO KEY UPDATE, as
+        # rescoring's lock on the topics of its new Score rows (KEY SHARE, scoring.rescore.store) must not wait.
         list(Topic.objects.select_for_update(no_key=True, of=("self",)).filter(pk=question.pk).values_list("pk"))
         twin = Nugget.duplicate_of(question, text)
         if twin is not None:

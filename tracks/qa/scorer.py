@@ -14,7 +14,7 @@ import math
 from collections import defaultdict
 
 from django.db import connection
-from django.db.models import Q
+from django.db.models import Q, Value
 
 from assess.models import Nugget
 from assess.official import nugget_vote_sets, official_fields
@@ -83,7 +83,7 @@ def score_questions(evaluation, questions, qids, run_ids):
     good = correct_label(evaluation)
     nugget_method = evaluation.setting("nugget_method", "pyramid")
     kinds = {q: questions.info[q]["kind"] for q in qids}
-    entries, item_of = _entries(qids, kinds)
+    entries, unpooled_of = _entries(qids, kinds)
     items = defaultdict(list)  # q -> [(item id, docid, "")]
     for item_id, tid, docid in (
         PoolItem.objects.filter(topic_id__in=qids).order_by().values_list("id", "topic_id", "docid")
@@ -111,15 +111,19 @@ def score_questions(evaluation, questions, qids, run_ids):
     judged_runs = Run.objects.filter(id__in=run_ids)
     if priorities:
         judged_runs = judged_runs.filter(priority__in=priorities)
-    judged_runs = list(judged_runs.order_by().values_list("id", flat=True))
+    judged_runs = set(judged_runs.order_by().values_list("id", flat=True))
+    unpooled = defaultdict(int)  # q -> such answers of judged runs
+    for (run_id, q), n in unpooled_of.items():
+        if run_id in judged_runs:
+            unpooled[q] += n
 
     out = {}
     for q in qids:
         kind = kinds[q]
         if kind in FACTOID_TYPES:
-            per_run = _factoid(q, questions.info[q]["data"], items[q], instance, good, run_ids, entries, item_of)
+            per_run = _factoid(q, questions.info[q]["data"], items[q], instance, good, run_ids, entries)
         elif kind in LIST_TYPES:
-            per_run = _list(q, items[q], instance, good, run_ids, entries, item_of)
+            per_run = _list(q, items[q], instance, good, run_ids, entries)
         elif kind in NUGGET_TYPES:
             per_run = _nuggets(
                 q,
@@ -130,7 +134,6 @@ def score_questions(evaluation, questions, qids, run_ids):
                 nugget_method,
                 run_ids,
                 entries,
-                item_of,
                 with_curve=(kind == "CIQA"),
             )
         else:
@@ -139,53 +142,55 @@ def score_questions(evaluation, questions, qids, run_ids):
         # has judged yet from one whose final answer set turned out empty.
         official = matches if kind in NUGGET_TYPES else instance
         judged = sum(1 for i, _, _ in items[q] if i in official)
-        unpooled = sum(
-            1
-            for run_id in judged_runs
-            for eid, docid, text in entries.get((run_id, q), ())
-            if eid not in item_of and not is_nil(docid, text)
-        )
+        pooled, q_unpooled = len(items[q]), unpooled[q]
+        unjudged = judged < pooled or q_unpooled > 0
         for run_id, result in per_run.items():
-            result.detail["pool"] = [judged, len(items[q])]
-            result.detail["unpooled"] = unpooled
-            result.detail["unjudged"] = judged < len(items[q]) or unpooled > 0
+            detail = result.detail
+            detail["pool"] = [judged, pooled]
+            detail["unpooled"] = q_unpooled
+            detail["unjudged"] = unjudged
             out[(run_id, q)] = result
     return out
 
 
+# An answer as _entries gives it: (line number, entry id, docid, text, pool item id or None).
+LINE, ENTRY, DOCID, TEXT, ITEM = range(5)
+
+
 def _entries(qids, kinds):
-    """((run, q) -> [(entry id, docid, text)] in file order, {entry id: pool item id}), read together (the pool
-    link through a left join). Only nugget questions need the answer text (its length); the others are scored by
-    judgment alone, so their text is not read (most of a full rescoring's I/O)."""
+    """((run, q) -> its answers in file order, each as LINE ... ITEM above; (run, q) -> how many of them no pool
+    item holds, NIL aside), the pool link read through a left join. Only nugget questions need the answer text (its
+    length); the others are scored by judgment alone, so their text is not read (most of a full rescoring's I/O)."""
     with_text = [q for q in qids if kinds[q] in NUGGET_TYPES]
     without = [q for q in qids if kinds[q] not in NUGGET_TYPES]
     rows = defaultdict(list)
     item_of = {}
-    seen = set()
-    for group, fields in ((without, ()), (with_text, ("text",))):
+    unpooled = defaultdict(int)
+    for group, text_field in ((without, None), (with_text, "text")):
         if not group:
             continue
-        for eid, run_id, tid, line_no, docid, item_id, *text in (
-            RunEntry.objects.filter(topic_id__in=group)
-            .order_by()
-            .values_list("id", "run_id", "topic_id", "line_no", "docid", "pool_items", *fields)
+        entries = RunEntry.objects.filter(topic_id__in=group).order_by()
+        if text_field is None:
+            entries = entries.annotate(no_text=Value(""))
+        for eid, run_id, tid, line_no, docid, item_id, text in entries.values_list(
+            "id", "run_id", "topic_id", "line_no", "docid", "pool_items", text_field or "no_text"
         ):
-            if item_id is not None:
-                item_of.setdefault(eid, item_id)
-            if eid in seen:  # an entry in several pool items comes once per item
+            if item_id is None:  # (the left join's one row of an entry no pool item holds)
+                if not is_nil(docid, text):
+                    unpooled[(run_id, tid)] += 1
+            elif eid in item_of:  # an entry in several pool items comes once per item: the first one counts
                 continue
-            seen.add(eid)
-            rows[(run_id, tid)].append((line_no, eid, docid, text[0] if text else ""))
-    out = {}
-    for key, es in rows.items():
+            else:
+                item_of[eid] = item_id
+            rows[(run_id, tid)].append((line_no, eid, docid, text, item_id))
+    for es in rows.values():
         if len(es) > 1:
-            es.sort()
-        out[key] = [(eid, docid, text) for _, eid, docid, text in es]
-    return out, item_of
+            es.sort()  # (by line, then entry id: no two answers compare further)
+    return rows, unpooled
 
 
-def _judged(run_entries, item_of, official):
-    return sum(1 for eid, _, _ in run_entries if item_of.get(eid) in official)
+def _judged(run_entries, official):
+    return sum(1 for e in run_entries if e[ITEM] in official)
 
 
 def _label(item_id, instance):
@@ -221,15 +226,15 @@ def nil_states(questions):
     return {q.pk: nil_state(q.data or {}, items[q.pk], instance) for q in questions}
 
 
-def _factoid(q, data, q_items, instance, good, run_ids, entries, item_of):
+def _factoid(q, data, q_items, instance, good, run_ids, entries):
     nil_answer = nil_state(data, q_items, instance)["answer_is_nil"]
     out = {}
     for run_id in run_ids:
-        es = entries.get((run_id, q), [])
-        returned_nil = bool(es) and is_nil(es[0][1], es[0][2])
-        labels = [_label(item_of.get(eid), instance) for eid, _, _ in es]
+        es = entries.get((run_id, q), ())
+        returned_nil = bool(es) and is_nil(es[0][DOCID], es[0][TEXT])
+        labels = [_label(e[ITEM], instance) for e in es]
         r = qa.factoid_score(labels, good, nil_returned=returned_nil, answer_is_nil=nil_answer)
-        judgeable = [e for e in es if not is_nil(e[1], e[2])]
+        judgeable = [e for e in es if not is_nil(e[DOCID], e[TEXT])]
         out[run_id] = qa.QuestionScore(
             "FACTOID",
             1.0 if r.correct else 0.0,
@@ -239,7 +244,7 @@ def _factoid(q, data, q_items, instance, good, run_ids, entries, item_of):
                 "nil_question": nil_answer,
                 "label": "NIL" if returned_nil else (labels[0] if labels else None),
                 "entries": len(judgeable),
-                "judged": _judged(judgeable, item_of, instance),
+                "judged": _judged(judgeable, instance),
             },
         )
     return out
@@ -253,12 +258,12 @@ def _class_of(item_id, instance, good):
     return value[1] or f"item{item_id}"
 
 
-def _list(q, q_items, instance, good, run_ids, entries, item_of):
+def _list(q, q_items, instance, good, run_ids, entries):
     s = len(qa.final_answer_set(_class_of(i, instance, good) for i, _, _ in q_items))
     out = {}
     for run_id in run_ids:
-        es = entries.get((run_id, q), [])
-        classes = [_class_of(item_of.get(eid), instance, good) for eid, _, _ in es]
+        es = entries.get((run_id, q), ())
+        classes = [_class_of(e[ITEM], instance, good) for e in es]
         r = qa.list_score(classes, s)
         out[run_id] = qa.QuestionScore(
             "LIST",
@@ -271,24 +276,24 @@ def _list(q, q_items, instance, good, run_ids, entries, item_of):
                 "S": r.answer_set,
                 "left_out": r.f is None,
                 "entries": len(es),
-                "judged": _judged(es, item_of, instance),
+                "judged": _judged(es, instance),
             },
         )
     return out
 
 
-def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entries, item_of, with_curve=False):
+def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entries, with_curve=False):
     binary = qa.binary_weights({n: official_votes.get(n) for n in q_nuggets})
     pyramid = qa.pyramid_weights({n: sum(1 for v in votes.get(n, ()) if v == "vital") for n in q_nuggets})
     out = {}
     for run_id in run_ids:
-        es = entries.get((run_id, q), [])
+        es = entries.get((run_id, q), ())
         matched = set()
-        for eid, _, _ in es:
-            held = matches.get(item_of.get(eid))
+        for e in es:
+            held = matches.get(e[ITEM])
             if held:
                 matched.update(held)
-        length = qa.non_white_length(t for _, _, t in es)
+        length = qa.non_white_length(e[TEXT] for e in es)
         b = qa.nugget_score(matched, binary, length)
         p = qa.nugget_score(matched, pyramid, length)
         main = b if method == "binary" else p
@@ -308,11 +313,11 @@ def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entr
                 "allowance": p.allowance,
                 "nuggets": len(q_nuggets),
                 "entries": len(es),
-                "judged": _judged(es, item_of, matches),
+                "judged": _judged(es, matches),
             },
         )
         if with_curve:  # ciQA: cumulative pyramid recall against length, strings in submitted order
-            strings = [(t, matches.get(item_of.get(eid)) or ()) for eid, _, t in es]
+            strings = [(e[TEXT], matches.get(e[ITEM]) or ()) for e in es]
             out[run_id].detail["recall_points"] = qa.recall_points(strings, pyramid)
     return out
 
