@@ -34,7 +34,9 @@ cite's attributes as one dict and a text-only fast path for passages; disabling 
 
 import os
 import random
+import sys
 import time
+from functools import partial
 
 from benchmarks.harness import Result, Timer, peak_rss_mb, setup_django
 
@@ -50,6 +52,12 @@ def add_arguments(parser):
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--citations", type=int, default=100)
     parser.add_argument("--no-db", action="store_true", help="skip the database phase")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        help="RUN_CHECK_PROCESSES for the upload (default: the setting; 1: checked in process)",
+    )
 
 
 def _passage(rng):
@@ -132,6 +140,10 @@ def run(args):
             assert not problems, problems[:3]
             parsed[tag] = run
     check_cpu = time.process_time() - check_cpu
+    processes = _processes(args)
+    with Timer() as check_workers:  # the same files in worker processes, as load_run_files checks a large batch
+        answers = _check_in_workers(files, ctx, processes)
+    assert all(a is None or a == ([], parsed[tag]) for a, tag in zip(answers, files, strict=True))
     lists = {}
     for tag, run in parsed.items():
         for e in sorted(run.entries, key=lambda e: e.data["rank"]):
@@ -162,6 +174,13 @@ def run(args):
         ),
         Result("check_run, CPU", check_cpu, "s", notes="this process's CPU time: the wall time on an idle machine"),
         Result("check_run / lxml parse", check.seconds / max(parse_only.seconds, 1e-9), "x"),
+        Result(
+            "check, worker processes",
+            check_workers.seconds,
+            "s",
+            notes=f"{processes} processes (RUN_CHECK_PROCESSES), started in the timed block; same answers",
+        ),
+        Result("check, worker processes / in process", check_workers.seconds / check.seconds, "x"),
         Result("near-duplicate detection", neardup.seconds, "s", notes=f"{len(lists)} ranked lists"),
         Result(
             "near-duplicate detection, CPU",
@@ -176,18 +195,18 @@ def run(args):
         Result("pooling + near-dup, pure path", pooling, "s", notes="near-duplicate detection + pool keying, no DB")
     )
     if not args.no_db:
-        db = _db_phase(parsed, idents, set(pool))
+        db = _db_phase(files, lengths, idents, set(pool), processes, total)
         results += db
         parts = {r.name: r.value for r in db}
-        store, build = parts["store runs (db)"], parts["pool build (db)"]
+        upload, build = parts["upload: load_run_files (db)"], parts["pool build (db)"]
         results.append(
             Result(
-                "upload -> pools (check + store + pool build)",
-                check.seconds + store + build,
+                "upload -> pools (load_run_files + pool build)",
+                upload + build,
                 "s",
                 goal="<= 10",
-                notes="every run file checked, stored and pooled",
-                extra={"check_s": check.seconds, "store_s": store, "pool_build_s": build},
+                notes="every run file checked, stored and pooled, as the upload page and load_runs do it",
+                extra={"upload_s": upload, "pool_build_s": build},
             )
         )
     results.append(
@@ -201,14 +220,56 @@ def run(args):
     return results
 
 
-def _db_phase(parsed, idents, pure_keys):
+def _processes(args):
+    """--processes, else RUN_CHECK_PROCESSES as config.settings reads it (not imported here: Django's settings
+    must first be pointed at the scratch database, by setup_django)."""
+    return args.processes or int(os.environ.get("RUN_CHECK_PROCESSES") or min(os.cpu_count() or 1, 4))
+
+
+def _check_in_workers(files, ctx, processes):
+    """[(problems, ParsedRun) or None] of every file checked in worker processes (pooling.formats.parallel)."""
+    try:
+        from pooling.formats import parallel
+    except ImportError:  # the parent commit: nothing to time
+        return [None] * len(files)
+    from pooling.formats.columns import run_problems
+    from tracks.bolt.formats import citations
+
+    module_name = citations.__name__
+    limits = partial(run_problems, tag_max=100, docid_max=200)
+    jobs = [(data, f"{tag}.xml") for tag, data in files.items()]
+    return list(
+        parallel.checked(module_name, jobs, lambda d: parallel.plain_context(citations, ctx, d), processes, limits)
+    )
+
+
+def _db_phase(files, lengths, idents, pure_keys, processes, total):
+    # Django's settings read DATABASE_URL once: imported before setup_django, they would name the real database.
+    assert "config.settings" not in sys.modules
     setup_django(os.environ.get("BENCH_BOLT_DB", "assay_bench_bolt"))
-    from pooling.loading import create_evaluation, store_run
-    from pooling.models import PoolItem, Team, Topic
+    from django.test.utils import override_settings
+
+    from corpus.models import Collection, Document
+    from pooling.loading import RunFile, create_evaluation, load_run_files
+    from pooling.models import PoolItem, RunEntry, Topic
     from pooling.pools import build_pools
     from pooling.staleness import rescoring_deferred
 
-    evaluation = create_evaluation("bench-bolt", "bolt-ir-p2")
+    # The forum collection the checker looks the cited posts up in (one document per thread), as an organizer's.
+    forum = Collection.objects.create(name="bench-bolt-forum", format="bolt-forum")
+    Document.objects.bulk_create(
+        [
+            Document(
+                collection=forum,
+                docno=thread,
+                raw=b"",
+                meta={"posts": [{"id": p, "length": n} for p, n in posts.items()]},
+            )
+            for thread, posts in lengths.items()
+        ],
+        batch_size=2000,
+    )
+    evaluation = create_evaluation("bench-bolt", "bolt-ir-p2", collections=[forum.name])
     evaluation.settings = dict(evaluation.settings) | {"judged_priorities": [1, 2, 3]}
     evaluation.save()
     Topic.objects.bulk_create(
@@ -217,24 +278,36 @@ def _db_phase(parsed, idents, pure_keys):
             for n, i in enumerate(idents)
         ]
     )
+    uploads = [
+        RunFile(filename=f"{tag}.xml", data=data, team=f"team{n // 3}", priority=n % 3 + 1)
+        for n, (tag, data) in enumerate(sorted(files.items()))
+    ]
     # Storing and pooling mark questions stale; the one rescoring they lead to runs after the timed blocks
     # (it is scoring, not pooling; in-process here because no broker is configured).
-    with rescoring_deferred():
-        with Timer() as load:
-            for n, (tag, run) in enumerate(sorted(parsed.items())):
-                team, _ = Team.objects.get_or_create(name=run.data["team"])
-                store_run(evaluation, run, team, priority=n % 3 + 1, source_name=f"{tag}.xml")
+    with rescoring_deferred(), override_settings(RUN_CHECK_PROCESSES=processes):
+        cpu = time.process_time()
+        with Timer() as upload:
+            loaded = load_run_files(evaluation, uploads)
+        upload_cpu = time.process_time() - cpu
         with Timer() as build:
             totals = build_pools(evaluation)
         with Timer() as rebuild:
             again = build_pools(evaluation)
+    assert all(not r.problems for r in loaded), [r.problems[:3] for r in loaded if r.problems][:2]
+    assert RunEntry.objects.filter(run__evaluation=evaluation).count() == total
     assert again["created"] == again["removed"] == 0 and again["kept"] == totals["created"]
     items = PoolItem.objects.filter(evaluation=evaluation).count()
     # The database's keys (the format's POOL_KEY_SQL) are exactly the pure path's pool_key ones.
     assert set(PoolItem.objects.filter(evaluation=evaluation).values_list("topic__ident", "key")) == pure_keys
     links = PoolItem.sources.through.objects.filter(poolitem__evaluation=evaluation).count()
     return [
-        Result("store runs (db)", load.seconds, "s"),
+        Result(
+            "upload: load_run_files (db)",
+            upload.seconds,
+            "s",
+            notes=f"check (RUN_CHECK_PROCESSES={processes}), submission rules, store, receipts",
+        ),
+        Result("upload, this process's CPU", upload_cpu, "s", notes="the worker processes' CPU is not counted"),
         Result(
             "pool build (db)",
             build.seconds,

@@ -25,6 +25,8 @@ def _is_integer(field):
 
 def _escape(value):
     """A string as a COPY text field: its backslashes, tabs, newlines and carriage returns escaped."""
+    if "\\" not in value and value.isprintable():  # most texts: two scans instead of four replaces
+        return value
     return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 

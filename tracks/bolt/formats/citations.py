@@ -28,6 +28,7 @@ without its extension (the DTD has no run tag; NIST named runs by file).
 """
 
 import math
+import re
 from collections.abc import Iterable
 from pathlib import PurePath
 from typing import Any
@@ -35,6 +36,7 @@ from typing import Any
 from lxml.etree import _Element
 
 from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
+from pooling.formats.parallel import NeedsParent
 from tracks.bolt.formats.xml_common import AS_SUBMITTED, PASSAGE_READINGS, children, parse_xml, passage_text
 from tracks.bolt.near_duplicates import THRESHOLD_PERCENT, leaders
 
@@ -282,6 +284,44 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
         entries=entries,
         data={"subtask": "citations", **header, "priority": DEFAULT_PRIORITY},
     )
+
+
+# process_extra: what a file's thread attributes look like (one written otherwise is found by the parser alone, and
+# the worker gives the file back), and a grouping file's header.
+DOUBLE_QUOTED_THREAD, SINGLE_QUOTED_THREAD = re.compile(rb'thread="([^"]*)"'), re.compile(rb"thread='([^']*)'")
+GROUPS_HEADER = re.compile(rb"""subtask\s*=\s*["']\s*groups""")
+
+
+class KnownPosts:
+    """extra["post_lengths"] as plain data, for a worker process: the answer for the threads looked up
+    beforehand; NeedsParent when a check asks for any other."""
+
+    def __init__(self, asked: Iterable[str], found: dict[str, dict[str, int]]) -> None:
+        self.asked, self.found = frozenset(asked), found
+
+    def __call__(self, threads: Iterable[str]) -> dict[str, dict[str, int]]:
+        if not self.asked.issuperset(threads):
+            raise NeedsParent
+        return {t: self.found[t] for t in threads if t in self.found}
+
+
+def process_extra(context: CheckContext, data: bytes) -> dict[str, Any] | None:
+    """What a worker process needs to check the file (pooling.formats.parallel): the lengths of the posts of the
+    threads it seems to cite, looked up here. None for a grouping file, checked against the citation runs as
+    stored before its turn in the batch."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if GROUPS_HEADER.search(data):
+        return None
+    lookup = (context.extra or {}).get("post_lengths")
+    if lookup is None:
+        return {}
+    found = set(DOUBLE_QUOTED_THREAD.findall(data))
+    if b"thread='" in data:
+        found.update(SINGLE_QUOTED_THREAD.findall(data))
+    threads = {value.decode("utf-8", "replace").strip() for value in found}
+    threads.discard("")
+    return {"post_lengths": KnownPosts(threads, lookup(threads) if threads else {})}
 
 
 def mark_near_duplicates(cites: list[dict[str, Any]], threshold: int) -> None:
