@@ -32,11 +32,17 @@ def topic_problems(topics):
     return problems
 
 
-def run_problems(parsed):
-    """Problems of a parsed run (pooling.formats.base.ParsedRun) that its columns cannot hold."""
-    return columns.run_problems(parsed, **run_limits())
+def run_problems(parsed, module=None):
+    """Problems of a parsed run (pooling.formats.base.ParsedRun) that its columns cannot hold; `module`: its run
+    format (NUL_FREE)."""
+    return columns.run_problems(parsed, **run_limits(module))
 
 
-def run_limits():
-    """The column lengths pooling.formats.columns.run_problems checks a run against."""
-    return {"tag_max": _max(Run, "tag"), "docid_max": _max(RunEntry, "docid")}
+def run_limits(module=None):
+    """What pooling.formats.columns.run_problems checks a run of the format `module` against: the column lengths,
+    and whether the format says its entries hold no NUL (NUL_FREE: an XML parser's strings, for one)."""
+    return {
+        "tag_max": _max(Run, "tag"),
+        "docid_max": _max(RunEntry, "docid"),
+        "nul_free": bool(getattr(module, "NUL_FREE", False)),
+    }

@@ -323,7 +323,7 @@ def check_run_report(evaluation, data, filename, context=None, submission=None):
     module = load_format(evaluation.track_spec.run_format)
     found, parsed = module.check_run(data, filename, context or check_context(evaluation))
     if parsed is not None:
-        found = list(found) + column_limits.run_problems(parsed)
+        found = list(found) + column_limits.run_problems(parsed, module)
     return _report(evaluation, module, data, filename, found, parsed, submission)
 
 
@@ -546,7 +546,7 @@ def _checked(evaluation, files, context):
         [(f.data, f.filename) for f in files],
         lambda data: parallel.plain_context(module, context, data),
         django_settings.RUN_CHECK_PROCESSES,
-        partial(columns.run_problems, **column_limits.run_limits()),
+        partial(columns.run_problems, **column_limits.run_limits(module)),
     )
     with closing(answers):
         for f, answer in zip(files, answers, strict=True):
