@@ -1,35 +1,48 @@
-"""BOLT IR pooling: check + near-duplicate detection of citation runs, then the pool build in PostgreSQL.
+"""BOLT IR pooling: upload (check + store) of citation runs, then the pool build in PostgreSQL.
 
 Default size as issue 7 asks: 100 topics x 30 runs x 100 citations (300,000 citations). Each topic has a
 candidate set of citations that runs sample from (so pools overlap as real ones do), a tenth of them quotes or
 light edits of others (near-duplicates). Phases:
-  1. pure: every run file checked with the real checker (XML parse, limits, sources, ranking) and its
-     near-duplicate classes found, then the pool keys grouped (what the pool build does in memory);
-  2. db: the checked runs stored (pooling.loading.store_run), then pooling.pools.build_pools over them (PoolItem
-     rows and run links).
-Goal <= 10 s from upload to pools (issue 19, item 6): checking every file (which computes the near-duplicate
-classes) + storing the runs + the pool build, each part reported. Checking is reported beside lxml parsing alone
-of the same files, the floor any checker pays, as a baseline ratio; near-duplicate detection and pool keying are
-also timed apart (the pure path, no goal).
+  1. pure: every run file checked with the real checker (XML parse, limits, sources, ranking, near-duplicate
+     classes) in this process, then the same files in worker processes (pooling.formats.parallel, the same
+     answers asserted), then near-duplicate detection and pool keying apart (no goal);
+  2. db: the files uploaded as an organizer does (pooling.loading.load_run_files, as the upload page and
+     `load_runs` call it: the post lengths looked up in a forum collection of 5,000 threads, the checks in
+     RUN_CHECK_PROCESSES worker processes while this one stores the runs checked, submission rules, receipts),
+     then pooling.pools.build_pools (PoolItem rows).
+Goal <= 10 s from upload to pools (issue 19, item 6): load_run_files + the pool build. `--processes 1` checks
+in process (RUN_CHECK_PROCESSES=1); the parent commit is timed with this same file (no workers there).
 
-Measured (2 cores shared with other work) before the changes below: upload -> pools 17.5 s = checking 8.8 s
-(lxml parse alone 0.5 s; near-duplicate detection 4.5 s of it) + storing 6.2 s + pool build 2.6 s (load 3.0 -> 2.2).
+Measured before issue 19 (2 cores shared with other work): upload -> pools 17.5 s = checking 8.8 s + storing
+6.2 s + pool build 2.6 s, timed as check_run + store_run, not load_run_files (load 3.0 -> 2.2); then 12.7-12.8 s
+(shared near-duplicate features, no foreign keys on RunEntry, COPY text; load 1.6 -> 1.1).
 
-Now (issue 19 item 6, BOLT part; the parent commit and this one alternated 3 times in one session, scratch
-databases apart, load average 1.6 -> 1.1): upload -> pools 12.7 / 12.8 / 15.8 s against 17.4 / 17.3 / 17.5 s
-before (ratio 0.74 on the medians; goal <= 10 still not met):
-  - near-duplicate detection 2.55 s against 4.46 s (0.57): a batch of files (load_run_files, BATCH_CONTEXT)
-    computes each distinct passage's features once (near_duplicates.shared_features; each passage is in about
-    7 runs here), same classes (a test pins them against a brute-force reference);
-  - checking 6.6 s against 8.7 s (0.76; one outlier at 9.1 s), lxml parsing alone 0.55 s both;
-  - storing 3.6 s against 6.1 s (0.60): RunEntry has no foreign-key constraints in the database (PostgreSQL's two
-    trigger queries per line were about 3 s at commit), store_run locks the topics FOR KEY SHARE once instead;
-    rows go to COPY as text in batches of 1,000;
-  - pool build 2.5-3.1 s against 2.6-2.8 s (unchanged: the grouping query in PostgreSQL).
-Profiled with cProfile (py-spy is not installed). What is left: checking is still one core's pure Python (about
-22 us a citation: near-duplicates 9, the rest reading cites); checking files in parallel processes needs the
-checker's database lookups (BOLT: post lengths) done outside the workers. Tried, no gain measured: reading a
-cite's attributes as one dict and a text-only fast path for passages; disabling the cyclic GC while checking.
+Now (this file; the parent commit, this one and this one with --processes 1 alternated 5 times in one session,
+scratch databases apart; load average 2.5 -> 4.5 throughout: other engineers' test suites and benchmarks), upload
+-> pools, median and range:
+  - parent commit: 18.2 s (12.1-19.7) = load_run_files 15.6 s (10.6-17.3) + pool build 1.6-2.6 s; this process's
+    CPU in the upload 8.6-10.2 s. Its post-length lookups alone take 3.3-3.9 s (1.6-1.8 s CPU here): each file
+    asks for its 4,500 threads again and their JSON is decoded again (0.1 s now, once per batch);
+  - this commit: 14.2 s (9.2-16.3), 0.76 of the parent's (median of the pairwise ratios, 0.67-0.88), goal met in 2
+    of 5 = load_run_files 11.6 s (7.7-13.2) + pool build 1.5-3.1 s; this process's CPU 2.7-3.0 s, the workers'
+    about 4.5 s;
+  - this commit with --processes 1: 12.3 s (8.4-15.5), 0.69 of the parent's (0.49-1.04), goal met in 2 of 5 =
+    load_run_files 10.6 s (6.9-12.7); this process's CPU 5.5-6.7 s.
+What changed: the post lengths are looked up once per batch (tracks.bolt.judging.check_extra); the checks run
+in worker processes (spawned, no Django: the format's process_extra looks a file's post lengths up beforehand,
+anything else makes the worker give the file back) while the parent stores; reading a cite costs less (its
+attributes read once, a passage without markup taken as it is; 0.9 of the time, same answers); the column checks
+run in the workers and skip the NUL search for a format whose strings come from XML (NUL_FREE); the COPY text is
+written a column at a time, a batch's JSON in one json.dumps call.
+Why the workers win less here than on an idle machine: the kernel shares the CPU between sessions (autogroup),
+so a busy machine gives this benchmark's processes together about one core: two check processes at once got 60 %
+of a core each where one alone got a whole one (the check in workers took 5.8-10.9 s against 3.4-6.8 s in
+process in the runs above; 3.0 s against 3.9 s with the machine quieter), and the workers cost about 30 % more CPU
+(files and parsed runs pickled across, each worker its own near-duplicate feature cache). On a loaded machine
+RUN_CHECK_PROCESSES=1 is the cheaper setting. The pool build (PostgreSQL's grouping query, 1.5-3 s) is unchanged.
+Profiled with cProfile (py-spy is not installed). What is left: the parent's share of storing (unpickling and
+rebuilding 300,000 ParsedEntry objects, 0.6 s; COPY text) could go to the workers if they sent the rows as COPY
+text; a check costs about 12 us a citation (near-duplicates about 5 of it).
 """
 
 import os

@@ -10,12 +10,16 @@ as None and is checked by the caller, in its turn, as it would be without worker
 parsed runs) are those of checking in process, only sooner.
 
 Workers start with "spawn" (a fresh interpreter: nothing of a web or Celery process, its database connections or
-threads, is inherited) and each enters the format's BATCH_CONTEXT for its whole life, as the caller does around
-the batch (BOLT: shared near-duplicate features).
+threads, is inherited), each enters the format's BATCH_CONTEXT for its whole life, as the caller does around
+the batch (BOLT: shared near-duplicate features), and ends when its parent does, even one killed outright. A
+process that may not start any (a daemonic one) checks every file itself.
 """
 
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager
@@ -58,8 +62,9 @@ def plain_context(module: Any, context: CheckContext, data: bytes) -> CheckConte
 _batch: AbstractContextManager[Any] | None = None  # a worker's BATCH_CONTEXT, entered for the worker's life
 
 
-def _start_worker(batch_context: str | None) -> None:
+def _start_worker(batch_context: str | None, parent: int) -> None:
     global _batch
+    threading.Thread(target=_exit_after, args=(parent,), daemon=True).start()
     if batch_context:
         module_name, func_name = batch_context.rsplit(".", 1)
         _batch = getattr(import_module(module_name), func_name)()
@@ -78,6 +83,15 @@ def compact(run: ParsedRun) -> Compact:
 def expand(packed: Compact) -> ParsedRun:
     tag, data, entries = packed
     return ParsedRun(tag=tag, entries=[ParsedEntry(*entry) for entry in entries], data=data)
+
+
+def _exit_after(parent: int) -> None:
+    """End this worker once its parent is gone: one killed outright (a web worker past its timeout) leaves its
+    workers waiting for tasks forever otherwise. `parent` comes from the parent itself: one killed while this
+    worker was starting is gone already."""
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(1)
 
 
 def _check(
@@ -103,12 +117,13 @@ def checked(
     problems `after(parsed)` (a picklable function: the column checks) adds to a parsed run, or None for a file
     the caller checks itself. `context_for(data)` gives a file's plain context (None: keep it here); each file
     is sent as soon as it has one, all at the first step. No workers (every answer None) with `processes` under
-    2, fewer than two files or less than MIN_BYTES in them. Answers come as they are ready, in order; close the
-    iterator (or read it to the end) to stop the workers."""
-    if processes < 2 or len(files) < 2 or sum(len(data) for data, _ in files) < MIN_BYTES:
+    2, fewer than two files or less than MIN_BYTES in them, or a format without `process_extra`. Answers come as
+    they are ready, in order; close the iterator (or read it to the end) to stop the workers."""
+    module = load_format(format_name)
+    small = len(files) < 2 or sum(len(data) for data, _ in files) < MIN_BYTES
+    if processes < 2 or small or not hasattr(module, "process_extra"):
         yield from (None for _ in files)
         return
-    module = load_format(format_name)
     futures: dict[int, Future[tuple[list[Problem], Compact | None] | None]] = {}
     pool = None
     try:
@@ -117,7 +132,7 @@ def checked(
                 max_workers=min(processes, len(files)),
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(getattr(module, "BATCH_CONTEXT", None),),
+                initargs=(getattr(module, "BATCH_CONTEXT", None), os.getpid()),
             )
             for n, (data, filename) in enumerate(files):
                 context = context_for(data)

@@ -2,7 +2,12 @@
 gives: the same problems by line, the same parsed runs and near-duplicate classes, the same stored runs. A file
 the workers cannot check (a grouping file, a thread written with an entity) is checked in process, in its turn."""
 
+import multiprocessing
+import subprocess
+import sys
+import time
 from functools import partial
+from pathlib import Path
 
 import pytest
 
@@ -13,11 +18,13 @@ from pooling.formats.base import CheckContext
 from pooling.formats.columns import run_problems
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
 from pooling.models import Run, RunEntry
+from tests.tracks.bolt import daemonic
 from tests.tracks.bolt.test_citations import BAD, FIXTURES, T1, context
 from tests.tracks.bolt.test_pipeline import evaluation  # noqa: F401 (a fixture)
 from tracks.bolt.formats import citations
 from tracks.bolt.near_duplicates import shared_features
 
+ROOT = Path(__file__).resolve().parents[3]
 LIMITS = partial(run_problems, tag_max=100, docid_max=200)
 
 
@@ -107,6 +114,56 @@ def test_a_failed_worker_leaves_the_file_to_the_caller(small_batches):
     contexts = iter([unpicklable, parallel.plain_context(citations, context(), files[1][0])])
     got = list(parallel.checked(citations.__name__, files, lambda data: next(contexts), 2, LIMITS))
     assert got[0] is None and got[1] == in_process(files[1:], context())[0]
+
+
+def test_a_daemonic_process_checks_its_files_itself():
+    """A daemonic process may not start processes (multiprocessing refuses): every file comes back unchecked,
+    for the caller to check, instead of an error."""
+    spawn = multiprocessing.get_context("spawn")
+    answers = spawn.Queue()
+    process = spawn.Process(target=daemonic.check_fixtures, args=(answers,), daemon=True)
+    process.start()
+    try:
+        assert answers.get(timeout=60) == [True, True]
+    finally:
+        process.join(timeout=60)
+
+
+def _children(pid):
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[1] == str(pid) and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_end_when_their_parent_is_killed_outright():
+    """A web worker killed past its timeout must not leave check workers behind, waiting forever."""
+    code = "from tests.tracks.bolt import daemonic; daemonic.hold_workers()"
+    parent = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout.readline().strip() == "ready"
+        workers = _children(parent.pid)
+        assert workers  # (the workers, and multiprocessing's resource tracker)
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 15
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in workers if _alive(pid)]
 
 
 def test_plain_context_holds_no_lookup_of_the_parent():
