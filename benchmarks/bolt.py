@@ -28,6 +28,11 @@ scratch databases apart; load average 2.5 -> 4.5 throughout: other engineers' te
     about 4.5 s;
   - this commit with --processes 1: 12.3 s (8.4-15.5), 0.69 of the parent's (0.49-1.04), goal met in 2 of 5 =
     load_run_files 10.6 s (6.9-12.7); this process's CPU 5.5-6.7 s.
+The same three alternated twice more later in the session, the machine quieter (load average 1.3 -> 1.6): the
+parent commit 10.2 / 10.5 s (load_run_files 8.9 / 9.1 s, its CPU 8.2 / 8.4 s); this commit 5.9 / 6.1 s, 0.58 of
+the parent's (load_run_files 4.7 / 4.7 s, its CPU 2.5 / 2.6 s; pool build 1.3 / 1.4 s); --processes 1 7.6 / 7.8 s
+(0.75; load_run_files 6.3 / 6.4 s). The check alone: 3.2 s in workers, 3.3 s in process (one core was busy with
+other work); in load_run_files the workers' checks overlap the storing.
 What changed: the post lengths are looked up once per batch (tracks.bolt.judging.check_extra); the checks run
 in worker processes (spawned, no Django: the format's process_extra looks a file's post lengths up beforehand,
 anything else makes the worker give the file back) while the parent stores; reading a cite costs less (its
