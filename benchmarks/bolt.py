@@ -1,40 +1,60 @@
-"""BOLT IR pooling: check + near-duplicate detection of citation runs, then the pool build in PostgreSQL.
+"""BOLT IR pooling: upload (check + store) of citation runs, then the pool build in PostgreSQL.
 
 Default size as issue 7 asks: 100 topics x 30 runs x 100 citations (300,000 citations). Each topic has a
 candidate set of citations that runs sample from (so pools overlap as real ones do), a tenth of them quotes or
 light edits of others (near-duplicates). Phases:
-  1. pure: every run file checked with the real checker (XML parse, limits, sources, ranking) and its
-     near-duplicate classes found, then the pool keys grouped (what the pool build does in memory);
-  2. db: the checked runs stored (pooling.loading.store_run), then pooling.pools.build_pools over them (PoolItem
-     rows and run links).
-Goal <= 10 s from upload to pools (issue 19, item 6): checking every file (which computes the near-duplicate
-classes) + storing the runs + the pool build, each part reported. Checking is reported beside lxml parsing alone
-of the same files, the floor any checker pays, as a baseline ratio; near-duplicate detection and pool keying are
-also timed apart (the pure path, no goal).
+  1. pure: every run file checked with the real checker (XML parse, limits, sources, ranking, near-duplicate
+     classes) in this process, then the same files in worker processes (pooling.formats.parallel, the same
+     answers asserted), then near-duplicate detection and pool keying apart (no goal);
+  2. db: the files uploaded as an organizer does (pooling.loading.load_run_files, as the upload page and
+     `load_runs` call it: the post lengths looked up in a forum collection of 5,000 threads, the checks in
+     RUN_CHECK_PROCESSES worker processes while this one stores the runs checked, submission rules, receipts),
+     then pooling.pools.build_pools (PoolItem rows).
+Goal <= 10 s from upload to pools (issue 19, item 6): load_run_files + the pool build. `--processes 1` checks
+in process (RUN_CHECK_PROCESSES=1); the parent commit is timed with this same file (no workers there).
 
-Measured (2 cores shared with other work) before the changes below: upload -> pools 17.5 s = checking 8.8 s
-(lxml parse alone 0.5 s; near-duplicate detection 4.5 s of it) + storing 6.2 s + pool build 2.6 s (load 3.0 -> 2.2).
+Measured before issue 19 (2 cores shared with other work): upload -> pools 17.5 s = checking 8.8 s + storing
+6.2 s + pool build 2.6 s, timed as check_run + store_run, not load_run_files (load 3.0 -> 2.2); then 12.7-12.8 s
+(shared near-duplicate features, no foreign keys on RunEntry, COPY text; load 1.6 -> 1.1).
 
-Now (issue 19 item 6, BOLT part; the parent commit and this one alternated 3 times in one session, scratch
-databases apart, load average 1.6 -> 1.1): upload -> pools 12.7 / 12.8 / 15.8 s against 17.4 / 17.3 / 17.5 s
-before (ratio 0.74 on the medians; goal <= 10 still not met):
-  - near-duplicate detection 2.55 s against 4.46 s (0.57): a batch of files (load_run_files, BATCH_CONTEXT)
-    computes each distinct passage's features once (near_duplicates.shared_features; each passage is in about
-    7 runs here), same classes (a test pins them against a brute-force reference);
-  - checking 6.6 s against 8.7 s (0.76; one outlier at 9.1 s), lxml parsing alone 0.55 s both;
-  - storing 3.6 s against 6.1 s (0.60): RunEntry has no foreign-key constraints in the database (PostgreSQL's two
-    trigger queries per line were about 3 s at commit), store_run locks the topics FOR KEY SHARE once instead;
-    rows go to COPY as text in batches of 1,000;
-  - pool build 2.5-3.1 s against 2.6-2.8 s (unchanged: the grouping query in PostgreSQL).
-Profiled with cProfile (py-spy is not installed). What is left: checking is still one core's pure Python (about
-22 us a citation: near-duplicates 9, the rest reading cites); checking files in parallel processes needs the
-checker's database lookups (BOLT: post lengths) done outside the workers. Tried, no gain measured: reading a
-cite's attributes as one dict and a text-only fast path for passages; disabling the cyclic GC while checking.
+Now (this file; the parent commit, this one and this one with --processes 1 alternated 5 times in one session,
+scratch databases apart; load average 2.5 -> 4.5 throughout: other engineers' test suites and benchmarks), upload
+-> pools, median and range:
+  - parent commit: 18.2 s (12.1-19.7) = load_run_files 15.6 s (10.6-17.3) + pool build 1.6-2.6 s; this process's
+    CPU in the upload 8.6-10.2 s. Its post-length lookups alone take 3.3-3.9 s (1.6-1.8 s CPU here): each file
+    asks for its 4,500 threads again and their JSON is decoded again (0.1 s now, once per batch);
+  - this commit: 14.2 s (9.2-16.3), 0.76 of the parent's (median of the pairwise ratios, 0.67-0.88), goal met in 2
+    of 5 = load_run_files 11.6 s (7.7-13.2) + pool build 1.5-3.1 s; this process's CPU 2.7-3.0 s, the workers'
+    about 4.5 s;
+  - this commit with --processes 1: 12.3 s (8.4-15.5), 0.69 of the parent's (0.49-1.04), goal met in 2 of 5 =
+    load_run_files 10.6 s (6.9-12.7); this process's CPU 5.5-6.7 s.
+The same three alternated twice more later in the session, the machine quieter (load average 1.3 -> 1.6): the
+parent commit 10.2 / 10.5 s (load_run_files 8.9 / 9.1 s, its CPU 8.2 / 8.4 s); this commit 5.9 / 6.1 s, 0.58 of
+the parent's (load_run_files 4.7 / 4.7 s, its CPU 2.5 / 2.6 s; pool build 1.3 / 1.4 s); --processes 1 7.6 / 7.8 s
+(0.75; load_run_files 6.3 / 6.4 s). The check alone: 3.2 s in workers, 3.3 s in process (one core was busy with
+other work); in load_run_files the workers' checks overlap the storing.
+What changed: the post lengths are looked up once per batch (tracks.bolt.judging.check_extra); the checks run
+in worker processes (spawned, no Django: the format's process_extra looks a file's post lengths up beforehand,
+anything else makes the worker give the file back) while the parent stores; reading a cite costs less (its
+attributes read once, a passage without markup taken as it is; 0.9 of the time, same answers); the column checks
+run in the workers and skip the NUL search for a format whose strings come from XML (NUL_FREE); the COPY text is
+written a column at a time, a batch's JSON in one json.dumps call.
+Why the workers win less here than on an idle machine: the kernel shares the CPU between sessions (autogroup),
+so a busy machine gives this benchmark's processes together about one core: two check processes at once got 60 %
+of a core each where one alone got a whole one (the check in workers took 5.8-10.9 s against 3.4-6.8 s in
+process in the runs above; 3.0 s against 3.9 s with the machine quieter), and the workers cost about 30 % more CPU
+(files and parsed runs pickled across, each worker its own near-duplicate feature cache). On a loaded machine
+RUN_CHECK_PROCESSES=1 is the cheaper setting. The pool build (PostgreSQL's grouping query, 1.5-3 s) is unchanged.
+Profiled with cProfile (py-spy is not installed). What is left: the parent's share of storing (unpickling and
+rebuilding 300,000 ParsedEntry objects, 0.6 s; COPY text) could go to the workers if they sent the rows as COPY
+text; a check costs about 12 us a citation (near-duplicates about 5 of it).
 """
 
 import os
 import random
+import sys
 import time
+from functools import partial
 
 from benchmarks.harness import Result, Timer, peak_rss_mb, setup_django
 
@@ -50,6 +70,12 @@ def add_arguments(parser):
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--citations", type=int, default=100)
     parser.add_argument("--no-db", action="store_true", help="skip the database phase")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        help="RUN_CHECK_PROCESSES for the upload (default: the setting; 1: checked in process)",
+    )
 
 
 def _passage(rng):
@@ -132,6 +158,10 @@ def run(args):
             assert not problems, problems[:3]
             parsed[tag] = run
     check_cpu = time.process_time() - check_cpu
+    processes = _processes(args)
+    with Timer() as check_workers:  # the same files in worker processes, as load_run_files checks a large batch
+        answers = _check_in_workers(files, ctx, processes)
+    assert all(a is None or a == ([], parsed[tag]) for a, tag in zip(answers, files, strict=True))
     lists = {}
     for tag, run in parsed.items():
         for e in sorted(run.entries, key=lambda e: e.data["rank"]):
@@ -162,6 +192,13 @@ def run(args):
         ),
         Result("check_run, CPU", check_cpu, "s", notes="this process's CPU time: the wall time on an idle machine"),
         Result("check_run / lxml parse", check.seconds / max(parse_only.seconds, 1e-9), "x"),
+        Result(
+            "check, worker processes",
+            check_workers.seconds,
+            "s",
+            notes=f"{processes} processes (RUN_CHECK_PROCESSES), started in the timed block; same answers",
+        ),
+        Result("check, worker processes / in process", check_workers.seconds / check.seconds, "x"),
         Result("near-duplicate detection", neardup.seconds, "s", notes=f"{len(lists)} ranked lists"),
         Result(
             "near-duplicate detection, CPU",
@@ -176,18 +213,18 @@ def run(args):
         Result("pooling + near-dup, pure path", pooling, "s", notes="near-duplicate detection + pool keying, no DB")
     )
     if not args.no_db:
-        db = _db_phase(parsed, idents, set(pool))
+        db = _db_phase(files, lengths, idents, set(pool), processes, total)
         results += db
         parts = {r.name: r.value for r in db}
-        store, build = parts["store runs (db)"], parts["pool build (db)"]
+        upload, build = parts["upload: load_run_files (db)"], parts["pool build (db)"]
         results.append(
             Result(
-                "upload -> pools (check + store + pool build)",
-                check.seconds + store + build,
+                "upload -> pools (load_run_files + pool build)",
+                upload + build,
                 "s",
                 goal="<= 10",
-                notes="every run file checked, stored and pooled",
-                extra={"check_s": check.seconds, "store_s": store, "pool_build_s": build},
+                notes="every run file checked, stored and pooled, as the upload page and load_runs do it",
+                extra={"upload_s": upload, "pool_build_s": build},
             )
         )
     results.append(
@@ -201,14 +238,56 @@ def run(args):
     return results
 
 
-def _db_phase(parsed, idents, pure_keys):
+def _processes(args):
+    """--processes, else RUN_CHECK_PROCESSES as config.settings reads it (not imported here: Django's settings
+    must first be pointed at the scratch database, by setup_django)."""
+    return args.processes or int(os.environ.get("RUN_CHECK_PROCESSES") or min(os.cpu_count() or 1, 4))
+
+
+def _check_in_workers(files, ctx, processes):
+    """[(problems, ParsedRun) or None] of every file checked in worker processes (pooling.formats.parallel)."""
+    try:
+        from pooling.formats import parallel
+    except ImportError:  # the parent commit: nothing to time
+        return [None] * len(files)
+    from pooling.formats.columns import run_problems
+    from tracks.bolt.formats import citations
+
+    module_name = citations.__name__
+    limits = partial(run_problems, tag_max=100, docid_max=200)
+    jobs = [(data, f"{tag}.xml") for tag, data in files.items()]
+    return list(
+        parallel.checked(module_name, jobs, lambda d: parallel.plain_context(citations, ctx, d), processes, limits)
+    )
+
+
+def _db_phase(files, lengths, idents, pure_keys, processes, total):
+    # Django's settings read DATABASE_URL once: imported before setup_django, they would name the real database.
+    assert "config.settings" not in sys.modules
     setup_django(os.environ.get("BENCH_BOLT_DB", "assay_bench_bolt"))
-    from pooling.loading import create_evaluation, store_run
-    from pooling.models import PoolItem, Team, Topic
+    from django.test.utils import override_settings
+
+    from corpus.models import Collection, Document
+    from pooling.loading import RunFile, create_evaluation, load_run_files
+    from pooling.models import PoolItem, RunEntry, Topic
     from pooling.pools import build_pools
     from pooling.staleness import rescoring_deferred
 
-    evaluation = create_evaluation("bench-bolt", "bolt-ir-p2")
+    # The forum collection the checker looks the cited posts up in (one document per thread), as an organizer's.
+    forum = Collection.objects.create(name="bench-bolt-forum", format="bolt-forum")
+    Document.objects.bulk_create(
+        [
+            Document(
+                collection=forum,
+                docno=thread,
+                raw=b"",
+                meta={"posts": [{"id": p, "length": n} for p, n in posts.items()]},
+            )
+            for thread, posts in lengths.items()
+        ],
+        batch_size=2000,
+    )
+    evaluation = create_evaluation("bench-bolt", "bolt-ir-p2", collections=[forum.name])
     evaluation.settings = dict(evaluation.settings) | {"judged_priorities": [1, 2, 3]}
     evaluation.save()
     Topic.objects.bulk_create(
@@ -217,24 +296,36 @@ def _db_phase(parsed, idents, pure_keys):
             for n, i in enumerate(idents)
         ]
     )
+    uploads = [
+        RunFile(filename=f"{tag}.xml", data=data, team=f"team{n // 3}", priority=n % 3 + 1)
+        for n, (tag, data) in enumerate(sorted(files.items()))
+    ]
     # Storing and pooling mark questions stale; the one rescoring they lead to runs after the timed blocks
     # (it is scoring, not pooling; in-process here because no broker is configured).
-    with rescoring_deferred():
-        with Timer() as load:
-            for n, (tag, run) in enumerate(sorted(parsed.items())):
-                team, _ = Team.objects.get_or_create(name=run.data["team"])
-                store_run(evaluation, run, team, priority=n % 3 + 1, source_name=f"{tag}.xml")
+    with rescoring_deferred(), override_settings(RUN_CHECK_PROCESSES=processes):
+        cpu = time.process_time()
+        with Timer() as upload:
+            loaded = load_run_files(evaluation, uploads)
+        upload_cpu = time.process_time() - cpu
         with Timer() as build:
             totals = build_pools(evaluation)
         with Timer() as rebuild:
             again = build_pools(evaluation)
+    assert all(not r.problems for r in loaded), [r.problems[:3] for r in loaded if r.problems][:2]
+    assert RunEntry.objects.filter(run__evaluation=evaluation).count() == total
     assert again["created"] == again["removed"] == 0 and again["kept"] == totals["created"]
     items = PoolItem.objects.filter(evaluation=evaluation).count()
     # The database's keys (the format's POOL_KEY_SQL) are exactly the pure path's pool_key ones.
     assert set(PoolItem.objects.filter(evaluation=evaluation).values_list("topic__ident", "key")) == pure_keys
     links = PoolItem.sources.through.objects.filter(poolitem__evaluation=evaluation).count()
     return [
-        Result("store runs (db)", load.seconds, "s"),
+        Result(
+            "upload: load_run_files (db)",
+            upload.seconds,
+            "s",
+            notes=f"check (RUN_CHECK_PROCESSES={processes}), submission rules, store, receipts",
+        ),
+        Result("upload, this process's CPU", upload_cpu, "s", notes="the worker processes' CPU is not counted"),
         Result(
             "pool build (db)",
             build.seconds,

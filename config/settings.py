@@ -247,7 +247,13 @@ WORKER_NICE = env_int("WORKER_NICE", 10)
 # Milliseconds a rescoring task waits before another pass while judgments keep arriving: the marks of a burst
 # gather into one pass (each pass recomputes the runs' totals and writes WAL every save's commit must flush).
 SCORING_PASS_GAP_MS = env_int("SCORING_PASS_GAP_MS", 250)
+# Processes that check a batch of uploaded run files at once (pooling.formats.parallel) while the uploading one
+# stores them; 1: every file checked in the uploading process. Only large batches of a format that allows it use
+# them (BOLT citations). They pay on idle cores; on a machine busy with other work, 1 costs less CPU
+# (benchmarks/bolt.py).
+RUN_CHECK_PROCESSES = env_int("RUN_CHECK_PROCESSES", min(os.cpu_count() or 1, 4))
 for _name, _value, _low, _high in (
+    ("RUN_CHECK_PROCESSES", RUN_CHECK_PROCESSES, 1, 64),
     ("WORKER_CONCURRENCY", CELERY_WORKER_CONCURRENCY, 1, 1000),
     ("WORKER_NICE", WORKER_NICE, 0, 19),  # (raising the priority would need privileges a worker should not have)
     ("SCORING_PASS_GAP_MS", SCORING_PASS_GAP_MS, 0, 60_000),

@@ -25,6 +25,8 @@ def _is_integer(field):
 
 def _escape(value):
     """A string as a COPY text field: its backslashes, tabs, newlines and carriage returns escaped."""
+    if "\\" not in value and value.isprintable():  # most texts: two scans instead of four replaces
+        return value
     return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
@@ -34,29 +36,50 @@ def _json_field(value):
     return text.replace("\\", "\\\\") if "\\" in text else text
 
 
+def _json_fields(values):
+    """`_json_field` of each value. Dicts (run lines' data) are encoded in one json.dumps call and the text split
+    between them, for json.dumps builds its encoder anew on every call: most of its time for a small dict. The
+    split at "}, {" is exact when it gives one piece per dict: that text inside one would give more pieces."""
+    if values and all(type(v) is dict for v in values):
+        pieces = json.dumps(values)[2:-2].split("}, {")
+        if len(pieces) == len(values):
+            texts = ["{" + piece + "}" for piece in pieces]
+            return [t.replace("\\", "\\\\") if "\\" in t else t for t in texts]
+    return [_json_field(v) for v in values]
+
+
+def _strings(values):
+    return list(map(str, values))
+
+
+def _escaped(values):
+    return list(map(_escape, values))
+
+
 def _text_writers(model_fields):
-    """Per column, a function giving a value's COPY text field, when every column is a NOT NULL integer, text or
-    JSON one (run lines: 300,000 BOLT citations); None otherwise (psycopg's write_row then formats each row). One
-    write per batch instead of a psycopg call per row."""
+    """Per column, a function giving a list of values' COPY text fields, when every column is a NOT NULL integer,
+    text or JSON one (run lines: 300,000 BOLT citations); None otherwise (psycopg's write_row then formats each
+    row). One write per batch instead of a psycopg call per row."""
     writers = []
     for f in model_fields:
         kind = f.db_type(connection)
         if f.null:
             return None
         if kind in ("integer", "bigint", "smallint"):
-            writers.append(str)
+            writers.append(_strings)
         elif kind == "jsonb":
-            writers.append(_json_field)
+            writers.append(_json_fields)
         elif kind == "text" or kind.startswith("varchar"):
-            writers.append(_escape)
+            writers.append(_escaped)
         else:
             return None
     return writers
 
 
-def _text_lines(rows, writers):
-    for row in rows:
-        yield "\t".join([w(v) for w, v in zip(writers, row)]) + "\n"
+def _text_block(rows, writers):
+    """The rows as COPY text, written a column at a time (the loops in C)."""
+    columns = [write(list(values)) for write, values in zip(writers, zip(*rows, strict=True), strict=True)]
+    return "\n".join(map("\t".join, zip(*columns, strict=True))) + "\n"
 
 
 def insert_rows(model, fields, rows, returning=()):
@@ -90,7 +113,7 @@ def insert_rows(model, fields, rows, returning=()):
                     return []
                 # Small writes: the server stores one while the next is formatted.
                 for start in range(0, len(rows), TEXT_BATCH):
-                    copy.write("".join(_text_lines(rows[start : start + TEXT_BATCH], text)))
+                    copy.write(_text_block(rows[start : start + TEXT_BATCH], text))
         return []
     arrays = ", ".join(f"%s::{_column_type(f)}[]" for f in model_fields)
     sql = f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({columns}) SELECT * FROM unnest({arrays})"

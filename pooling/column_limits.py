@@ -5,6 +5,7 @@ and surfaced as a raw `DataError` on save. These checks run after parsing and be
 name the line like every other problem. The lengths are read from the models, so they cannot drift apart.
 """
 
+from pooling.formats import columns
 from pooling.formats.base import Problem
 from pooling.models import Run, RunEntry, Topic
 
@@ -13,19 +14,8 @@ def _max(model, name):
     return model._meta.get_field(name).max_length
 
 
-def _holds_nul(value):
-    """PostgreSQL refuses NUL in text and in JSON strings alike."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return any(_holds_nul(v) for v in value)
-    return False
-
-
-def _too_long(what, value, longest):
-    return f"{what} is {len(value)} characters long; at most {longest} are allowed"
+_holds_nul = columns.holds_nul
+_too_long = columns.too_long
 
 
 def topic_problems(topics):
@@ -42,17 +32,17 @@ def topic_problems(topics):
     return problems
 
 
-def run_problems(parsed):
-    """Problems of a parsed run (pooling.formats.base.ParsedRun) that its columns cannot hold."""
-    problems = []
-    tag_max, docid_max = _max(Run, "tag"), _max(RunEntry, "docid")
-    if len(parsed.tag) > tag_max:
-        problems.append(Problem(None, _too_long(f"run tag {parsed.tag[:20]!r}…", parsed.tag, tag_max)))
-    if _holds_nul(parsed.tag) or _holds_nul(parsed.data):
-        problems.append(Problem(None, "the run's tag or header holds a NUL character"))
-    for e in parsed.entries:
-        if len(e.docid) > docid_max:
-            problems.append(Problem(e.line, _too_long(f"document id {e.docid[:20]!r}…", e.docid, docid_max)))
-        if _holds_nul(e.docid) or _holds_nul(e.text) or _holds_nul(e.data):
-            problems.append(Problem(e.line, "the line holds a NUL character"))
-    return problems
+def run_problems(parsed, module=None):
+    """Problems of a parsed run (pooling.formats.base.ParsedRun) that its columns cannot hold; `module`: its run
+    format (NUL_FREE)."""
+    return columns.run_problems(parsed, **run_limits(module))
+
+
+def run_limits(module=None):
+    """What pooling.formats.columns.run_problems checks a run of the format `module` against: the column lengths,
+    and whether the format says its entries hold no NUL (NUL_FREE: an XML parser's strings, for one)."""
+    return {
+        "tag_max": _max(Run, "tag"),
+        "docid_max": _max(RunEntry, "docid"),
+        "nul_free": bool(getattr(module, "NUL_FREE", False)),
+    }

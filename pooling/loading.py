@@ -6,11 +6,13 @@ stores nothing when there is any problem; what passes is stored in one transacti
 """
 
 import hashlib
-from contextlib import nullcontext
+from contextlib import closing, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from importlib import import_module
 
+from django.conf import settings as django_settings
 from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -19,6 +21,7 @@ from corpus.models import Collection, Document
 from pooling import audit, column_limits
 from pooling import submission_rules as rules_mod
 from pooling.bulk import insert_rows
+from pooling.formats import columns, parallel
 from pooling.formats.base import CheckContext, Problem, load_format
 from pooling.models import Evaluation, EvaluationFile, Participation, Run, RunEntry, Submission, Team, Topic
 from pooling.staleness import mark_questions_stale, rescoring_deferred
@@ -320,7 +323,13 @@ def check_run_report(evaluation, data, filename, context=None, submission=None):
     module = load_format(evaluation.track_spec.run_format)
     found, parsed = module.check_run(data, filename, context or check_context(evaluation))
     if parsed is not None:
-        found = list(found) + column_limits.run_problems(parsed)
+        found = list(found) + column_limits.run_problems(parsed, module)
+    return _report(evaluation, module, data, filename, found, parsed, submission)
+
+
+def _report(evaluation, module, data, filename, found, parsed, submission=None):
+    """check_run_report's answer from the problems `found` (the format's and the column checks') and `parsed`,
+    wherever the file was checked."""
     notes = [p.format(filename) for p in found if p.warning]
     problems = [p.format(filename) for p in found if not p.warning]
     if problems:
@@ -472,10 +481,11 @@ def store_run(evaluation, parsed, team, priority, manual=False, whole_collection
         run.source_name = source_name
         run.data = (run.data or {}) | parsed.data | {"lines": len(parsed.entries)}
         run.save()
+        run_id = run.pk  # (read once: Model.pk is a property call, 300,000 of them for a BOLT batch)
         insert_rows(
             RunEntry,
             ["run_id", "topic_id", "line_no", "docid", "text", "data"],
-            [(run.pk, topic_ids[e.topic], e.line, e.docid, e.text, e.data) for e in parsed.entries],
+            [(run_id, topic_ids[e.topic], e.line, e.docid, e.text, e.data) for e in parsed.entries],
         )
         # A run format may name, in AFTER_STORE, a Django-side f(run) run inside this transaction (QA4MRE scores
         # the run there); raising LoadError from it refuses the run. Before the stale marks: a rescoring locks
@@ -525,13 +535,34 @@ def batch_context(evaluation):
     return getattr(import_module(module_name), func_name)()
 
 
+def _checked(evaluation, files, context):
+    """(problems, parsed) of each file in order, as check_run_file gives them. The format's checks run in worker
+    processes (RUN_CHECK_PROCESSES) while the caller stores the files already checked, for a format that
+    allows it (pooling.formats.parallel); a file a worker gives back is checked here, in its turn."""
+    name = evaluation.track_spec.run_format
+    module = load_format(name)
+    answers = parallel.checked(
+        name,
+        [(f.data, f.filename) for f in files],
+        lambda data: parallel.plain_context(module, context, data),
+        django_settings.RUN_CHECK_PROCESSES,
+        partial(columns.run_problems, **column_limits.run_limits(module)),
+    )
+    with closing(answers):
+        for f, answer in zip(files, answers, strict=True):
+            if answer is None:
+                yield check_run_file(evaluation, f.data, f.filename, context)
+            else:
+                problems, _notes, parsed = _report(evaluation, module, f.data, f.filename, *answer)
+                yield problems, parsed
+
+
 def _load_run_files(evaluation, files, context, by=None, override_reason=""):
     results, tags_seen = [], {}
     teams = {}
-    for f in files:
+    for f, (problems, parsed) in zip(files, _checked(evaluation, files, context), strict=True):
         result = RunLoadResult(filename=f.filename)
         results.append(result)
-        problems, parsed = check_run_file(evaluation, f.data, f.filename, context)
         priority = f.priority
         if parsed is not None:
             if parsed.tag in tags_seen:

@@ -12,6 +12,8 @@ from pooling import column_limits
 from pooling.formats.base import ParsedEntry, ParsedRun, ParsedTopic
 from pooling.loading import LoadError, RunFile, create_evaluation, load_run_files, load_topics
 from pooling.models import Run, Topic
+from tests.tracks.bolt.test_citations import context as bolt_context
+from tracks.bolt.formats import citations
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LONG = "9" * 60  # Topic.ident holds 50
@@ -79,6 +81,23 @@ def test_run_columns_checked_whatever_the_format_let_through():
         "run.xml:4: the line holds a NUL character",
         "run.xml:5: the line holds a NUL character",
     ]
+
+
+def test_a_data_value_written_like_a_nul_is_no_nul():
+    """The walk of a line's data starts from its repr: the text backslash-x-0-0 alone must not count."""
+    parsed = ParsedRun(tag="T", entries=[ParsedEntry(topic="1.1", line=3, docid="D1", data={"note": "\\x00"})])
+    assert column_limits.run_problems(parsed) == []
+
+
+def test_a_nul_free_format_is_not_searched_for_nul_but_still_for_lengths():
+    """BOLT's entries come from the XML parser, which refuses a NUL even as a character reference."""
+    parsed = ParsedRun(tag="T", entries=[ParsedEntry(topic="1.1", line=3, docid="D" * 201, text="a\x00b")])
+    assert [p.format("run.xml") for p in column_limits.run_problems(parsed, citations)] == [
+        "run.xml:3: document id 'DDDDDDDDDDDDDDDDDDDD'… is 201 characters long; at most 200 are allowed"
+    ]
+    xml = (FIXTURES / "bolt" / "alpha1.xml").read_bytes().replace(b"The fare", b"The &#0;fare", 1)
+    problems, run = citations.check_run(xml, "alpha1.xml", bolt_context())
+    assert run is None and problems[0].message.startswith("malformed XML")
 
 
 def test_topic_columns_checked_whatever_the_format_let_through():

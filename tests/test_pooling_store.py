@@ -2,6 +2,7 @@
 
 import pytest
 
+from pooling import bulk
 from pooling.bulk import insert_rows
 from pooling.formats.base import ParsedEntry, ParsedRun
 from pooling.loading import LoadError, create_evaluation, store_run
@@ -25,6 +26,32 @@ def test_copy_keeps_tabs_newlines_backslashes_and_unicode(bolt):
     insert_rows(RunEntry, ["run_id", "topic_id", "line_no", "docid", "text", "data"], rows)
     stored = list(RunEntry.objects.filter(run=run).order_by("line_no").values_list("docid", "text", "data"))
     assert stored == [(f"doc\t{i}\\", t, d) for i, (t, d) in enumerate(zip(texts, datas))]
+
+
+def test_json_of_a_batch_is_split_exactly_or_not_at_all():
+    """Dicts are encoded in one json.dumps call and split at "}, {": the same text as one call each, also when a
+    dict holds that text (in a string, or between the dicts of a list) or is empty."""
+    tricky = [
+        {"a": "}, {"},
+        {},
+        {"list": [{"x": 1}, {"y": 2}]},
+        {"nested": {"b": {}}, "c": [{}]},
+        {"q": 'back\\slash " quote', "é": "中"},
+        {"n": None, "f": 1.5, "t": True},
+    ]
+    for values in (tricky, tricky[1:2], tricky[2:], [d for d in tricky if "a" not in d and "list" not in d], []):
+        assert bulk._json_fields(values) == [bulk._json_field(v) for v in values]
+    assert bulk._json_fields([["not", "a dict"], {"a": 1}]) == ['["not", "a dict"]', '{"a": 1}']
+
+
+def test_a_batch_with_braces_in_its_data_is_stored_as_given(bolt):
+    team = Team.objects.create(name="t")
+    run = Run.objects.create(evaluation=bolt, team=team, tag="r1")
+    topic = Topic.objects.get(evaluation=bolt)
+    datas = [{"a": "}, {"}, {}, {"list": [{"x": 1}, {"y": "\\"}]}, {"p": "p1", "n": 3}]
+    rows = [(run.pk, topic.pk, i, "d", "t", d) for i, d in enumerate(datas)]
+    insert_rows(RunEntry, ["run_id", "topic_id", "line_no", "docid", "text", "data"], rows)
+    assert list(RunEntry.objects.filter(run=run).order_by("line_no").values_list("data", flat=True)) == datas
 
 
 def test_a_topic_removed_before_the_run_is_stored_refuses_the_run(bolt):

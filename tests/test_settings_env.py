@@ -77,7 +77,13 @@ def test_debug_off_without_allowed_hosts_is_a_startup_error():
 
 @pytest.mark.parametrize(
     "name, value",
-    [("WORKER_NICE", "-5"), ("WORKER_NICE", "20"), ("WORKER_CONCURRENCY", "0"), ("SCORING_PASS_GAP_MS", "-1")],
+    [
+        ("WORKER_NICE", "-5"),
+        ("WORKER_NICE", "20"),
+        ("WORKER_CONCURRENCY", "0"),
+        ("SCORING_PASS_GAP_MS", "-1"),
+        ("RUN_CHECK_PROCESSES", "0"),
+    ],
 )
 def test_worker_settings_out_of_range_are_a_startup_error(name, value):
     done = _import_settings({name: value})

@@ -44,14 +44,18 @@ def check_extra(evaluation):
     citation runs (for grouping files), read only when a file needs them."""
     collection_ids = list(evaluation.collections.values_list("pk", flat=True))
 
+    known = {}  # thread: {post: length}, or None outside the collection; the batch's files share most threads
+
     def post_lengths(threads):
-        found = {}
-        threads = list(threads)
-        for start in range(0, len(threads), 2000):
-            rows = Document.objects.filter(collection_id__in=collection_ids, docno__in=threads[start : start + 2000])
+        threads = set(threads)
+        missing = [t for t in threads if t not in known]
+        for start in range(0, len(missing), 2000):
+            batch = missing[start : start + 2000]
+            known.update(dict.fromkeys(batch))
+            rows = Document.objects.filter(collection_id__in=collection_ids, docno__in=batch)
             for docno, meta in rows.values_list("docno", "meta"):
-                found[docno] = {p["id"]: p["length"] for p in (meta or {}).get("posts", ())}
-        return found
+                known[docno] = {p["id"]: p["length"] for p in (meta or {}).get("posts", ())}
+        return {t: known[t] for t in threads if known[t] is not None}
 
     return {
         "post_lengths": post_lengths,

@@ -28,6 +28,7 @@ without its extension (the DTD has no run tag; NIST named runs by file).
 """
 
 import math
+import re
 from collections.abc import Iterable
 from pathlib import PurePath
 from typing import Any
@@ -35,6 +36,7 @@ from typing import Any
 from lxml.etree import _Element
 
 from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
+from pooling.formats.parallel import NeedsParent
 from tracks.bolt.formats.xml_common import AS_SUBMITTED, PASSAGE_READINGS, children, parse_xml, passage_text
 from tracks.bolt.near_duplicates import THRESHOLD_PERCENT, leaders
 
@@ -104,14 +106,17 @@ def parse_cite(
     """The attributes and passage of one <cite> (read as `reading` says: xml_common.PASSAGE_READINGS), every bad
     attribute reported; None values where unusable."""
     line = el.sourceline
+    get = el.get
+    extra_required = tuple(extra_required)
     cite: dict[str, Any] = {"line": line}
     number: float | None  # a score below, then an offset or a length
-    for name in CITE_REQUIRED + tuple(extra_required):
-        value = el.get(name)
-        if value is None or not value.strip():
+    for name in CITE_REQUIRED + extra_required if extra_required else CITE_REQUIRED:
+        value = get(name)
+        value = value.strip() if value is not None else ""
+        if not value:
             problems.append(Problem(line, f"cite: missing attribute {name!r}"))
-        cite[name] = (value or "").strip()
-    for name in ("score",) + tuple(n for n in extra_required if n.endswith("score")):
+        cite[name] = value
+    for name in ("score", *(n for n in extra_required if n.endswith("score"))) if extra_required else ("score",):
         if cite[name]:
             try:
                 number = float(cite[name])
@@ -137,10 +142,10 @@ def parse_cite(
             cite[name] = number
         else:
             cite[name] = None
-    if el.get("original") is not None:
-        cite["original"] = el.get("original")
-    if el.get("id") is not None:
-        cite["id"] = el.get("id").strip()
+    if (original := get("original")) is not None:
+        cite["original"] = original
+    if (ident := get("id")) is not None:
+        cite["id"] = ident.strip()
     cite["passage"] = passage_text(el, reading)
     return cite
 
@@ -246,7 +251,8 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
         return groups.check_tree(root, filename, context)
     header = check_header(root, "citations", context, problems)
     reading = passage_reading(context, problems)
-    limit = setting(context, "max_citations")
+    limit, passage_limit = setting(context, "max_citations"), setting(context, "max_passage_chars")
+    threshold = setting(context, "near_dup_percent")
     entries, all_cites = [], []
     for number, response in responses(root, context, problems, "cite"):
         cites = []
@@ -257,7 +263,9 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
                 problems.append(Problem(el.sourceline, f"unexpected element <{el.tag}> in a response"))
                 continue
             cite = parse_cite(el, problems, reading=reading)
-            check_passage(cite, context, problems)
+            passage = cite["passage"]
+            if len(passage) > passage_limit or not passage.strip():  # (the usual passage: no call)
+                check_passage(cite, context, problems)
             cites.append(cite)
         if len(cites) > limit:
             problems.append(
@@ -266,7 +274,7 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
                 )
             )
         rank_cites(cites)
-        mark_near_duplicates(cites, setting(context, "near_dup_percent"))
+        mark_near_duplicates(cites, threshold)
         all_cites.extend(cites)
         for cite in cites:
             entries.append(
@@ -282,6 +290,44 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
         entries=entries,
         data={"subtask": "citations", **header, "priority": DEFAULT_PRIORITY},
     )
+
+
+# process_extra: what a file's thread attributes look like (one written otherwise is found by the parser alone, and
+# the worker gives the file back), and a grouping file's header.
+DOUBLE_QUOTED_THREAD, SINGLE_QUOTED_THREAD = re.compile(rb'thread="([^"]*)"'), re.compile(rb"thread='([^']*)'")
+GROUPS_HEADER = re.compile(rb"""subtask\s*=\s*["']\s*groups""")
+
+
+class KnownPosts:
+    """extra["post_lengths"] as plain data, for a worker process: the answer for the threads looked up
+    beforehand; NeedsParent when a check asks for any other."""
+
+    def __init__(self, asked: Iterable[str], found: dict[str, dict[str, int]]) -> None:
+        self.asked, self.found = frozenset(asked), found
+
+    def __call__(self, threads: Iterable[str]) -> dict[str, dict[str, int]]:
+        if not self.asked.issuperset(threads):
+            raise NeedsParent
+        return {t: self.found[t] for t in threads if t in self.found}
+
+
+def process_extra(context: CheckContext, data: bytes) -> dict[str, Any] | None:
+    """What a worker process needs to check the file (pooling.formats.parallel): the lengths of the posts of the
+    threads it seems to cite, looked up here. None for a grouping file, checked against the citation runs as
+    stored before its turn in the batch."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if GROUPS_HEADER.search(data):
+        return None
+    lookup = (context.extra or {}).get("post_lengths")
+    if lookup is None:
+        return {}
+    found = set(DOUBLE_QUOTED_THREAD.findall(data))
+    if b"thread='" in data:
+        found.update(SINGLE_QUOTED_THREAD.findall(data))
+    threads = {value.decode("utf-8", "replace").strip() for value in found}
+    threads.discard("")
+    return {"post_lengths": KnownPosts(threads, lookup(threads) if threads else {})}
 
 
 def mark_near_duplicates(cites: list[dict[str, Any]], threshold: int) -> None:
@@ -307,6 +353,9 @@ def split_key(key: str) -> dict[str, Any]:
 POOL_LINKS = False
 
 FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file of the other shape)
+# Every string of a run's entries comes from the XML parser (or from stored runs that did), and XML has no NUL
+# character, not even as &#0;: pooling.column_limits need not look for one in 300,000 citations.
+NUL_FREE = True
 # pool_key in SQL (PostgreSQL, over the run entry's docid, text and data), so the pool build groups the 100,000s
 # of citations in the database; tests/tracks/bolt/test_pipeline.py checks that both agree.
 POOL_KEY_SQL = (
@@ -335,7 +384,15 @@ def pool_item(entry: ParsedEntry) -> dict[str, Any]:
 
 
 def entry_data(cite: dict[str, Any]) -> dict[str, Any]:
-    data = {name: cite[name] for name in ("post", "offset", "length", "score", "rank", "leader", "near_dup")}
+    data = {
+        "post": cite["post"],
+        "offset": cite["offset"],
+        "length": cite["length"],
+        "score": cite["score"],
+        "rank": cite["rank"],
+        "leader": cite["leader"],
+        "near_dup": cite["near_dup"],
+    }
     if "original" in cite:
         data["original"] = cite["original"]
     return data

@@ -53,6 +53,9 @@ def passage_with_spans(
 ) -> tuple[str, list[list[int]]]:
     """(passage, [[start, length], ...] of the text inside `marked` child elements), positions in the passage
     as `reading` gives it (AS_SUBMITTED: every character; COLLAPSED: white space collapsed)."""
+    if not len(element):  # text alone (most passages): nothing to join, no spans
+        text = element.text or ""
+        return (collapse(text) if reading == COLLAPSED else text), []
     pieces = [(element.text or "", False)]
     for sub in element:
         if isinstance(sub.tag, str):
