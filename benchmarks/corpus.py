@@ -6,10 +6,18 @@ its header), in mixed charsets: UTF-8 and ISO-8859-1/windows-1252 by header, Shi
 header, UTF-8 by meta tag only, and undeclared windows-1252 pages that need detection.
 
 Measures (goals from issue 3): ingest documents/s through `load_collection` into PostgreSQL (>= 1,500) and its
-extrapolation to Blog06's 3.2 million permalinks; parse-only documents/s on the same files as the baseline;
+extrapolation to Blog06's 3.2 million permalinks; the parsing workers' CPU per document (user + system: what the
+neighbours on a shared machine cannot change, unlike documents/s); parse-only documents/s on the same files as the
+baseline, and a bare lxml parse of the same records (read, split, etree.fromstring: the floor of any HTML work);
 renderer MB/s against a plain lxml parse of the same pages in the same run (ratio >= 0.5; MB per CPU second,
 best of three interleaved rounds each); viewer frame response
 p50/p99 through the Django test client (p99 <= 20 ms); peak memory of this process and of the parsing workers.
+
+Last measured (issue 19, 2 cores shared with other work, 20,000 documents, 2 workers; 608d855 and the faster
+parsing alternated, 6 runs each, load average 2.7-4.8): ingest median 1,840 docs/s (1,210-3,300; 4 of 6 runs
+>= 1,500) against 1,150 (680-1,820; 1 of 6) before; workers' CPU 405-446 us/doc against 615-640 (-28%), the
+database server's backends about 125 us/doc on both; bare lxml parse 4,100-6,700 docs/s, parse-only 1,400-2,550.
+Documents/s follow the neighbours' load more than the code: compare CPU per document, or alternate runs.
 """
 
 import gzip
