@@ -6,10 +6,18 @@ its header), in mixed charsets: UTF-8 and ISO-8859-1/windows-1252 by header, Shi
 header, UTF-8 by meta tag only, and undeclared windows-1252 pages that need detection.
 
 Measures (goals from issue 3): ingest documents/s through `load_collection` into PostgreSQL (>= 1,500) and its
-extrapolation to Blog06's 3.2 million permalinks; parse-only documents/s on the same files as the baseline;
+extrapolation to Blog06's 3.2 million permalinks; the parsing workers' CPU per document (user + system: what the
+neighbours on a shared machine cannot change, unlike documents/s); parse-only documents/s on the same files as the
+baseline, and a bare lxml parse of the same records (read, split, etree.fromstring: the floor of any HTML work);
 renderer MB/s against a plain lxml parse of the same pages in the same run (ratio >= 0.5; MB per CPU second,
 best of three interleaved rounds each); viewer frame response
 p50/p99 through the Django test client (p99 <= 20 ms); peak memory of this process and of the parsing workers.
+
+Last measured (issue 19, 2 cores shared with other work, 20,000 documents, 2 workers; 608d855 and the faster
+parsing alternated, 6 runs each, load average 2.7-4.8): ingest median 1,840 docs/s (1,210-3,300; 4 of 6 runs
+>= 1,500) against 1,150 (680-1,820; 1 of 6) before; workers' CPU 405-446 us/doc against 615-640 (-28%), the
+database server's backends about 125 us/doc on both; bare lxml parse 4,100-6,700 docs/s, parse-only 1,400-2,550.
+Documents/s follow the neighbours' load more than the code: compare CPU per document, or alternate runs.
 """
 
 import gzip
@@ -178,6 +186,11 @@ def _render_comparison(paths, n_pages):
     return mb, len(pages), lxml_speed, render_speed, nh3_speed, bleach_speed
 
 
+def _children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _assign_to_collection(user, collection_name):
     """An evaluation over the collection with one series assigned to `user` (idempotent)."""
     from assess.models import Assignment
@@ -248,8 +261,21 @@ def run(args):
                         blog06.parse_record(rec.raw)
                         n += 1
         parse_rate = n / parse_t.seconds
+        # and a bare lxml parse of the same records (read, split, etree.fromstring): the floor of any HTML work
+        from lxml import etree
 
+        html_parser = etree.HTMLParser()
+        with Timer() as lxml_t:
+            for path in sample:
+                with open_maybe_gzip(path) as fh:
+                    for rec in blog06.records(fh):
+                        etree.fromstring(rec.raw, html_parser)
+        lxml_rate = n / lxml_t.seconds
+
+        workers_cpu = _children_cpu()
         report = load_collection("bench-blog06", "blog06", paths, workers=args.workers)
+        # the pool's workers have ended (and been waited for) when load_collection returns, so their CPU is counted
+        workers_cpu = _children_cpu() - workers_cpu
         rate = report.seen / report.seconds
         assert report.inserted == args.docs and not report.bad, (report.inserted, report.bad[:3])
         again = load_collection("bench-blog06", "blog06", paths[:1], workers=args.workers)
@@ -265,8 +291,17 @@ def run(args):
                 {"docs": args.docs, "seconds": report.seconds, "mean_kb": avg_kb, "workers": args.workers},
             ),
             Result("ingest: Blog06 3.2M extrapolated", hours, "hours", "", f"{BLOG06_PERMALINKS:,} permalinks"),
+            Result(
+                "ingest: CPU of the parsing workers",
+                workers_cpu / report.seen * 1e6,
+                "us/doc",
+                "",
+                "user + system; what neighbours on the machine cannot change (the database server's is apart)",
+            ),
             Result("parse only, 1 process (baseline)", parse_rate, "docs/s", "", f"{n} docs, no database"),
             Result("ingest / parse-only", rate / parse_rate, "ratio", "", "above 1 thanks to parallel parsing"),
+            Result("lxml parse only, 1 process (baseline)", lxml_rate, "docs/s", "", "etree.fromstring of each record"),
+            Result("ingest / lxml parse only", rate / lxml_rate, "ratio"),
         ]
 
         mb, n_pages, lxml_speed, render_speed, nh3_speed, bleach_speed = _render_comparison(paths, args.render_pages)

@@ -54,6 +54,17 @@ def test_charset_choice(page, header, expected):
     name, codec, source = charset.choose(page, header)
     assert (name, source) == expected
     charset.decode(page, codec)  # never raises
+    assert charset.choose_and_decode(page, header) == (name, codec, source, charset.decode(page, codec))
+
+
+def test_control_free_is_told_from_the_bytes_for_codecs_where_that_holds():
+    assert charset.control_free("caf\u00e9\t\r\n".encode("utf-8"), "utf-8")
+    assert not charset.control_free(b"one\x01two", "utf-8") and not charset.control_free(b"nul\x00", "cp1252")
+    assert charset.control_free("\u8584\u304f".encode("cp932"), "cp932")
+    assert not charset.control_free("\u8584".encode("iso2022_jp"), "iso2022_jp")  # ESC: looked for in the text
+    assert charset.control_free("\u041c\u0438\u0440".encode("cp1251"), "cp1251")
+    # UTF-7 spells a control character in plain letters: never vouched for
+    assert "\x01" in b"+AAE-".decode("utf-7") and not charset.control_free(b"+AAE-", "utf-7")
 
 
 def test_charset_detection_without_any_label():
@@ -178,3 +189,15 @@ def test_control_characters_in_a_page_do_not_break_its_text():
     from corpus.formats.text import html_text
 
     assert html_text("<p>one\x01two</p><p>three\x00</p>") == "one two\nthree"
+
+
+def test_every_blank_collapses_as_str_split_does():
+    """Pieces already single-spaced skip the split/join; every other blank (all that str.split() cuts at) must not."""
+    from corpus.formats.text import html_text
+
+    blanks = [chr(c) for c in range(0x110000) if chr(c).isspace() and chr(c) not in "\x0b\x0c\x1c\x1d\x1e\x1f"]
+    assert len(blanks) > 20
+    for b in blanks:
+        page = f"<p>a{b}b  c</p><p>{b}d{b}e{b}</p><div>f g</div>{b}<p>{b}</p>"
+        assert html_text(page) == "a b c\nd e\nf g", repr(b)
+        assert html_text(page, controls=False) == "a b c\nd e\nf g", repr(b)

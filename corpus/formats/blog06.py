@@ -62,6 +62,7 @@ def parse_record(raw: bytes) -> ParsedDocument:
     elif page.startswith(b"\n"):
         page = page[1:]
     header_cs = charset.from_content_type(meta["DOCHDR"]["headers"].get("content-type", ""))
-    name, codec, source = charset.choose(page, header_cs)
+    name, codec, source, decoded = charset.choose_and_decode(page, header_cs)
     meta["charset_source"] = source
-    return ParsedDocument(docno=docno, raw=page, charset=name, meta=meta, text=html_text(charset.decode(page, codec)))
+    text = html_text(decoded, controls=not charset.control_free(page, codec))
+    return ParsedDocument(docno=docno, raw=page, charset=name, meta=meta, text=text)

@@ -127,6 +127,20 @@ def choose(page: bytes, header_charset: str | None = None) -> tuple[str, str, st
     Valid non-ASCII UTF-8 wins over a single-byte label: real pages often say ISO-8859-1 in the header while
     their bytes are UTF-8, and multi-byte UTF-8 sequences almost never arise by chance in other charsets.
     """
+    return _choose(page, header_charset)[:3]
+
+
+def choose_and_decode(page: bytes, header_charset: str | None = None) -> tuple[str, str, str, str]:
+    """choose() and decode() together: (stored name, Python codec, source, text). The choice often decodes the
+    page already (to see whether its bytes are valid in a charset); that text is kept rather than made again."""
+    name, codec, source, text = _choose(page, header_charset)
+    if text is None:
+        return name, codec, source, decode(page, codec)
+    return name, codec, source, _without_nuls(text, page, codec)
+
+
+def _choose(page: bytes, header_charset: str | None) -> tuple[str, str, str, str | None]:
+    """choose(), plus the page decoded by the codec chosen when the choice did that (without errors), else None."""
     declared: list[tuple[str, Any]] = []  # (source, normalise()d label: a pair, or None until dropped below)
     if header_charset:
         declared.append(("header", normalise(header_charset)))
@@ -136,39 +150,54 @@ def choose(page: bytes, header_charset: str | None = None) -> tuple[str, str, st
     declared = [(src, n) for src, n in declared if n]
     if page.isascii():
         if declared:
-            return declared[0][1] + (declared[0][0],)
-        return ("windows-1252", "cp1252", "ascii")
+            return declared[0][1] + (declared[0][0], None)
+        return ("windows-1252", "cp1252", "ascii", None)
     try:
-        page.decode("utf-8")
+        text = page.decode("utf-8")
         if declared and declared[0][1][0] == "utf-8":
-            return ("utf-8", "utf-8", declared[0][0])
+            return ("utf-8", "utf-8", declared[0][0], text)
         said = f" ({declared[0][0]} said {declared[0][1][0]})" if declared else ""
-        return ("utf-8", "utf-8", "utf-8 bytes" + said)
+        return ("utf-8", "utf-8", "utf-8 bytes" + said, text)
     except UnicodeDecodeError:
         pass
     for src, (name, codec) in declared:
-        bad = _bad_count(page, codec)
-        if bad == 0:
-            return (name, codec, src)
+        try:
+            return (name, codec, src, page.decode(codec))
+        except UnicodeDecodeError:
+            bad = page.decode(codec, "replace").count("\ufffd")
         if bad <= max(3, len(page) // 2000):  # a few broken bytes do not make the label wrong
-            return (name, codec, f"{src} ({bad} bad bytes replaced)")
+            return (name, codec, f"{src} ({bad} bad bytes replaced)", None)
     found = detect(page)
     if found:
-        return found + ("detected",)
+        return found + ("detected", None)
     if declared:
-        return declared[0][1] + (declared[0][0] + " (bad bytes replaced)",)
-    return ("windows-1252", "cp1252", "fallback")
-
-
-def _bad_count(page: bytes, codec: str) -> int:
-    try:
-        page.decode(codec)
-        return 0
-    except UnicodeDecodeError:
-        return page.decode(codec, "replace").count("\ufffd")
+        return declared[0][1] + (declared[0][0] + " (bad bytes replaced)", None)
+    return ("windows-1252", "cp1252", "fallback", None)
 
 
 def decode(page: bytes, codec: str) -> str:
     """Decode with bad bytes replaced (U+FFFD) and NULs dropped (PostgreSQL text cannot hold them)."""
-    text = page.decode(codec, "replace")
+    return _without_nuls(page.decode(codec, "replace"), page, codec)
+
+
+def _without_nuls(text: str, page: bytes, codec: str) -> str:
+    if b"\x00" not in page and _c0_safe(codec):  # a byte search is several times quicker than the text's
+        return text
     return text.replace("\x00", "") if "\x00" in text else text
+
+
+# Codecs in which a C0 control character only ever decodes from that same byte (ASCII-compatible ones, ISO-2022-JP
+# included: its escapes begin with the byte ESC). Not every codec Python knows: UTF-7 spells \x01 as "+AAE-".
+_C0_SAFE = {codec for _, codec in _ALIASES.values()}
+_C0_SAFE_PREFIXES = ("cp125", "iso8859-")
+_C0_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])  # all but tab, LF, CR
+
+
+def control_free(page: bytes, codec: str) -> bool:
+    """True when `page` decoded with `codec` cannot hold a C0 control character but tab, LF and CR: told from the
+    bytes with a translate (a C loop, several times quicker than a regex search of the text)."""
+    return _c0_safe(codec) and len(page.translate(None, _C0_BYTES)) == len(page)
+
+
+def _c0_safe(codec: str) -> bool:
+    return codec in _C0_SAFE or codec.startswith(_C0_SAFE_PREFIXES)
