@@ -153,13 +153,15 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
     The generic writer every track uses; callers have already checked that `user` may judge this subject in
     `role` and that `value` fits the kind. `expected_version` None skips the check (only for organizer-side bulk
     changes made under lock, such as class merges). `keep` names keys of `value` whose current value stays, read
-    under the row lock (`value` holds what a new judgment gets). Returns Saved.
+    under the row lock (`value` holds what a new judgment gets). `value` may instead be a function of the current
+    value (None if there is none), applied under the row lock (the ORM path). Returns Saved.
     """
     if closed:  # the caller read the closure with the item: refuse before writing anything
         raise QuestionClosed(topic)
-    _require_fit(kind, value)
+    if not callable(value):
+        _require_fit(kind, value)
     subject = {"item": item} if item is not None else {"nugget": nugget}
-    if expected_version is not None and fastsave.available():
+    if expected_version is not None and not callable(value) and fastsave.available():
         return _fast_save(user, topic, kind, role, value, expected_version, subject, keep)  # its statement checks
     with transaction.atomic():
         current = Judgment.objects.select_for_update(of=("self",)).filter(kind=kind, assessor=user, **subject).first()
@@ -167,6 +169,8 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
         if current is None:
             if expected_version:
                 raise StaleJudgment(None)
+            if callable(value):
+                value = _require_fit(kind, value(None))
             judgment = Judgment(
                 evaluation_id=topic.evaluation_id,
                 topic=topic,
@@ -188,7 +192,7 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
         else:
             if expected_version is not None and current.version != expected_version:
                 raise StaleJudgment(current)
-            value = _kept(value, current.value, keep)
+            value = _require_fit(kind, value(current.value)) if callable(value) else _kept(value, current.value, keep)
             if current.value == value and current.role == role:
                 return Saved(current, changed=False, before=current.value)
             before = current.value
