@@ -23,17 +23,21 @@ def _is_integer(field):
     return not field.null and field.db_type(connection) in ("integer", "bigint", "smallint")
 
 
-def _escape(value):
+def copy_text(value):
     """A string as a COPY text field: its backslashes, tabs, newlines and carriage returns escaped."""
     if "\\" not in value and value.isprintable():  # most texts: two scans instead of four replaces
         return value
     return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
-def _json_field(value):
-    """json.dumps escapes every control character, so of COPY's specials only a backslash can be in its text."""
-    text = json.dumps(value)
+def copy_json(text):
+    """JSON text as a COPY text field: JSON escapes every control character, so of COPY's specials only a
+    backslash can be in it."""
     return text.replace("\\", "\\\\") if "\\" in text else text
+
+
+def _json_field(value):
+    return copy_json(json.dumps(value))
 
 
 def _json_fields(values):
@@ -44,7 +48,7 @@ def _json_fields(values):
         pieces = json.dumps(values)[2:-2].split("}, {")
         if len(pieces) == len(values):
             texts = ["{" + piece + "}" for piece in pieces]
-            return [t.replace("\\", "\\\\") if "\\" in t else t for t in texts]
+            return [copy_json(t) for t in texts]
     return [_json_field(v) for v in values]
 
 
@@ -53,7 +57,7 @@ def _strings(values):
 
 
 def _escaped(values):
-    return list(map(_escape, values))
+    return list(map(copy_text, values))
 
 
 def _text_writers(model_fields):

@@ -14,20 +14,21 @@ def _max(model, name):
     return model._meta.get_field(name).max_length
 
 
-_holds_nul = columns.holds_nul
-_too_long = columns.too_long
-
-
 def topic_problems(topics):
     """Problems of parsed topics (pooling.formats.base.ParsedTopic) that their columns cannot hold."""
     problems = []
     ident_max, kind_max = _max(Topic, "ident"), _max(Topic, "kind")
     for t in topics:
         if len(t.ident) > ident_max:
-            problems.append(Problem(t.line, _too_long(f"id {t.ident[:20]!r}…", t.ident, ident_max)))
+            problems.append(Problem(t.line, columns.too_long(f"id {t.ident[:20]!r}…", t.ident, ident_max)))
         if len(t.kind) > kind_max:
-            problems.append(Problem(t.line, _too_long(f"type {t.kind[:20]!r}…", t.kind, kind_max)))
-        if _holds_nul(t.ident) or _holds_nul(t.text) or _holds_nul(t.kind) or _holds_nul(t.data):
+            problems.append(Problem(t.line, columns.too_long(f"type {t.kind[:20]!r}…", t.kind, kind_max)))
+        if (
+            columns.holds_nul(t.ident)
+            or columns.holds_nul(t.text)
+            or columns.holds_nul(t.kind)
+            or columns.holds_nul(t.data)
+        ):
             problems.append(Problem(t.line, f"topic {t.ident[:50]!r} holds a NUL character"))
     return problems
 

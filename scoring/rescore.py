@@ -15,6 +15,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from pooling.bulk import copy_json, copy_text
 from pooling.models import Evaluation, Run, StaleTopic, Topic
 from scoring.models import Score, ScoringState
 from scoring.registry import get_scorer
@@ -127,14 +128,12 @@ def _copy_rows(rows):
             value = repr(value)  # (the shortest repr reads back to the same double, as psycopg sends floats)
         else:
             value = repr(float(value))
-        detail = _encode_json(r.detail)
-        if "\\" in detail:  # JSON text escapes every control character: of COPY's specials only \ is left
-            detail = detail.replace("\\", "\\\\")
+        detail = copy_json(_encode_json(r.detail))
         scope, measure = escaped.get(r.scope), escaped.get(r.measure)
         if scope is None:
-            scope = escaped[r.scope] = _escape(r.scope)
+            scope = escaped[r.scope] = copy_text(r.scope)
         if measure is None:
-            measure = escaped[r.measure] = _escape(r.measure)
+            measure = escaped[r.measure] = copy_text(r.measure)
         topic = "\\N" if r.topic_id is None else r.topic_id
         return f"{r.run_id}\t{scope}\t{topic}\t{measure}\t{value}\t{detail}\t{now}\n"
 
@@ -144,11 +143,6 @@ def _copy_rows(rows):
         ) as copy:
             for start in range(0, len(rows), COPY_LINES):
                 copy.write("".join([line(r) for r in rows[start : start + COPY_LINES]]))
-
-
-def _escape(name):
-    """A string as a COPY text field."""
-    return name.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
 def _clear(marks):
