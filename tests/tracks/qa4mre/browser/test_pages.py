@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from pooling.loading import create_evaluation, set_state
 
@@ -40,8 +41,9 @@ def test_organizer_reads_questions_and_documents(page, login, make_user, live_se
     page.click('a[href$="/tests/1.2/"] >> nth=0')
     assert page.locator("li.gold").count() == 4  # question 1.2.3 has no correct answer
     # the document is shown in the corpus viewer's sandboxed frame
+    # expect() retries: the frame's first body is the empty about:blank one until the document arrives
     frame = page.frame_locator('[data-doc-frame="1.2"] iframe')
-    assert "400 retired teachers" in frame.locator("body").inner_text()
+    expect(frame.locator("body")).to_contain_text("400 retired teachers")
 
 
 def test_participant_opens_released_report(page, login, make_user, live_server, evaluation):
