@@ -10,7 +10,6 @@ from contextlib import closing, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from importlib import import_module
 
 from django.conf import settings as django_settings
 from django.db import connection, transaction
@@ -22,7 +21,8 @@ from pooling import audit, column_limits
 from pooling import submission_rules as rules_mod
 from pooling.bulk import insert_rows
 from pooling.formats import columns, parallel
-from pooling.formats.base import CheckContext, Problem, load_format
+from pooling.formats.base import CheckContext, Problem, load_format, resolve
+from pooling.locks import key_shared
 from pooling.models import Evaluation, EvaluationFile, Participation, Run, RunEntry, Submission, Team, Topic
 from pooling.staleness import mark_questions_stale, rescoring_deferred
 from pooling.tracks import TRACKS, get_track
@@ -210,8 +210,7 @@ def load_topics(evaluation, data, filename):
         # A topic format may name, in AFTER_LOAD, a Django-side f(evaluation) run inside this transaction.
         after_load = getattr(load_format(spec.topic_format), "AFTER_LOAD", None)
         if after_load:
-            module_name, func_name = after_load.rsplit(".", 1)
-            getattr(import_module(module_name), func_name)(evaluation)
+            resolve(after_load)(evaluation)
     return len(parsed)
 
 
@@ -300,8 +299,7 @@ def check_context(evaluation):
     )
     provider = getattr(module, "CONTEXT_EXTRA", None)
     if provider:
-        module_name, func_name = provider.rsplit(".", 1)
-        extra = getattr(import_module(module_name), func_name)(evaluation)
+        extra = resolve(provider)(evaluation)
         if "known_docids" in extra:
             context.known_docids = extra.pop("known_docids")
         context.extra.update(extra)
@@ -450,14 +448,9 @@ def priority_from_tag(tag):
 
 
 def _key_shared_topics(evaluation):
-    """{ident: pk} of the evaluation's topics, locked FOR KEY SHARE on PostgreSQL (Django has no such option): a
-    topic cannot be deleted until the transaction ends, yet other runs may be stored at the same time."""
-    if connection.vendor != "postgresql":
-        return dict(Topic.objects.filter(evaluation=evaluation).values_list("ident", "pk"))
-    with connection.cursor() as cursor:
-        table = Topic._meta.db_table
-        cursor.execute(f"SELECT ident, id FROM {table} WHERE evaluation_id = %s FOR KEY SHARE", [evaluation.pk])
-        return dict(cursor.fetchall())
+    """{ident: pk} of the evaluation's topics, locked FOR KEY SHARE: a topic cannot be deleted until the
+    transaction ends, yet other runs may be stored at the same time."""
+    return dict(key_shared(Topic.objects.filter(evaluation=evaluation).order_by("id"), "ident", "id"))
 
 
 def store_run(evaluation, parsed, team, priority, manual=False, whole_collection=True, source_name=""):
@@ -492,8 +485,7 @@ def store_run(evaluation, parsed, team, priority, manual=False, whole_collection
         # the evaluation's scoring state and then the marks, and so must this transaction, or the two deadlock.
         after_store = getattr(load_format(evaluation.track_spec.run_format), "AFTER_STORE", None)
         if after_store:
-            module_name, func_name = after_store.rsplit(".", 1)
-            getattr(import_module(module_name), func_name)(run)
+            resolve(after_store)(run)
         # Every question: the run is scored on all of them (a question it did not answer scores 0).
         mark_questions_stale(topic_ids.values())
     return run, replaced
@@ -531,8 +523,7 @@ def batch_context(evaluation):
     name = getattr(load_format(evaluation.track_spec.run_format), "BATCH_CONTEXT", None)
     if not name:
         return nullcontext()
-    module_name, func_name = name.rsplit(".", 1)
-    return getattr(import_module(module_name), func_name)()
+    return resolve(name)()
 
 
 def _checked(evaluation, files, context):

@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from pooling.bulk import copy_json, copy_text
+from pooling.locks import key_shared
 from pooling.models import Evaluation, Run, StaleTopic, Topic
 from scoring.models import Score, ScoringState
 from scoring.registry import get_scorer
@@ -94,15 +95,10 @@ def _still_there(rows):
         return rows
     run_ids = sorted({r.run_id for r in rows})
     topic_ids = sorted({r.topic_id for r in rows if r.topic_id is not None})
-    found = []
-    for model, ids in ((Run, run_ids), (Topic, topic_ids)):
-        if connection.vendor != "postgresql":
-            found.append(set(model.objects.filter(id__in=ids).values_list("id", flat=True)))
-            continue
-        with connection.cursor() as cursor:  # (Django has no FOR KEY SHARE)
-            table = model._meta.db_table
-            cursor.execute(f'SELECT id FROM "{table}" WHERE id = ANY(%s) ORDER BY id FOR KEY SHARE', [ids])
-            found.append({pk for (pk,) in cursor.fetchall()})
+    found = [
+        {pk for (pk,) in key_shared(model.objects.filter(id__in=ids).order_by("id"), "id")}
+        for model, ids in ((Run, run_ids), (Topic, topic_ids))
+    ]
     runs, topics = found
     if len(runs) == len(run_ids) and len(topics) == len(topic_ids):
         return rows

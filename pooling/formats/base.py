@@ -69,3 +69,10 @@ def load_format(name: str) -> ModuleType:
     """The module of a topic or run format named in a track declaration: a dotted module path (a track's own
     formats, e.g. "tracks.bolt.formats.topics") or the name of a module in pooling.formats."""
     return import_module(name if "." in name else f"pooling.formats.{name}")
+
+
+def resolve(dotted: str) -> Any:
+    """The object a format names by dotted path ("package.module.function"): its hooks (AFTER_LOAD,
+    AFTER_STORE, CONTEXT_EXTRA, BATCH_CONTEXT) live on the Django side, which a format must not import."""
+    module_name, _, attribute = dotted.rpartition(".")
+    return getattr(import_module(module_name), attribute)

@@ -23,10 +23,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager
-from importlib import import_module
 from typing import Any
 
-from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem, load_format
+from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem, load_format, resolve
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +65,7 @@ def _start_worker(batch_context: str | None, parent: int) -> None:
     global _batch
     threading.Thread(target=_exit_after, args=(parent,), daemon=True).start()
     if batch_context:
-        module_name, func_name = batch_context.rsplit(".", 1)
-        _batch = getattr(import_module(module_name), func_name)()
+        _batch = resolve(batch_context)()
         _batch.__enter__()
 
 
