@@ -150,9 +150,18 @@
   // --- instance judging: auto-advance ------------------------------------------------------------------------------
   // The preference lives in localStorage under the assessor's id: it is about how this person works at this
   // browser, needs no request (the save path stays three round trips) and outlives a sign-out, unlike the session.
+  //
+  // With auto-advance on, keys typed while the item they are meant for is on its way wait for it. "On its way" is
+  // one request, known by its XMLHttpRequest: a judgment sent, then the next item auto-advance asks for once the
+  // judgment is complete (or any item asked for, j or u by hand included). The keys are replayed once that very
+  // answer is in the page and settled (htmx wired it), on what it brought. Whichever #item-panel or #judge-bar
+  // settles next will not do: a key typed within htmx's settle delay after an item arrived sends its judgment,
+  // then that item's own settling looked like the next item, and the keys typed next went to the item still being
+  // saved (dropped, or a second save of the same version: 409), not to the next one.
   var toggle = document.getElementById("auto-advance");
-  var advancing = false;  // a judgment was sent with auto-advance on: keys wait for the next item
-  var waiting = [];       // the keys that wait, replayed in order on the item that arrives
+  var awaited = null;  // {xhr, save, swapped}: the request whose answer the waiting keys are meant for
+  var moving = false;  // auto-advance is pressing "next": its request is awaited whatever the toggle says now
+  var waiting = [];    // the keys that wait, replayed in order on the item that arrives
 
   function autoAdvance() { return !!(toggle && toggle.checked); }
 
@@ -164,38 +173,56 @@
   }
 
   function replay() {
-    advancing = false;
+    awaited = null;
     var keys = waiting;
     waiting = [];
     for (var i = 0; i < keys.length; i++) {
-      if (advancing) { waiting = waiting.concat(keys.slice(i)); return; }
+      // a class number still gathering digits ends before a key of another kind, as it does when typed (keys.js)
+      if (keys[i].action !== "class") window.assayKeys.flush();
+      if (awaited) { waiting = keys.slice(i); return; }  // a key sent a request: the rest wait for its answer
       act(keys[i]);
     }
   }
 
   function stopAdvancing() {
-    advancing = false;
+    awaited = null;
     waiting = [];  // typed for an item that is not coming
   }
 
+  function next() {
+    awaited = null;
+    moving = true;
+    var pressed;
+    try { pressed = pressKey(window.assayKeys.keyFor("next")); } finally { moving = false; }
+    if (!pressed || !awaited) replay();  // no item on its way: the keys go to this one
+  }
+
+  // htmx fires beforeRequest synchronously within the click or submit, so a request a key or next() makes is
+  // awaited before the next key is looked at.
   document.addEventListener("htmx:beforeRequest", function (e) {
-    if (e.detail.elt.id === "judge-bar" && autoAdvance()) advancing = true;
+    var d = e.detail, save = d.elt.id === "judge-bar";
+    var item = d.target && d.target.id === "item-panel" && (moving || autoAdvance());
+    if ((save && autoAdvance()) || item) awaited = {xhr: d.xhr, save: save, swapped: false};
   });
 
-  document.addEventListener("htmx:load", function (e) {
-    var elt = e.detail.elt;
-    if (!advancing || !elt) return;
-    if (elt.id === "judge-bar") {  // a save answered
-      if (elt.getAttribute("data-saved") !== "1") stopAdvancing();  // refused: the keys were meant for later
-      else if (elt.getAttribute("data-complete") !== "1") replay();  // a correct list answer still needs a class
-      else if (!pressKey(window.assayKeys.keyFor("next"))) replay();
-    } else if (elt.id === "item-panel") {
-      replay();
-    }
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (awaited && e.detail.xhr === awaited.xhr) awaited.swapped = true;
   });
 
+  // Fired after the swap (settling comes later): an answer that failed or brought nothing into the page will not
+  // settle, so nothing is coming for the keys.
   document.addEventListener("htmx:afterRequest", function (e) {
-    if (advancing && !e.detail.successful) stopAdvancing();
+    if (awaited && e.detail.xhr === awaited.xhr && !(e.detail.successful && awaited.swapped)) stopAdvancing();
+  });
+
+  // Fired on each element the answer brought (the judge bar and its out-of-band class list), all settled by now.
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (!awaited || e.detail.xhr !== awaited.xhr) return;
+    if (!awaited.save) return replay();  // the item arrived
+    var bar = document.getElementById("judge-bar");
+    if (!bar || bar.getAttribute("data-saved") !== "1") stopAdvancing();  // refused: the keys were meant for later
+    else if (bar.getAttribute("data-complete") !== "1") replay();  // a correct list answer still needs a class
+    else next();
   });
 
   // --- keys --------------------------------------------------------------------------------------------------------
@@ -252,7 +279,7 @@
     var action = keys.action(e);
     if (!action || action === "number-done") return;  // Enter ends a number in keys.js; otherwise it is Enter
     var k = {action: action, key: e.key, digit: keys.digit(e)};
-    if (advancing) waiting.push(k);
+    if (awaited) waiting.push(k);
     else if (!act(k)) return;
     e.preventDefault();
   });
