@@ -103,8 +103,10 @@ def test_one_key_per_instance_with_auto_advance(page, login, live_server, instan
 
 
 def test_keys_typed_while_an_item_settles_wait_for_the_next_item(page, login, live_server, instance_series):
-    """The race behind auto-advance's type-ahead, in a fixed order. htmx wires (settles) a swapped-in item 20 ms
-    after the swap, and a judgment can be typed before that: with the page's clock paused, item 1 stays unsettled
+    """The race behind auto-advance's type-ahead, in a fixed order. htmx wires (settles) a swapped-in item its
+    settle delay after the swap, and a judgment can be typed before that. The site sets the delay to 0 (no window
+    at all); the test puts htmx's default 20 ms back, so assess.js is shown to hold with one: with the page's
+    clock paused, item 1 stays unsettled
     while "=" is typed, and its save is held until "5" has been typed. "=" judges item 1 and moves on; "5" waits
     for item 2. Before the fix, item 1's own settling ended the wait while its save was out: "5" went to item 1
     (dropped there, or on a quiet machine a second save of the same version, refused with 409) and the page stayed."""
@@ -116,6 +118,7 @@ def test_keys_typed_while_an_item_settles_wait_for_the_next_item(page, login, li
     page.check("#auto-advance")
     page.reload()
     page.wait_for_selector("#judge-bar")
+    page.evaluate("htmx.config.defaultSettleDelay = 20")
     statuses = []
     page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/judge") else None)
     held, release = [], []
