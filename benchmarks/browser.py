@@ -23,6 +23,7 @@ nugget match saved p50 36.3-37.7 -> 16.3-17.6 ms; BOLT citation next p50 45.9-46
 54.7-57.4 -> 43.9-46.2), saved (not htmx) p50 24.5-33.4 ms either way. Of a QA save's ~21 ms, the request is
 ~11.5 ms (p95 28 ms).
 """
+
 import os
 import uuid
 from pathlib import Path

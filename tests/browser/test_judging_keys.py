@@ -260,3 +260,38 @@ def test_bolt_keys_listed_and_pressed_hints_stay_readable(page, login, live_serv
                                           return [k.color, k.backgroundColor]; }""")
     assert page.inner_text("[data-rel=yes] kbd") == "y"
     assert color != box and color not in ("rgb(255, 255, 255)", "rgba(0, 0, 0, 0)")
+
+
+def test_a_second_key_while_the_first_save_is_out_goes_out_after_it(page, login, live_server, instance_series):
+    """Auto-advance off, two labels typed on an item that has just arrived, the first save held until the second
+    key is in: the second goes out once the first has answered, against the version that answer brought
+    (docs/save-protocol.md rule 2), so both are kept and no save is refused. (It went out beside the first and was
+    refused with 409 while a key re-wired the form mid-request; once not, htmx's queued submit vanished with the
+    form the first answer replaced.)"""
+    sample, assessor, assignment = instance_series
+    login(page, "judy")
+    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk]))
+    page.wait_for_selector("#judge-bar")
+    statuses, held, release = [], [], []
+    page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/judge") else None)
+
+    def hold(route):
+        if release:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/judge", hold)
+    page.keyboard.press("j")
+    expect_text(page, ".item-meta", "Item 2 of 4")
+    with page.expect_request(lambda r: r.url.endswith("/judge")):
+        page.keyboard.press("1")
+    page.keyboard.press("3")
+    release.append(True)
+    for route in held:
+        route.continue_()
+    expect_text(page, "#judge-bar .status .ok", "saved")
+    page.wait_for_function("() => document.querySelector('#judge-bar input[name=version]').value === '2'")
+    judgment = Judgment.objects.get(assessor=assessor)
+    assert (judgment.value["label"], judgment.version) == ("non-exact", 2)
+    assert statuses == [200, 200]

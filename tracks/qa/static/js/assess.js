@@ -13,12 +13,15 @@
     return !el.disabled && el.getClientRects().length > 0;
   }
 
-  // htmx wires swapped-in content only after its settle delay; a fast key or Enter must not beat it (the form
-  // would then be submitted natively, reloading the page), so wire it now: htmx.process leaves an element it
-  // already wired as it is, so no need to ask (htmx keeps that state in private data).
+  // htmx wires swapped-in content only once settled (at once here: base.html sets no settle delay) and the page's
+  // own content at DOMContentLoaded; a fast key or Enter must not beat it (the form would then be submitted
+  // natively, reloading the page), so wire it now. htmx.process leaves an element it wired as it is unless its
+  // attributes changed since, and a form whose request is out has changed (htmx's request class): processed again,
+  // htmx would forget that request and send the next submit beside it instead of queueing it behind (two saves of
+  // one version, the second refused). Such a form is wired anyway: it sent the request.
   function wire(el) {
     var root = el.closest("[hx-post],[hx-get]");
-    if (root && window.htmx) window.htmx.process(root);
+    if (root && window.htmx && !root.classList.contains(window.htmx.config.requestClass)) window.htmx.process(root);
   }
 
   function click(el) {
@@ -158,8 +161,12 @@
   // settles next will not do: a key typed within htmx's settle delay after an item arrived sends its judgment,
   // then that item's own settling looked like the next item, and the keys typed next went to the item still being
   // saved (dropped, or a second save of the same version: 409), not to the next one.
+  //
+  // With auto-advance off, keys typed while a judgment is out wait for its answer too, then act on the bar it
+  // brought: htmx would queue a second submit of the form behind the first, but the answer replaces the form
+  // (outerHTML) and the queued submit goes with it, so a second label typed quickly was silently lost.
   var toggle = document.getElementById("auto-advance");
-  var awaited = null;  // {xhr, save, swapped}: the request whose answer the waiting keys are meant for
+  var awaited = null;  // {xhr, save, advance, swapped}: the request whose answer the waiting keys are meant for
   var moving = false;  // auto-advance is pressing "next": its request is awaited whatever the toggle says now
   var waiting = [];    // the keys that wait, replayed in order on the item that arrives
 
@@ -202,7 +209,7 @@
   document.addEventListener("htmx:beforeRequest", function (e) {
     var d = e.detail, save = d.elt.id === "judge-bar";
     var item = d.target && d.target.id === "item-panel" && (moving || autoAdvance());
-    if ((save && autoAdvance()) || item) awaited = {xhr: d.xhr, save: save, swapped: false};
+    if (save || item) awaited = {xhr: d.xhr, save: save, advance: save && autoAdvance(), swapped: false};
   });
 
   document.addEventListener("htmx:afterSwap", function (e) {
@@ -221,8 +228,8 @@
     if (!awaited.save) return replay();  // the item arrived
     var bar = document.getElementById("judge-bar");
     if (!bar || bar.getAttribute("data-saved") !== "1") stopAdvancing();  // refused: the keys were meant for later
-    else if (bar.getAttribute("data-complete") !== "1") replay();  // a correct list answer still needs a class
-    else next();
+    else if (!awaited.advance || bar.getAttribute("data-complete") !== "1") replay();  // (a correct list answer
+    else next();                                                                       // still needs a class)
   });
 
   // --- keys --------------------------------------------------------------------------------------------------------
