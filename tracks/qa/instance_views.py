@@ -251,27 +251,35 @@ def judge(request, item_id):
         return _bar(request, item, message="saved")
     # The classes panel lists each class's members: it changes only when this save moved the item into, out of
     # or between classes (re-rendering it after every label cost a list save several times a factoid's).
-    moved = (saved.judgment.value or {}).get("answer_class") != (saved.before or {}).get("answer_class")
+    before, after = ((value or {}).get("answer_class") for value in (saved.before, saved.judgment.value))
     return _bar(
         request,
         item,
         judgment=saved.judgment,
         message="saved" if saved.changed else "unchanged",
-        classes_changed=saved.changed and moved,
+        classes_changed=saved.changed and before != after,
+        classes_touched={before, after} - {None},
     )
 
 
 _UNSET = object()
 
 
-def _bar(request, item, judgment=_UNSET, message=None, error=None, status=200, classes_changed=True):
+def _bar(
+    request, item, judgment=_UNSET, message=None, error=None, status=200, classes_changed=True, classes_touched=()
+):
+    """The judgment bar; with `classes_changed`, the classes panel out of band (only the entries of the classes
+    in `classes_touched`, ids, when given), so it always shows what this save left behind."""
     if judgment is _UNSET:
         judgment = Judgment.objects.filter(kind="instance", item=item, assessor=request.user).first()
     context = bar_context(item, item.my_role, judgment, message, error)
     if classes_changed and item.my_role == Assignment.PRIMARY and questions.is_list_question(item.topic):
-        # the classes panel comes along out of band, so it always shows what this save left behind
-        from tracks.qa.class_views import classes_context
+        from tracks.qa.class_views import changed_classes_context, classes_context
 
         assignment = Assignment.objects.get(assessor=request.user, topic_id=judging.series_id(item.topic))
-        context["classes_oob"] = classes_context(assignment, item.topic)
+        changed = changed_classes_context(assignment, item.topic, classes_touched) if classes_touched else None
+        if changed is not None:
+            context["changed_classes_oob"] = changed
+        else:
+            context["classes_oob"] = classes_context(assignment, item.topic)
     return render(request, "assess/_judge_bar.html", context, status=status)

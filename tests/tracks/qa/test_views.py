@@ -202,9 +202,15 @@ def test_list_save_renders_the_classes_panel_only_when_membership_changed(client
         relabel = client.post(url, {"label": "unsupported", "version": 1}, headers={"HX-Request": "true"})
     assert relabel.status_code == 200 and panel not in relabel.content.decode()
     cls = AnswerClass.objects.create(topic=sample.questions["1.2"], label="Nicole Kidman", created_by=me)
+    entry = f'<li id="class-{cls.pk}" data-class-id="{cls.pk}" hx-swap-oob="true">'
     joined = client.post(url, {"answer_class": cls.pk, "version": 2}, headers={"HX-Request": "true"}).content.decode()
-    assert panel in joined and 'hx-swap-oob="true"' in joined  # into a class: the panel shows the new member
+    # into a class: that class's entry of the panel comes out of band with its new member, the rest stays
+    assert entry in joined and "(1 instance)" in joined and it.text in joined and panel not in joined
     left = client.post(url, {"label": "incorrect", "version": 3}, headers={"HX-Request": "true"}).content.decode()
-    assert panel in left  # out of it again
+    assert entry in left and "(0 instances)" in left and panel not in left  # out of it again
+    client.post(url, {"answer_class": cls.pk, "version": 4}, headers={"HX-Request": "true"})
+    cls.delete()  # (as a merge in another tab would): the entry to update is gone, so the whole panel comes
+    gone = client.post(url, {"label": "incorrect", "version": 5}, headers={"HX-Request": "true"}).content.decode()
+    assert panel in gone and entry not in gone
     stale = client.post(url, {"label": "non-exact", "version": 1}, headers={"HX-Request": "true"})
     assert stale.status_code == 409 and panel in stale.content.decode()  # a conflict shows everything as stored
