@@ -24,30 +24,31 @@ generator) and what the database's connections were waiting for (pg_stat_activit
 the JSON.
 
 Where the time went with the worker on (the profile: waits sampled, CPU per process group, one pass measured):
-- The saves never waited on a row lock in any run (no Lock wait on a save's connection). The second process of the
-  worker (docker-compose's --concurrency=2) did: it sat in `SELECT ... scoring_scoringstate FOR UPDATE` (415-548
-  samples in three repeats of each run), inside an open transaction, and started the next pass the moment the
-  first committed, so rescoring ran back to back. Now WORKER_CONCURRENCY is 1.
-- CPU: a pass over the stale questions of this evaluation costs ~165 ms for one question (85 ms of Python, the
-  rest in PostgreSQL) and ~400 ms for twenty: mostly fixed (every run's series and run-level rows), so fewer,
-  larger passes are cheaper per save. A task now waits SCORING_PASS_GAP_MS (250) between passes, and the worker
-  runs WORKER_NICE (10) lower, so gunicorn gets the CPU first. Its PostgreSQL backend runs at normal priority (a
-  client cannot lower its server's), which is most of what is left.
-- WAL: a one-question pass writes ~0.7 MB of WAL (1.4 MB for twenty questions); its own commit does not wait for
-  the flush (synchronous_commit off), but the next save's commit flushes everything before it, so the saves'
-  IO:WALSync / LWLock:WALWrite waits grow with the rescoring's writes. Fewer passes write less.
+- Row locks: the second process of the worker (docker-compose's old --concurrency=2) sat in `SELECT ...
+  scoring_scoringstate FOR UPDATE` inside an open transaction and started the next pass the moment the first
+  committed: WORKER_CONCURRENCY is 1. A pass also held its stale marks' row locks across the worker's (niced)
+  Python until it committed, and a save of the question just rescored waited on them (list questions, judged item
+  after item, most): the marks are now cleared in a statement of their own after the scores commit
+  (tests/test_lock_order.py). Since, no save's connection was seen waiting on a lock.
+- CPU: a pass for one question costs ~40-45 ms at this size; a task waits SCORING_PASS_GAP_MS (250) between
+  passes so one pass covers a burst, and the worker runs WORKER_NICE (10) lower, so gunicorn gets the CPU first.
+  Its PostgreSQL backend runs at normal priority (a client cannot lower its server's).
+- WAL: a pass writes 0-5 kB of WAL for a factoid question, ~180 kB for a list one; its commit does not wait for
+  the flush (synchronous_commit off), but the next save's commit flushes everything before it.
+- The save itself (in-process profile, 400 saves): three statements (session and user in one, the item, the
+  one-statement write), ~60 % of its time waiting on PostgreSQL; a list save adds the classes the bar numbers.
+  A save that moves an item into or out of an answer class also sends that class's entry of the classes panel
+  (3.0 ms to render; the whole panel, sent before, 11.3 ms): the first one-assessor run of a benchmark meets
+  ~40 such saves (the synthetic data put items in classes; later runs find them out of classes), which alone
+  made its p99 17-18 ms against 7-9 ms in the runs after it.
 
-Measured (TREC 2007-sized, 50 assessors, 24,285 items; 2 cores shared with other work, load average 2.7 -> 5.4,
-CPU 96 % busy over the run; medians of `--repeat 3`), worker on / previous worker / stopped:
-one assessor p50 8.1 / 12.6 / 6.7 ms, p99 34.5 / 42.0 / 14.8 ms (factoid 16.8 / 32.7 / 14.2, list 37.5 / 45.6 /
-15.7); closed loop 292 / 316 / 355 saves/s, p99 470 / 387 / 278 ms; fixed 200/s p50 11.9 / 15.1 / 9.1 ms, p95
-34.9 / 69.6 / 15.6 ms, p99 49.5 / 124.8 / 20.8 ms (goal met, by the median). Score freshness p50 / p95 (worker
-on; previous worker): one assessor 0.54 / 0.91 s (0.36 / 0.52), closed loop 4.4 / 6.9 s (2.7 / 3.9), 200/s 1.9 /
-3.3 s (1.6 / 2.4); every score current 0.6-1.1 s after the load stops. 0 errors, 0 lost. Saves now come first
-and scores pay: not met, one assessor p99 <= 10 ms (14.8 ms even with no worker on this busy machine) and
->= 400 saves/s (355 with no worker). What is left: the pass's PostgreSQL work and its WAL (incremental passes,
-scoring/rescore.py, are another branch's; an UNLOGGED score table, rebuilt after a crash, would take its WAL off
-the saves' commits).
+Measured (TREC 2007-sized, 50 assessors, 24,285 items; 2 cores, nothing else running, load average 1.9 before,
+3.2 after; medians of `--repeat 3`), worker on / stopped: one assessor p50 2.6 / 2.2 ms, p99 7.8 / 4.7 ms
+(factoid 6.0 / 3.2, list 8.9 / 4.4); closed loop 515 / 736 saves/s, p99 269 / 144 ms; fixed 200/s p50 4.5 / 4.3
+ms, p95 11.6 / 5.8 ms, p99 15.3 / 8.6 ms. Score freshness p50 / p95 (worker on): one assessor 0.23 / 0.36 s,
+closed loop 1.3 / 2.5 s, 200/s 0.64 / 0.94 s; every score current 0.24-0.64 s after the load stops. 0 errors,
+0 lost, no lock waits. Every goal met. (Before the class-entry change above; since, the first run's p99 is
+10.8 ms and the median 8.0 ms, load 0.8.)
 """
 
 import asyncio
