@@ -34,6 +34,27 @@ def close_key_list(page):
     page.wait_for_selector("#key-help", state="hidden")
 
 
+def hold_saves(page):
+    """Hold the page's judgment saves until release() is called (then they, and any later, go through); returns
+    (the statuses of the saves' answers as they come, release)."""
+    statuses, held, released = [], [], []
+    page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/judge") else None)
+
+    def hold(route):
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    def release():
+        released.append(True)
+        for route in held:
+            route.continue_()
+
+    page.route("**/judge", hold)
+    return statuses, release
+
+
 def test_question_mark_lists_the_keys_on_judging_pages(page, login, live_server, instance_series):
     sample, assessor, assignment = instance_series
     login(page, "judy")
@@ -119,17 +140,7 @@ def test_keys_typed_while_an_item_settles_wait_for_the_next_item(page, login, li
     page.reload()
     page.wait_for_selector("#judge-bar")
     page.evaluate("htmx.config.defaultSettleDelay = 20")
-    statuses = []
-    page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/judge") else None)
-    held, release = [], []
-
-    def hold(route):
-        if release:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/judge", hold)
+    statuses, release = hold_saves(page)
     page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     page.keyboard.press("u")  # item 1 again (the first unjudged), swapped in but not settled while the clock waits
     page.wait_for_selector("#item-panel.htmx-settling")
@@ -137,9 +148,7 @@ def test_keys_typed_while_an_item_settles_wait_for_the_next_item(page, login, li
         page.keyboard.press("=")  # item 1: correct, a new class, complete
         page.clock.run_for(100)  # item 1 settles, its save still out
     page.keyboard.press("5")  # meant for item 2
-    release.append(True)
-    for route in held:
-        route.continue_()
+    release()
     page.clock.resume()
     expect_text(page, ".item-meta", "Item 2 of 4")
     expect_text(page, "#judge-bar .classes .hint", "Put this correct answer into a class")
@@ -272,24 +281,13 @@ def test_a_second_key_while_the_first_save_is_out_goes_out_after_it(page, login,
     login(page, "judy")
     page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk]))
     page.wait_for_selector("#judge-bar")
-    statuses, held, release = [], [], []
-    page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/judge") else None)
-
-    def hold(route):
-        if release:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/judge", hold)
+    statuses, release = hold_saves(page)
     page.keyboard.press("j")
     expect_text(page, ".item-meta", "Item 2 of 4")
     with page.expect_request(lambda r: r.url.endswith("/judge")):
         page.keyboard.press("1")
     page.keyboard.press("3")
-    release.append(True)
-    for route in held:
-        route.continue_()
+    release()
     expect_text(page, "#judge-bar .status .ok", "saved")
     page.wait_for_function("() => document.querySelector('#judge-bar input[name=version]').value === '2'")
     judgment = Judgment.objects.get(assessor=assessor)
