@@ -1,8 +1,9 @@
 // Keyboard-first QA judging. Keys come from the page's key map (assess/keymap.py via static/js/keys.js) and are
 // acted on by action name. Most press the visible, enabled element carrying data-key="<key>" (rendered from the
 // same map), so the keyboard and the mouse take exactly the same path (htmx requests declared in the templates).
-// - Instance judging: digits are labels, ⇧digits answer classes; with "move on after each judgment" the next item
-//   is shown once a judgment is complete, and keys typed meanwhile wait for it.
+// - Instance judging: digits are labels, ⇧digits answer classes; keys typed while a judgment is out wait for its
+//   answer; with "move on after each judgment" the next item is shown once a judgment is complete, and keys typed
+//   meanwhile wait for it.
 // - Nugget workspace: j/k move over answer strings and digits toggle the current string's nuggets (two digits from
 //   10 nuggets on); J/K move over nuggets and v/o vote the current one; t types a nugget, + takes the selection.
 // - Vote page: j/k move over nuggets, v/o vote.
