@@ -9,6 +9,7 @@ names its own table (FOR UPDATE OF), so a lock taken while judging never reaches
 
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -23,6 +24,38 @@ from tracks.qa.sample import build_sample
 
 pytestmark = pytest.mark.skipif("connection.vendor != 'postgresql'", reason="row locks are PostgreSQL's")
 User = get_user_model()
+
+
+@contextmanager
+def held_in_thread(work):
+    """Run `work(pause)` in a thread of its own (its own connection) and enter the block once it calls pause(),
+    which holds it there until the block ends. The thread must reach pause() and raise nothing."""
+    holding, release, failures, paused = threading.Event(), threading.Event(), [], []
+
+    def pause():
+        paused.append(True)
+        holding.set()
+        release.wait(10)
+
+    def run():
+        try:
+            work(pause)
+        except Exception as error:  # pragma: no cover - reported below
+            failures.append(error)
+        finally:
+            holding.set()
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    try:
+        assert holding.wait(10)
+        assert failures == [] and paused, "the thread ended without reaching its pause"
+        yield
+    finally:
+        release.set()
+        thread.join()
+    assert failures == []
 
 
 def _double_judged(make_user, n_series=1):
@@ -50,24 +83,13 @@ def _double_judged(make_user, n_series=1):
 def test_an_adjudication_in_progress_leaves_the_topic_and_evaluation_free(make_user):
     sample, disputed, cy = _double_judged(make_user)
     item = disputed[0]
-    holding, release, failures = threading.Event(), threading.Event(), []
 
-    def adjudicator():
-        try:
-            with transaction.atomic():
-                judging.claim_decision(cy, item, "instance")
-                holding.set()
-                release.wait(10)
-        except Exception as error:  # pragma: no cover - reported below
-            failures.append(error)
-            holding.set()
-        finally:
-            connections.close_all()
+    def adjudicate(pause):
+        with transaction.atomic():
+            judging.claim_decision(cy, item, "instance")
+            pause()
 
-    thread = threading.Thread(target=adjudicator)
-    thread.start()
-    try:
-        assert holding.wait(10)
+    with held_in_thread(adjudicate):
         with transaction.atomic(), connection.cursor() as cursor:
             # what rescoring takes on the rows its Score and stale-mark rows reference; NOWAIT fails
             # at once if the adjudication holds them
@@ -77,10 +99,6 @@ def test_an_adjudication_in_progress_leaves_the_topic_and_evaluation_free(make_u
             with pytest.raises(Exception, match="could not obtain lock"):
                 with transaction.atomic():
                     cursor.execute("SELECT 1 FROM pooling_poolitem WHERE id = %s FOR UPDATE NOWAIT", [item.pk])
-    finally:
-        release.set()
-        thread.join()
-    assert failures == []
 
 
 @pytest.mark.django_db(transaction=True)
@@ -165,29 +183,21 @@ def test_a_save_of_the_question_being_rescored_never_waits_for_the_pass(make_use
     version = Judgment.objects.get(item=item, assessor=ann).version
     monkeypatch.setattr(judging, "request_rescoring", lambda evaluation_id: None)  # (eager tasks): the thread scores
     instance_judging.judge_instance(ann, judging.load_item(ann, item.pk), "non-exact", version)
-    holding, release, failures = threading.Event(), threading.Event(), []
     real_save = ScoringState.save
+    pauses = []
 
-    def paused_save(self, *args, **kwargs):  # the pass's last statement before its commit
-        holding.set()
-        release.wait(10)
+    def paused_save(self, *args, **kwargs):  # the thread's pass: its last statement before its commit
+        if pauses:
+            pauses.pop()()
         return real_save(self, *args, **kwargs)
 
     monkeypatch.setattr(ScoringState, "save", paused_save)
 
-    def rescoring():
-        try:
-            rescore_stale_topics(sample.evaluation.pk)
-        except Exception as error:  # pragma: no cover - reported below
-            failures.append(error)
-            holding.set()
-        finally:
-            connections.close_all()
+    def rescore(pause):
+        pauses.append(pause)
+        rescore_stale_topics(sample.evaluation.pk)
 
-    thread = threading.Thread(target=rescoring)
-    thread.start()
-    try:
-        assert holding.wait(10)
+    with held_in_thread(rescore):
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '1s'")  # with the marks locked by the pass, this save would fail
         try:
@@ -196,10 +206,6 @@ def test_a_save_of_the_question_being_rescored_never_waits_for_the_pass(make_use
             with connection.cursor() as cursor:
                 cursor.execute("RESET lock_timeout")
         assert saved.changed
-    finally:
-        release.set()
-        thread.join()
-    assert failures == []
     assert StaleTopic.objects.filter(topic_id=item.topic_id).exists()  # the save's mark outlived the pass
     rescore_stale_topics(sample.evaluation.pk)
     assert not StaleTopic.objects.filter(topic_id=item.topic_id).exists()

@@ -9,30 +9,29 @@ from tests.tracks.bolt.test_citations import FIXTURES, context
 from tracks.bolt.formats import citations
 
 
-def check_fixtures(answers):
-    """Put on the queue `answers` whether each fixture run came back to be checked in process."""
+def _check_fixture_runs():
+    """parallel.checked over the two fixture runs, with two workers and no size floor."""
     parallel.MIN_BYTES = 0
     files = [((FIXTURES / name).read_bytes(), name) for name in ("alpha1.xml", "alpha2.xml")]
     limits = partial(run_problems, tag_max=100, docid_max=200)
     ctx = context()
-    got = parallel.checked(
+    return parallel.checked(
         citations.__name__, files, lambda data: parallel.plain_context(citations, ctx, data), 2, limits
     )
+
+
+def check_fixtures(answers):
+    """Put on the queue `answers` whether each fixture run came back to be checked in process."""
+    got = _check_fixture_runs()
     answers.put([answer is None for answer in got])
 
 
 def hold_workers():
-    """Start workers on the fixture runs, say "ready" with this process's id, and wait to be killed."""
+    """Start workers on the fixture runs, say "ready", and wait to be killed."""
     import sys
     import time
 
-    parallel.MIN_BYTES = 0
-    files = [((FIXTURES / name).read_bytes(), name) for name in ("alpha1.xml", "alpha2.xml")]
-    limits = partial(run_problems, tag_max=100, docid_max=200)
-    ctx = context()
-    got = parallel.checked(
-        citations.__name__, files, lambda data: parallel.plain_context(citations, ctx, data), 2, limits
-    )
+    got = _check_fixture_runs()
     assert next(got) is not None
     sys.stdout.write("ready\n")
     sys.stdout.flush()
