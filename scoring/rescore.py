@@ -15,14 +15,14 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from pooling.bulk import copy_json, copy_text
+from pooling.bulk import insert_rows
 from pooling.locks import key_shared
 from pooling.models import Evaluation, Run, StaleTopic, Topic
 from scoring.models import Score, ScoringState
 from scoring.registry import get_scorer
 
 BATCH = 2000
-COPY_LINES = 1000  # rows per COPY write (see _copy_rows)
+SCORE_COLUMNS = ["run_id", "scope", "topic_id", "measure", "value", "detail", "computed_at"]
 
 
 def _lock_state(evaluation_id):
@@ -66,23 +66,10 @@ def store(evaluation, batch):
     fresh = _still_there(fresh)
     for start in range(0, len(gone), BATCH):
         Score.objects.filter(pk__in=gone[start : start + BATCH]).delete()
-    if connection.vendor == "postgresql" and len(fresh) > 100:
-        _copy_rows(fresh)
-    else:
-        Score.objects.bulk_create(
-            [
-                Score(
-                    run_id=r.run_id,
-                    scope=r.scope,
-                    topic_id=r.topic_id,
-                    measure=r.measure,
-                    value=r.value,
-                    detail=r.detail,
-                )
-                for r in fresh
-            ],
-            batch_size=BATCH,
-        )
+    now = timezone.now()  # (what auto_now gives rows saved one by one)
+    insert_rows(
+        Score, SCORE_COLUMNS, [(r.run_id, r.scope, r.topic_id, r.measure, r.value, r.detail, now) for r in fresh]
+    )
     return len(fresh)
 
 
@@ -103,42 +90,6 @@ def _still_there(rows):
     if len(runs) == len(run_ids) and len(topics) == len(topic_ids):
         return rows
     return [r for r in rows if r.run_id in runs and (r.topic_id is None or r.topic_id in topics)]
-
-
-# Compact, and without json.dumps's cycle check: details are trees the scorers build.
-_encode_json = json.JSONEncoder(check_circular=False, separators=(",", ":")).encode
-
-
-def _copy_rows(rows):
-    """Insert many rows with COPY (a full rescoring of an unscored evaluation writes 30,000) as COPY text, a batch
-    of lines per write: the server stores one batch while the next is formatted (a psycopg write_row call per row
-    cost as much as encoding the details, and the server waited for them)."""
-    now = timezone.now().isoformat()
-    escaped = {}  # scope and measure names, each escaped once
-
-    def line(r):
-        value = r.value
-        if value is None:
-            value = "\\N"
-        elif type(value) is float:
-            value = repr(value)  # (the shortest repr reads back to the same double, as psycopg sends floats)
-        else:
-            value = repr(float(value))
-        detail = copy_json(_encode_json(r.detail))
-        scope, measure = escaped.get(r.scope), escaped.get(r.measure)
-        if scope is None:
-            scope = escaped[r.scope] = copy_text(r.scope)
-        if measure is None:
-            measure = escaped[r.measure] = copy_text(r.measure)
-        topic = "\\N" if r.topic_id is None else r.topic_id
-        return f"{r.run_id}\t{scope}\t{topic}\t{measure}\t{value}\t{detail}\t{now}\n"
-
-    with connection.cursor() as cursor:
-        with cursor.cursor.copy(
-            f'COPY "{Score._meta.db_table}" (run_id, scope, topic_id, measure, value, detail, computed_at) FROM STDIN'
-        ) as copy:
-            for start in range(0, len(rows), COPY_LINES):
-                copy.write("".join([line(r) for r in rows[start : start + COPY_LINES]]))
 
 
 def _clear(marks):

@@ -28,6 +28,32 @@ def test_copy_keeps_tabs_newlines_backslashes_and_unicode(bolt):
     assert stored == [(f"doc\t{i}\\", t, d) for i, (t, d) in enumerate(zip(texts, datas))]
 
 
+def test_copy_text_of_nulls_floats_and_timestamps(bolt):
+    """Score rows (scoring.rescore.store): nullable columns, doubles and a timestamp go in as COPY text too, and
+    come back as given: None as NULL, floats to the last bit, the instant with its zone."""
+    from datetime import UTC, datetime
+
+    from scoring.models import Score
+
+    run = Run.objects.create(evaluation=bolt, team=Team.objects.create(name="t"), tag="r1")
+    topic = Topic.objects.get(evaluation=bolt)
+    at = datetime(2026, 11, 24, 13, 5, 7, 123456, tzinfo=UTC)
+    values = [0.1 + 0.2, None, 1e-300, 2, 1 / 3]
+    topics = [topic.pk, None, topic.pk, None, topic.pk]
+    rows = [
+        (run.pk, "question", t, f"m\\{i}\t", v, {"k": [i, None]}, at) for i, (t, v) in enumerate(zip(topics, values))
+    ]
+    fields = ["run_id", "scope", "topic_id", "measure", "value", "detail", "computed_at"]
+    assert bulk._text_writers([Score._meta.get_field(f) for f in fields]) is not None  # (not psycopg's per row)
+    insert_rows(Score, fields, rows)
+    stored = list(
+        Score.objects.filter(run=run)
+        .order_by("id")
+        .values_list("run_id", "scope", "topic_id", "measure", "value", "detail", "computed_at")
+    )
+    assert stored == [(r[0], r[1], r[2], r[3], None if r[4] is None else float(r[4]), r[5], r[6]) for r in rows]
+
+
 def test_json_of_a_batch_is_split_exactly_or_not_at_all():
     """Dicts are encoded in one json.dumps call and split at "}, {": the same text as one call each, also when a
     dict holds that text (in a string, or between the dicts of a list) or is empty."""
