@@ -23,12 +23,7 @@ def topic_problems(topics):
             problems.append(Problem(t.line, columns.too_long(f"id {t.ident[:20]!r}…", t.ident, ident_max)))
         if len(t.kind) > kind_max:
             problems.append(Problem(t.line, columns.too_long(f"type {t.kind[:20]!r}…", t.kind, kind_max)))
-        if (
-            columns.holds_nul(t.ident)
-            or columns.holds_nul(t.text)
-            or columns.holds_nul(t.kind)
-            or columns.holds_nul(t.data)
-        ):
+        if any(columns.holds_nul(field) for field in (t.ident, t.text, t.kind, t.data)):
             problems.append(Problem(t.line, f"topic {t.ident[:50]!r} holds a NUL character"))
     return problems
 
