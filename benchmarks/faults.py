@@ -7,14 +7,19 @@ worker as in production (a supervisor restarts it when it dies: here, the script
 version) shares the local PostgreSQL server instead of starting one, and skips the PostgreSQL restart.
 
 Timeline: warm-up; the worker is SIGKILLed while a rescoring task runs (and restarted 2 s later); Redis is stopped
-for `--redis-down` seconds and started again empty (as after a crash with no persistence); PostgreSQL is restarted
-(fast shutdown); the assessors go on saving for `--settle` seconds, then stop.
+for `--redis-down` seconds and started again empty (as after a crash with no persistence); every database connection
+of the server and the worker is terminated (pg_terminate_backend: a failover, an idle-connection reaper, an
+administrator) while saves are in flight; PostgreSQL is restarted (fast shutdown); the assessors go on saving for
+`--settle` seconds, then stop.
 
 Reported: saves acknowledged (HTTP 200) and how many of them the database does not hold (a history row with that
-version and label, goal 0); what the assessors saw fail (5xx, no answer, version conflicts after an unanswered
-save that had in fact been stored), each of which the judging page reports (static/js/save_failures.js), so
-"silent" failures are the lost ones; and the seconds from the end of the last fault until every stored score
-equals a full rescoring computed afresh (goal <= 30), with no stale marks left.
+version and label, goal 0); the requests in flight when the connections were terminated and how many of them failed
+(goal 0: a request that has written nothing is tried again on a new connection); what the assessors saw fail (5xx,
+no answer, version conflicts after an unanswered save that had in fact been stored), each of which the judging page
+reports (static/js/save_failures.js), so "silent" failures are the lost ones; and the seconds from the end of the
+last fault until every stored score equals a full rescoring computed afresh (goal <= 30), with no stale marks left.
+Every wait of the script (a port, the worker's first answer, the scores catching up) stretches with the machine's
+load (config.patience), so a busy machine makes the figures worse, never the run fail.
 """
 
 import asyncio
@@ -35,6 +40,7 @@ from benchmarks import production
 from benchmarks.harness import Result, setup_django
 from benchmarks.judging import LABELS, VERSION, Client
 from benchmarks.production import free_port, session_for
+from config.patience import Deadline
 from config.worker import stop_worker
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -133,8 +139,8 @@ class Postgres:
 
 
 def _wait_port(port, timeout=30):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    deadline = Deadline(timeout)
+    while not deadline.passed():
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return
@@ -199,6 +205,9 @@ class Assessor(Client):
         super().__init__(*args, **kwargs)
         self.acknowledged = []
         self.failures = {"server": 0, "no answer": 0, "conflict": 0}
+        self.in_flight = False  # a request sent and not yet answered
+        self.watched = False  # the request in flight was there when the database connections were terminated
+        self.watched_outcomes = []  # "ok", or the failure, of each watched request
 
     async def save(self, started=None):
         item = self.items[self.turn % len(self.items)]
@@ -206,28 +215,37 @@ class Assessor(Client):
         new = LABELS[(LABELS.index(label) + 1) % len(LABELS)] if label else LABELS[0]
         payload = self._request(item, f"label={new}&version={version}")
         self.turn += 1
+        outcome = await self._send(item, new, payload)
+        if outcome != "ok":
+            self.failures[outcome] += 1
+        if self.watched:
+            self.watched_outcomes.append(outcome)
+            self.watched = False
+
+    async def _send(self, item, new, payload):
+        self.in_flight = True
         try:
             status, content, keep = await asyncio.wait_for(self._exchange(payload), timeout=30)
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ValueError):
-            self.failures["no answer"] += 1
             self._drop()
             self.turn -= 1  # the same item again, as the assessor presses again
-            return
+            return "no answer"
+        finally:
+            self.in_flight = False
         if not keep:
             self._drop()
         m = VERSION.search(content)
         if status == 409 and m:
             current = CURRENT.search(content)
             self.told[item] = (current.group(1).decode() if current else None, int(m.group(1)))
-            self.failures["conflict"] += 1
-            return
+            return "conflict"
         if status != 200 or not m:
-            self.failures["server"] += 1
             self.turn -= 1
-            return
+            return "server"
         self.told[item] = (new, int(m.group(1)))
         self.acknowledged.append((item, int(m.group(1)), new))
         self.saves += 1
+        return "ok"
 
 
 def judging(assessors, stop, think):
@@ -291,6 +309,27 @@ def scores_match_full_rescoring(evaluation_id):
 # ---------------------------------------------------------------- the run
 
 
+def _terminate_connections(database, assessors, timeout=20.0):
+    """Terminate every connection to `database` but this process's own, at a moment when saves are in flight
+    (waits up to `timeout` for one); the number of requests in flight then. Those requests are watched: each
+    one's outcome lands in its assessor's `watched_outcomes`."""
+    from django.db import connection
+
+    deadline = Deadline(timeout)
+    while not any(a.in_flight for a in assessors) and not deadline.passed():
+        time.sleep(0.001)
+    flying = [a for a in assessors if a.in_flight]
+    for a in flying:
+        a.watched = True
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
+            [database],
+        )
+    return len(flying)
+
+
 def _kill_worker_mid_rescoring(worker, redis, timeout=20.0):
     """SIGKILL the worker once it holds a task it has not acknowledged (tasks are acknowledged late, and it takes
     one at a time: it is rescoring), or after `timeout`; True if it was caught mid-task. (A solo worker answers no
@@ -298,9 +337,9 @@ def _kill_worker_mid_rescoring(worker, redis, timeout=20.0):
     import redis as redis_client
 
     client = redis_client.Redis.from_url(redis.url)
-    deadline = time.monotonic() + timeout
+    deadline = Deadline(timeout)
     busy = False
-    while time.monotonic() < deadline:
+    while not deadline.passed():
         if client.hlen("unacked"):
             busy = True
             break
@@ -367,6 +406,10 @@ def run(args):
         redis.start()
         timeline["redis back"] = time.monotonic() - t0
 
+        time.sleep(1)
+        timeline["connections terminated"] = time.monotonic() - t0
+        in_flight_at_kill = _terminate_connections(connection.settings_dict["NAME"], assessors)
+
         if postgres is not None:
             timeline["postgres restart"] = time.monotonic() - t0
             postgres.restart()
@@ -376,11 +419,11 @@ def run(args):
         time.sleep(args.settle)
         stop.set()
         load.join()
-        stopped = time.monotonic()
 
         connection.close()
         converged = None
-        while time.monotonic() - stopped < args.converge_timeout:
+        catching_up = Deadline(args.converge_timeout)
+        while not catching_up.passed():
             if scores_match_full_rescoring(evaluation.pk):
                 converged = time.monotonic() - recovered
                 break
@@ -401,6 +444,7 @@ def run(args):
             postgres.stop()
 
     failures = {k: sum(a.failures[k] for a in assessors) for k in assessors[0].failures}
+    watched = [o for a in assessors for o in a.watched_outcomes]
     extra = {"load_average_before": load_before, "load_average_after": os.getloadavg()[0], "cpus": os.cpu_count()}
     return [
         Result(
@@ -414,6 +458,14 @@ def run(args):
         Result("failures shown (no answer)", failures["no answer"], "count", notes="the page says 'Not saved'"),
         Result("version conflicts (409)", failures["conflict"], "count", notes="the page shows the stored judgment"),
         Result("worker killed mid-rescoring", float(killed_mid_task), "yes=1"),
+        Result("requests in flight at a connection kill", in_flight_at_kill, "count"),
+        Result(
+            "of them failed",
+            sum(1 for o in watched if o in ("server", "no answer")),
+            "count",
+            goal="<= 0",
+            notes=f"{len(watched)} of them answered before the run ended",
+        ),
         Result(
             "seconds to scores = full rescoring",
             converged if converged is not None else float("inf"),

@@ -3,8 +3,9 @@ run real workers, each on a queue of its own."""
 
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from config.patience import Deadline, scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,14 +25,15 @@ def start_worker(queue, env, control, *, node=None, log=subprocess.DEVNULL, logl
 
 def await_ping(proc, node, control, timeout, stop):
     """`proc` once worker `node` answers a ping through `control`; RuntimeError, after `stop(proc)` if it is
-    still running, when it exits or does not answer within `timeout` seconds."""
-    deadline = time.monotonic() + timeout
+    still running, when it exits or does not answer within `timeout` seconds of a quiet machine (stretched by
+    the load: config.patience)."""
+    deadline = Deadline(timeout)
     while not control.control.ping(destination=[node], timeout=0.5):
         if proc.poll() is not None:
             raise RuntimeError(f"the Celery worker exited with status {proc.returncode}")
-        if time.monotonic() > deadline:
+        if deadline.passed():
             stop(proc)
-            raise RuntimeError(f"the Celery worker did not answer within {timeout:.0f} s")
+            raise RuntimeError(f"the Celery worker did not answer within {scaled(timeout):.0f} s")
     return proc
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from config.patience import Deadline, scaled
 from config.worker import start_worker, stop_worker
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM would refuse to run beside it.
@@ -70,9 +71,9 @@ def _wait_until_idle(worker, timeout=60.0):
     from config.celery import app
 
     client = redis.Redis.from_url(django_settings.CELERY_BROKER_URL)
-    deadline = time.monotonic() + timeout
+    deadline = Deadline(timeout)
     try:
-        while time.monotonic() < deadline:
+        while not deadline.passed():
             if not client.llen(worker["queue"]):
                 replies = app.control.inspect(destination=[worker["node"]], timeout=1.0).active() or {}
                 if replies.get(worker["node"]) == [] and not client.llen(worker["queue"]):
@@ -169,7 +170,11 @@ def browser():
 def page(browser):
     context = browser.new_context()
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    # Playwright's waits stretch with the machine's load (config.patience): a busy CI host is not a failure
+    from playwright.sync_api import expect
+
+    page.set_default_timeout(scaled(10_000))
+    expect.set_options(timeout=scaled(5_000))
     yield page
     context.close()
 

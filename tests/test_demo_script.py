@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+from config import patience
+
 ROOT = Path(__file__).resolve().parents[1]
 # Stands in for .venv/bin/python: passes the version check and answers `pip install` the way pip talks.
 FAKE_PYTHON = """#!/bin/sh
@@ -24,7 +26,7 @@ esac
 
 def run_demo(port):
     env = os.environ | {"PORT": str(port), "PYTHON": sys.executable}
-    return subprocess.run([str(ROOT / "scripts" / "demo")], env=env, capture_output=True, text=True, timeout=60)
+    return patience.run([str(ROOT / "scripts" / "demo")], 60, env=env)
 
 
 def test_a_busy_port_stops_the_demo_before_it_installs_or_loads_anything():
@@ -58,7 +60,7 @@ def _project_copy(tmp_path):
 
 def _ensure_venv(root, message):
     script = f'source scripts/lib.sh; INSTALL_MESSAGE="{message}"; ensure_venv ""'
-    return subprocess.run(["bash", "-c", script], cwd=root, capture_output=True, text=True, timeout=60)
+    return patience.run(["bash", "-c", script], 60, cwd=root)
 
 
 def test_the_first_install_says_what_it_does_and_shows_progress(tmp_path):

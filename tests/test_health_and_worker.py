@@ -5,6 +5,7 @@ import os
 import pytest
 from django.urls import reverse
 
+from config import patience
 from config.celery import app, ping
 
 
@@ -38,7 +39,7 @@ def test_healthz_says_degraded_when_redis_is_unreachable(client, db, settings):
 @pytest.mark.worker
 def test_task_runs_in_the_worker_process(celery_worker, transactional_db):
     result = ping.delay("hello")
-    value = result.get(timeout=30)
+    value = result.get(timeout=patience.scaled(30))
     assert value["value"] == "hello"
     assert value["pid"] == celery_worker["process"].pid
     assert value["pid"] != os.getpid()
@@ -71,7 +72,7 @@ def test_worker_rescores_at_the_lower_priority_it_is_given(celery_worker, transa
         base = os.getpriority(os.PRIO_PROCESS, 0)
         assert os.getpriority(os.PRIO_PROCESS, proc.pid) == min(base + 7, 19)
         # the process that runs tasks (the pool's) is the one that rescores: its priority, by its own answer
-        pid = ping.apply_async(("x",), queue=queue).get(timeout=30)["pid"]
+        pid = ping.apply_async(("x",), queue=queue).get(timeout=patience.scaled(30))["pid"]
         assert os.getpriority(os.PRIO_PROCESS, pid) == min(base + 7, 19)
     finally:
         stop_worker(proc)

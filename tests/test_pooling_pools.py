@@ -2,6 +2,7 @@
 
 import pytest
 
+from config import patience
 from pooling.loading import RunFile, load_run_files
 from pooling.models import PoolBuild, PoolItem
 from pooling.pools import build_pools, pools_out_of_date, start_pool_build
@@ -122,8 +123,8 @@ def test_pool_build_runs_in_a_real_worker(transactional_db, celery_worker, blog)
     load(evaluation, "A1", 1)
     build = start_pool_build(evaluation)
     assert start_pool_build(evaluation).pk == build.pk  # a second request joins the queued build
-    deadline = time.monotonic() + 30
-    while build.status not in ("done", "failed") and time.monotonic() < deadline:
+    deadline = patience.Deadline(30)
+    while build.status not in ("done", "failed") and not deadline.passed():
         time.sleep(0.2)
         build.refresh_from_db()
     assert build.status == "done", build.message

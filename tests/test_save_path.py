@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from assess import judging
 from assess.models import Assignment, Judgment, JudgmentChange
-from config import auth
+from config import auth, patience
 from config.models import Session
 from config.roles import ASSESSOR, roles_of
 from config.sessions import SessionStore
@@ -138,11 +138,11 @@ def test_rescoring_requests_share_one_publisher_thread(monkeypatch):
     monkeypatch.setattr(staleness, "GATHER_SECONDS", 0.2)
     publisher = staleness._publisher()
     publisher.put(7)
-    assert staleness.wait_for_publisher(timeout=5)
+    assert staleness.wait_for_publisher(timeout=patience.scaled(5))
     for _ in range(50):  # a burst while the publisher pauses: one request per evaluation
         publisher.put(7)
         publisher.put(8)
-    assert staleness.wait_for_publisher(timeout=5)
+    assert staleness.wait_for_publisher(timeout=patience.scaled(5))
     assert published == [7, 7, 8]
     assert [t.name for t in threading.enumerate()].count("assay-enqueue") == 1
     assert staleness._publisher() is publisher

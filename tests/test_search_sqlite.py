@@ -3,9 +3,10 @@ separate process against a fresh SQLite file (the test session's database is Pos
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
+
+from config import patience
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = """
@@ -31,14 +32,7 @@ def test_fts5_ranks_phrases_and_excludes_like_postgresql(tmp_path):
     env |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}", "DJANGO_SETTINGS_MODULE": "config.settings"}
     queries = ["kidney stones lithotripsy", "kidney or lithotripsy", '"shock wave"', "stones -lithotripsy", "metformin"]
     fixture = ROOT / "tests" / "fixtures" / "search" / "relevance.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(fixture), *queries],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = patience.run([sys.executable, "-c", SCRIPT, str(fixture), *queries], 300, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     docnos = {q: [d for d, _ in hits] for q, hits in out.items()}

@@ -5,13 +5,13 @@ the workers cannot check (a grouping file, a thread written with an entity) is c
 import multiprocessing
 import subprocess
 import sys
-import time
 from functools import partial
 from pathlib import Path
 
 import pytest
 
 from benchmarks.bolt import generate
+from config import patience
 from pooling import loading
 from pooling.formats import parallel
 from pooling.formats.base import CheckContext
@@ -124,9 +124,9 @@ def test_a_daemonic_process_checks_its_files_itself():
     process = spawn.Process(target=daemonic.check_fixtures, args=(answers,), daemon=True)
     process.start()
     try:
-        assert answers.get(timeout=60) == [True, True]
+        assert answers.get(timeout=patience.scaled(60)) == [True, True]
     finally:
-        process.join(timeout=60)
+        process.join(timeout=patience.scaled(60))
 
 
 def _children(pid):
@@ -160,9 +160,7 @@ def test_workers_end_when_their_parent_is_killed_outright():
     finally:
         parent.kill()
         parent.wait()
-    deadline = time.monotonic() + 15
-    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.2)
+    patience.wait_until(lambda: not any(_alive(pid) for pid in workers), 15, interval=0.2)
     assert not [pid for pid in workers if _alive(pid)]
 
 
