@@ -91,6 +91,7 @@ TREC2007 = Track(
     organizer_links=(
         PageLink("nil-answers", "NIL answers", "qa:nil_answers", "which factoid questions have no known answer"),
     ),
+    topic_decisions=("answer_is_nil",),  # tracks.qa.nil_answers
     default_settings={
         "judged_priorities": [1, 2],
         "series_weights": {"FACTOID": 1 / 3, "LIST": 1 / 3, "OTHER": 1 / 3},

@@ -160,8 +160,9 @@ LINE, ENTRY, DOCID, TEXT, ITEM = range(5)
 def _entries(qids, kinds):
     """((run, q) -> its answers in file order, each as LINE ... ITEM above; (run, q) -> how many of them no pool
     item holds, NIL aside), the pool link read through a left join. A NIL line of a list or Other question is the
-    run's explicit empty response (tracks/qa/formats/runs.py): it is no answer, so it is left out. Only nugget questions need the answer text (its
-    length); the others are scored by judgment alone, so their text is not read (most of a full rescoring's I/O)."""
+    run's explicit empty response (tracks/qa/formats/runs.py): it is no answer, so it is left out. Only nugget
+    questions need the answer text (its length); the others are scored by judgment alone, so their text is not
+    read (most of a full rescoring's I/O)."""
     with_text = [q for q in qids if kinds[q] in NUGGET_TYPES]
     without = [q for q in qids if kinds[q] not in NUGGET_TYPES]
     rows = defaultdict(list)
