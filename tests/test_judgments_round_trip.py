@@ -1,7 +1,12 @@
 """Export → import is lossless for every track (issue 14, part 3): an evaluation with every kind of judgment
 (primary, second, adjudicated; classes, nuggets, votes, matches; found answers and found citations; grouping
 views; closures; several versions) is exported, deleted, rebuilt from the same files, and the export imported;
-every judgment, history row, structure-log row, found item and score is then what it was."""
+every judgment, history row, structure-log row, found item and score is then what it was.
+
+The organizer decisions that change a score, each covered below: answer classes (made, merged, split), nuggets
+(made, edited, merged, deleted) and their vital/okay votes (the primary's later vote set, invited voters),
+adjudications (QA, BOLT, BioGen), found answers and citations, closed questions, NIL decisions (TREC 2007) and the
+evaluation's settings (series weights). Every Score row is compared before and after (`snapshot`)."""
 
 from pathlib import Path
 
@@ -311,6 +316,30 @@ def test_qa4mre_round_trip(tmp_path, db):
 
     before = round_trip(tmp_path, Evaluation.objects.get(slug=SLUG), rebuild)
     assert before["scores"] and not before["judgments"]
+
+
+# --- BioGen -----------------------------------------------------------------------------------------------------
+
+
+def test_biogen_round_trip(tmp_path, demo_users):
+    from tracks.biogen import judging
+    from tracks.biogen.demo import SLUG, load_biogen_demo
+
+    load_biogen_demo(lambda _: None)  # topic 1 judged by assessor, partly by assessor2 (disagreements)
+    ev = Evaluation.objects.get(slug=SLUG)
+    queue = judging.adjudication_queue(ev)
+    assert queue
+    item = queue[0][0]
+    judging.adjudicate(demo_users["organizer"], item, {"label": queue[0][2].value["label"], "evidence": []}, 0)
+    generic.close_question(demo_users["organizer"], ev.topics.get(ident="2"))
+    assert ("biogen", "adjudicated") in set(Judgment.objects.filter(evaluation=ev).values_list("kind", "role"))
+
+    def rebuild():  # without its users, the demo judges nothing: the import brings every judgment back
+        load_biogen_demo(lambda _: None)
+        return Evaluation.objects.get(slug=SLUG)
+
+    before = round_trip(tmp_path, ev, rebuild, forget=("assessor", "assessor2"))
+    assert before["closures"] and any(s[4] for s in before["scores"])
 
 
 # --- BOLT -------------------------------------------------------------------------------------------------------
