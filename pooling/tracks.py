@@ -66,6 +66,9 @@ class Track:
     # A run's judgments in the track's official form, given to its team once released: a dotted path of a
     # Django-side f(run) -> (filename, bytes) or None; an optional attribute f.applies(run) says which runs have one.
     run_judgments: str = ""
+    # Topic.data keys that hold an organizer's yes/no decision about a question that changes its scores (QA: the
+    # NIL decisions, "answer_is_nil"): they travel with the judgments export (scoring.judgments_jsonl).
+    topic_decisions: tuple[str, ...] = ()
 
 
 TRACKS: dict[str, Track] = {}

@@ -17,6 +17,12 @@ that held them and by the structure log (answer classes and nuggets created, mer
 found; questions closed). Their ids have no row to map to, so the import writes them negated (-id): they can never
 name a class or nugget of the target, and each still tells which of the source's it was. The structure log's ids
 of classes, nuggets, pool items and users are mapped like the judgments' (`structure_ids`).
+
+Organizer decisions that change scores without being judgments travel too: the evaluation's settings (nugget
+method, series weights...: a "settings" record, which the import applies, audit-logged) and each question's
+decisions the track names in `Track.topic_decisions` (QA: NIL decisions, `Topic.data["answer_is_nil"]`: "decision"
+records). With the judgments, answer classes, nuggets, votes, adjudications, found items and closures, an import
+into an evaluation rebuilt from the same files gives every Score row it had (tests/test_judgments_round_trip.py).
 """
 
 import json
@@ -38,6 +44,7 @@ from assess.models import (
     TopicClosure,
 )
 from assess.official import VOTE_KINDS
+from pooling.loading import LoadError, update_settings
 from pooling.models import PoolItem, Topic
 
 FORMAT = "assay-judgments/1"
@@ -50,6 +57,15 @@ def export_jsonl(evaluation):
     ident = dict(Topic.objects.filter(evaluation=evaluation).values_list("id", "ident"))
     users = dict(User.objects.values_list("id", "username"))
     yield _line({"type": "header", "format": FORMAT, "evaluation": evaluation.slug, "track": evaluation.track})
+    yield _line({"type": "settings", "settings": evaluation.settings or {}})
+    decided = evaluation.track_spec.topic_decisions
+    if decided:
+        for tid, data in (
+            Topic.objects.filter(evaluation=evaluation).order_by("position", "id").values_list("id", "data")
+        ):
+            for key in decided:
+                if key in (data or {}):
+                    yield _line({"type": "decision", "topic": ident[tid], "key": key, "value": data[key]})
     for a in Assignment.objects.filter(evaluation=evaluation).order_by("id"):
         yield _line(
             {
@@ -273,6 +289,7 @@ def import_jsonl(evaluation, lines, filename="<input>"):
     declared = evaluation.track_spec.judgment_kinds
     class_ids, nugget_ids, users = {}, {}, {}
     stamps = []  # (model, pk, field, value) to restore auto timestamps after creation
+    settings_from_file = None  # applied once every line is read
     first_line = {}  # (record type, identity) -> the line that gave it first
 
     def once(identity, what, number, where):
@@ -385,7 +402,27 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                         continue
                     if not seen_header:
                         raise ImportFailed(f"{where}: the first line must be the header")
-                    if kind == "assignment":
+                    if kind == "settings":
+                        once((kind,), "the settings record", number, where)
+                        if not isinstance(rec.get("settings"), dict):
+                            raise ImportFailed(f"{where}: settings must be an object")
+                        settings_from_file = rec["settings"]
+                    elif kind == "decision":
+                        key = rec.get("key")
+                        if key not in evaluation.track_spec.topic_decisions:
+                            raise ImportFailed(
+                                f"{where}: {key!r} is no decision of track {evaluation.track} "
+                                f"({', '.join(evaluation.track_spec.topic_decisions) or 'it has none'})"
+                            )
+                        if not isinstance(rec.get("value"), bool):
+                            raise ImportFailed(
+                                f"{where}: decision {key} must be true or false, not {rec.get('value')!r}"
+                            )
+                        once((kind, rec["topic"], key), f"decision {key} of question {rec['topic']!r}", number, where)
+                        question = topic(rec["topic"], where)
+                        question.data = (question.data or {}) | {key: rec["value"]}
+                        Topic.objects.filter(pk=question.pk).update(data=question.data)
+                    elif kind == "assignment":
                         question, who = topic(rec["topic"], where), user(rec["assessor"], where)
                         what = f"the {rec['role']} assignment of {rec['topic']}"
                         once((kind, rec["topic"], rec["role"]), what, number, where)
@@ -564,6 +601,11 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                 counts[kind] += 1
             if not seen_header:
                 raise ImportFailed(f"{filename}: empty file (no header line)")
+            if settings_from_file is not None:
+                try:
+                    update_settings(evaluation, settings_from_file)
+                except LoadError as e:
+                    raise ImportFailed(f"{filename}: settings: {'; '.join(e.problems)}") from None
             for model, pk, fname, stamp in stamps:
                 when = parse_datetime(stamp) if stamp else None
                 if when is not None:

@@ -176,6 +176,31 @@ def test_pubmed_xml_as_nlm_distributes_it():
         pubmed.parse_record(b"<PubmedArticle><PubmedData/></PubmedArticle>")
 
 
+def test_pubmed_book_articles_are_read_as_documents_between_articles():
+    """NLM's files hold <PubmedBookArticle> records (Bookshelf chapters with PMIDs) among the articles: each is a
+    document, titled by its chapter (or its book when it has no chapter title), with its abstract."""
+    with open(FIX / "pubmed-baseline-books.xml", "rb") as fh:
+        recs = list(pubmed.records(fh))
+    assert [r.problem for r in recs] == ["", "", "", ""]
+    assert [pubmed.docno_of(r.raw) for r in recs] == ["37000002", "28613574", "20301301", "37000003"]
+    docs = [pubmed.parse_record(r.raw) for r in recs]
+    assert docs[1].meta["title"] == "Metformin"
+    assert docs[1].text == (
+        "Metformin\n\nMetformin is a first-line medication for type 2 diabetes.\n"
+        "MECHANISM: It lowers hepatic glucose production."
+    )
+    assert (docs[2].meta["title"], docs[2].text) == ("GeneReviews", "GeneReviews")
+    assert docs[3].text == "Statins and muscle pain."
+    with pytest.raises(FormatError, match="without <BookDocument>"):
+        pubmed.parse_record(b"<PubmedBookArticle><PubmedBookData/></PubmedBookArticle>")
+
+
+def test_pubmed_text_outside_records_is_named_as_outside_both_kinds():
+    data = b"<PubmedArticleSet>\n<DeleteCitation><PMID>1</PMID></DeleteCitation>\n</PubmedArticleSet>\n"
+    (rec,) = pubmed.records(io.BytesIO(data))
+    assert rec.problem == "text outside any <PubmedArticle> or <PubmedBookArticle> record"
+
+
 def test_pubmed_json_lines_with_other_field_names():
     with open(FIX / "pubmed-other-keys.jsonl", "rb") as fh:
         docs = [pubmed.parse_record(r.raw) for r in pubmed.records(fh)]

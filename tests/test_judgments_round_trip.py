@@ -1,7 +1,12 @@
 """Export → import is lossless for every track (issue 14, part 3): an evaluation with every kind of judgment
 (primary, second, adjudicated; classes, nuggets, votes, matches; found answers and found citations; grouping
 views; closures; several versions) is exported, deleted, rebuilt from the same files, and the export imported;
-every judgment, history row, structure-log row, found item and score is then what it was."""
+every judgment, history row, structure-log row, found item and score is then what it was.
+
+The organizer decisions that change a score, each covered below: answer classes (made, merged, split), nuggets
+(made, edited, merged, deleted) and their vital/okay votes (the primary's later vote set, invited voters),
+adjudications (QA, BOLT, BioGen), found answers and citations, closed questions, NIL decisions (TREC 2007) and the
+evaluation's settings (series weights). Every Score row is compared before and after (`snapshot`)."""
 
 from pathlib import Path
 
@@ -228,12 +233,29 @@ def test_tac2008_round_trip(tmp_path, blog06, demo_users):
     assert any(s[4] is not None and s[4] > 0 for s in before["scores"])
 
 
-def test_trec2007_round_trip(tmp_path, blog06, demo_users):
-    from tracks.qa import instance_judging, nugget_judging, questions
+# A run answering every TREC 2007 demo question with NIL: the factoids' NIL responses and the list and Other
+# questions' explicit empty responses, so the organizer's NIL decisions change its score.
+GAMMA = "".join(f"{q} GammaQA07 NIL\n" for q in ("301.1", "301.2", "301.3", "302.1", "302.2", "302.3")).encode()
+
+
+def _trec2007_with_nil_run():
+    from pooling.loading import RunFile, load_run_files
+    from pooling.pools import build_pools
     from tracks.qa.demo_trec2007 import SLUG, load_trec2007_demo
 
     load_trec2007_demo(out=lambda _: None)
     ev = Evaluation.objects.get(slug=SLUG)
+    (loaded,) = load_run_files(ev, [RunFile(filename="GammaQA07.txt", data=GAMMA, team="Team Gamma", priority=1)])
+    assert loaded.problems == []
+    build_pools(ev)
+    return ev
+
+
+def test_trec2007_round_trip(tmp_path, blog06, demo_users):
+    from pooling.loading import update_settings
+    from tracks.qa import instance_judging, nil_answers, nugget_judging, questions
+
+    ev = _trec2007_with_nil_run()
     user = demo_users["assessor3"]
     factoid, listq, other = (ev.topics.get(ident=i) for i in ("301.1", "301.2", "301.3"))
     for question in (factoid, listq, ev.topics.get(ident="302.1")):
@@ -261,13 +283,23 @@ def test_trec2007_round_trip(tmp_path, blog06, demo_users):
         "nugget_revote",
         "nugget_match",
     }
+    # The organizer's decisions that are no judgments: 302.1 has no answer in the collection though its first
+    # answer was judged right (NIL decision), 301.1 has one; the series weigh factoids half (a setting).
+    organizer = demo_users["organizer"]
+    nil_answers.set_answer_is_nil(organizer, ev.topics.get(ident="302.1"), "nil", reason="no document holds it")
+    nil_answers.set_answer_is_nil(organizer, factoid, "answer")
+    update_settings(ev, {"series_weights": {"FACTOID": 0.5, "LIST": 0.25, "OTHER": 0.25}}, by=organizer)
 
-    def rebuild():
-        load_trec2007_demo(out=lambda _: None)
-        return Evaluation.objects.get(slug=SLUG)
-
-    before = round_trip(tmp_path, ev, rebuild)
+    before = round_trip(tmp_path, ev, _trec2007_with_nil_run)
     assert len(before["found"]) == 2 and before["nuggets"] and before["classes"] and before["invitations"]
+    # GammaQA07 by hand: series 301 all 0 (NIL wrong: 301.1 has an answer; empty list and Other responses);
+    # series 302: factoid 1 (NIL right by decision), list 302.2 left out (nothing judged: its final answer set is
+    # empty), Other 0 (no nugget) -> (.5 x 1 + .25 x 0) / (.5 + .25) = 2/3; run = (0 + 2/3) / 2 = 1/3
+    # (without the NIL decision 0; with the default ⅓ weights 1/4).
+    gamma = {(s[1], s[2], s[3]): s[4] for s in before["scores"] if s[0] == "GammaQA07"}
+    assert gamma[("question", "302.1", "score")] == 1.0 and gamma[("question", "301.1", "score")] == 0.0
+    assert gamma[("series", "302", "score")] == pytest.approx(2 / 3)
+    assert gamma[("run", "", "score")] == pytest.approx(1 / 3)
 
 
 # --- QA4MRE (no human judgments: the gold standard comes from the files) ------------------------------------
@@ -284,6 +316,30 @@ def test_qa4mre_round_trip(tmp_path, db):
 
     before = round_trip(tmp_path, Evaluation.objects.get(slug=SLUG), rebuild)
     assert before["scores"] and not before["judgments"]
+
+
+# --- BioGen -----------------------------------------------------------------------------------------------------
+
+
+def test_biogen_round_trip(tmp_path, demo_users):
+    from tracks.biogen import judging
+    from tracks.biogen.demo import SLUG, load_biogen_demo
+
+    load_biogen_demo(lambda _: None)  # topic 1 judged by assessor, partly by assessor2 (disagreements)
+    ev = Evaluation.objects.get(slug=SLUG)
+    queue = judging.adjudication_queue(ev)
+    assert queue
+    item = queue[0][0]
+    judging.adjudicate(demo_users["organizer"], item, {"label": queue[0][2].value["label"], "evidence": []}, 0)
+    generic.close_question(demo_users["organizer"], ev.topics.get(ident="2"))
+    assert ("biogen", "adjudicated") in set(Judgment.objects.filter(evaluation=ev).values_list("kind", "role"))
+
+    def rebuild():  # without its users, the demo judges nothing: the import brings every judgment back
+        load_biogen_demo(lambda _: None)
+        return Evaluation.objects.get(slug=SLUG)
+
+    before = round_trip(tmp_path, ev, rebuild, forget=("assessor", "assessor2"))
+    assert before["closures"] and any(s[4] for s in before["scores"])
 
 
 # --- BOLT -------------------------------------------------------------------------------------------------------

@@ -61,3 +61,30 @@ def test_the_same_judgment_twice_is_refused_naming_both_lines(tmp_path):
     rec = placed["rec"]
     assert message.startswith(f"{path}:{placed['second']}: the {rec['kind']} judgment of {rec['assessor']!r} on ")
     assert message.endswith(f"is already on line {placed['first']}")
+
+
+@pytest.mark.parametrize(
+    "record, message",
+    [
+        (
+            {"type": "decision", "topic": "216.1", "key": "answer_is_nil", "value": "yes"},
+            "decision answer_is_nil must be true or false, not 'yes'",
+        ),
+        (
+            {"type": "decision", "topic": "216.1", "key": "colour", "value": True},
+            "'colour' is no decision of track trec2007-qa (answer_is_nil)",
+        ),
+        (
+            {"type": "decision", "topic": "999.1", "key": "answer_is_nil", "value": True},
+            "unknown question '999.1' in evaluation target",
+        ),
+        ({"type": "settings", "settings": ["nugget_method"]}, "settings must be an object"),
+    ],
+)
+def test_a_bad_decision_or_settings_record_is_refused_with_its_line(tmp_path, record, message):
+    from pooling.models import Evaluation, Topic
+
+    got, path = _import_with(tmp_path, lambda lines: lines[:1] + [json.dumps(record)] + lines[1:])
+    assert got == f"{path}:2: {message}"
+    target = Evaluation.objects.get(slug="target")
+    assert not Topic.objects.filter(evaluation=target, data__has_key="answer_is_nil").exists()

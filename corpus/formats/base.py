@@ -172,31 +172,46 @@ def _stray(segment: bytes) -> bool:
 
 
 def split_records(
-    stream: ByteStream, start: bytes, end: bytes, chunk: int = CHUNK, max_record: int | None = None
+    stream: ByteStream,
+    start: bytes | tuple[bytes, ...],
+    end: bytes | tuple[bytes, ...],
+    chunk: int = CHUNK,
+    max_record: int | None = None,
 ) -> Iterator[Record]:
     """Yield a Record for each `start`...`end` record that begins at a line start.
 
     A record runs to the last `end` before the next `start`, so a page that happens to contain the end tag does not
     cut its record short. Non-blank bytes outside records and records without an end tag come back with a problem.
     `max_record` bounds the bytes held at once: a record (or text outside records) longer than that raises
-    SizeLimitExceeded instead of growing the buffer without end.
+    SizeLimitExceeded instead of growing the buffer without end. A file of several kinds of record (PubMed's
+    articles and book articles) gives `start` and `end` as tuples, the n-th end closing the n-th start.
     """
+    starts = start if isinstance(start, tuple) else (start,)
+    ends = end if isinstance(end, tuple) else (end,)
+    outside_text = "text outside any " + " or ".join(s.decode() for s in starts) + " record"
     buf = b""
     base = 0  # file offset of buf[0]
     number = 0
     eof = False
     pos = 0
 
-    def find_start(data: bytes, frm: int) -> int:
-        while True:
-            i = data.find(start, frm)
-            if i <= 0 or data[i - 1 : i] == b"\n":
-                return i
-            frm = i + 1
+    def find_start(data: bytes, frm: int) -> tuple[int, int]:
+        """(offset, kind) of the first record start at a line start from `frm`, (-1, -1) when none."""
+        best = (-1, -1)
+        for kind, tag in enumerate(starts):
+            at = frm
+            while True:
+                i = data.find(tag, at)
+                if i <= 0 or data[i - 1 : i] == b"\n":
+                    break
+                at = i + 1
+            if i >= 0 and (best[0] < 0 or i < best[0]):
+                best = (i, kind)
+        return best
 
     def check(at: int, length: int, outside: bool = False) -> None:
         if max_record is not None and length > max_record:
-            what = f"text outside any {start.decode()} record" if outside else "a record"
+            what = outside_text if outside else "a record"
             raise SizeLimitExceeded(
                 f"record {number + 1} (byte {base + at}): {what} longer than {size_text(max_record)}", "record"
             )
@@ -211,12 +226,12 @@ def split_records(
             else:
                 eof = True
         while True:
-            s = find_start(buf, pos)
+            s, kind = find_start(buf, pos)
             if s < 0:
                 if eof and _stray(buf[pos:]):
                     check(pos, len(buf) - pos, outside=True)
                     number += 1
-                    yield Record(number, base + pos, buf[pos:], f"text outside any {start.decode()} record")
+                    yield Record(number, base + pos, buf[pos:], outside_text)
                     pos = len(buf)
                 elif not eof:  # no record start so far: that text may not grow past the limit either
                     check(pos, len(buf) - pos, outside=True)
@@ -224,28 +239,24 @@ def split_records(
             if _stray(buf[pos:s]):
                 check(pos, s - pos, outside=True)
                 number += 1
-                yield Record(number, base + pos, buf[pos:s], f"text outside any {start.decode()} record")
-            nxt = find_start(buf, s + len(start))
+                yield Record(number, base + pos, buf[pos:s], outside_text)
+            nxt, _ = find_start(buf, s + len(starts[kind]))
             if nxt < 0 and not eof:
                 check(s, len(buf) - s)  # the record so far, before reading more of it
                 pos = s
                 break  # need more data
             stop = nxt if nxt >= 0 else len(buf)
             check(s, stop - s)
-            e = buf.rfind(end, s, stop)
+            close = ends[kind]
+            e = buf.rfind(close, s, stop)
             number += 1
             if e < 0:
-                yield Record(number, base + s, buf[s:stop], f"no {end.decode()} before the next record")
+                yield Record(number, base + s, buf[s:stop], f"no {close.decode()} before the next record")
             else:
-                yield Record(number, base + s, buf[s : e + len(end)])
-                if _stray(buf[e + len(end) : stop]):
+                yield Record(number, base + s, buf[s : e + len(close)])
+                if _stray(buf[e + len(close) : stop]):
                     number += 1
-                    yield Record(
-                        number,
-                        base + e + len(end),
-                        buf[e + len(end) : stop],
-                        f"text outside any {start.decode()} record",
-                    )
+                    yield Record(number, base + e + len(close), buf[e + len(close) : stop], outside_text)
             pos = stop
         if eof:
             return

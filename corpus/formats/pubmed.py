@@ -6,6 +6,11 @@
 - NLM's PubMed XML, as the annual baseline and the E-utilities hand it out: <PubmedArticleSet> of
   <PubmedArticle><MedlineCitation><PMID>…</PMID><Article><ArticleTitle>…</ArticleTitle><Abstract><AbstractText
   Label="…">…</AbstractText>…</Abstract>. A structured abstract keeps its section labels ("BACKGROUND: …").
+  The same files hold <PubmedBookArticle> records (NCBI Bookshelf chapters, e.g. StatPearls or GeneReviews, which
+  have PMIDs and abstracts a run may cite): <BookDocument><PMID>…</PMID><Book><BookTitle>…</BookTitle></Book>
+  <ArticleTitle>…</ArticleTitle><Abstract>…</Abstract>. They are read as documents like articles (an article
+  without an abstract is kept with its title, and so is a book article); the title is the chapter's
+  ArticleTitle, or the BookTitle when it has none.
 
 The first non-blank byte tells which: "<" is XML.
 """
@@ -47,11 +52,17 @@ class _Prefixed:
 
 
 def records(stream: ByteStream, filename: str = "", max_record: int | None = None) -> Iterator[Record]:
-    """One Record per abstract: a <PubmedArticle> of an XML file, or a non-blank line of JSON Lines."""
+    """One Record per abstract: a <PubmedArticle> or <PubmedBookArticle> of an XML file, or a non-blank line of
+    JSON Lines."""
     head = stream.read(CHUNK)
     stream = _Prefixed(head, stream)
     if head.lstrip()[:1] == b"<":
-        yield from split_records(stream, b"<PubmedArticle>", b"</PubmedArticle>", max_record=max_record)
+        yield from split_records(
+            stream,
+            (b"<PubmedArticle>", b"<PubmedBookArticle>"),
+            (b"</PubmedArticle>", b"</PubmedBookArticle>"),
+            max_record=max_record,
+        )
     else:
         yield from _lines(stream, max_record)
 
@@ -133,13 +144,25 @@ def _parse_xml(raw: bytes) -> tuple[str, str, str]:
         article = etree.fromstring(raw, _PARSER)
     except etree.XMLSyntaxError as e:
         raise FormatError(f"malformed XML: {e.msg}") from None
+    if article.tag == "PubmedBookArticle":
+        book = article.find("BookDocument")
+        if book is None:
+            raise FormatError("a <PubmedBookArticle> without <BookDocument>")
+        pmid = _words(book.find("PMID"))
+        title = _words(book.find("ArticleTitle")) or _words(book.find("Book/BookTitle"))
+        return pmid, title, _abstract(book.findall("Abstract/AbstractText"))
     citation = article.find("MedlineCitation")
     if citation is None:
         raise FormatError("a <PubmedArticle> without <MedlineCitation>")
     pmid = _words(citation.find("PMID"))
     title = _words(citation.find("Article/ArticleTitle"))
+    return pmid, title, _abstract(citation.findall("Article/Abstract/AbstractText"))
+
+
+def _abstract(texts) -> str:
+    """A (structured) abstract's <AbstractText> parts, each with its section label."""
     parts = []
-    for part in citation.findall("Article/Abstract/AbstractText"):
+    for part in texts:
         label, words = part.get("Label"), _words(part)
         parts.append(f"{label}: {words}" if label and words else words)
-    return pmid, title, "\n".join(p for p in parts if p)
+    return "\n".join(p for p in parts if p)

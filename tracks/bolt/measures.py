@@ -4,8 +4,9 @@ MEASURES declares each measure the scorer (tracks.bolt.scorer) stores, for Track
 every one per topic and as a mean over topics per run (char_ap per topic only, char_map per run only).
 
 Citation measures, per topic and run:
-- A citation's characters are those of its passage as submitted, entities decoded (SPEC-NOTES; the setting
-  `passage_white_space` can collapse white space instead: tracks.bolt.formats.xml_common). Its relevant
+- A citation's characters are those of its passage as submitted, entities decoded, layout white space at both
+  ends trimmed (SPEC-NOTES; the setting `passage_white_space` can collapse white space instead:
+  tracks.bolt.formats.xml_common). Its relevant
   characters: all of them when judged yes or maybe, only those inside its relspans when the assessor marked
   any, none when judged no, unjudged, or a near-duplicate of a higher-ranked citation of the same run.
 - R(topic): relevant characters over the topic's judged pool items and the citations the assessors found.

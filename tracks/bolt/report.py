@@ -7,8 +7,8 @@ from scoring.reports import generic_report
 from tracks.bolt.formats.xml_common import AS_SUBMITTED, COLLAPSED
 
 READINGS = {
-    AS_SUBMITTED: "as submitted (SPEC-NOTES): every character between <cite> and </cite>, entities decoded, "
-    "line breaks and indentation included",
+    AS_SUBMITTED: "as submitted (SPEC-NOTES): every character of the passage, entities decoded, inner line breaks "
+    "and indentation included, the layout white space at both ends trimmed",
     COLLAPSED: "with white space collapsed (runs of white space as one space, ends trimmed), not as submitted "
     "(SPEC-NOTES' reading)",
 }

@@ -91,10 +91,13 @@ TREC2007 = Track(
     organizer_links=(
         PageLink("nil-answers", "NIL answers", "qa:nil_answers", "which factoid questions have no known answer"),
     ),
+    topic_decisions=("answer_is_nil",),  # tracks.qa.nil_answers
     default_settings={
         "judged_priorities": [1, 2],
         "series_weights": {"FACTOID": 1 / 3, "LIST": 1 / 3, "OTHER": 1 / 3},
         "allow_nil": True,
+        # SPEC-NOTES: "an empty response scores 0": a list or Other question answered by a NIL line alone
+        "allow_empty_response": True,
     },
     **QA_PAGES,
     **QA_PROGRESS,

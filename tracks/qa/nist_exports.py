@@ -10,6 +10,9 @@ evaluation (registered by QaConfig with scoring.registry.register_exports):
   the primary's later set ("nugget_revote") included — divided by the question's most).
 - per-run nugget matches: `qid tag item-number docid string` for each answer string, then
   `qid tag item-number nugget-number` for each nugget matched (a nugget is marked once per response).
+Every field but the judgment columns is what was submitted: answer strings keep their inner white space (the
+READMEs: "all the fields except correctness-value and distinct? are what was submitted to NIST"). A list or Other
+question's explicit empty response (a NIL line) holds no answer string, so it has no line.
 """
 
 from collections import defaultdict
@@ -32,7 +35,14 @@ NIST_CODES = {
 
 
 def _clean(text):
+    """An assessor's nugget text on one line (it may hold line breaks); answer strings are written as submitted."""
     return " ".join((text or "").split())
+
+
+def _answers(entries, factoid_ids=()):
+    """The entries that are answer strings: a NIL line counts only for a factoid (a judged response); any other
+    question's NIL line is an empty response (tracks/qa/formats/runs.py)."""
+    return (e for e in entries if e.topic_id in factoid_ids or not is_nil(e.docid, e.text))
 
 
 def _questions(evaluation, kinds):
@@ -66,7 +76,8 @@ def nist_list_judgments(evaluation):
     entries, item_of = _run_entries(qids)
     nil = nil_states([q for q in questions if q.kind in FACTOID_TYPES])
     seen = set()
-    for e in entries:
+    factoids = {q.id for q in questions if q.kind in FACTOID_TYPES}
+    for e in _answers(entries, factoids):
         value = instance.get(item_of.get(e.id)) or {}
         label = value.get("label")
         code = NIST_CODES.get(label, 0)
@@ -78,7 +89,7 @@ def nist_list_judgments(evaluation):
             if (e.run_id, e.topic_id, cls) not in seen:
                 seen.add((e.run_id, e.topic_id, cls))
                 distinct = 1
-        yield f"{ident[e.topic_id]} {e.run.tag} {e.docid} {code} {distinct} {_clean(e.text)}\n"
+        yield f"{ident[e.topic_id]} {e.run.tag} {e.docid} {code} {distinct} {e.text}\n"
 
 
 def nist_nuggets(evaluation):
@@ -110,12 +121,12 @@ def nist_nugget_matches(evaluation):
             number_of[nid] = i
     entries, item_of = _run_entries(qids)
     responses = defaultdict(list)
-    for e in entries:
+    for e in _answers(entries):
         responses[(e.run.tag, e.topic_id)].append(e)
     for (tag, tid), es in sorted(responses.items(), key=lambda kv: (kv[0][0], ident[kv[0][1]])):
         marked, lines = set(), []
         for item_no, e in enumerate(es, start=1):
-            yield f"{ident[tid]} {tag} {item_no} {e.docid} {_clean(e.text)}\n"
+            yield f"{ident[tid]} {tag} {item_no} {e.docid} {e.text}\n"
             for nid in (matches.get(item_of.get(e.id)) or {}).get("nuggets", ()):
                 if nid in number_of and nid not in marked:
                     marked.add(nid)

@@ -159,8 +159,10 @@ LINE, ENTRY, DOCID, TEXT, ITEM = range(5)
 
 def _entries(qids, kinds):
     """((run, q) -> its answers in file order, each as LINE ... ITEM above; (run, q) -> how many of them no pool
-    item holds, NIL aside), the pool link read through a left join. Only nugget questions need the answer text (its
-    length); the others are scored by judgment alone, so their text is not read (most of a full rescoring's I/O)."""
+    item holds, NIL aside), the pool link read through a left join. A NIL line of a list or Other question is the
+    run's explicit empty response (tracks/qa/formats/runs.py): it is no answer, so it is left out. Only nugget
+    questions need the answer text (its length); the others are scored by judgment alone, so their text is not
+    read (most of a full rescoring's I/O)."""
     with_text = [q for q in qids if kinds[q] in NUGGET_TYPES]
     without = [q for q in qids if kinds[q] not in NUGGET_TYPES]
     rows = defaultdict(list)
@@ -176,7 +178,10 @@ def _entries(qids, kinds):
             "id", "run_id", "topic_id", "line_no", "docid", "pool_items", text_field or "no_text"
         ):
             if item_id is None:  # (the left join's one row of an entry no pool item holds)
-                if not is_nil(docid, text):
+                if is_nil(docid, text):
+                    if kinds[tid] not in FACTOID_TYPES:
+                        continue  # a list or Other question's explicit empty response: no answer, scores 0
+                else:
                     unpooled[(run_id, tid)] += 1
             elif eid in item_of:  # an entry in several pool items comes once per item: the first one counts
                 continue

@@ -90,6 +90,34 @@ def test_a_list_after_sentence_final_punctuation_is_discarded_with_a_warning():
     assert split.warnings == ["citation list [7] comes after sentence 1, past its final punctuation: discarded"]
 
 
+def test_a_list_after_an_abbreviations_period_inside_a_sentence_stays_in_that_sentence():
+    # The period of "U.S." and "e.g." ends no sentence (the split says so): the lists are inside their sentences.
+    split = split_answer(
+        "Rates rose in the U.S. [35100001] and in Europe [35100002]. Some drugs, e.g. [35100006] a statin, help."
+    )
+    assert [(s.text, s.pmids) for s in split.sentences] == [
+        ("Rates rose in the U.S. and in Europe.", ["35100001", "35100002"]),
+        ("Some drugs, e.g. a statin, help.", ["35100006"]),
+    ]
+    assert split.warnings == [] and split.errors == []
+
+
+def test_a_list_after_an_abbreviation_that_ends_the_answer_is_after_sentence_final_punctuation():
+    split = split_answer("Rates rose in the U.S. [35100001]")
+    assert [(s.text, s.pmids) for s in split.sentences] == [("Rates rose in the U.S.", [])]
+    assert split.warnings == ["citation list [35100001] comes after sentence 1, past its final punctuation: discarded"]
+
+
+def test_a_valid_run_citing_after_abbreviations_is_accepted_with_every_citation():
+    answer = (
+        "Metformin lowers events in the U.S. [31000101] and in Europe [31000102]. Some drugs, e.g. [31000103] it, help."
+    )
+    errors, notes, parsed = check(run_2024(result(answer=answer, references=["31000101", "31000102", "31000103"])))
+    assert errors == [] and notes == ["run.json:0: note: sentences split by " + runs.splitter_name()]
+    sentences = [e for e in parsed.entries if e.data["kind"] == "sentence"]
+    assert [e.data["pmids"] for e in sentences] == [["31000101", "31000102"], ["31000103"]]
+
+
 def test_a_list_before_the_first_sentence_is_discarded_with_a_warning():
     split = split_answer("[5] Statins cause pain [6].")
     assert [s.pmids for s in split.sentences] == [["6"]]

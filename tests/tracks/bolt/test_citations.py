@@ -217,6 +217,46 @@ def test_passage_characters_are_counted_as_submitted():
     assert problems == [] and run.entries[0].text == "a" * 20 + "\n      " + "b" * 20 + " & more"
 
 
+# Seed 004's own example lays each passage out on a line of its own between <cite> and </cite>.
+OWN_LINE = (
+    '<bolt-ir-submission team="t" date="d" eval="BOLT-IR-P2" subtask="citations" contact="c">\n'
+    '<response number="1.001">\n'
+    f'<cite score="0.9" thread="{T1}" post="p1"\noffset="0" length="1">\n{{passage}}\n</cite>\n'
+    "</response>\n"
+    f'<response number="1.002"><cite score="1" thread="{T1}" post="p1" offset="0" length="1">x</cite></response>\n'
+    "</bolt-ir-submission>"
+)
+FIFTY_THREE = "This is a translated passage of some post in a thread"  # 53 characters
+
+
+def test_a_passage_on_its_own_line_counts_without_the_layout_line_breaks():
+    assert len(FIFTY_THREE) == 53
+    problems, run = citations.check_run(OWN_LINE.format(passage=FIFTY_THREE).encode(), "o.xml", context())
+    assert problems == [] and run.entries[0].text == FIFTY_THREE
+    # 250 characters on their own line pass (252 with the two line breaks); 251 are refused as 251.
+    problems, run = citations.check_run(OWN_LINE.format(passage="a" * 250).encode(), "o.xml", context())
+    assert problems == [] and len(run.entries[0].text) == 250
+    problems, _ = citations.check_run(OWN_LINE.format(passage="a" * 251).encode(), "o.xml", context())
+    assert [p.format("o.xml") for p in problems] == [
+        "o.xml:4: cite: passage has 251 characters; at most 250 are allowed"
+    ]
+
+
+def test_layout_white_space_at_both_ends_is_trimmed_and_inner_white_space_kept():
+    passage = "  Tickets cost\n      2 pounds &amp;  more.  \n"
+    problems, run = citations.check_run(OWN_LINE.format(passage=passage).encode(), "o.xml", context())
+    assert problems == [] and run.entries[0].text == "Tickets cost\n      2 pounds &  more."
+
+
+def test_a_passage_inline_and_the_same_on_its_own_line_are_one_pool_item():
+    inline = OWN_LINE.replace("\n{passage}\n", "{passage}").format(passage=FIFTY_THREE).encode()
+    own_line = OWN_LINE.format(passage=FIFTY_THREE).encode()
+    keys = {
+        citations.pool_key(citations.check_run(data, "r.xml", context())[1].entries[0]) for data in (inline, own_line)
+    }
+    assert keys == {citations.citation_key(T1, "p1", 0, 1, FIFTY_THREE)}
+
+
 def test_collapsing_white_space_is_a_setting():
     data = WRAPPED.format(first="a" * 120, second="b" * 120).encode()
     problems, run = citations.check_run(data, "w.xml", context({"passage_white_space": "collapsed"}))

@@ -140,3 +140,16 @@ def test_relspans_are_positions_in_the_passage_as_submitted():
     collapsed = passage_with_spans(el, reading=COLLAPSED)
     assert collapsed == ("The fare is too high for students.", [[12, 8], [25, 8]])
     assert collapse_with_spans(text, spans) == collapsed
+
+
+def test_a_passage_on_its_own_line_has_its_relspans_counted_from_its_first_character():
+    from lxml import etree
+
+    from tracks.bolt.formats.xml_common import passage_with_spans
+
+    el = etree.fromstring("<cite>\n  <relspan>The fare</relspan> is  too high.\n</cite>")
+    assert passage_with_spans(el) == ("The fare is  too high.", [[0, 8]])
+    el = etree.fromstring("<cite>\nThe fare is <relspan>too high.\n</relspan></cite>")
+    assert passage_with_spans(el) == ("The fare is too high.", [[12, 9]])
+    el = etree.fromstring("<cite>The fare<relspan>\n</relspan></cite>")
+    assert passage_with_spans(el) == ("The fare", [])

@@ -172,6 +172,47 @@ def test_nil_rules_where_nil_is_allowed():
     ]
 
 
+TREC2007_TOPICS = {"219.1": "FACTOID", "219.5": "LIST", "219.7": "OTHER"}
+
+
+def trec2007_settings():
+    from pooling.tracks import get_track
+
+    return dict(get_track("trec2007-qa").default_settings)
+
+
+def test_trec2007_takes_a_nil_line_as_a_list_or_other_questions_explicit_empty_response():
+    data = b"219.1 R1 D1 Curveball\n219.5 R1 NIL\n219.7 R1 NIL\n"
+    problems, run = check_run(data, "r", context(TREC2007_TOPICS, trec2007_settings(), docs={"D1"}))
+    assert problems == []
+    assert [(e.topic, e.docid, e.text) for e in run.entries] == [
+        ("219.1", "D1", "Curveball"),
+        ("219.5", "NIL", ""),
+        ("219.7", "NIL", ""),
+    ]
+    assert [pool_key(e) for e in run.entries[1:]] == [None, None]  # not pooled
+
+
+def test_an_empty_response_stands_alone_and_a_question_without_a_line_is_still_refused():
+    data = b"219.1 R1 D1 Curveball\n219.5 R1 NIL\n219.5 R1 D1 Jones\n"
+    problems, run = check_run(data, "r", context(TREC2007_TOPICS, trec2007_settings(), docs={"D1"}))
+    assert run is None
+    assert messages(problems, "r") == [
+        "r:2: NIL (an empty response) beside other answers for question 219.5",
+        "r:0: question 219.7 has no line: every question needs at least one (an empty response is the line "
+        "'219.7 TAG NIL')",
+    ]
+
+
+def test_tac2008_takes_no_empty_response():
+    # seed 000: "an unordered, non-empty set of [answer-string, docid] pairs"
+    from pooling.tracks import get_track
+
+    settings = dict(get_track("tac2008-qa").default_settings)
+    problems, _ = check_run(b"1.1 R1 NIL\n", "r", context({"1.1": "RIGIDLIST"}, settings))
+    assert messages(problems, "r") == ["r:1: NIL is not allowed in this evaluation (question 1.1)"]
+
+
 def test_control_characters_and_empty_file():
     problems, _ = check_run(b"1.1 T D a\x01b\n", "r", context({"1.1": "LIST"}, {}, docs={"D"}))
     assert messages(problems, "r") == [

@@ -9,8 +9,10 @@ discarded."
 
 How: the bracket runs are cut out of the text first (with the white space before them), spaCy splits what is
 left, and each kept run goes to the sentence holding the character just before it. A run preceded by nothing
-(after other runs are ignored) is before the first sentence; one preceded by ". ! ?" (and closing quotes or
-parentheses) is after sentence-final punctuation: both are discarded with a warning.
+(after other runs are ignored) is before the first sentence: discarded with a warning. The sentence split, not the
+character before the bracket, decides what is "after sentence-final punctuation": a run is discarded only where its
+sentence ends right before it and ends in ". ! ?" (closing quotes or parentheses allowed). A period that does not
+end a sentence ("in the U.S. [1] and", "e.g. [2] metformin") keeps its run in that sentence.
 """
 
 import re
@@ -92,7 +94,7 @@ def split_answer(answer: str) -> Split:
             warnings.append(f"citation list {shown} comes before the first sentence: discarded")
             continue
         index = _sentence_of(spans, len(before) - 1)
-        if FINAL.search(before) or index is None:
+        if index is None or (spans[index][1] == len(before) and FINAL.search(before)):
             where = f"after sentence {index + 1}" if index is not None else "outside any sentence"
             warnings.append(f"citation list {shown} comes {where}, past its final punctuation: discarded")
             continue

@@ -8,7 +8,8 @@ A citation submission (subtask "citations"):
 
 `check_run` reports every problem by line: header attributes; known and unrepeated topic numbers; at most
 `max_citations` (100) citations per topic; passages of at most `max_passage_chars` (250) characters, counted
-as `passage_white_space` says (SPEC-NOTES' reading by default: the text as submitted, entities decoded; scores
+as `passage_white_space` says (SPEC-NOTES' reading by default: the text as submitted, entities decoded, the
+layout white space at both ends trimmed; scores
 in [0, 1]); thread and post in the collection and offset + length inside the post's raw text. A file whose
 subtask is "groups" is handed to `groups` (the track has one run format; the header says which subtask).
 

@@ -35,9 +35,11 @@ def parse_xml(data: bytes | str) -> tuple[list[Problem], _Element | None]:
 
 
 # How a passage's characters are read (setting "passage_white_space"). SPEC-NOTES: "the citation's passage text
-# as submitted (entities decoded; at most 250)", so every character between <cite> and </cite> counts, line
-# breaks and indentation included. "collapsed" is the other reading (runs of white space as one space, ends
-# trimmed: a file that wraps passages over indented lines then counts what a reader sees).
+# as submitted (entities decoded; at most 250)", so every character of the passage counts, inner line breaks and
+# indentation included; the white space at both ends is the file's layout, not the passage (seed 004's own example
+# writes each passage on a line of its own between <cite> and </cite>), so it is trimmed. "collapsed" is the other
+# reading (runs of white space as one space, ends trimmed: a file that wraps passages over indented lines then
+# counts what a reader sees).
 AS_SUBMITTED = "as submitted"
 COLLAPSED = "collapsed"
 PASSAGE_READINGS = (AS_SUBMITTED, COLLAPSED)
@@ -52,10 +54,11 @@ def passage_with_spans(
     element: _Element, marked: tuple[str, ...] = ("relspan",), reading: str = AS_SUBMITTED
 ) -> tuple[str, list[list[int]]]:
     """(passage, [[start, length], ...] of the text inside `marked` child elements), positions in the passage
-    as `reading` gives it (AS_SUBMITTED: every character; COLLAPSED: white space collapsed)."""
+    as `reading` gives it (AS_SUBMITTED: every character but the white space at both ends; COLLAPSED: white space
+    collapsed)."""
     if not len(element):  # text alone (most passages): nothing to join, no spans
         text = element.text or ""
-        return (collapse(text) if reading == COLLAPSED else text), []
+        return (collapse(text) if reading == COLLAPSED else text.strip()), []
     pieces = [(element.text or "", False)]
     for sub in element:
         if isinstance(sub.tag, str):
@@ -69,7 +72,20 @@ def passage_with_spans(
         pos += len(piece)
     if reading == COLLAPSED:
         return collapse_with_spans(text, spans) if spans else (collapse(text), [])
-    return text, _joined(spans)
+    return trim_with_spans(text, _joined(spans))
+
+
+def trim_with_spans(text: str, spans: list[list[int]]) -> tuple[str, list[list[int]]]:
+    """`text` without the white space at both ends, and `spans` moved to match (cut to what remains, an empty
+    one dropped)."""
+    start = len(text) - len(text.lstrip())
+    end = len(text.rstrip()) if start < len(text) else start
+    out = []
+    for s, n in spans:
+        s, e = max(s, start), min(s + n, end)
+        if e > s:
+            out.append([s - start, e - s])
+    return text[start:end], out
 
 
 def collapse_with_spans(text: str, spans: list[list[int]]) -> tuple[str, list[list[int]]]:

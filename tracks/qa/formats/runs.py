@@ -1,10 +1,14 @@
 """TREC/TAC QA run files, checked the way NIST's checking routine did. No Django import.
 
 Each line: `qid run-tag docid answer-string` (any white space between columns; the answer string runs to the end
-of the line). A factoid's "no answer" is the docid `NIL` with no answer string, where the track allows it.
+of the line). A factoid's "no answer" is the docid `NIL` with no answer string, where the track allows it. The
+same NIL line, alone for its question, is a list or Other question's explicit empty response where the track
+allows one (TREC 2007: SPEC-NOTES, "an empty response scores 0"); it is not pooled and scores 0.
 
 Settings read from the context (evaluation settings, seeded from the track's defaults):
-- allow_nil (bool): NIL responses allowed at all;
+- allow_nil (bool): NIL responses to factoid questions allowed;
+- allow_empty_response (bool): a list or Other question may be answered by a NIL line, the explicit empty response
+  (TAC 2008 asks for "an unordered, non-empty set", so not there);
 - max_answer_chars (int): limit on the non-white-space characters of all answer strings of one question;
 - max_answer_chars_by_type ({type: int}): the same limit for one question type only (e.g. {"OTHER": 7000});
 - permalink_only (bool): only changes the wording of the unknown-docid message (TAC: permalink documents).
@@ -70,6 +74,7 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
     problems, entries = [], []
     settings = context.settings or {}
     allow_nil = bool(settings.get("allow_nil", False))
+    allow_empty = bool(settings.get("allow_empty_response", False))
     first_tag = None  # (tag, line)
 
     if data.startswith(b"\xef\xbb\xbf"):
@@ -140,18 +145,30 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
     for qid, kind in context.topics.items():
         answers = by_question.get(qid)
         if not answers:
-            problems.append(Problem(None, f"question {qid} has no line: every question needs at least one"))
+            empty = (
+                f" (an empty response is the line '{qid} TAG NIL')"
+                if allow_empty and kind not in SINGLE_ANSWER_TYPES
+                else ""
+            )
+            problems.append(Problem(None, f"question {qid} has no line: every question needs at least one{empty}"))
             continue
         nils = [e for e in answers if e.docid == NIL]
         for e in nils:
-            if not allow_nil:
+            # seed 001, 2.1: a factoid's response may be NIL; any other question's NIL is an empty response
+            if kind in SINGLE_ANSWER_TYPES:
+                if not allow_nil:
+                    problems.append(Problem(e.line, f"NIL is not allowed in this evaluation (question {qid})"))
+                elif len(answers) > 1:
+                    problems.append(Problem(e.line, f"NIL beside other answers for question {qid}"))
+            elif allow_empty:
+                if len(answers) > 1:
+                    problems.append(Problem(e.line, f"NIL (an empty response) beside other answers for question {qid}"))
+            elif not allow_nil:
                 problems.append(Problem(e.line, f"NIL is not allowed in this evaluation (question {qid})"))
-            elif kind not in SINGLE_ANSWER_TYPES:  # seed 001, 2.1: a factoid's response may be NIL, nothing else's
+            else:
                 problems.append(
                     Problem(e.line, f"NIL answers factoid questions only; question {qid} is of type {kind}")
                 )
-            elif len(answers) > 1:
-                problems.append(Problem(e.line, f"NIL beside other answers for question {qid}"))
         if kind in SINGLE_ANSWER_TYPES and len(answers) > 1:
             problems.append(
                 Problem(
