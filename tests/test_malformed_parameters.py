@@ -203,7 +203,7 @@ def _build_world():
     from pooling.loading import create_evaluation, load_topics
     from tracks.qa.ciqa.submissions import load_url_file
 
-    done = create_evaluation("ciqa-done", "trec2007-ciqa")
+    done = create_evaluation("ciqa-done", "trec2007-ciqa", settings={"allow_private_urls": True})  # the demo's host
     load_topics(done, ciqa_demo.TOPICS.read_bytes(), "topics.txt")
     done_file = load_url_file(done, ciqa_urls, "u.txt", "Team Alpha")[0]
     InteractionSession.objects.create(
