@@ -249,6 +249,7 @@ def _build_world():
         "api:topics": [Route(api_slug, query={"page": "1"})],
         "api:runs": [Route(api_slug, query={"page": "1"})],
         "api:run_check": [Route(api_slug, ("POST",), post_as_is=False)],
+        "api:submissions": [Route(api_slug, ("GET", "POST"), post_as_is=False)],
         "api:run": [Route(api_slug | {"tag": alpha_run.tag})],
         "api:run_report": [Route(api_slug | {"tag": alpha_run.tag})],
         "api:pools": [Route(api_slug)],
