@@ -92,3 +92,25 @@ class TeamCreate(serializers.Serializer):
 
 class Job(serializers.Serializer):
     status_url = serializers.CharField()
+
+
+class SubmissionUpload(serializers.Serializer):
+    """One file a team sends, as the participant's page asks: a run, or a file of the track's that is not a run."""
+
+    file = serializers.FileField()
+    team = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    action = serializers.ChoiceField(choices=["submit", "check"], required=False, default="submit")
+    kind = serializers.CharField(
+        max_length=40,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="ciQA: initial, final (runs) or urls (a URL file)",
+    )
+    initial_tag = serializers.CharField(
+        max_length=100, required=False, allow_blank=True, default="", help_text="ciQA: a final run's initial run"
+    )
+    priority = serializers.IntegerField(min_value=1, max_value=32767, required=False, allow_null=True, default=None)
+    manual = serializers.BooleanField(required=False, default=False)
+    whole_collection = serializers.BooleanField(required=False, default=True)
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")

@@ -6,6 +6,7 @@ from api import judgment_views as jv
 from api import people_views as pv
 from api import run_views as rv
 from api import score_views as sv
+from api import submission_views as subv
 from api import token_views
 from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
 from config.roles import ROLES
@@ -36,6 +37,7 @@ urlpatterns = [
     path("evaluations/<slug:slug>/runs/", rv.Runs.as_view(), name="runs"),
     path("evaluations/<slug:slug>/runs/check/", rv.RunCheck.as_view(), name="run_check"),
     path("evaluations/<slug:slug>/runs/<segment:tag>/", rv.RunDetail.as_view(), name="run"),
+    path("evaluations/<slug:slug>/submissions/", subv.Submissions.as_view(), name="submissions"),
     path("evaluations/<slug:slug>/runs/<segment:tag>/report/", sv.RunReport.as_view(), name="run_report"),
     path("evaluations/<slug:slug>/pools/", rv.Pools.as_view(), name="pools"),
     path("pool-builds/<id:pk>/", rv.PoolBuildStatus.as_view(), name="pool_build"),

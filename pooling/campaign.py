@@ -3,6 +3,7 @@ the participant's pages (pooling.campaign_views); the judging stages add their o
 below (scoring: judgments of the team's runs once released), so pooling imports no later stage.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC
 from importlib import import_module
@@ -10,7 +11,7 @@ from importlib import import_module
 from django.db import transaction
 from django.utils import timezone
 
-from pooling.loading import submission_window
+from pooling.loading import LoadError, submission_window
 from pooling.models import Download, Evaluation, EvaluationFile, Participation, Submission, Team
 
 
@@ -27,6 +28,41 @@ class TeamDownload:
 # f(evaluation, team) -> [TeamDownload]. Until scoring registers, only a released evaluation counts.
 _released_check = [lambda evaluation, team_id: evaluation.state == Evaluation.RELEASED]
 DOWNLOAD_PROVIDERS = []
+
+
+@dataclass(frozen=True)
+class OtherSubmission:
+    """A file a track's teams submit that is not a run (ciQA's URL files), offered on the participant's page and
+    through the API beside runs: the track checks and stores it, within the campaign's rules, with a receipt."""
+
+    kind: str  # the submission form's "kind" value
+    label: str
+    check: Callable  # (evaluation, data, filename, team name) -> (problems, parsed with .tag, or None)
+    submit: Callable  # (evaluation, data, filename, team name, by) -> Submission (the receipt); raises LoadError
+
+
+OTHER_SUBMISSIONS: dict[str, dict[str, OtherSubmission]] = {}  # track slug -> kind -> what it is
+
+
+def register_other_submission(track, other):
+    OTHER_SUBMISSIONS.setdefault(track, {})[other.kind] = other
+
+
+def other_submissions(evaluation):
+    """{kind: OtherSubmission} the evaluation's teams may send besides runs."""
+    return OTHER_SUBMISSIONS.get(evaluation.track, {})
+
+
+def submit_other(other, evaluation, team, upload, user, store):
+    """Check (and with `store`, store) an OtherSubmission's file for `team`: (problems, parsed, receipt)."""
+    data = upload.read()
+    problems, parsed = other.check(evaluation, data, upload.name, team.name)
+    if problems or not store:
+        return problems, parsed, None
+    try:
+        return [], parsed, other.submit(evaluation, data, upload.name, team.name, user)
+    except LoadError as exc:
+        return exc.problems, None, None
 
 
 def register_release_check(check):

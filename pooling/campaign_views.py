@@ -34,9 +34,26 @@ def participate(request, slug):
     receipts; POST checks a run file ("check") or checks and stores it ("submit"), within the rules."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
     team = _team(request)
-    form = forms.SubmissionForm(request.POST or None, request.FILES or None)
+    others = campaign.other_submissions(evaluation)
+    form = forms.SubmissionForm(
+        request.POST or None, request.FILES or None, other_kinds=[(o.kind, o.label) for o in others.values()]
+    )
     problems, parsed, checked, status = [], None, False, 200
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and form.is_valid() and form.cleaned_data["kind"] in others:
+        # a file of the track's that is not a run (ciQA's URL files): the track checks and stores it
+        problems, parsed, receipt = campaign.submit_other(
+            others[form.cleaned_data["kind"]],
+            evaluation,
+            team,
+            form.cleaned_data["file"],
+            request.user,
+            store=request.POST.get("action") == "submit",
+        )
+        if receipt is not None:
+            messages.success(request, f"{receipt.form.get('kind', 'File')} {receipt.tag} received.")
+            return redirect("pooling:receipt", receipt.pk)
+        checked, status = True, 400 if problems else 200
+    elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         upload = data["file"]
         run_file = RunFile(

@@ -101,6 +101,11 @@ class SubmissionForm(forms.Form):
     )
     initial_tag = forms.CharField(required=False, max_length=100, label="Its initial run (final runs)")
 
+    def __init__(self, *args, other_kinds=(), **kwargs):
+        """`other_kinds`: (kind, label) of the files a track's teams send besides runs (ciQA's URL files)."""
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [*self.fields["kind"].choices, *other_kinds]
+
 
 class UserForm(forms.Form):
     """An organizer's view of one account: roles, teams (comma-separated; new names create teams), e-mail."""

@@ -337,6 +337,11 @@ def _report(evaluation, module, data, filename, found, parsed, submission=None):
     elif submission is not None and (submission.team or "").strip():
         priority = submission.priority or parsed.data.get("priority") or priority_from_tag(parsed.tag)
         problems = [b.format(filename) for b in rule_breaches(evaluation, parsed, submission, priority)]
+        # A run format may name, in CHECK_SUBMISSION, a Django-side f(evaluation, parsed, submission) -> problems:
+        # what its AFTER_STORE will refuse (ciQA's pairing and limits), said when the run is only checked.
+        track_check = getattr(module, "CHECK_SUBMISSION", None)
+        if track_check and not problems:
+            problems = list(resolve(track_check)(evaluation, parsed, submission))
     return problems, notes, (None if problems else parsed)
 
 
@@ -581,6 +586,8 @@ def _load_run_files(evaluation, files, context, by=None, override_reason=""):
                 breaches = rule_breaches(evaluation, parsed, f, priority)
                 if breaches and not override_reason:
                     raise LoadError([b.format(f.filename) for b in breaches])
+                if f.kind:  # a track pairing runs (ciQA) checks the pair as the run is stored (AFTER_STORE)
+                    parsed.data = parsed.data | {"kind": f.kind, "initial_tag": f.initial_tag.strip()}
                 result.run, result.replaced = store_run(
                     evaluation, parsed, team, priority, f.manual, f.whole_collection, f.filename
                 )

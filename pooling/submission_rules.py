@@ -21,6 +21,12 @@ MANUAL_DESCRIPTION = "manual runs described"
 REPLACEMENT_SLOT = "a replaced run keeps its priority"
 WINDOW = "submission window"
 PAIRS = "initial/final pairs"
+# The rules about a run itself; a file that is not a run (a ciQA URL file) is held to the others only (the window
+# and whatever else pooling.loading.rule_breaches checks of every submission).
+RUN_RULES = frozenset(
+    {RUNS_PER_TEAM, PRIORITIES, ONE_PER_PRIORITY, FIRST_AUTOMATIC, AUTOMATIC_ONLY, RUN_TAG, MANUAL_DESCRIPTION}
+    | {REPLACEMENT_SLOT, PAIRS}
+)
 
 TAG_TEAM_PREFIX = "team_prefix"  # the tag starts with the team ID
 TAG_TEAM_PRIORITY = "team_priority"  # the tag is the team ID followed by the priority (TAC: NISTAssessor1)
@@ -43,8 +49,7 @@ class SubmissionRules:
     ask_whole_collection: bool = False  # the form asks whether the whole collection was searched
     # The run is due this many days after the team's first download of the test data (QA4MRE: 5).
     days_after_first_download: int | None = None
-    initial_final_pairs: bool = False  # ciQA: a final run names its team's initial run
-    max_initial_runs: int | None = None  # with initial_final_pairs: per team, each kind
+    initial_final_pairs: bool = False  # ciQA: the form asks initial or final run, and a final run's initial run
     source: str = ""  # the seed passage the rules come from
 
     def describe(self):
@@ -166,23 +171,11 @@ def _tag_breaches(rules, candidate):
 
 
 def _pair_breaches(rules, candidate, team_runs):
+    # Only the form's question: the pairing itself and the per-kind limits are the track's (ciQA checks them as
+    # the run is stored and when it is checked: tracks.qa.ciqa.rules, through the run format's hooks).
     if candidate.kind not in ("initial", "final"):
         return [Breach(PAIRS, "say whether the run is an initial or a final run")]
-    found = []
-    same_kind = [r for r in team_runs if r.kind == candidate.kind]
-    if rules.max_initial_runs and len(same_kind) >= rules.max_initial_runs:
-        found.append(Breach(PAIRS, f"at most {rules.max_initial_runs} {candidate.kind} runs per team"))
-    if candidate.kind == "final":
-        initials = {r.tag for r in team_runs if r.kind == "initial"}
-        if candidate.initial_tag not in initials:
-            found.append(
-                Breach(
-                    PAIRS,
-                    f"a final run names its team's initial run; {candidate.initial_tag or 'none'!r} is not one "
-                    f"(initial runs: {', '.join(sorted(initials)) or 'none yet'})",
-                )
-            )
-    return found
+    return []
 
 
 def deadline(closes, first_download, days):

@@ -203,7 +203,7 @@ def _build_world():
     from pooling.loading import create_evaluation, load_topics
     from tracks.qa.ciqa.submissions import load_url_file
 
-    done = create_evaluation("ciqa-done", "trec2007-ciqa")
+    done = create_evaluation("ciqa-done", "trec2007-ciqa", settings={"allow_private_urls": True})  # the demo's host
     load_topics(done, ciqa_demo.TOPICS.read_bytes(), "topics.txt")
     done_file = load_url_file(done, ciqa_urls, "u.txt", "Team Alpha")[0]
     InteractionSession.objects.create(
@@ -249,6 +249,7 @@ def _build_world():
         "api:topics": [Route(api_slug, query={"page": "1"})],
         "api:runs": [Route(api_slug, query={"page": "1"})],
         "api:run_check": [Route(api_slug, ("POST",), post_as_is=False)],
+        "api:submissions": [Route(api_slug, ("GET", "POST"), post_as_is=False)],
         "api:run": [Route(api_slug | {"tag": alpha_run.tag})],
         "api:run_report": [Route(api_slug | {"tag": alpha_run.tag})],
         "api:pools": [Route(api_slug)],

@@ -287,6 +287,8 @@ ENDPOINTS = [
     ("delete", "/api/evaluations/api-bolt/runs/{alpha}/", (ORG,)),
     ("get", "/api/evaluations/api-bolt/runs/{alpha}/report/", (ORG, "alpha", "beta")),
     ("get", "/api/evaluations/api-bolt/pools/", (ORG,)),
+    ("get", "/api/evaluations/api-bolt/submissions/", (ORG, "alpha", "beta")),
+    ("post", "/api/evaluations/api-bolt/submissions/", ("alpha", "beta")),
     ("post", "/api/evaluations/api-bolt/pools/", (ORG,)),
     ("get", "/api/pool-builds/{build}/", (ORG,)),
     ("get", "/api/evaluations/api-bolt/assignments/", (ORG,)),
@@ -312,7 +314,7 @@ def test_the_matrix_covers_every_api_route():
     (api_urls,) = [p for p in get_resolver().url_patterns if getattr(p, "app_name", None) == "api"]
     routes = {p.name for p in api_urls.url_patterns} - {"token"}  # the token page is HTML, tested above
     covered = {resolve(path.format(alpha="a", build=1, job=1)).url_name for _, path, _ in ENDPOINTS}
-    assert covered == routes and len(routes) == 22
+    assert covered == routes and len(routes) == 23
 
 
 @pytest.mark.parametrize("method, path, allowed", ENDPOINTS, ids=[f"{m} {p}" for m, p, _ in ENDPOINTS])
@@ -339,4 +341,4 @@ def test_the_schema_validates_as_openapi_3(world):
     validate(schema)  # raises on anything that is not OpenAPI 3
     assert schema["openapi"].startswith("3.")
     assert "/api/evaluations/{slug}/runs/" in schema["paths"] and "tokenAuth" in schema["components"]["securitySchemes"]
-    assert len(schema["paths"]) == 20  # schema and docs describe no path of their own
+    assert len(schema["paths"]) == 21  # schema and docs describe no path of their own

@@ -122,6 +122,8 @@ CIQA_TRACK = Track(
         "max_initial_runs": 2,
         "max_final_runs": 2,
         "max_url_files": 2,
+        "baseline_quota": 5000,  # seed 001 3.2.3: the sentence-retrieval baseline's characters per topic
+        "allow_private_urls": False,  # URL files may point only at public addresses (tracks/qa/formats/ciqa_urls.py)
     },
     organizer_links=(
         PageLink(
@@ -130,6 +132,12 @@ CIQA_TRACK = Track(
         PageLink("ciqa-board-link", "ciQA scores: recall by length, initial versus final", "qa:ciqa_board"),
     ),
     demo_steps=("tracks.qa.ciqa.demo.load_ciqa_demo",),
+    submission_rules=SubmissionRules(
+        initial_final_pairs=True,
+        source="001 3.2.2: at most 2 initial runs, 2 URL files and 2 final runs per participant (the settings "
+        "max_initial_runs, max_url_files, max_final_runs); manual runs marked as such; each final run gives the "
+        "run tag of its initial run",
+    ),
     **QA_PAGES,
     **QA_PROGRESS,
 )
@@ -170,3 +178,15 @@ class QaConfig(AppConfig):
         from tracks.qa.ciqa.results import ciqa_report
 
         register_report(CIQA_TRACK.slug, ciqa_report)  # the QA report with its recall-by-length plot
+        from pooling.campaign import OtherSubmission, register_other_submission
+        from tracks.qa.ciqa import submissions as ciqa_submissions
+
+        register_other_submission(
+            CIQA_TRACK.slug,
+            OtherSubmission(
+                "urls",
+                "URL file (your system's address per topic)",
+                ciqa_submissions.check_url_file,
+                ciqa_submissions.submit_url_file,
+            ),
+        )

@@ -2,7 +2,8 @@
 
 A training topic and 2 test topics (tests/fixtures/qa/demo_ciqa_topics.txt); Team Alpha and Team Beta each with an
 initial and a final run (the final one naming its initial run) and a URL file pointing at the demo's own stand-in
-system (/assess/ciqa/demo-system/, on http://localhost:$PORT, 8000 by default: scripts/demo's port); the
+system (/assess/ciqa/demo-system/, on http://127.0.0.1:$PORT, 8000 by default: the address scripts/demo serves and
+prints, so the assessor's login holds in the system's window; the evaluation allows such private addresses); the
 sentence-retrieval baseline as a third interaction; pools built; both topics assigned to "assessor2", whose
 sessions are planned (training topic first); topic 901's nuggets built, voted and matched, so its scores and recall
 curves show while 902 is left to judge (partly judged).
@@ -73,7 +74,9 @@ RUNS = [  # tag, team, stage, initial, manual, lines
 
 
 def demo_site():
-    return f"http://localhost:{os.environ.get('PORT', '8000')}"
+    """Where scripts/demo serves: the URL files' host must be the one the assessor logged in at (a session cookie
+    of 127.0.0.1 is not sent to localhost)."""
+    return f"http://127.0.0.1:{os.environ.get('PORT', '8000')}"
 
 
 def url_file_bytes(tag, team, topics):
@@ -96,7 +99,7 @@ def screenshot_png(rgb, width=160, height=100):
 
 def load_ciqa_demo(out=print):
     from corpus.models import Collection
-    from pooling.loading import create_evaluation, load_topics
+    from pooling.loading import create_evaluation, load_topics, update_settings
     from pooling.models import Evaluation
     from pooling.pools import build_pools
 
@@ -106,6 +109,8 @@ def load_ciqa_demo(out=print):
     evaluation = Evaluation.objects.filter(slug=SLUG).first() or create_evaluation(
         SLUG, submissions.TRACK, [COLLECTION], "Demo TREC 2007 ciQA"
     )
+    # the demo's systems run on the demo's own (loopback) host
+    update_settings(evaluation, {submissions.ALLOW_PRIVATE: True})
     load_topics(evaluation, TOPICS.read_bytes(), TOPICS.name)
     documents = _documents()
     for tag, team, stage, initial, manual, lines in RUNS:

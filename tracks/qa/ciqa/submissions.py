@@ -1,23 +1,36 @@
-"""Loading ciQA runs and URL files: the functions behind the ciQA page and the commands load_ciqa_run and
-load_ciqa_urls. Everything is checked first; what passes is stored in one transaction, and the submission rules
-(tracks.qa.ciqa.rules) are checked inside it with the team's row locked, so two uploads of one team cannot both
-pass as its third run."""
+"""Loading ciQA runs and URL files: the functions behind the ciQA page, the participant's page and API
+(pooling.campaign) and the commands load_ciqa_run and load_ciqa_urls, so every path applies the same checks.
+
+A run goes through pooling.loading.load_run_files like any track's run (the campaign's rules and window, the
+receipt, the audit log) with its stage (initial or final, and a final run's initial run) in the run's data
+("kind", "initial_tag"); the ciQA rules (tracks.qa.ciqa.rules) are checked in AFTER_STORE inside the run's
+transaction with the team's row locked, so two uploads of one team cannot both pass as its third run, and, for a
+run only checked, through CHECK_SUBMISSION. A URL file is held to the same campaign rules (what rule_breaches checks
+of every submission: the window) and gets a receipt too."""
+
+import hashlib
+import socket
 
 from django.db import transaction
 
-from pooling.loading import LoadError, check_run_file, effective_settings, priority_from_tag, store_run
+from pooling import audit
+from pooling.formats.base import ParsedRun
+from pooling.loading import LoadError, RunFile, effective_settings, load_run_files, rule_breaches
 from pooling.models import Run, Team, Topic
-from pooling.staleness import rescoring_deferred
+from pooling.models import Submission as Receipt
+from pooling.submission_rules import RUN_RULES
 from tracks.qa.ciqa.models import Screenshot, UrlFile
 from tracks.qa.ciqa.rules import FINAL, INITIAL, STAGES, URLS, Submission, check_submission
 from tracks.qa.formats.ciqa_topics import KIND, TRAINING_KIND
 from tracks.qa.formats.ciqa_urls import parse_url_file
 
 TRACK = "trec2007-ciqa"
-STAGE, INITIAL_TAG = "ciqa_stage", "ciqa_initial"
+# The run's data keys, the generic ones (pooling.loading.RunFile.kind / initial_tag) that every path writes.
+STAGE, INITIAL_TAG = "kind", "initial_tag"
 IMAGE_TYPES = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg", b"GIF87a": "image/gif"}
 IMAGE_TYPES[b"GIF89a"] = "image/gif"
 MAX_IMAGE = 2 * 1024 * 1024
+ALLOW_PRIVATE = "allow_private_urls"  # evaluation setting: URL files may point at non-public addresses
 
 
 def _team_problems(team, filename):
@@ -52,23 +65,47 @@ def url_submissions(evaluation):
     ]
 
 
-def load_run(evaluation, data, filename, team, stage, initial="", manual=False, priority=None):
-    """Check and store one ciQA run as an initial or a final run (naming its initial run); returns (run,
-    replaced). Raises LoadError with every problem."""
+def load_run(
+    evaluation, data, filename, team, stage, initial="", manual=False, priority=None, by=None, override_reason=""
+):
+    """Check and store one ciQA run as an initial or a final run (naming its initial run) through
+    pooling.loading.load_run_files (campaign rules, receipt naming `by`); returns (run, replaced). Raises
+    LoadError with every problem."""
     require_ciqa(evaluation)
-    problems, parsed = check_run_file(evaluation, data, filename)
     team = (team or "").strip()
-    problems += _team_problems(team, filename)
+    problems = _team_problems(team, filename)
     if stage not in STAGES:
         problems.append(f"{filename}:0: stage {stage!r}: a ciQA run is an initial or a final run")
     if problems:
         raise LoadError(problems)
-    parsed.data = (parsed.data or {}) | {STAGE: stage, INITIAL_TAG: (initial or "").strip() if stage == FINAL else ""}
-    with rescoring_deferred(), transaction.atomic():
-        team_row = Team.objects.get_or_create(name=team)[0]
-        return store_run(
-            evaluation, parsed, team_row, priority or priority_from_tag(parsed.tag) or 1, manual, True, filename
-        )
+    run_file = RunFile(
+        filename=filename,
+        data=data,
+        team=team,
+        priority=priority,
+        manual=manual,
+        kind=stage,
+        initial_tag=(initial or "").strip() if stage == FINAL else "",
+    )
+    [result] = load_run_files(evaluation, [run_file], by=by, override_reason=override_reason)
+    if result.problems:
+        raise LoadError(result.problems)
+    return result.run, result.replaced
+
+
+def _rule_problems(evaluation, tag, team, stage, initial, exclude=None):
+    new = Submission(tag, team, stage, initial or "")
+    return check_submission(new, run_submissions(evaluation, exclude=exclude), effective_settings(evaluation))
+
+
+def check_submission_of(evaluation, parsed, run_file):
+    """The run format's CHECK_SUBMISSION: what after_store will refuse, for a run only checked."""
+    stage = run_file.kind or ""
+    if stage not in STAGES:
+        return [f"{run_file.filename}:0: say whether the run is an initial or a final run"]
+    where = f"{run_file.filename}:0"
+    team = run_file.team.strip()
+    return [f"{where}: {p}" for p in _rule_problems(evaluation, parsed.tag, team, stage, run_file.initial_tag.strip())]
 
 
 def after_store(run):
@@ -78,15 +115,12 @@ def after_store(run):
     stage = (run.data or {}).get(STAGE)
     if stage not in STAGES:
         raise LoadError(
-            [
-                f"{where}: a ciQA run is loaded as an initial or a final run (naming its initial run) on the "
-                "evaluation's ciQA page or with manage.py load_ciqa_run, not through the generic run upload"
-            ]
+            [f"{where}: a ciQA run is an initial or a final run: say which (and a final run's initial run)"]
         )
     Team.objects.select_for_update(of=("self",)).filter(pk=run.team_id).first()  # a team's loads queue here
-    new = Submission(run.tag, run.team.name, stage, (run.data or {}).get(INITIAL_TAG) or "")
-    existing = run_submissions(run.evaluation, exclude=run.pk)
-    problems = check_submission(new, existing, effective_settings(run.evaluation))
+    problems = _rule_problems(
+        run.evaluation, run.tag, run.team.name, stage, (run.data or {}).get(INITIAL_TAG), exclude=run.pk
+    )
     if problems:
         raise LoadError([f"{where}: {p}" for p in problems])
 
@@ -100,18 +134,48 @@ def test_topics(evaluation):
     )
 
 
-def load_url_file(evaluation, data, filename, team, manual=False):
-    """Check and store one URL file of `team`; returns (UrlFile, replaced)."""
+def resolve_host(host):
+    """The addresses `host` resolves to here, now (socket.getaddrinfo); none when it does not resolve: the team's
+    system may not be up yet, and an assessor skips a system that cannot be reached. Tests replace it (no network)."""
+    try:
+        return [info[4][0] for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)]
+    except (OSError, UnicodeError):
+        return []
+
+
+def check_url_file(evaluation, data, filename, team):
+    """(problems, ParsedUrlFile or None): the file's lines (http(s) URLs, on public hosts unless the evaluation
+    allows others), the team's name and the campaign's rules for every submission (its window), nothing stored."""
     require_ciqa(evaluation)
     topics = test_topics(evaluation)
     if not topics:
-        raise LoadError([f"{filename}:0: {evaluation.slug} has no topics yet: load the topic file first"])
-    parsed_problems, parsed = parse_url_file(data, filename, topics)
+        return [f"{filename}:0: {evaluation.slug} has no topics yet: load the topic file first"], None
+    allow = bool(effective_settings(evaluation).get(ALLOW_PRIVATE))
+    parsed_problems, parsed = parse_url_file(data, filename, topics, allow, None if allow else resolve_host)
     problems = [p.format(filename) for p in parsed_problems]
     team = (team or "").strip()
     problems += _team_problems(team, filename)
+    return problems, (None if problems else parsed)
+
+
+def campaign_breaches(evaluation, team):
+    """The campaign rules a URL file meets as every submission does (pooling.loading.rule_breaches, less the rules
+    about a run itself): the submission window, and whatever else the campaign checks of every file."""
+    probe = RunFile(filename="", data=b"", team=team, kind=URLS)
+    return [b for b in rule_breaches(evaluation, ParsedRun(tag="", entries=[]), probe, None) if b.rule not in RUN_RULES]
+
+
+def load_url_file(evaluation, data, filename, team, manual=False, by=None, override_reason=""):
+    """Check and store one URL file of `team` with its receipt (naming `by`, a user or None for the server);
+    returns (UrlFile with .receipt, replaced). An organizer's `override_reason` accepts a breach of the campaign's
+    rules (the window), logged; never a problem of the file or of the ciQA limits."""
+    problems, parsed = check_url_file(evaluation, data, filename, team)
     if problems:
         raise LoadError(problems)
+    team = team.strip()
+    breaches = campaign_breaches(evaluation, team)
+    if breaches and not override_reason:
+        raise LoadError([b.format(filename) for b in breaches])
     with transaction.atomic():
         team_row = Team.objects.get_or_create(name=team)[0]
         Team.objects.select_for_update(of=("self",)).filter(pk=team_row.pk).first()
@@ -132,7 +196,29 @@ def load_url_file(evaluation, data, filename, team, manual=False):
                 "baseline_run": None,
             },
         )
+        overrides = [{"rule": b.rule, "message": b.message, "reason": override_reason} for b in breaches]
+        url_file.receipt = Receipt.objects.create(
+            evaluation=evaluation,
+            team=team_row,
+            user=by if getattr(by, "pk", None) else None,
+            tag=parsed.tag,
+            filename=filename[-255:],
+            sha256=hashlib.sha256(data).hexdigest(),
+            size=len(data),
+            replaced=not created,
+            form={"kind": "URL file", "manual": manual, "topics": len(parsed.urls)}
+            | ({"overrides": overrides} if overrides else {}),
+        )
+        target = f"{evaluation.slug}:{parsed.tag}"
+        if overrides:
+            audit.record(by, "rule overridden", target, before=None, after={"rules": overrides}, reason=override_reason)
     return url_file, not created
+
+
+def submit_url_file(evaluation, data, filename, team, by):
+    """A team's URL file sent on the participant's page or through the API (pooling.campaign.OtherSubmission):
+    load_url_file's checks; returns the receipt."""
+    return load_url_file(evaluation, data, filename, team, by=by)[0].receipt
 
 
 def image_type(data):
@@ -154,6 +240,9 @@ def baseline_interaction(evaluation, run):
     sentence-relevance page (seed 001 3.2.3: 'The interaction associated with this run asked the assessor for
     relevance judgments on each of the sentences')."""
     require_ciqa(evaluation)
+    from tracks.qa.ciqa.baseline import cut_to_quota  # (baseline imports this module)
+
+    run = cut_to_quota(evaluation, run)
     url_file, _ = UrlFile.objects.update_or_create(
         evaluation=evaluation,
         tag=f"{run.tag}-interaction"[:100],

@@ -100,6 +100,7 @@ def upload_run(request, slug):
             params.text(request.POST.get("stage"), "stage"),
             params.text(request.POST.get("initial"), "initial"),
             manual=request.POST.get("manual") == "on",
+            by=request.user,
         )
         return f"{'Replaced' if replaced else 'Loaded'} {results.stage_of(run)} run {run.tag}."
 
@@ -119,6 +120,7 @@ def upload_urls(request, slug):
             name,
             params.text(request.POST.get("team"), "team"),
             manual=request.POST.get("manual") == "on",
+            by=request.user,
         )
         return f"{'Replaced' if replaced else 'Loaded'} URL file {url_file.tag}."
 

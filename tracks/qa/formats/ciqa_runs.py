@@ -2,8 +2,10 @@
 test topic but not the training topic. No Django import.
 
 Whether a run is initial or final, and which initial run a final run follows, is said at upload (the seed's run
-submission interface, 001 3.2.2), not in the file: tracks.qa.ciqa.submissions loads ciQA runs and checks the
-pairing and the per-team limits in AFTER_STORE, inside the run's transaction.
+submission interface, 001 3.2.2), not in the file: tracks.qa.ciqa.submissions checks the pairing and the per-team
+limits in AFTER_STORE, inside the run's transaction, and in CHECK_SUBMISSION for a run only checked. ciQA runs have
+no priorities: every run is priority 1 (judged) unless the upload says otherwise ("Assessors evaluated both initial
+and final runs").
 """
 
 from dataclasses import replace
@@ -17,6 +19,7 @@ POOL_USES_DATA = qa_runs.POOL_USES_DATA
 pool_key = qa_runs.pool_key
 pool_item = qa_runs.pool_item
 AFTER_STORE = "tracks.qa.ciqa.submissions.after_store"
+CHECK_SUBMISSION = "tracks.qa.ciqa.submissions.check_submission_of"
 
 
 def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[Problem], ParsedRun | None]:
@@ -27,4 +30,6 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
     for p in problems:  # a line for the training topic: say why it is refused
         ident = next((t for t in training if p.message == f"unknown question id {t!r}"), None)
         said.append(Problem(p.line, f"topic {ident} is the training topic: runs do not answer it") if ident else p)
+    if parsed is not None:
+        parsed = replace(parsed, data=parsed.data | {"priority": 1})
     return said, parsed

@@ -13,11 +13,21 @@ docs/reference.md):
 One `tag` line names the file (unique in the evaluation, like a run tag); `screenshot` lines are kept as the
 archive's pointers; every other line is `TOPIC URL`. Every topic, the training topic included, needs exactly one
 URL, and every URL is an absolute http(s) address.
+
+Assessors open these URLs from inside the organizers' network, so a URL may not point at a loopback, private,
+link-local, reserved, multicast or otherwise non-public address unless the evaluation allows it
+(`allow_private_urls`; the demo, whose stand-in systems run on the demo's own host, does). The host is read as a
+browser reads it (percent-escapes, full-width digits, IPv4 written as one number, in hex or in octal), `localhost`
+and `*.localhost` are loopback by name (RFC 6761), and a host name is resolved only by the `resolve` function the
+caller passes (tracks.qa.ciqa.submissions resolves at load time; this module does no I/O).
 """
 
+import ipaddress
 import re
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from pooling.formats.base import Problem
 
@@ -33,8 +43,88 @@ class ParsedUrlFile:
     screenshots: list[str] = field(default_factory=list)
 
 
-def url_problem(url: str) -> str | None:
-    """Why `url` is not an absolute http(s) URL, or None."""
+Resolver = Callable[[str], Iterable[str]]  # host name -> its addresses (empty: unknown)
+_DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})  # UTS 46 maps these to "."
+ONLY_PUBLIC = "; assessors are only sent to public addresses (the evaluation's setting allow_private_urls is off)"
+_PART = {16: re.compile("[0-9a-f]*"), 8: re.compile("[0-7]*"), 10: re.compile("[0-9]+")}
+
+
+def _ipv4_part(part: str) -> int | None:
+    """One dot-separated part as the URL standard reads an IPv4 host (0x.. hex, 0.. octal, decimal)."""
+    if part[:2] in ("0x", "0X"):
+        digits, base = part[2:].lower(), 16
+    elif len(part) > 1 and part[0] == "0":
+        digits, base = part[1:], 8
+    else:
+        digits, base = part, 10
+    if not _PART[base].fullmatch(digits):
+        return None
+    return int(digits, base) if digits else 0
+
+
+def host_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | str | None:
+    """The address a browser would connect to for `host` (urlsplit's hostname), None for a host name, or a
+    string saying why the host is no host at all. 'http://2852039166/' and 'http://0xa9.0xfe.0xa9.0xfe/' are
+    169.254.169.254 to a browser, so they are to this check."""
+    host = unicodedata.normalize("NFKC", unquote(host)).translate(_DOTS).lower()
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0])  # IPv6 (brackets already gone), plain IPv4
+    except ValueError:
+        pass
+    parts = host.split(".")
+    if len(parts) > 1 and parts[-1] == "":
+        parts.pop()  # a trailing dot names the same host
+    last = parts[-1]
+    if not (last.isascii() and (last.isdigit() or last[:2] == "0x" and _PART[16].fullmatch(last[2:]))):
+        return None  # not an IPv4 host: a name
+    numbers = [_ipv4_part(p) for p in parts]
+    if len(parts) > 4 or None in numbers:
+        return "not a valid IPv4 address (a browser reads a host ending in a number as one)"
+    *head, tail = numbers
+    if any(n > 255 for n in head) or tail >= 256 ** (5 - len(numbers)):
+        return "not a valid IPv4 address (a browser reads a host ending in a number as one)"
+    value = tail + sum(n << (8 * (3 - i)) for i, n in enumerate(head))
+    return ipaddress.IPv4Address(value)
+
+
+def address_problem(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
+    """Why assessors may not be sent to `address` (the kind of address), or None for a public one."""
+    mapped = getattr(address, "ipv4_mapped", None)
+    if mapped is not None:
+        address = mapped
+    for kind, test in (
+        ("a loopback", "is_loopback"),
+        ("a link-local", "is_link_local"),
+        ("a multicast", "is_multicast"),
+        ("an unspecified", "is_unspecified"),
+        ("a reserved", "is_reserved"),
+        ("a private", "is_private"),
+    ):
+        if getattr(address, test):
+            return f"{kind} address"
+    return None if address.is_global else "a non-public address"
+
+
+def host_problem(host: str, resolve: Resolver | None = None) -> str | None:
+    """Why `host` may not be sent to assessors (a private address, or a name of one), or None."""
+    address = host_address(host)
+    if isinstance(address, str):
+        return f"host {host!r} is {address}"
+    if address is not None:
+        bad = address_problem(address)
+        return f"host {host!r} is {bad}{ONLY_PUBLIC}" if bad else None
+    name = host.rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return f"host {host!r} is a loopback address{ONLY_PUBLIC}"
+    for found in resolve(host) if resolve else ():
+        bad = address_problem(ipaddress.ip_address(found.split("%", 1)[0]))
+        if bad:
+            return f"host {host!r} resolves to {found}, {bad}{ONLY_PUBLIC}"
+    return None
+
+
+def url_problem(url: str, allow_private: bool = False, resolve: Resolver | None = None) -> str | None:
+    """Why `url` is not an absolute http(s) URL on a public host (any host with `allow_private`), or None."""
     if len(url) > MAX_URL:
         return f"URL longer than {MAX_URL} characters"
     try:
@@ -45,11 +135,18 @@ def url_problem(url: str) -> str | None:
         return f"URL {url!r} is not http(s)"
     if not parts.hostname:
         return f"URL {url!r} names no host"
+    if not allow_private:
+        bad = host_problem(parts.hostname, resolve)
+        if bad:
+            return f"URL {url!r}: {bad}"
     return None
 
 
-def parse_url_file(data: bytes, filename: str, topics: list[str]) -> tuple[list[Problem], ParsedUrlFile | None]:
-    """(problems, ParsedUrlFile or None) of a URL file for the given topic idents (all must get a URL)."""
+def parse_url_file(
+    data: bytes, filename: str, topics: list[str], allow_private: bool = False, resolve: Resolver | None = None
+) -> tuple[list[Problem], ParsedUrlFile | None]:
+    """(problems, ParsedUrlFile or None) of a URL file for the given topic idents (all must get a URL); hosts as
+    url_problem checks them."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -85,7 +182,7 @@ def parse_url_file(data: bytes, filename: str, topics: list[str]) -> tuple[list[
             else:
                 tag = (value, number)
             continue
-        bad = url_problem(value)
+        bad = url_problem(value, allow_private, resolve)
         if bad:
             problems.append(Problem(number, bad))
             continue

@@ -169,3 +169,51 @@ def test_control_characters_are_refused_by_line():
     assert [p.format("t.txt") for p in problems][0] == "t.txt:2: bad encoding: control character U+0000"
     problems, _ = parse_url_file(b"tag A\n56 https://a.example.org/\x00\n", "u.txt", ["56"])
     assert [p.format("u.txt") for p in problems][0] == "u.txt:2: bad encoding: control character U+0000"
+
+
+def test_url_files_point_only_at_public_hosts_as_a_browser_reads_them():
+    def problems_of(*hosts, allow=False, resolve=None):
+        lines = "".join(f"56 http://{h}/x\n" for h in hosts)
+        data = f"tag T\noQA2007throwaway https://a.example.org/\n{lines}57 https://a.example.org/\n".encode()
+        return [p.format("u.txt") for p in parse_url_file(data, "u.txt", TOPICS, allow, resolve)[0]]
+
+    kinds = {
+        "169.254.169.254": "a link-local address",
+        "2852039166": "a link-local address",  # 169.254.169.254 as one number
+        "0xa9.0xfe.0xa9.0xfe": "a link-local address",
+        "169.254.43518": "a link-local address",
+        "0251.0376.0251.0376": "a link-local address",  # octal
+        "127.1": "a loopback address",
+        "%31%32%37.0.0.1": "a loopback address",
+        "\uff11\uff12\uff17.0.0.1": "a loopback address",  # full-width digits
+        "localhost": "a loopback address",
+        "ciqa.localhost": "a loopback address",
+        "[::1]": "a loopback address",
+        "[::ffff:10.0.0.1]": "a private address",
+        "10.1.2.3": "a private address",
+        "192.168.0.10": "a private address",
+        "[fe80::1]": "a link-local address",
+        "224.0.0.1": "a multicast address",
+        "0.0.0.0": "an unspecified address",
+        "240.0.0.1": "a reserved address",
+        "100.64.0.1": "a non-public address",
+    }
+    for host, kind in kinds.items():
+        problem = problems_of(host)[0]  # (then: topic 56 has no URL)
+        shown = host.strip("[]")
+        assert problem.startswith(f"u.txt:3: URL 'http://{host}/x': host '{shown}")
+        assert f"is {kind}; assessors are only sent to public addresses" in problem, problem
+    assert problems_of("1.2.3.09")[0] == (
+        "u.txt:3: URL 'http://1.2.3.09/x': host '1.2.3.09' is not a valid IPv4 address (a browser reads a host "
+        "ending in a number as one)"
+    )
+    assert problems_of("93.184.216.34") == problems_of("umd.example.org") == []
+    # the organizer may allow them (the demo does: its systems are on its own host)
+    assert problems_of("127.0.0.1:8000", allow=True) == problems_of("169.254.169.254", allow=True) == []
+    # a name is looked up only by the resolver the caller gives
+    resolve = {"intranet.example.org": ["93.184.216.34", "10.0.0.7"]}.get
+    assert problems_of("intranet.example.org") == []
+    assert problems_of("intranet.example.org", resolve=lambda h: resolve(h, []))[0] == (
+        "u.txt:3: URL 'http://intranet.example.org/x': host 'intranet.example.org' resolves to 10.0.0.7, a private "
+        "address; assessors are only sent to public addresses (the evaluation's setting allow_private_urls is off)"
+    )

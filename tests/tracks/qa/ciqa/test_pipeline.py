@@ -67,7 +67,7 @@ def test_topics_are_stored_with_template_and_narrative(ciqa):
 def test_initial_and_final_runs_pairing_and_limits_at_upload(ciqa, no_docid_check):
     r1 = run_bytes("UMDi1", ("56", "D1", "drugs cross the border"), ("57", "D2", "grants"))
     run, _ = submissions.load_run(ciqa, r1, "UMDi1.txt", "UMD", "initial")
-    assert run.data["ciqa_stage"] == "initial"
+    assert run.data["kind"] == "initial"
     final = run_bytes("UMDf1", ("56", "D1", "drugs cross the border"), ("57", "D3", "stock"))
     with pytest.raises(LoadError) as refused:
         submissions.load_run(ciqa, final, "UMDf1.txt", "UMD", "final", "UMDi9")
@@ -77,18 +77,19 @@ def test_initial_and_final_runs_pairing_and_limits_at_upload(ciqa, no_docid_chec
         submissions.load_run(ciqa, final, "UMDf1.txt", "MIT", "final", "UMDi1")
     assert refused.value.problems == ["UMDf1.txt:0: initial run 'UMDi1' is team UMD's, not MIT's"]
     run, _ = submissions.load_run(ciqa, final, "UMDf1.txt", "UMD", "final", "UMDi1", manual=True)
-    assert (run.data["ciqa_initial"], run.is_manual) == ("UMDi1", True)
+    assert (run.data["initial_tag"], run.is_manual) == ("UMDi1", True)
     submissions.load_run(ciqa, run_bytes("UMDi2", ("56", "D1", "a"), ("57", "D1", "b")), "i2.txt", "UMD", "initial")
     with pytest.raises(LoadError) as refused:
         submissions.load_run(ciqa, run_bytes("UMDi3", ("56", "D1", "a"), ("57", "D1", "b")), "i3.txt", "UMD", "initial")
     assert refused.value.problems == [
         "i3.txt:0: team UMD already has 2 initial runs (UMDi1, UMDi2); at most 2 per team"
     ]
-    # the generic upload cannot say initial or final: it is refused with the way to do it
-    [result] = load_run_files(
-        ciqa, [RunFile("x.txt", run_bytes("UMDx", ("56", "D1", "a"), ("57", "D1", "b")), "UMD", 1)]
-    )
-    assert "is loaded as an initial or a final run" in result.problems[0]
+    # the generic upload must say initial or final, and is then held to the same ciQA rules
+    x = run_bytes("UMDx", ("56", "D1", "a"), ("57", "D1", "b"))
+    [result] = load_run_files(ciqa, [RunFile("x.txt", x, "UMD", 1)])
+    assert result.problems == ["x.txt:0: rule 'initial/final pairs': say whether the run is an initial or a final run"]
+    [result] = load_run_files(ciqa, [RunFile("x.txt", x, "UMD", 1, kind="initial")])
+    assert result.problems == ["x.txt:0: team UMD already has 2 initial runs (UMDi1, UMDi2); at most 2 per team"]
     # a run for the training topic is refused by the format, by line
     with pytest.raises(LoadError) as refused:
         submissions.load_run(
@@ -201,7 +202,7 @@ def test_the_baseline_interaction_and_its_final_run(planned):
     assert SentenceJudgment.objects.count() == 3
     final, removed = baseline.make_final_run(ciqa, base, "BASEf")
     assert removed == 1 and [e.text for e in final.entries.order_by("line_no")] == ["s one", "s three"]
-    assert final.data["ciqa_initial"] == "BASEi"
+    assert final.data["initial_tag"] == "BASEi"
 
 
 def test_commands_do_what_the_pages_do(ciqa, make_user, tmp_path, no_docid_check, capsys):

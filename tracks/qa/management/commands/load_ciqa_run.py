@@ -18,11 +18,20 @@ class Command(BaseCommand):
         parser.add_argument("--stage", choices=("initial", "final"), required=True)
         parser.add_argument("--initial", default="", help="a final run: the tag of its initial run")
         parser.add_argument("--manual", action="store_true")
+        parser.add_argument(
+            "--override",
+            default="",
+            metavar="REASON",
+            help="accept a file that breaks the campaign's rules (the submission window), recording REASON in the "
+            "audit log; never a problem of the file or the ciQA limits",
+        )
 
     def handle(self, slug, file, team, stage, initial, manual, **options):
         evaluation = get_evaluation(slug)
         try:
-            run, replaced = load_run(evaluation, read_file(file), file, team, stage, initial, manual)
+            run, replaced = load_run(
+                evaluation, read_file(file), file, team, stage, initial, manual, override_reason=options["override"]
+            )
         except LoadError as exc:
             raise fail_with(exc.problems) from None
         self.stdout.write(f"{slug}: {'replaced' if replaced else 'loaded'} {stage} run {run.tag} of {team}")

@@ -16,12 +16,21 @@ class Command(BaseCommand):
         parser.add_argument("file")
         parser.add_argument("--team", required=True)
         parser.add_argument("--manual", action="store_true")
+        parser.add_argument(
+            "--override",
+            default="",
+            metavar="REASON",
+            help="accept a file that breaks the campaign's rules (the submission window), recording REASON in the "
+            "audit log; never a problem of the file or the ciQA limits",
+        )
         parser.add_argument("--screenshot", action="append", default=[], help="an image file; may be repeated")
 
     def handle(self, slug, file, team, manual, screenshot, **options):
         evaluation = get_evaluation(slug)
         try:
-            url_file, replaced = load_url_file(evaluation, read_file(file), file, team, manual)
+            url_file, replaced = load_url_file(
+                evaluation, read_file(file), file, team, manual, override_reason=options["override"]
+            )
             for image in screenshot:
                 add_screenshot(url_file, read_file(image), image)
         except LoadError as exc:

@@ -34,7 +34,8 @@ PNG = base64.b64decode(
 
 @pytest.fixture
 def planned(transactional_db, make_user, live_server):
-    evaluation = create_evaluation("ciqa-browser", "trec2007-ciqa")
+    # the systems are the live server's own pages, on localhost: allowed for this evaluation, as in the demo
+    evaluation = create_evaluation("ciqa-browser", "trec2007-ciqa", settings={"allow_private_urls": True})
     load_topics(evaluation, TOPICS, "topics.txt")
     make_user("judge", "assessor")
     base = f"{live_server.url}/assess/ciqa/demo-system"
