@@ -1,6 +1,7 @@
 from django import forms
 
 from corpus.models import Collection
+from pooling.formats.base import load_format
 from pooling.models import Evaluation, Team
 from pooling.tracks import track_choices
 
@@ -44,9 +45,19 @@ class SettingsForm(forms.Form):
 
 
 class TopicFileForm(forms.Form):
-    KINDS = [("questions", "Questions (series XML)"), ("top_docs", "Top-documents lists (qnum rank docid rsv)")]
-    kind = forms.ChoiceField(choices=KINDS, initial="questions")
+    """The topic file of the evaluation's track (labelled by its format's FILE_LABEL), or, where the track's
+    format says teams got them (TOP_DOCS: TREC/TAC QA, ciQA), NIST's top-documents lists."""
+
+    kind = forms.ChoiceField(initial="questions")
     file = forms.FileField()
+
+    def __init__(self, evaluation, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        module = load_format(evaluation.track_spec.topic_format)
+        kinds = [("questions", getattr(module, "FILE_LABEL", "Topics"))]
+        if getattr(module, "TOP_DOCS", False):
+            kinds.append(("top_docs", "Top-documents lists (qnum rank docid rsv)"))
+        self.fields["kind"].choices = kinds
 
 
 class RunUploadForm(forms.Form):

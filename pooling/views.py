@@ -133,7 +133,7 @@ def evaluation_settings(request, slug):
 def topics(request, slug):
     """Who: organizers. Upload the question file or the top-documents lists; see the series and questions."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    form = forms.TopicFileForm(request.POST or None, request.FILES or None)
+    form = forms.TopicFileForm(evaluation, request.POST or None, request.FILES or None)
     problems = []
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -158,7 +158,7 @@ def topics(request, slug):
         request,
         "pooling/topics.html",
         {"evaluation": evaluation, "form": form, "problems": problems, "series": series},
-        status=400 if problems else 200,
+        status=400 if problems or form.errors else 200,
     )
 
 

@@ -91,6 +91,31 @@ def test_topics_page_loads_questions_and_reports_errors(org_client, blog):
     assert Topic.objects.filter(evaluation__slug="t").count() == 7
 
 
+@pytest.mark.parametrize(
+    "track, label, top_docs",
+    [
+        ("tac2008-qa", "Questions (TREC/TAC series XML)", True),
+        ("trec2007-ciqa", "Topics (ciQA topic file", True),
+        ("bolt-ir-p2", "Topics (BOLT topic XML)", False),
+        ("biogen-2024", "Topics (BioGen JSON or JSON Lines)", False),
+        ("qa4mre-2012", "Test set (QA4MRE XML", False),
+    ],
+)
+def test_topic_upload_names_the_tracks_file(org_client, db, track, label, top_docs):
+    """The kind of file offered is the track's topic file, and top-documents lists only where teams got them."""
+    from pooling.loading import create_evaluation
+
+    create_evaluation("t", track)
+    body = org_client.get(reverse("pooling:topics", args=["t"])).content.decode()
+    assert label in body and "series XML" not in body.replace(label, "")
+    assert ('value="top_docs"' in body) is top_docs
+    if not top_docs:
+        refused = org_client.post(
+            reverse("pooling:topics", args=["t"]), {"kind": "top_docs", "file": upload("tac2008_topdocs.txt")}
+        )
+        assert refused.status_code == 400
+
+
 def test_upload_many_runs_loads_the_good_and_reports_the_bad(org_client, tac):
     beta = (FIXTURES / "tac_valid_run.txt").read_bytes().replace(b"AlphaQA1", b"AlphaQA2")
     response = org_client.post(
