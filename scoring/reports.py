@@ -279,7 +279,7 @@ def _status_rows(status):
         share += f"; {j['unpooled_answers']} answers of judged runs not pooled yet"
     rows = [
         ("status", status["status"].capitalize(), None, status["summary"]),
-        ("judged", f"Judged share ({j['unit']})", j["share"], share),
+        ("judged", f"Pools judged ({j['unit']} of every judged run)", j["share"], share),
         ("as_of", "Scores as of", None, status["scores_as_of"] or "never scored"),
         ("comparison", "Best/median/worst over", None, comparison_words(c)),
     ]
