@@ -32,6 +32,13 @@ class SettingsForm(forms.Form):
         required=False,
         help_text="UTC, e.g. 2008-07-02 03:59; empty: no closing time (the track may set a per-team one)",
     )
+    assessor_conflicts = forms.ChoiceField(
+        choices=[("warn", "warn"), ("refuse", "refuse")],
+        initial="warn",
+        required=False,  # a form without it (a script's POST) keeps the default
+        label="An assessor of a team with runs in a series' pool",
+        help_text="assigned with a warning, or refused",
+    )
 
     def clean_judged_priorities(self):
         raw = self.cleaned_data["judged_priorities"]

@@ -71,6 +71,7 @@ def _detail_context(evaluation):
                 "allow_nil": settings.get("allow_nil", False),
                 "submission_opens": settings.get("submission_opens"),
                 "submission_closes": settings.get("submission_closes"),
+                "assessor_conflicts": settings.get("assessor_conflicts", "warn"),
             }
         ),
         "series_count": evaluation.topics.filter(parent__isnull=True).count(),
@@ -120,6 +121,8 @@ def evaluation_settings(request, slug):
                 "allow_nil": data["allow_nil"],
                 "submission_opens": data["submission_opens"].isoformat() if data["submission_opens"] else None,
                 "submission_closes": data["submission_closes"].isoformat() if data["submission_closes"] else None,
+                "assessor_conflicts": data["assessor_conflicts"]
+                or effective_settings(evaluation).get("assessor_conflicts", "warn"),
             },
             by=request.user,
         )
