@@ -219,12 +219,11 @@ def test_pool_build_answer_carries_the_new_pool_sizes(org_client, tac, django_ca
 
 def test_pools_page_counts_topics_without_questions(org_client, db):
     """BOLT (as BioGen and ciQA) pools topics that have no questions under them: each is a row with its count."""
-    from tests.tracks.bolt.test_pipeline import FIXTURES as BOLT
-    from tests.tracks.bolt.test_pipeline import load
-
     from corpus.loading import load_collection
     from pooling.loading import create_evaluation, load_topics
     from pooling.pools import build_pools
+    from tests.tracks.bolt.test_pipeline import FIXTURES as BOLT
+    from tests.tracks.bolt.test_pipeline import load
 
     load_collection("bolt-sizes-forum", "bolt-forum", [str(BOLT / "forum.xml")])
     ev = create_evaluation("bolt-sizes", "bolt-ir-p2", ["bolt-sizes-forum"])
