@@ -5,11 +5,19 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404, redirect, render
 
-from assess.assignments import CONFLICTS_SETTING, REFUSE, WARN, assign, conflict_message, pooled_teams, unassign
+from assess.assignments import (
+    CONFLICTS_SETTING,
+    REFUSE,
+    WARN,
+    assign,
+    conflict_message,
+    conflicts_by_series,
+    unassign,
+)
 from assess.models import Assignment
 from config.roles import ASSESSOR, organizer_required
 from pooling.loading import LoadError
-from pooling.models import Evaluation, Team, Topic
+from pooling.models import Evaluation, Topic
 
 
 class AssignForm(forms.Form):
@@ -45,24 +53,13 @@ def assignments(request, slug):
         current.setdefault(a.topic_id, {})[a.role] = a.assessor.username
     series = list(Topic.objects.filter(evaluation=evaluation, parent__isnull=True).order_by("position"))
     assessors = list(get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username"))
-    # Which assessors belong to a team with runs in each series' pool: marked in the choices, and said beside
-    # an assignment already made.
-    team_names = dict(Team.objects.filter(members__in=assessors).values_list("pk", "name"))
-    teams_of = {}
-    for user_id, team_id in Team.members.through.objects.filter(user__in=assessors).values_list("user_id", "team_id"):
-        teams_of.setdefault(user_id, set()).add(team_id)
-    pooled = pooled_teams(evaluation) if teams_of else {}
+    clashes = conflicts_by_series(evaluation, assessors)  # marked in the choices, said beside an assignment
     for s in series:
         s.primary = current.get(s.pk, {}).get(Assignment.PRIMARY, "")
         s.second = current.get(s.pk, {}).get(Assignment.SECONDARY, "")
-        s.clashes = {
-            u.username: sorted(team_names[t] for t in teams_of.get(u.pk, set()) & pooled.get(s.pk, set()))
-            for u in assessors
-        }
-        s.choices = [(u.username, s.clashes[u.username]) for u in assessors]
-        s.warnings = [
-            conflict_message(name, s.clashes[name], s.ident) for name in (s.primary, s.second) if s.clashes.get(name)
-        ]
+        mine = clashes.get(s.pk, {})
+        s.choices = [(u.username, mine.get(u.username, [])) for u in assessors]
+        s.warnings = [conflict_message(name, mine[name], s.ident) for name in (s.primary, s.second) if name in mine]
     return render(
         request,
         "assess/assignments.html",

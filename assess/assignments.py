@@ -37,6 +37,23 @@ def conflict_message(username, team_names, series_ident):
     )
 
 
+def conflicts_by_series(evaluation, users):
+    """{series id: {username: [team names]}}: which of the users belong to a team with runs in each series' pool."""
+    users = list(users)
+    names = dict(Team.objects.filter(members__in=users).values_list("pk", "name"))
+    teams_of = {}
+    for user_id, team_id in Team.members.through.objects.filter(user__in=users).values_list("user_id", "team_id"):
+        teams_of.setdefault(user_id, set()).add(team_id)
+    if not teams_of:
+        return {}
+    out = {}
+    for series_id, teams in pooled_teams(evaluation).items():
+        for user in users:
+            if clash := teams_of.get(user.pk, set()) & teams:
+                out.setdefault(series_id, {})[user.username] = sorted(names[t] for t in clash)
+    return out
+
+
 def conflicting_teams(evaluation, topic, user):
     """Names of the user's teams whose runs are in the series' pool."""
     teams = pooled_teams(evaluation, [topic.pk]).get(topic.pk, set())
