@@ -37,7 +37,8 @@ class Assignments(RoleAPIView):
         d = body.validated_data
         a = assign(evaluation, d["series"], d["username"], d["second"])
         return Response(
-            {"series": a.topic.ident, "username": a.assessor.username, "role": a.role}, status=status.HTTP_201_CREATED
+            {"series": a.topic.ident, "username": a.assessor.username, "role": a.role, "warnings": a.warnings},
+            status=status.HTTP_201_CREATED,
         )
 
     @extend_schema(request=s.AssignmentChange)

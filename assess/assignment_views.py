@@ -5,7 +5,15 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404, redirect, render
 
-from assess.assignments import assign, unassign
+from assess.assignments import (
+    CONFLICTS_SETTING,
+    REFUSE,
+    WARN,
+    assign,
+    conflict_message,
+    conflicts_by_series,
+    unassign,
+)
 from assess.models import Assignment
 from config.roles import ASSESSOR, organizer_required
 from pooling.loading import LoadError
@@ -28,26 +36,38 @@ def assignments(request, slug):
         if form.is_valid():
             data = form.cleaned_data
             try:
+                warnings = []
                 if data["assessor"]:
-                    assign(evaluation, data["series"], data["assessor"], data["second"])
+                    warnings = assign(evaluation, data["series"], data["assessor"], data["second"]).warnings
                 else:
                     unassign(evaluation, data["series"], data["second"])
             except LoadError as exc:
                 problems = exc.problems
             else:
                 messages.success(request, f"Series {data['series']} updated.")
+                for warning in warnings:
+                    messages.warning(request, f"Warning: {warning}.")
                 return redirect("assess:assignments", slug)
     current = {}
     for a in Assignment.objects.filter(evaluation=evaluation).select_related("assessor"):
         current.setdefault(a.topic_id, {})[a.role] = a.assessor.username
     series = list(Topic.objects.filter(evaluation=evaluation, parent__isnull=True).order_by("position"))
+    assessors = list(get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username"))
+    clashes = conflicts_by_series(evaluation, assessors)  # marked in the choices, said beside an assignment
     for s in series:
         s.primary = current.get(s.pk, {}).get(Assignment.PRIMARY, "")
         s.second = current.get(s.pk, {}).get(Assignment.SECONDARY, "")
-    assessors = get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
+        mine = clashes.get(s.pk, {})
+        s.choices = [(u.username, mine.get(u.username, [])) for u in assessors]
+        s.warnings = [conflict_message(name, mine[name], s.ident) for name in (s.primary, s.second) if name in mine]
     return render(
         request,
         "assess/assignments.html",
-        {"evaluation": evaluation, "series": series, "assessors": assessors, "problems": problems},
+        {
+            "evaluation": evaluation,
+            "series": series,
+            "problems": problems,
+            "refuse": evaluation.setting(CONFLICTS_SETTING, WARN) == REFUSE,
+        },
         status=400 if problems else 200,
     )

@@ -5,7 +5,7 @@ below (scoring: judgments of the team's runs once released), so pooling imports 
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, timedelta
 from importlib import import_module
 
 from django.db import transaction
@@ -138,9 +138,13 @@ def team_status(evaluation, team):
     opens, due = submission_window(evaluation, team)
     taking_part = Participation.objects.filter(evaluation=evaluation, team=team).first()
     now = timezone.now()
+    first = taking_part.first_download_at if taking_part else None
+    days = evaluation.track_spec.submission_rules.days_after_first_download
     return {
         "team_id": taking_part.ident if taking_part else "",
-        "first_download_at": taking_part.first_download_at if taking_part else None,
+        "first_download_at": first,
+        # only where the track counts the deadline from it (QA4MRE) and that, not the closing time, set it
+        "counted_from": first if days and first and due == first + timedelta(days=days) else None,
         "opens": opens,
         "due": due,
         "open": (opens is None or now >= opens) and (due is None or now <= due),

@@ -1,6 +1,7 @@
 from django import forms
 
 from corpus.models import Collection
+from pooling.formats.base import load_format
 from pooling.models import Evaluation, Team
 from pooling.tracks import track_choices
 
@@ -31,6 +32,13 @@ class SettingsForm(forms.Form):
         required=False,
         help_text="UTC, e.g. 2008-07-02 03:59; empty: no closing time (the track may set a per-team one)",
     )
+    assessor_conflicts = forms.ChoiceField(
+        choices=[("warn", "warn"), ("refuse", "refuse")],
+        initial="warn",
+        required=False,  # a form without it (a script's POST) keeps the default
+        label="An assessor of a team with runs in a series' pool",
+        help_text="assigned with a warning, or refused",
+    )
 
     def clean_judged_priorities(self):
         raw = self.cleaned_data["judged_priorities"]
@@ -44,9 +52,19 @@ class SettingsForm(forms.Form):
 
 
 class TopicFileForm(forms.Form):
-    KINDS = [("questions", "Questions (series XML)"), ("top_docs", "Top-documents lists (qnum rank docid rsv)")]
-    kind = forms.ChoiceField(choices=KINDS, initial="questions")
+    """The topic file of the evaluation's track (labelled by its format's FILE_LABEL), or, where the track's
+    format says teams got them (TOP_DOCS: TREC/TAC QA, ciQA), NIST's top-documents lists."""
+
+    kind = forms.ChoiceField(initial="questions")
     file = forms.FileField()
+
+    def __init__(self, evaluation, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        module = load_format(evaluation.track_spec.topic_format)
+        kinds = [("questions", getattr(module, "FILE_LABEL", "Topics"))]
+        if getattr(module, "TOP_DOCS", False):
+            kinds.append(("top_docs", "Top-documents lists (qnum rank docid rsv)"))
+        self.fields["kind"].choices = kinds
 
 
 class RunUploadForm(forms.Form):

@@ -101,6 +101,9 @@ def update_settings(evaluation, changes, by=None):
                 datetime.fromisoformat(value)
         except (TypeError, ValueError):
             raise LoadError([f"{name} must be an ISO time such as 2026-06-01T12:00:00+00:00, not {value!r}"]) from None
+    # read by assess.assignments.assign: "refuse" an assessor of a team with runs in the series' pool, or "warn"
+    if changes.get("assessor_conflicts", "warn") not in ("warn", "refuse"):
+        raise LoadError([f"assessor_conflicts must be 'warn' or 'refuse', not {changes['assessor_conflicts']!r}"])
     before = effective_settings(evaluation)
     with transaction.atomic():
         evaluation.settings = before | changes

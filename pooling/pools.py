@@ -16,6 +16,7 @@ import json
 from collections import namedtuple
 
 from django.db import connection, transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from pooling.bulk import insert_rows
@@ -37,6 +38,19 @@ def pool_units(evaluation):
         if parent is not None:
             children.setdefault(parent, []).append(pk)
     return [(pk, children.get(pk, [pk])) for pk, parent in topics if parent is None]
+
+
+def pool_sizes(evaluation):
+    """The topics pools are built for (pool_units' questions: a series' questions, or a childless top-level topic as
+    in BOLT, BioGen and ciQA), in file order, each with `items`, its number of pool items."""
+    ids = [q for _, questions in pool_units(evaluation) for q in questions]
+    counts = dict(
+        PoolItem.objects.filter(evaluation=evaluation).values_list("topic_id").annotate(n=Count("id")).order_by()
+    )
+    topics = Topic.objects.in_bulk(ids)
+    for pk in ids:
+        topics[pk].items = counts.get(pk, 0)
+    return [topics[pk] for pk in ids]
 
 
 def _relaxed_commit():

@@ -29,7 +29,7 @@ from pooling.loading import (
     update_settings,
 )
 from pooling.models import Evaluation, PoolItem, Run, Topic
-from pooling.pools import item_sources, pools_out_of_date, start_pool_build
+from pooling.pools import item_sources, pool_sizes, pools_out_of_date, start_pool_build
 
 
 @organizer_required
@@ -71,6 +71,7 @@ def _detail_context(evaluation):
                 "allow_nil": settings.get("allow_nil", False),
                 "submission_opens": settings.get("submission_opens"),
                 "submission_closes": settings.get("submission_closes"),
+                "assessor_conflicts": settings.get("assessor_conflicts", "warn"),
             }
         ),
         "series_count": evaluation.topics.filter(parent__isnull=True).count(),
@@ -120,6 +121,8 @@ def evaluation_settings(request, slug):
                 "allow_nil": data["allow_nil"],
                 "submission_opens": data["submission_opens"].isoformat() if data["submission_opens"] else None,
                 "submission_closes": data["submission_closes"].isoformat() if data["submission_closes"] else None,
+                "assessor_conflicts": data["assessor_conflicts"]
+                or effective_settings(evaluation).get("assessor_conflicts", "warn"),
             },
             by=request.user,
         )
@@ -133,7 +136,7 @@ def evaluation_settings(request, slug):
 def topics(request, slug):
     """Who: organizers. Upload the question file or the top-documents lists; see the series and questions."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    form = forms.TopicFileForm(request.POST or None, request.FILES or None)
+    form = forms.TopicFileForm(evaluation, request.POST or None, request.FILES or None)
     problems = []
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -158,7 +161,7 @@ def topics(request, slug):
         request,
         "pooling/topics.html",
         {"evaluation": evaluation, "form": form, "problems": problems, "series": series},
-        status=400 if problems else 200,
+        status=400 if problems or form.errors else 200,
     )
 
 
@@ -253,40 +256,42 @@ def run_check(request):
     )
 
 
+def _pool_context(evaluation, build):
+    """The pools page's progress partial, with the pool sizes once the build is over (swapped in out of band, so
+    the page shows the new counts the moment its polling sees the build end)."""
+    context = {"evaluation": evaluation, "build": build, "sizes": True}
+    if build is None or not build.active:
+        context |= {"topics": pool_sizes(evaluation), "out_of_date": pools_out_of_date(evaluation)}
+    return context
+
+
 @organizer_required
 def pools(request, slug):
-    """Who: organizers. Pool sizes per question and the build progress; POST starts a (re)build."""
+    """Who: organizers. Pool sizes per question (or per topic) and the build progress; POST starts a (re)build."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
     if request.method == "POST":
         build = start_pool_build(evaluation, request.user)
         if request.headers.get("HX-Request"):
-            return render(request, "pooling/_pool_progress.html", {"evaluation": evaluation, "build": build})
+            context = _pool_context(evaluation, build) | {"oob": True}
+            return render(request, "pooling/_pool_progress.html", context)
         messages.success(request, "Pool build queued.")
         return redirect("pooling:pools", slug)
-    questions = (
-        Topic.objects.filter(evaluation=evaluation, parent__isnull=False)
-        .annotate(items=Count("pool_items"))
-        .order_by("position")
-    )
-    return render(
-        request,
-        "pooling/pools.html",
-        {
-            "evaluation": evaluation,
-            "questions": questions,
-            "build": evaluation.pool_builds.first(),
-            "out_of_date": pools_out_of_date(evaluation),
-        },
-    )
+    build = evaluation.pool_builds.first()
+    context = {"evaluation": evaluation, "build": build, "sizes": True, "topics": pool_sizes(evaluation)}
+    return render(request, "pooling/pools.html", context | {"out_of_date": pools_out_of_date(evaluation)})
 
 
 @organizer_required
 def pool_progress(request, slug):
-    """Who: organizers. The progress partial of the latest pool build (polled by htmx while it runs)."""
+    """Who: organizers. The progress partial of the latest pool build (polled by htmx while it runs); with
+    ?sizes=1 (the pools page), also the pool sizes once the build is over."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    return render(
-        request, "pooling/_pool_progress.html", {"evaluation": evaluation, "build": evaluation.pool_builds.first()}
-    )
+    build = evaluation.pool_builds.first()
+    if request.GET.get("sizes"):
+        context = _pool_context(evaluation, build) | {"oob": True}
+    else:
+        context = {"evaluation": evaluation, "build": build}
+    return render(request, "pooling/_pool_progress.html", context)
 
 
 @organizer_required

@@ -148,7 +148,7 @@ def _question_note(detail):
     return note
 
 
-def _spread_rows(run, scope, measure_filter, others):
+def spread_rows(run, scope, measure_filter, others):
     """({key: [values of the compared runs]}, {key: (this run's value, detail)}) for one scope."""
     values = {}
     mine = {}
@@ -169,7 +169,7 @@ def generic_report(run):
     topics = {t.id: t for t in Topic.objects.filter(evaluation=evaluation)}
     notes = []
 
-    values, mine = _spread_rows(run, Score.RUN, {}, others)
+    values, mine = spread_rows(run, Score.RUN, {}, others)
     order = [m for m in RUN_MEASURE_ORDER if m in mine] + sorted(set(mine) - set(RUN_MEASURE_ORDER))
     summary = []
     for m in order:
@@ -196,7 +196,7 @@ def generic_report(run):
 
     sections = []
     for scope, title, header in ((Score.SERIES, "Per series", "Series"), (Score.QUESTION, "Per question", "Question")):
-        values, mine = _spread_rows(run, scope, {"measure": "score"}, others)
+        values, mine = spread_rows(run, scope, {"measure": "score"}, others)
         rows = []
         for topic_id in sorted(mine, key=lambda t: (topics[t].position, topics[t].ident)):
             value, detail = mine[topic_id]
@@ -279,7 +279,7 @@ def _status_rows(status):
         share += f"; {j['unpooled_answers']} answers of judged runs not pooled yet"
     rows = [
         ("status", status["status"].capitalize(), None, status["summary"]),
-        ("judged", f"Judged share ({j['unit']})", j["share"], share),
+        ("judged", f"Pools judged ({j['unit']} of every judged run)", j["share"], share),
         ("as_of", "Scores as of", None, status["scores_as_of"] or "never scored"),
         ("comparison", "Best/median/worst over", None, comparison_words(c)),
     ]

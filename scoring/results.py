@@ -168,6 +168,13 @@ def ranked_runs(evaluation):
     return [(run, measures.get(run.id, {})) for run in sorted(runs, key=key)]
 
 
+def nothing_judged(measures):
+    """Whether none of the run's own answers is judged yet (its stored "judged" share is 0): its score says
+    nothing of the run, so the board lists it apart, unranked. A track that stores no share ranks every run."""
+    judged = measures.get("judged")
+    return judged is not None and judged.value == 0
+
+
 def component_measures(evaluation, measures_by_run):
     """The run-level measure names present, in display order (score first, then components)."""
     present = {m for ms in measures_by_run for m in ms} - {"judged"}

@@ -15,21 +15,32 @@ from scoring.registry import get_exports, measure_label
 from scoring.release import ReleaseRefused, release, release_summary, released_for, withdraw
 from scoring.reports import build_report, comparison_words
 from scoring.rescore import freshness
-from scoring.results import can_see_run_scores, component_measures, evaluation_judging, ranked_runs, significance_of
+from scoring.results import (
+    can_see_run_scores,
+    component_measures,
+    evaluation_judging,
+    nothing_judged,
+    ranked_runs,
+    significance_of,
+)
 
 
 def _board_context(evaluation):
     ranked = ranked_runs(evaluation)
     names = component_measures(evaluation, [m for _, m in ranked])
-    rows = []
-    for position, (run, measures) in enumerate(ranked, start=1):
-        judged = measures.get("judged")
-        rows.append({"rank": position, "run": run, "values": [measures.get(m) for m in names], "judged": judged})
+    rows, unranked = [], []
+    for run, measures in ranked:
+        row = {"run": run, "values": [measures.get(m) for m in names], "judged": measures.get("judged")}
+        (unranked if nothing_judged(measures) else rows).append(row)
+    for position, row in enumerate(rows, start=1):
+        row["rank"] = position
     teams = sorted({run.team for run, _ in ranked}, key=lambda t: t.name)
     return {
         "evaluation": evaluation,
         "columns": [(m, measure_label(m, evaluation.track)) for m in names],
         "rows": rows,
+        "unranked": unranked,
+        "width": len(names) + 5,
         "fresh": freshness(evaluation),
         "teams": teams,
     }
@@ -146,6 +157,7 @@ def run_report(request, slug, tag):
             "plot": mark_safe(report.plot_svg),
             "status": report.status,
             "comparison": comparison_words(report.status["comparison"]),
+            "judged_label": measure_label("judged", run.evaluation.track),
         },
     )
 

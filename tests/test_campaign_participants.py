@@ -90,6 +90,17 @@ def test_test_questions_and_top_docs_download_records_the_first(alpha, tac):
     assert alpha.get(reverse("pooling:team_file", args=["tac-test", "nope"])).status_code == 404
 
 
+def test_tac_deadline_is_not_counted_from_the_first_download(alpha, tac):
+    """The deadline counted from a team's first test-data download is QA4MRE's rule, not TAC's."""
+    from pooling.loading import update_settings
+
+    update_settings(tac, {"submission_closes": "2030-07-02T03:59:00+00:00"})
+    assert alpha.get(reverse("pooling:team_file", args=["tac-test", "topics"])).status_code == 200
+    page = alpha.get(reverse("pooling:participate", args=["tac-test"])).content.decode()
+    assert "2030-07-02 03:59" in page
+    assert "first test-data download" not in page
+
+
 def test_qa4mre_runs_due_within_five_days_of_the_first_download(alpha, participant, db):
     evaluation = create_evaluation("qa4mre-t", "qa4mre-2012")
     load_topics(evaluation, (QA4MRE / "test_set.xml").read_bytes(), "test_set.xml")

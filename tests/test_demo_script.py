@@ -88,3 +88,30 @@ def test_the_demo_message_and_the_readme_name_the_port():
     demo = (ROOT / "scripts" / "demo").read_text()
     assert "INSTALL_MESSAGE=\"Installing Assay's dependencies into .venv (first run only" in demo
     assert "PORT=8001 ./scripts/demo" in (ROOT / "README.md").read_text()
+
+
+def test_the_readme_says_how_to_try_production_over_plain_http():
+    readme = (ROOT / "README.md").read_text()
+    production = readme[readme.index("## Production") :]
+    assert "SECURE_SSL_REDIRECT=0 SESSION_COOKIE_SECURE=0 CSRF_COOKIE_SECURE=0" in production
+    compose = (ROOT / "docker-compose.yml").read_text()  # and the compose file passes them to the containers
+    for name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"):
+        assert f"{name}: ${{{name}:-1}}" in compose
+
+
+def test_the_demo_says_its_bad_run_is_refused_on_purpose_and_gives_commands_that_run(db):
+    """The demo's output: the bad BioGen run is refused "as intended" (no bare "refused:" lines that read as a
+    failure), and a command hint runs outside the venv too."""
+    import re
+
+    from tracks.biogen.demo import load_biogen_demo
+    from tracks.bolt.demo import load_bolt_demo
+
+    said = []
+    load_biogen_demo(said.append)
+    load_bolt_demo(said.append)
+    text = "\n".join(said)
+    assert re.search(r"^  beta-run1-bad\.json refused, as intended \(it shows the check report\):$", text, re.M)
+    assert not re.search(r"^\s*refused:", text, re.M)
+    assert ".venv/bin/python manage.py bolt_export bolt-demo alpha1" in text
+    assert not re.search(r"(?<![/\w])python manage\.py", text)

@@ -621,6 +621,8 @@ def _build_world():
         ],
         "bolt:agreement": [Route({"slug": bolt_slug})],
         "bolt:adjudication": [Route({"slug": bolt_slug})],
+        "bolt:near_duplicates": [Route({"slug": bolt_slug}, query={"run": bolt_alpha_tag})],
+        "bolt:groupings": [Route({"slug": bolt_slug})],
         "bolt:adjudicate": [
             Route(
                 {"slug": bolt_slug, "item_id": citation.pk},

@@ -91,6 +91,31 @@ def test_topics_page_loads_questions_and_reports_errors(org_client, blog):
     assert Topic.objects.filter(evaluation__slug="t").count() == 7
 
 
+@pytest.mark.parametrize(
+    "track, label, top_docs",
+    [
+        ("tac2008-qa", "Questions (TREC/TAC series XML)", True),
+        ("trec2007-ciqa", "Topics (ciQA topic file", True),
+        ("bolt-ir-p2", "Topics (BOLT topic XML)", False),
+        ("biogen-2024", "Topics (BioGen JSON or JSON Lines)", False),
+        ("qa4mre-2012", "Test set (QA4MRE XML", False),
+    ],
+)
+def test_topic_upload_names_the_tracks_file(org_client, db, track, label, top_docs):
+    """The kind of file offered is the track's topic file, and top-documents lists only where teams got them."""
+    from pooling.loading import create_evaluation
+
+    create_evaluation("t", track)
+    body = org_client.get(reverse("pooling:topics", args=["t"])).content.decode()
+    assert label in body and "series XML" not in body.replace(label, "")
+    assert ('value="top_docs"' in body) is top_docs
+    if not top_docs:
+        refused = org_client.post(
+            reverse("pooling:topics", args=["t"]), {"kind": "top_docs", "file": upload("tac2008_topdocs.txt")}
+        )
+        assert refused.status_code == 400
+
+
 def test_upload_many_runs_loads_the_good_and_reports_the_bad(org_client, tac):
     beta = (FIXTURES / "tac_valid_run.txt").read_bytes().replace(b"AlphaQA1", b"AlphaQA2")
     response = org_client.post(
@@ -166,3 +191,49 @@ def test_top_docs_include_renders_ranking_escaped_and_limited(tac):
     assert "D2" in html and "D3" not in html
     empty = render_to_string("pooling/_top_docs.html", {"series": Topic.objects.get(evaluation=tac, ident="1002")})
     assert "No top-documents list loaded." in empty
+
+
+def test_pool_build_answer_carries_the_new_pool_sizes(org_client, tac, django_capture_on_commit_callbacks):
+    """The poll that sees the build over swaps in the per-question counts (out of band), so the pools page needs
+    no reload; while it runs, and for the evaluation page's poll, no counts come."""
+    org_client.post(
+        reverse("pooling:runs_upload", args=["tac-test"]),
+        {"files": [upload("tac_valid_run.txt")], "new_team": "Team Alpha"},
+    )
+    page = org_client.get(reverse("pooling:pools", args=["tac-test"])).content.decode()
+    assert '<td class="num items">0</td>' in page and "Runs were loaded after the last build" in page
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        queued_answer = org_client.post(reverse("pooling:pools", args=["tac-test"]), HTTP_HX_REQUEST="true")
+    assert "?sizes=1" in queued_answer.content.decode() and "pool-sizes" not in queued_answer.content.decode()
+    for callback in queued:
+        callback()
+    polled = org_client.get(reverse("pooling:pool_progress", args=["tac-test"]) + "?sizes=1").content.decode()
+    assert 'id="pool-sizes-section" hx-swap-oob="true"' in polled
+    sizes = {q.ident: q.pool_items.count() for q in Topic.objects.filter(evaluation=tac, parent__isnull=False)}
+    assert sum(sizes.values()) == 6
+    for ident, n in sizes.items():
+        assert f'<tr data-topic="{ident}"><td>' in polled and f'<td class="num items">{n}</td>' in polled
+    assert "Runs were loaded after the last build" not in polled
+    assert "pool-sizes" not in org_client.get(reverse("pooling:pool_progress", args=["tac-test"])).content.decode()
+
+
+def test_pools_page_counts_topics_without_questions(org_client, db):
+    """BOLT (as BioGen and ciQA) pools topics that have no questions under them: each is a row with its count."""
+    from corpus.loading import load_collection
+    from pooling.loading import create_evaluation, load_topics
+    from pooling.pools import build_pools
+    from tests.tracks.bolt.test_pipeline import FIXTURES as BOLT
+    from tests.tracks.bolt.test_pipeline import load
+
+    load_collection("bolt-sizes-forum", "bolt-forum", [str(BOLT / "forum.xml")])
+    ev = create_evaluation("bolt-sizes", "bolt-ir-p2", ["bolt-sizes-forum"])
+    load_topics(ev, (BOLT / "topics.xml").read_bytes(), "topics.xml")
+    load(ev, "alpha1.xml")
+    build_pools(ev)
+    body = org_client.get(reverse("pooling:pools", args=["bolt-sizes"])).content.decode()
+    assert "No questions" not in body
+    for topic in ev.topics.all():
+        n = PoolItem.objects.filter(topic=topic).count()
+        assert f'<tr data-topic="{topic.ident}">' in body
+        assert f'<td class="num items">{n}</td>' in body
+    assert PoolItem.objects.filter(evaluation=ev).exists()

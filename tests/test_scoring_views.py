@@ -130,3 +130,32 @@ def test_release_to_one_team_only(client, scored):
     assert _client(client, scored["alpha"]).get(_report_url(scored, "runA")).status_code == 200
     client.logout()
     assert _client(client, scored["beta"]).get(_report_url(scored, "runB")).status_code == 404
+
+
+def test_board_lists_runs_with_nothing_judged_apart_unranked(client, scored):
+    """A run none of whose answers is judged yet scores 0 for want of judgments: it is not ranked among the
+    judged runs but listed after them, without a rank."""
+    from pooling.models import Run, RunEntry, Team, Topic
+
+    ev = scored["evaluation"]
+    gamma = Run.objects.create(evaluation=ev, team=Team.objects.create(name="Team Gamma"), tag="runC", priority=1)
+    RunEntry.objects.create(
+        run=gamma, topic=Topic.objects.get(evaluation=ev, ident="216.1"), line_no=1, docid="XIE1", text="never judged"
+    )
+    rescore_evaluation(ev.id)
+    html = _client(client, scored["organizer"]).get(reverse("scoring:board", args=[ev.slug])).content.decode()
+    rows = {tag: html[html.index(f'data-run="{tag}"') :] for tag in ("runA", "runB", "runC")}
+    rank = {tag: row.split('<td class="rank">')[1].split("<")[0] for tag, row in rows.items()}
+    assert rank == {"runB": "1", "runA": "2", "runC": "–"}
+    assert html.index('data-run="runA"') < html.index('id="unranked"') < html.index('data-run="runC"')
+    assert "0 %" in rows["runC"] and 'class="unranked"' in html
+
+
+def test_report_says_which_judged_figure_is_which(client, scored):
+    html = _client(client, scored["organizer"]).get(_report_url(scored, "runA")).content.decode()
+    status = html[html.index('id="judged-share"') :]
+    status = status[: status.index("</li>")]
+    assert status.startswith('id="judged-share">Pools judged (the answers of every judged run')
+    assert "This run&#x27;s answers judged" in status  # names the other figure
+    summary = html[html.index('id="summary"') :]
+    assert '<tr data-measure="judged"><td>This run&#x27;s answers judged</td>' in summary

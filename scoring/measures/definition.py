@@ -24,7 +24,8 @@ class Measure:
 # Values every scorer stores whatever its track (scoring.results reads them): not measures of a track.
 GENERIC_LABELS: dict[str, str] = {
     "score": "Score",
-    "judged": "Judged (share of this run's answers)",
+    # apart from the report's "Pools judged" (every judged run's answers to the run's questions)
+    "judged": "This run's answers judged",
 }
 
 

@@ -49,6 +49,8 @@ def test_participant_downloads_checks_submits_and_keeps_the_receipt(page, login,
     page.click("#submit-button")
     page.wait_for_selector("#problems")
     assert "rule 'first-priority run automatic'" in page.locator("#problems").inner_text()
+    # the outcome comes first on the page, not below the form
+    assert page.locator("#check-result").bounding_box()["y"] < page.locator("#window").bounding_box()["y"]
     assert not Run.objects.exists()
 
     page.set_input_files("#submit-form input[name=file]", str(FIXTURES / "tac_valid_run.txt"))

@@ -45,13 +45,14 @@ def test_organizer_creates_loads_checks_and_pools(page, login, make_user, live_s
     )
     assert len(problems) == 7
     assert list(Run.objects.values_list("tag", flat=True)) == ["AlphaQA1"]
+    # the outcome is above the long form, not a screen below it
+    assert page.locator("#results").bounding_box()["y"] < page.locator("#runs-form").bounding_box()["y"]
 
     page.click("text=Back to the evaluation")
     page.click("text=Pools and build progress")
-    page.click("#build-form button[type=submit]")  # htmx swaps in the progress partial
+    page.click("#build-form button[type=submit]")  # htmx swaps in the progress partial, and the sizes
     page.wait_for_selector("#pool-progress[data-status=done]")
     assert "2 of 2 series" in page.locator("#pool-progress").inner_text()
-    page.reload()
     assert page.locator("#pool-sizes").inner_text().count("\n") >= 5
     assert PoolItem.objects.filter(evaluation__slug="tac-browser").count() == 6
 

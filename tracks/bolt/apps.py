@@ -39,6 +39,8 @@ BOLT = Track(
             note="also manage.py bolt_export SLUG RUN",
         ),
         PageLink("bolt-adjudication-link", "adjudication of disagreements", "bolt:adjudication"),
+        PageLink("bolt-near-duplicates-link", "near-duplicate classes", "bolt:near_duplicates"),
+        PageLink("bolt-groupings-link", "grouping measures", "bolt:groupings"),
     ),
     participant_links=(PageLink("bolt-team-topics", "topics", "bolt:team_topics"),),
     demo_steps=("tracks.bolt.demo.load_bolt_demo",),

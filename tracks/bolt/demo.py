@@ -60,5 +60,5 @@ def load_bolt_demo(out):
         judging.import_topic_citations(evaluation, organizer)
     out(
         "  assessor judges topic 1.001 (assessor2 second), assessor2 judges 1.002; "
-        "export: python manage.py bolt_export bolt-demo alpha1"
+        "export: .venv/bin/python manage.py bolt_export bolt-demo alpha1"
     )

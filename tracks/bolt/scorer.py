@@ -94,8 +94,9 @@ def _leaders_by_key(topic_ids, grouping_runs):
     return out
 
 
-def score_groupings(topic_ids, runs):
-    """{(run id, topic id): {measure: mean over the topic's views}} for grouping runs."""
+def view_groups(topic_ids, runs):
+    """{(run id, topic id): [(view number, groups)]} for grouping runs: each view's groups as measures.view_scores
+    takes them (misc, relevant, scope, members, cites_precision), with "number", "label" and "citations" too."""
     from tracks.bolt.judging import grouping_views_of, groups_of
 
     official_view = official_values(topic_ids, "grouping")
@@ -131,6 +132,9 @@ def score_groupings(topic_ids, runs):
                 precision.append(measures.citation_precision(len(c["passage"]), j))
             groups.append(
                 {
+                    "number": g["number"],
+                    "label": g["label"],
+                    "citations": len(g["citations"]),
                     "misc": g["misc"],
                     "relevant": judged.get("relevant"),
                     "scope": judged.get("scope"),
@@ -138,7 +142,16 @@ def score_groupings(topic_ids, runs):
                     "cites_precision": precision,
                 }
             )
-        per[(run_id, tid)].append(measures.view_scores(groups))
+        per[(run_id, tid)].append((view, groups))
+    return per
+
+
+def score_groupings(topic_ids, runs):
+    """{(run id, topic id): {measure: mean over the topic's views}} for grouping runs."""
+    per = {
+        key: [measures.view_scores(groups) for _, groups in views]
+        for key, views in view_groups(topic_ids, runs).items()
+    }
     return {
         key: {m: measures.mean_defined([v[m] for v in views]) for m in GROUP_MEASURES} for key, views in per.items()
     }

@@ -16,5 +16,7 @@ urlpatterns = [
     path("adjudicate/<slug:slug>/", adjudication_views.queue_page, name="adjudication"),
     path("adjudicate/<slug:slug>/<id:item_id>/", adjudication_views.decide_page, name="adjudicate"),
     path("topics/<slug:slug>/", views.team_topics_page, name="team_topics"),
+    path("near-duplicates/<slug:slug>/", views.near_duplicates_page, name="near_duplicates"),
+    path("groupings/<slug:slug>/", views.groupings_page, name="groupings"),
     path("export/<slug:slug>/<segment:tag>.xml", views.export_view, name="export"),
 ]

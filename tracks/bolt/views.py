@@ -24,8 +24,10 @@ from corpus import viewer
 from corpus.formats import bolt_forum
 from corpus.models import Document
 from pooling.models import Evaluation, PoolItem
-from tracks.bolt import judging
+from tracks.bolt import judging, overview
 from tracks.bolt.formats.topics import team_view
+from tracks.bolt.measures import MEASURES
+from tracks.bolt.scorer import GROUP_MEASURES
 
 # Keys from the one key map: y/m/n are the relevance actions, translation grades are numbered choices.
 REL_KEYS = tuple((rel, keymap.key(rel)) for rel in ("yes", "maybe", "no"))
@@ -35,6 +37,9 @@ TRANS_KEYS = tuple(
         (("accept", "acceptable"), ("problematic", "problematic"), ("notaccept", "not acceptable")), start=1
     )
 )
+
+
+GROUP_LABELS = {m.name: m.label for m in MEASURES if m.name in GROUP_MEASURES}
 
 
 def _assignment(request, pk):
@@ -420,6 +425,44 @@ def agreement_page(request, slug):
         request,
         "bolt/agreement.html",
         {"evaluation": evaluation, "result": judging.agreement(evaluation), "runs": judging.runs_of(evaluation)},
+    )
+
+
+@role_required(ORGANIZER)
+def near_duplicates_page(request, slug):
+    """Who: organizers. Each citation run's near-duplicates (counts), and one run's classes (?run=TAG; the first
+    run with any by default): the pooled leader with its judgment and the citations that take it."""
+    evaluation = get_object_or_404(Evaluation, slug=slug, track=judging.TRACK)
+    counts = overview.near_duplicate_counts(evaluation)
+    tag = params.text(request.GET.get("run"), "run") if "run" in request.GET else None
+    if tag is not None:
+        run = next((r for r, *_ in counts if r.tag == tag), None)
+        if run is None:
+            raise Http404("no such citation run")
+    else:
+        run = next((r for r, _, dups, _ in counts if dups), None)
+    return render(
+        request,
+        "bolt/near_duplicates.html",
+        {
+            "evaluation": evaluation,
+            "counts": counts,
+            "run": run,
+            "classes": overview.near_duplicate_classes(run) if run is not None else [],
+            "threshold": evaluation.setting("near_dup_percent", 95),
+        },
+    )
+
+
+@role_required(ORGANIZER)
+def groupings_page(request, slug):
+    """Who: organizers. Each grouping run's view precision, group precision and group skew: per run and topic
+    as scored, per view and group as judged now."""
+    evaluation = get_object_or_404(Evaluation, slug=slug, track=judging.TRACK)
+    return render(
+        request,
+        "bolt/groupings.html",
+        {"evaluation": evaluation, "runs": overview.grouping_overview(evaluation), "labels": GROUP_LABELS},
     )
 
 

@@ -6,7 +6,11 @@ from pooling.management.commands._common import fail_with, get_evaluation
 
 
 class Command(BaseCommand):
-    help = "Assign a series to an assessor (primary, or --second for double judging); --remove to take it back."
+    help = (
+        "Assign a series to an assessor (primary, or --second for double judging); --remove to take it back. An "
+        "assessor of a team with runs in the series' pool is warned of, or refused when the evaluation's setting "
+        "assessor_conflicts is 'refuse'."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
@@ -25,7 +29,9 @@ class Command(BaseCommand):
         if not assessor:
             raise fail_with(["give the assessor's username (or --remove)"])
         try:
-            assign(evaluation, series, assessor, second)
+            assignment = assign(evaluation, series, assessor, second)
         except LoadError as exc:
             raise fail_with(exc.problems) from None
         self.stdout.write(f"{slug} series {series}: {assessor} is the {role} assessor")
+        for warning in assignment.warnings:
+            self.stdout.write(self.style.WARNING(f"Warning: {warning}."))

@@ -25,6 +25,11 @@ def add_settings_arguments(parser):
         help="any setting the track declares, e.g. passage_white_space=collapsed (BOLT); VALUE is read as JSON "
         "when it is JSON, else as text; repeat for several",
     )
+    parser.add_argument(
+        "--assessor-conflicts",
+        choices=["warn", "refuse"],
+        help="assigning an assessor of a team with runs in the series' pool: warn (default) or refuse",
+    )
     parser.add_argument("--submission-opens", help="ISO time (UTC unless it says), or 'none'")
     parser.add_argument("--submission-closes", help="ISO time (UTC unless it says), or 'none'")
     nil = parser.add_mutually_exclusive_group()
@@ -55,6 +60,8 @@ def settings_from_options(options, track=None):
             raise CommandError(f"--judged-priorities: {wrong!r} is not a list of numbers") from None
     if options.get("max_answer_chars") is not None:
         changes["max_answer_chars"] = options["max_answer_chars"] or None
+    if options.get("assessor_conflicts"):
+        changes["assessor_conflicts"] = options["assessor_conflicts"]
     if options.get("allow_nil") is not None:
         changes["allow_nil"] = options["allow_nil"]
     for name in ("submission_opens", "submission_closes"):

@@ -9,8 +9,9 @@ from django.urls import reverse
 from assess.models import Assignment, Judgment
 from corpus.loading import load_collection
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
-from pooling.models import PoolItem
+from pooling.models import PoolItem, RunEntry
 from pooling.pools import build_pools
+from scoring.models import Score
 from tests.conftest import PASSWORD
 from tracks.bolt import judging
 
@@ -358,3 +359,66 @@ def test_view_answer_is_for_the_topic_assessor_only(client, setup):
     assert answer(client, url, 0, "yes", name="relevant").status_code == 404
     assert answer(client_for(client, setup["a1"]), url, None, "yes", name="relevant").status_code == 400
     assert not Judgment.objects.filter(item=item).exists()
+
+
+# --- the organizer's near-duplicate and grouping pages, and what reports say of them -----------------------------
+
+
+def test_near_duplicate_classes_page(client, setup, make_user):
+    url = reverse("bolt:near_duplicates", args=["bolt-views"])
+    client_for(client, setup["a1"])
+    assert client.get(url).status_code == 403
+    client_for(client, make_user("bolt-org5", "organizer"))
+    page = client.get(url).content.decode()
+    assert '<tr data-run="alpha1" class="chosen">' in page  # the first run with near-duplicates is shown
+    dups = page.split('<tr data-run="alpha1"')[1].split('class="num dups">')[1].split("<")[0]
+    assert int(dups) >= 1
+    near = RunEntry.objects.filter(run__tag="alpha1", data__near_dup=True).first()
+    leader = RunEntry.objects.get(run__tag="alpha1", topic=near.topic, line_no=near.data["leader"])
+    section = page.split(f'data-topic="{near.topic.ident}"')[1]
+    assert section.index('class="leader"') < section.index('class="member"')
+    assert "not judged; scored as a false alarm" in section
+    # the leader judged: its class shows the judgment the near-duplicate takes
+    item = next(i for i in judging.citation_items(near.topic) if i.text == leader.text and i.docid == leader.docid)
+    assignment = Assignment.objects.get(topic=near.topic)
+    judging.judge_citation(assignment.assessor, item, {"rel": "yes"}, 0)
+    section = client.get(url).content.decode().split(f'data-topic="{near.topic.ident}"')[1]
+    assert '<td class="rel">yes</td>' in section and "takes yes; scored as a false alarm" in section
+    assert client.get(url + "?run=nope").status_code == 404
+
+
+def test_grouping_measures_page_and_reports(client, setup, make_user, participant):
+    from pooling.models import Run
+    from scoring.release import release
+    from scoring.rescore import rescore_evaluation
+
+    item, _ = view_of(setup)
+    c = client_for(client, setup["a1"])
+    c.post(
+        reverse("bolt:view", args=[setup["mine"].pk, item.pk]),
+        {"version": 0, "g0-relevant": "yes", "g0-scope": "yes", "g0-m0": "yes", "g0-m1": "no"},
+    )
+    rescore_evaluation(setup["ev"].id)
+    client_for(client, make_user("bolt-org6", "organizer"))
+    page = client.get(reverse("bolt:groupings", args=["bolt-views"])).content.decode()
+    run = page.split('data-run="alpha1-groups"')[1]
+    topic = run.split('data-topic="1.002"')[1]
+    # group 0 of the judged view: relevant and well scoped, one of its two citations belongs
+    group = topic.split('class="group-row"')[1]
+    assert "<td>yes</td><td>yes</td>" in group and '<td class="num">0.500</td>' in group
+    assert "View precision" in page and "Group skew" in page
+    # the stored topic score (mean over the topic's views) heads the topic's rows
+    stored = Score.objects.get(run__tag="alpha1-groups", topic__ident="1.002", measure="view_precision").value
+    assert f'<td class="num">{stored:.3f}</td>' in topic.split('class="view-row"')[0]
+    # the team sees its grouping run's measures per topic once released, as the organizer does
+    groups_run = Run.objects.get(tag="alpha1-groups")
+    report_url = reverse("scoring:run_report", args=["bolt-views", "alpha1-groups"])
+    assert "Grouping measures per topic" in client.get(report_url).content.decode()
+    client.logout()
+    client.login(username="par", password=PASSWORD)
+    assert client.get(report_url).status_code == 404
+    release(setup["ev"], groups_run.team, by="test")
+    report = client.get(report_url).content.decode()
+    assert "Grouping measures per topic" in report and "Group precision" in report
+    citations = client.get(reverse("scoring:run_report", args=["bolt-views", "alpha1"])).content.decode()
+    assert "are near-duplicates of a higher-ranked citation" in citations or "is a near-duplicate" in citations

@@ -154,7 +154,10 @@ def test_report_before_gold(client, db, organizer):
     load(evaluation, gold=False)
     client.force_login(organizer)
     assert "Not scored yet" in client.get(urls("own report")).content.decode()
-    assert "No gold standard yet" in client.get(urls("overview")).content.decode()
+    overview = client.get(urls("overview")).content.decode()
+    assert "No gold standard yet" in overview
+    # the page that loads it says so, and sends nobody to a command line for it
+    assert "manage.py" not in overview and 'id="gold-form"' in overview
 
 
 def test_other_tracks_are_not_shown(client, db, organizer):

@@ -11,6 +11,7 @@ import json
 from pooling.formats.base import ParsedTopic, Problem
 
 KIND = "QUESTION"
+FILE_LABEL = "Topics (BioGen JSON or JSON Lines)"  # the topic upload's label
 ID_FIELDS = ("id", "topic_id", "qa_id")
 FIELDS = ("topic", "title", "question", "narrative")
 

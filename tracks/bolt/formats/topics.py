@@ -28,6 +28,7 @@ LANGUAGE_TARGETS = ("arz", "cmn", "eng", "none")
 LANGUAGES = ("eng", "arz", "cmn")
 RELS = ("yes", "maybe", "no")
 KIND = "topic"
+FILE_LABEL = "Topics (BOLT topic XML)"  # the topic upload's label
 
 
 def team_view(data: Mapping[str, Any]) -> dict[str, str]:

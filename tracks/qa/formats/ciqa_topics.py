@@ -21,6 +21,9 @@ from pooling.formats.base import ParsedTopic, Problem
 
 KIND = "CIQA"
 TRAINING_KIND = "CIQA-TRAINING"
+# The topic upload's label; NIST gave teams each topic's top 100 documents too (seed 001, ciQA).
+FILE_LABEL = "Topics (ciQA topic file: number, template, narrative)"
+TOP_DOCS = True
 RELATIONSHIPS = ("financial relationships", "organizational ties", "familial ties", "common interests")
 _SLOT = r"\[([^\[\]]+)\]"
 

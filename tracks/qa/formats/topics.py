@@ -20,6 +20,9 @@ from lxml.etree import _Element
 from pooling.formats.base import ParsedTopic, Problem
 
 QUESTION_TYPES = ("FACTOID", "LIST", "OTHER", "RIGIDLIST", "SQUISHYLIST")
+# What the organizer's topic upload calls this file; NIST also gave teams per-target top-documents lists (seed 000).
+FILE_LABEL = "Questions (TREC/TAC series XML)"
+TOP_DOCS = True
 # Question types whose text may be empty ("Other" questions carry no question of their own).
 MAY_BE_EMPTY = ("OTHER",)
 

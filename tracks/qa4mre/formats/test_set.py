@@ -18,6 +18,7 @@ from lxml.etree import _Element
 from pooling.formats.base import ParsedTopic, Problem
 
 TOPIC, READING_TEST, QUESTION = "topic", "reading-test", "question"
+FILE_LABEL = "Test set (QA4MRE XML: topics, reading tests, questions)"  # the topic upload's label
 # A question's element: the guidelines' prose writes <question>; the 2012 test sets and gold standards CLEF
 # distributed write <q q_id="…"> (with the same <q_str> and <answer a_id> inside). Both are read alike.
 QUESTION_TAGS = ("question", "q")
