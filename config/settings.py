@@ -189,6 +189,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",  # the browsable API and docs in a signed-in browser
     ],
     "DEFAULT_PERMISSION_CLASSES": ["api.auth.RolePermission"],
+    # JSON bodies through config.safejson (depth, digits, surrogates: a 400 naming where, never a 500).
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 100),
     "DEFAULT_SCHEMA_CLASS": "api.schema.AssaySchema",
