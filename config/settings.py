@@ -300,8 +300,15 @@ SECURE_CSP = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A refused request (4xx: 403, 400, 404, SuspiciousOperation) is one line without traceback (config/log_filters):
+    # on the loggers Django writes them to, and on the handler for django.security.<ExceptionName> loggers.
+    "filters": {"refusal_on_one_line": {"()": "config.log_filters.RefusalOnOneLine"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusal_on_one_line"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # One line per finished task drowns what matters (failures are logged at ERROR either way).
-    "loggers": {"celery.app.trace": {"level": os.environ.get("TASK_LOG_LEVEL", "WARNING")}},
+    "loggers": {
+        # One line per finished task drowns what matters (failures are logged at ERROR either way).
+        "celery.app.trace": {"level": os.environ.get("TASK_LOG_LEVEL", "WARNING")},
+        "django.request": {"filters": ["refusal_on_one_line"]},
+        "django.security": {"filters": ["refusal_on_one_line"]},
+    },
 }
