@@ -69,6 +69,9 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "axes.middleware.AxesMiddleware",  # answers a locked-out login with templates/registration/locked_out.html
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so its process_exception sees a view's error first: a lost database connection is retried once when
+    # nothing was written (config/db_retry.py).
+    "config.db_retry.RetryLostConnection",
 ]
 
 ROOT_URLCONF = "config.urls"
