@@ -158,7 +158,7 @@ def _jsonl(text, topic_field):
         try:
             obj = safejson.loads(raw)
         except safejson.JSONDecodeError as e:
-            yield number, None, [Problem(number, f"malformed JSON: {e.msg} (column {e.colno})")]
+            yield number, None, [Problem(number, f"malformed JSON: {e}")]
             continue
         if not isinstance(obj, dict) or not isinstance(obj.get("metadata"), dict):
             yield number, None, [Problem(number, "each line must be an object with a 'metadata' object")]

@@ -39,7 +39,7 @@ def _objects(data: bytes, filename: str) -> tuple[list[Problem], list[tuple[int 
         try:
             found.append((number, f"line {number}", safejson.loads(line)))
         except safejson.JSONDecodeError as e:
-            problems.append(Problem(number, f"malformed JSON: {e.msg} (column {e.colno})"))
+            problems.append(Problem(number, f"malformed JSON: {e}"))
     return problems, found
 
 
