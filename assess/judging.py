@@ -321,6 +321,13 @@ def assign_secondary(user, series, assessor):
     _require_organizer(user)
     if Assignment.objects.filter(topic=series, assessor=assessor).exists():
         raise JudgingError(f"{assessor.username} is already assigned to series {series.ident}")
-    return Assignment.objects.create(
-        evaluation=series.evaluation, topic=series, assessor=assessor, role=Assignment.SECONDARY
-    )
+    held = Assignment.objects.filter(topic=series, role=Assignment.SECONDARY).select_related("assessor").first()
+    if held is not None:
+        raise JudgingError(f"series {series.ident} already has a second assessor, {held.assessor.username}")
+    try:
+        with transaction.atomic():  # another organizer's request may have added one since (the unique constraint)
+            return Assignment.objects.create(
+                evaluation=series.evaluation, topic=series, assessor=assessor, role=Assignment.SECONDARY
+            )
+    except IntegrityError:
+        raise JudgingError(f"series {series.ident} already has a second assessor") from None

@@ -1,4 +1,3 @@
-# Load the Celery app with Django so that @shared_task binds to it.
-from config.celery import app as celery_app
-
-__all__ = ("celery_app",)
+# Empty on purpose: pure modules (config.safejson, imported by the track formats) must be importable without
+# Celery or Django. The Celery app is loaded with Django by ConfigConfig.ready() (config/apps.py); workers find it
+# by `celery -A config`, which imports config.celery.

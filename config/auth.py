@@ -8,15 +8,21 @@ session's cache and the backend's user, and django.contrib.auth.get_user then ma
 query did not find — falls back to Django's usual path, so the result is the same either way, only slower.
 """
 
+import math
 from contextvars import ContextVar
+from datetime import timedelta
 from functools import lru_cache
 
 from axes.backends import AxesStandaloneBackend
+from axes.exceptions import AxesBackendPermissionDenied
+from axes.models import AccessAttempt
+from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.auth.models import User
 from django.db import connection
+from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 
@@ -46,14 +52,45 @@ class Backend(ModelBackend):
         return super().get_user(user_id)
 
 
+def username_wait(username, now=None):
+    """Seconds a login as `username` must still wait, from any address, or 0.
+
+    django-axes locks a (user name, address) pair after AXES_FAILURE_LIMIT failures, so guesses from one address
+    cannot lock the user out from another. Guesses spread over many addresses are slowed per user name instead,
+    never locked: once the name's failures (all addresses, within the cool-off) reach the limit, each further
+    attempt waits 2^(failures - limit) seconds after the latest failure, at most AXES_USERNAME_MAX_WAIT. The
+    attempt is refused at once with "try again in N s" (no web thread sleeps), and a refused attempt is not
+    counted, so the wait never grows past the cap."""
+    if not username:
+        return 0
+    now = now or timezone.now()
+    since = now - timedelta(hours=settings.AXES_COOLOFF_TIME)
+    seen = AccessAttempt.objects.filter(username=username, attempt_time__gte=since).aggregate(
+        failures=Sum("failures_since_start"), last=Max("attempt_time")
+    )
+    over = (seen["failures"] or 0) - settings.AXES_FAILURE_LIMIT
+    if over < 0:
+        return 0
+    wait = min(2**over, settings.AXES_USERNAME_MAX_WAIT)
+    return max(0, math.ceil((seen["last"] + timedelta(seconds=wait) - now).total_seconds()))
+
+
 class ThrottleBackend(AxesStandaloneBackend):
-    """django-axes' lockout check for logins made through a web request; a login without one (the test client,
-    a shell) has no request to throttle, where axes would refuse it outright."""
+    """django-axes' lockout check for logins made through a web request, then the per-user-name slow-down
+    (username_wait); a login without a request (the test client, a shell) has none to throttle, where axes would
+    refuse it outright."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         if request is None:
             return None
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        super().authenticate(request, username=username, password=password, **kwargs)
+        wait = username_wait(username)
+        if wait:
+            # As axes does for a lock: not counted as a failure, answered by AxesMiddleware with the lockout page,
+            # which says how long to wait (templates/registration/locked_out.html).
+            request.axes_locked_out = True
+            request.axes_wait_seconds = wait
+            raise AxesBackendPermissionDenied(f"too many failed logins for this user name; try again in {wait} s")
 
 
 @lru_cache(maxsize=4096)

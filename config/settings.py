@@ -69,6 +69,9 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "axes.middleware.AxesMiddleware",  # answers a locked-out login with templates/registration/locked_out.html
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so its process_exception sees a view's error first: a lost database connection is retried once when
+    # nothing was written (config/db_retry.py).
+    "config.db_retry.RetryLostConnection",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -112,15 +115,19 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
-# Login throttling (django-axes, in PostgreSQL like everything else): after AXES_FAILURE_LIMIT failed logins a user
-# name is locked for AXES_COOLOFF_HOURS, or until an organizer unlocks it (user pages, `manage.py unlock_user`).
-# Locked by user name, not address: guesses spread over many addresses count together.
+# Login throttling (django-axes, in PostgreSQL like everything else): after AXES_FAILURE_LIMIT failed logins from
+# one address, that (user name, address) pair is locked for AXES_COOLOFF_HOURS, or until an organizer unlocks it
+# (user pages, `manage.py unlock_user`). Not the user name alone: five wrong passwords from anywhere would lock its
+# owner out everywhere. Not the address alone: a team's members often share one (a university's gateway). Guesses
+# spread over many addresses are slowed per user name, never locked (config.auth.username_wait: a growing wait
+# up to AXES_USERNAME_MAX_WAIT seconds, answered at once with "try again in N s").
+# The address is REMOTE_ADDR (django-ipware is not installed, so axes trusts no X-Forwarded-For a client could set).
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_HOURS", 1)
-AXES_LOCKOUT_PARAMETERS = ["username"]
-# axes warns that addresses are not locked: on purpose, as a team's members often share one address (a
-# university's gateway), and locking it would lock the whole team out because of one member's typos.
-SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_MAX_WAIT = env_int("AXES_USERNAME_MAX_WAIT", 30)
+# A refused attempt during a lock is not counted (it would restart the cool-off the attacker controls).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_DISABLE_ACCESS_SUCCESS_LOG = True
@@ -189,6 +196,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",  # the browsable API and docs in a signed-in browser
     ],
     "DEFAULT_PERMISSION_CLASSES": ["api.auth.RolePermission"],
+    # JSON bodies through config.safejson (depth, digits, surrogates: a 400 naming where, never a 500).
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 100),
     "DEFAULT_SCHEMA_CLASS": "api.schema.AssaySchema",
@@ -294,8 +307,15 @@ SECURE_CSP = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A refused request (4xx: 403, 400, 404, SuspiciousOperation) is one line without traceback (config/log_filters):
+    # on the loggers Django writes them to, and on the handler for django.security.<ExceptionName> loggers.
+    "filters": {"refusal_on_one_line": {"()": "config.log_filters.RefusalOnOneLine"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusal_on_one_line"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # One line per finished task drowns what matters (failures are logged at ERROR either way).
-    "loggers": {"celery.app.trace": {"level": os.environ.get("TASK_LOG_LEVEL", "WARNING")}},
+    "loggers": {
+        # One line per finished task drowns what matters (failures are logged at ERROR either way).
+        "celery.app.trace": {"level": os.environ.get("TASK_LOG_LEVEL", "WARNING")},
+        "django.request": {"filters": ["refusal_on_one_line"]},
+        "django.security": {"filters": ["refusal_on_one_line"]},
+    },
 }

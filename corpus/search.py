@@ -100,9 +100,11 @@ def _index_batch_sqlite(collection, ids, days):
         marks = ",".join(["%s"] * len(ids))
         cur.execute(f"DELETE FROM corpus_fts WHERE rowid IN ({marks})", ids)  # a rerun after a crash
         cur.execute(
-            f"INSERT INTO corpus_fts (rowid, body) SELECT id, docno || ' ' || substr(text, 1, %s) "
+            # without the snippet's marker characters: a document's own \x01 would come back as a <mark>
+            "INSERT INTO corpus_fts (rowid, body) SELECT id, "
+            f"replace(replace(docno || ' ' || substr(text, 1, %s), %s, ''), %s, '') "
             f"FROM corpus_document WHERE id IN ({marks})",
-            [INDEXED_CHARS, *ids],
+            [INDEXED_CHARS, search_query.START, search_query.STOP, *ids],
         )
     SearchEntry.objects.bulk_create(
         [SearchEntry(document_id=i, collection_id=collection.pk, date=d) for i, d in zip(ids, days)],
@@ -220,10 +222,14 @@ def _search_postgresql(query, collection, since, until, limit, offset, cap):
         f"top AS (SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
         "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s) "
         "SELECT top.document_id, %s, d.docno, top.date, top.rank, "
-        f"ts_headline(%s::regconfig, left(d.text, %s), {tsquery}, %s), (SELECT count(*) FROM m) "
+        f"ts_headline(%s::regconfig, translate(left(d.text, %s), %s, ''), {tsquery}, %s), (SELECT count(*) FROM m) "
         "FROM top JOIN corpus_document d ON d.id = top.document_id ORDER BY top.rank DESC, top.document_id"
     )
-    params = [*q, *args, cap, *q, limit, offset, collection.name, collection.search_language, SNIPPET_CHARS, *q]
+    # The text is cut without the marker characters (translate): a document's own \x01 and \x02 (stored as
+    # received) would otherwise come back as <mark> tags.
+    markers = search_query.START + search_query.STOP
+    params = [*q, *args, cap, *q, limit, offset, collection.name, collection.search_language, SNIPPET_CHARS, markers]
+    params += q
     with transaction.atomic(), connection.cursor() as cur:
         # Hoping to find `cap` matches early, the planner would read the whole table and test every tsvector
         # (over a second at 200,000 documents) for a phrase it takes to be common: always the full-text index.

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-# A snippet is cut by the database with these two characters around each match; they cannot occur in stored
-# text (documents are decoded text, control characters other than white space are dropped or never matched).
+# A snippet is cut by the database with these two characters around each match. A document may hold them (its
+# text is kept as decoded), so corpus.search removes them from the text it cuts snippets from.
 START, STOP = "\x01", "\x02"
 MAX_QUERY_CHARS = 500
 _TOKEN = re.compile(r'-?"[^"]*"?|\S+')

@@ -86,7 +86,7 @@ def user_detail(request, pk):
     return render(
         request,
         "accounts/user_detail.html",
-        {"account": user, "form": form, "link": link, "locked": user.username in accounts.locked_usernames()},
+        {"account": user, "form": form, "link": link, "locks": accounts.locks(user.username)},
         status=400 if request.method == "POST" and form.errors else 200,
     )
 

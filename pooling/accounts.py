@@ -136,19 +136,29 @@ def add_team_members(name, users, by=None):
     return team, created
 
 
-def locked_usernames():
-    """User names locked out by failed logins now (django-axes' attempts at or over the limit, within the
-    cool-off time)."""
+def _locked_attempts():
+    """django-axes' attempts at or over the limit within the cool-off time: each a locked (user name, address)."""
     since = timezone.now() - timedelta(hours=settings.AXES_COOLOFF_TIME)
-    return set(
-        AccessAttempt.objects.filter(
-            failures_since_start__gte=settings.AXES_FAILURE_LIMIT, attempt_time__gte=since
-        ).values_list("username", flat=True)
-    )
+    return AccessAttempt.objects.filter(failures_since_start__gte=settings.AXES_FAILURE_LIMIT, attempt_time__gte=since)
+
+
+def locked_usernames():
+    """User names locked out from at least one address by failed logins now."""
+    return set(_locked_attempts().values_list("username", flat=True))
+
+
+def locks(username):
+    """The addresses `username` is locked out from now: [{address, failures, last}], latest first."""
+    rows = _locked_attempts().filter(username=username).order_by("-attempt_time")
+    return [
+        {"address": a.ip_address, "failures": a.failures_since_start, "last": a.attempt_time}
+        for a in rows.only("ip_address", "failures_since_start", "attempt_time")
+    ]
 
 
 def unlock(username, by=None):
-    """Clear a user name's failed logins; returns how many attempt records were removed."""
+    """Clear a user name's failed logins, from every address (its locks and its slow-down); returns how many
+    attempt records were removed."""
     with transaction.atomic():
         removed = axes_reset(username=username)
         if removed:

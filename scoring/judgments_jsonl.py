@@ -44,6 +44,7 @@ from assess.models import (
     TopicClosure,
 )
 from assess.official import VOTE_KINDS
+from config import safejson
 from pooling.loading import LoadError, update_settings
 from pooling.models import PoolItem, Topic
 
@@ -383,8 +384,8 @@ def import_jsonl(evaluation, lines, filename="<input>"):
                 if not raw.strip():
                     continue
                 try:
-                    rec = json.loads(raw)
-                except json.JSONDecodeError as e:
+                    rec = safejson.loads(raw)
+                except safejson.JSONDecodeError as e:
                     raise ImportFailed(f"{where}: not JSON ({e.msg})") from None
                 if not isinstance(rec, dict) or "type" not in rec:
                     raise ImportFailed(f'{where}: expected an object with a "type"')

@@ -15,12 +15,12 @@
 The first non-blank byte tells which: "<" is XML.
 """
 
-import json
 import re
 from collections.abc import Iterator
 
 from lxml import etree
 
+from config import safejson
 from corpus.formats.base import (
     CHUNK,
     ByteStream,
@@ -105,7 +105,7 @@ def docno_of(raw: bytes) -> str | None:
         found = _XML_PMID.search(raw)  # MedlineCitation's own PMID comes before any cited article's
         return found.group(1).decode("ascii", "replace") if found else None
     try:
-        pmid = _first(json.loads(raw), PMID_KEYS)
+        pmid = _first(safejson.loads(raw), PMID_KEYS)
     except (ValueError, AttributeError):
         return None
     return pmid.strip() or None
@@ -124,7 +124,7 @@ def parse_record(raw: bytes) -> ParsedDocument:
 
 def _parse_json(raw: bytes) -> tuple[str, str, str]:
     try:
-        obj = json.loads(raw)
+        obj = safejson.loads(raw)
     except ValueError as e:
         raise FormatError(f"not JSON: {e}") from None
     if not isinstance(obj, dict):

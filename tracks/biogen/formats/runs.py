@@ -15,9 +15,9 @@ What a stored run holds, per topic, as run entries (data["kind"]):
 """
 
 import hashlib
-import json
 import re
 
+from config import safejson
 from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
 from tracks.biogen.formats.sentences import PMID, split_answer, splitter_name, word_count
 
@@ -82,8 +82,8 @@ def _pmid(value):
 def _check_2024(text, context, limits):
     problems = []
     try:
-        root = json.loads(text)
-    except json.JSONDecodeError as e:
+        root = safejson.loads(text)
+    except safejson.JSONDecodeError as e:
         return [Problem(e.lineno, f"malformed JSON: {e.msg} (column {e.colno}); the run is refused whole")], None
     if not isinstance(root, dict):
         return [Problem(1, "the root must be a JSON object with team_id, run_name, contact_email, results")], None
@@ -156,8 +156,8 @@ def _jsonl(text, topic_field):
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
-        except ValueError as e:
+            obj = safejson.loads(raw)
+        except safejson.JSONDecodeError as e:
             yield number, None, [Problem(number, f"malformed JSON: {e}")]
             continue
         if not isinstance(obj, dict) or not isinstance(obj.get("metadata"), dict):

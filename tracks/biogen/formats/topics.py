@@ -6,8 +6,7 @@ and `narrative`; the question is the text assessors and runs answer. Every probl
 is refused whole.
 """
 
-import json
-
+from config import safejson
 from pooling.formats.base import ParsedTopic, Problem
 
 KIND = "QUESTION"
@@ -23,8 +22,8 @@ def _objects(data: bytes, filename: str) -> tuple[list[Problem], list[tuple[int 
     except UnicodeDecodeError as e:
         return [Problem(None, f"not UTF-8: {e}")], []
     try:
-        root, error = json.loads(text), None
-    except json.JSONDecodeError as e:
+        root, error = safejson.loads(text), None
+    except safejson.JSONDecodeError as e:
         root, error = None, e  # JSON Lines (or malformed): read line by line, each problem at its line
     if isinstance(root, dict) and "topics" in root:
         if not isinstance(root["topics"], list):
@@ -39,8 +38,8 @@ def _objects(data: bytes, filename: str) -> tuple[list[Problem], list[tuple[int 
         if not line.strip():
             continue
         try:
-            found.append((number, f"line {number}", json.loads(line)))
-        except ValueError as e:
+            found.append((number, f"line {number}", safejson.loads(line)))
+        except safejson.JSONDecodeError as e:
             problems.append(Problem(number, f"malformed JSON: {e}"))
     return problems, found
 
