@@ -213,15 +213,18 @@ def test_vote_and_match_by_keyboard_past_nine_nuggets(page, login, live_server, 
     assert page.evaluate("document.activeElement.id") != "nugget-text"
     page.keyboard.press("t")
     page.keyboard.type("the thirteenth")
-    page.keyboard.press("Enter")
-    expect_text(page, "#nugget-list", "the thirteenth")
-    assert page.evaluate("document.activeElement.id") == "nugget-text"  # ready for the next nugget
-    page.keyboard.press("Escape")
+    page.keyboard.press("Enter")  # adds it and goes back to the keys: what follows acts, none is typed in the box
+    for key in ("t", *"the fourteenth", "Enter", "J"):
+        page.keyboard.press(key)
+    expect_text(page, "#nugget-list", "the fourteenth")
+    assert page.evaluate("document.activeElement.id") != "nugget-text"
+    assert page.input_value("#nugget-text") == ""
     page.wait_for_selector(f"#match-{items[2].pk}.current")  # the cursor stays on its string
     page.keyboard.press("1")
     page.keyboard.press("3")
     row_version(page, items[2], 1)
     expect_text(page, "#matched-count", "3")
+    assert Nugget.objects.filter(topic=question, text__in=["the thirteenth", "the fourteenth"]).count() == 2
     assert page.evaluate("window.__noReload") is True
 
     thirteenth = Nugget.objects.get(topic=question, text="the thirteenth")
@@ -293,3 +296,42 @@ def test_a_second_key_while_the_first_save_is_out_goes_out_after_it(page, login,
     judgment = Judgment.objects.get(assessor=assessor)
     assert (judgment.value["label"], judgment.version) == ("non-exact", 2)
     assert statuses == [200, 200]
+
+
+def select_across(page, start_selector, start_offset, end_selector, end_text):
+    """A mouse-like selection from `start_offset` in the first text of start_selector to the end of `end_text`
+    in end_selector."""
+    page.evaluate(
+        """([a, offset, b, text]) => {
+        const first = document.querySelector(a).firstChild, last = document.querySelector(b).firstChild;
+        const range = document.createRange();
+        range.setStart(first, offset);
+        range.setEnd(last, last.textContent.indexOf(text) + text.length);
+        const sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(range);
+    }""",
+        [start_selector, start_offset, end_selector, end_text],
+    )
+
+
+def test_plus_takes_only_the_words_of_one_answer_string(page, login, live_server, sample, primary, transactional_db):
+    """+ on a selection that starts in a row's docid makes a nugget of the answer words only; the docid alone, or
+    two answer strings, make none and say why (issue 25)."""
+    question = sample.questions["1.3"]
+    items = sample.items["1.3"]
+    assignment = Assignment.objects.get(assessor=primary)
+    login(page, "prim")
+    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, question.pk]))
+    page.wait_for_selector(f"#match-{items[0].pk}.current")
+    first = f"#match-{items[0].pk}"
+    words = items[0].text.split()[:2]
+    select_across(page, f"{first} .answer-text code", 0, f"{first} .answer-words", " ".join(words))
+    page.keyboard.press("+")
+    expect_text(page, "#nugget-list", " ".join(words))
+    assert list(Nugget.objects.filter(topic=question).values_list("text", flat=True)) == [" ".join(words)]
+    select_across(page, f"{first} .answer-text code", 0, f"{first} .answer-text code", items[0].docid[:6])
+    page.keyboard.press("+")
+    expect_text(page, "#nugget-selection-status", "not its docid")
+    select_across(page, f"{first} .answer-words", 0, f"#match-{items[1].pk} .answer-words", items[1].text[:3])
+    page.keyboard.press("+")
+    expect_text(page, "#nugget-selection-status", "one answer string only")
+    assert Nugget.objects.filter(topic=question).count() == 1

@@ -139,7 +139,7 @@ def test_build_nuggets_vote_and_match(page, browser, login, live_server, transac
     expect_text(page, "#nugget-list", "founded by Coco Chanel")
     # nugget from selected answer text
     page.evaluate("""() => {
-        const el = [...document.querySelectorAll('.answer-text')].find(e => e.textContent.includes('Paris'));
+        const el = [...document.querySelectorAll('.answer-words')].find(e => e.textContent.includes('Paris'));
         const node = [...el.childNodes].find(n => n.nodeType === 3 && n.textContent.includes('Paris'));
         const start = node.textContent.indexOf('headquartered');
         const range = document.createRange();

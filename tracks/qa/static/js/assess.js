@@ -5,7 +5,8 @@
 //   answer; with "move on after each judgment" the next item is shown once a judgment is complete, and keys typed
 //   meanwhile wait for it.
 // - Nugget workspace: j/k move over answer strings and digits toggle the current string's nuggets (two digits from
-//   10 nuggets on); J/K move over nuggets and v/o vote the current one; t types a nugget, + takes the selection.
+//   10 nuggets on); J/K move over nuggets and v/o vote the current one; t types a nugget (Enter adds it and
+//   returns to the keys), + takes the selected words of one answer string.
 // - Vote page: j/k move over nuggets, v/o vote.
 (function () {
   "use strict";
@@ -134,10 +135,36 @@
   function unvoted(li) { return !li.querySelector(".vote-btn.current"); }
   function unmatched(row) { return row.getAttribute("data-matched") !== "1"; }
 
+  // The selected words of one answer string: a selection reaching into the row's docid (or anything else around
+  // the answer) is cut to the answer's own text; one over several answer strings, or beside them, is refused.
+  function selectedAnswerText() {
+    var sel = window.getSelection();
+    if (!sel || !sel.rangeCount || sel.isCollapsed) return {error: "Select some words of an answer string first."};
+    var range = sel.getRangeAt(0), parts = [];
+    document.querySelectorAll("[data-answer-words]").forEach(function (words) {
+      if (!range.intersectsNode(words)) return;
+      var part = document.createRange();
+      part.selectNodeContents(words);
+      if (range.compareBoundaryPoints(Range.START_TO_START, part) > 0) part.setStart(range.startContainer, range.startOffset);
+      if (range.compareBoundaryPoints(Range.END_TO_END, part) < 0) part.setEnd(range.endContainer, range.endOffset);
+      var text = part.toString().trim();
+      if (text) parts.push(text);
+    });
+    if (parts.length > 1) return {error: "Select words of one answer string only."};
+    if (!parts.length) return {error: "Select some words of an answer string first (not its docid)."};
+    return {text: parts[0]};
+  }
+
   function nuggetFromSelection() {
     var form = document.getElementById("nugget-create");
-    var text = String(window.getSelection() || "").trim();
-    if (!form || !text) return false;
+    if (!form) return false;
+    var picked = selectedAnswerText(), status = document.getElementById("nugget-selection-status");
+    if (status) {
+      status.textContent = picked.error || "";
+      status.className = picked.error ? "error" : "hint";
+    }
+    if (picked.error) return true;  // the key did its job: it said why nothing was added
+    var text = picked.text;
     form.querySelector("[name=text]").value = text;
     wire(form);
     form.requestSubmit();
@@ -204,6 +231,49 @@
     try { pressed = pressKey(window.assayKeys.keyFor("next")); } finally { moving = false; }
     if (!pressed || !awaited) replay();  // no item on its way: the keys go to this one
   }
+
+  // A nugget typed after t and added with Enter: back to the keys, so the next keys (another t, J, v …) act
+  // instead of typing into the box. Left before the answer arrives, or htmx would give the focus back to the
+  // new workspace's box of the same id.
+  var sentNugget = "", creatingNugget = false, nuggetLater = false;
+  // The box is emptied at once (its text went with the request), so a t pressed before the answer starts a new
+  // nugget, and what is typed there meanwhile is carried into the workspace the answer brings.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var input = document.getElementById("nugget-text");
+    if (e.detail.elt.id !== "nugget-create" || !input) return;
+    if (document.activeElement === input) input.blur();
+    creatingNugget = true;
+    var xhr = e.detail.xhr;
+    xhr.addEventListener("loadend", function () { setTimeout(function () { nuggetAnswered(xhr); }, 0); });
+    sentNugget = input.value;
+    input.value = "";
+  });
+
+  // Once the answer is in (or none came): a nugget not added (refused, or no answer) comes back into the box, to be
+  // corrected or sent again; one whose Enter came while this one was out (htmx would drop it) goes now, from the
+  // workspace that came. Heard on the request itself: htmx's afterRequest goes to the form the answer replaced,
+  // out of the document by then.
+  function nuggetAnswered(xhr) {
+    creatingNugget = false;
+    var input = document.getElementById("nugget-text"), form = document.getElementById("nugget-create");
+    if (!(xhr.status >= 200 && xhr.status < 300) && input && !input.value) input.value = sentNugget;
+    if (nuggetLater && form && input && input.value.trim()) {
+      wire(form);
+      form.requestSubmit();
+    }
+    nuggetLater = false;
+  }
+
+  var typedMeanwhile = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var input = document.getElementById("nugget-text");
+    typedMeanwhile = e.detail.target.id === "nugget-workspace" && input && input.value ? input.value : null;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var input = document.getElementById("nugget-text");
+    if (typedMeanwhile !== null && input && !input.value) input.value = typedMeanwhile;
+    typedMeanwhile = null;
+  });
 
   // htmx fires beforeRequest synchronously within the click or submit, so a request a key or next() makes is
   // awaited before the next key is looked at.
@@ -281,7 +351,13 @@
     var keys = window.assayKeys;
     if (!keys) return;
     if (keys.typing(e.target)) {
-      if (e.key === "Escape" && e.target.id === "nugget-text") e.target.blur();  // back to the keys
+      if (e.target.id !== "nugget-text") return;
+      if (e.key === "Escape") e.target.blur();  // back to the keys
+      if (e.key === "Enter" && creatingNugget) {  // added once the nugget before it is in
+        e.preventDefault();
+        nuggetLater = true;
+        e.target.blur();
+      }
       return;
     }
     var action = keys.action(e);
