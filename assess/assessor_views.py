@@ -1,10 +1,11 @@
 """The assessor's pages of every track: their assignments and invitations, and the history of their judgments
 (organizers see everyone's). A track's own judging pages hang off these (Track.assignment_page)."""
 
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_POST
 
-from assess import judging, progress
+from assess import judging, preferences, progress
 from assess.models import Assignment, Invitation, JudgmentChange, StructureChange
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, has_role, role_required
 from pooling.models import PoolItem, Topic
@@ -69,3 +70,15 @@ def question_history(request, qid):
             "structure": structure.order_by("-at", "-id")[:500],
         },
     )
+
+
+@assessor_required
+@require_POST
+def auto_advance(request):
+    """Who: assessors, their own preference only. Turn auto-advance on (auto_advance=1) or off (0) for every
+    judging page and browser; answers JSON with the stored setting (the checkbox beside the key list posts it)."""
+    value = request.POST.get("auto_advance")
+    if value not in ("0", "1"):
+        return JsonResponse({"error": f"auto_advance must be 1 (on) or 0 (off), not {value!r}"}, status=400)
+    preferences.set_auto_advance(request.user, value == "1")
+    return JsonResponse({"auto_advance": value == "1"})

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from assess.models import Assignment, Judgment, Nugget
+from assess import preferences
+from assess.models import Assignment, JudgingPreference, Judgment, Nugget
 from assess.official import nugget_votes, official_values
 from corpus.loading import load_collection
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
@@ -78,22 +79,34 @@ def test_question_mark_lists_the_keys_on_judging_pages(page, login, live_server,
     page.wait_for_selector("#key-help", state="hidden")
 
 
-def test_one_key_per_instance_with_auto_advance(page, login, live_server, instance_series):
+def test_one_key_per_instance_with_auto_advance(page, browser, login, live_server, instance_series):
     sample, assessor, assignment = instance_series
+    url = live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk])
     login(page, "judy")
-    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk]))
+    page.goto(url)
     assert not page.is_checked("#auto-advance")  # off unless the assessor turns it on
     page.check("#auto-advance")
-    page.reload()  # the preference stays (this browser, this assessor)
+    expect_text(page, "#auto-advance-status", "saved")
+    assert JudgingPreference.objects.get(user=assessor).auto_advance is True
+    # kept for the assessor on the server, not in this browser: another browser starts with it on
+    other = browser.new_context()
+    elsewhere = other.new_page()
+    login(elsewhere, "judy")
+    elsewhere.goto(url)
+    assert elsewhere.is_checked("#auto-advance")
+    other.close()
+    page.reload()
     page.wait_for_selector("#judge-bar")
     assert page.is_checked("#auto-advance")
     page.evaluate("window.__noReload = true")
     page.keyboard.press("1")
     expect_text(page, ".item-meta", "Item 2 of 4")
-    # typed faster than the server answers: each key waits for the item it was meant for
+    # typed faster than the server answers: each key waits for the item it was meant for; after the question's
+    # last item, auto-advance goes on to the next question with items left, no j needed
     for key in ("5", "2", "3"):
         page.keyboard.press(key)
-    page.wait_for_selector("#question-done")
+    page.wait_for_selector("#item-panel[data-question='1.2']")
+    expect_text(page, ".item-meta", "Item 1 of 4")
     labels = {
         j.item.text: j.value["label"]
         for j in Judgment.objects.select_related("item").filter(assessor=assessor, topic=sample.questions["1.1"])
@@ -104,12 +117,11 @@ def test_one_key_per_instance_with_auto_advance(page, login, live_server, instan
         "NIL": "globally-correct",
         "Paris": "non-exact",
     }
-    page.keyboard.press("j")
-    page.wait_for_selector("#item-panel[data-question='1.2']")
     # list 1.2: "=" new class; "5" (correct, no class yet: stays) then "="; ⇧1 into the first class; "1"
     for key in ("=", "5", "=", "Shift+Digit1", "1"):
         page.keyboard.press(key)
-    page.wait_for_selector("#question-done")
+    # the series is all judged: auto-advance stops at the end of the last question, and says so
+    expect_text(page, "#series-done", "auto-advance stops here")
     assert page.evaluate("window.__noReload") is True
     values = {
         j.item.text: j
@@ -135,9 +147,8 @@ def test_keys_typed_while_an_item_settles_wait_for_the_next_item(page, login, li
     question = sample.questions["1.2"]
     login(page, "judy")
     page.clock.install()
+    preferences.set_auto_advance(assessor, True)
     page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, question.pk]))
-    page.check("#auto-advance")
-    page.reload()
     page.wait_for_selector("#judge-bar")
     page.evaluate("htmx.config.defaultSettleDelay = 20")
     statuses, release = hold_saves(page)

@@ -179,8 +179,10 @@
   }
 
   // --- instance judging: auto-advance ------------------------------------------------------------------------------
-  // The preference lives in localStorage under the assessor's id: it is about how this person works at this
-  // browser, needs no request (the save path stays three round trips) and outlives a sign-out, unlike the session.
+  // The preference is the assessor's, kept on the server (assess.preferences): the page renders the checkbox as it
+  // is stored, and a change is posted at once, so every browser they judge from starts with it as they left it.
+  // When a question's last item is judged, auto-advance goes on to the next question with items left (the panel
+  // at the end of a question offers it as [data-advance]); once the whole series is judged it stops there.
   //
   // With auto-advance on, keys typed while the item they are meant for is on its way wait for it. "On its way" is
   // one request, known by its XMLHttpRequest: a judgment sent, then the next item auto-advance asks for once the
@@ -200,10 +202,36 @@
 
   function autoAdvance() { return !!(toggle && toggle.checked); }
 
+  function csrf() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
+  }
+
+  // Not saved: the box goes back to the stored setting and says why (a choice the server did not keep would be
+  // forgotten by the next page).
   if (toggle) {
-    try { toggle.checked = window.localStorage.getItem(toggle.getAttribute("data-store")) === "1"; } catch (e) {}
     toggle.addEventListener("change", function () {
-      try { window.localStorage.setItem(toggle.getAttribute("data-store"), toggle.checked ? "1" : "0"); } catch (e) {}
+      var on = toggle.checked, status = document.getElementById("auto-advance-status");
+      function tell(text, bad) {
+        if (!status) return;
+        status.textContent = text;
+        status.className = bad ? "error" : "ok";
+      }
+      tell("saving…");
+      fetch(toggle.getAttribute("data-url"), {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": csrf()},
+        body: "auto_advance=" + (on ? "1" : "0")
+      }).then(function (r) {
+        return r.json().then(function (d) { return {ok: r.ok, data: d}; },
+                             function () { return {ok: false, data: {error: "the server answered " + r.status}}; });
+      }).then(function (res) {
+        if (res.ok) { tell("saved"); return; }
+        toggle.checked = !on;
+        tell("Not saved: " + (res.data.error || "refused"), true);
+      }, function () {
+        toggle.checked = !on;
+        tell("Not saved: the server could not be reached", true);
+      });
     });
   }
 
@@ -222,6 +250,23 @@
   function stopAdvancing() {
     awaited = null;
     waiting = [];  // typed for an item that is not coming
+  }
+
+  // An item (or the end of a question) arrived. Brought by auto-advance to the end of a question: on to the next
+  // question with items left, when there is one (keys typed meanwhile wait for its item); a question of nuggets
+  // is a page of its own, where they would not apply.
+  function arrived() {
+    var to = awaited.auto && autoAdvance() && document.querySelector("#question-done [data-advance]");
+    if (!to) return replay();
+    awaited = null;
+    if (to.tagName === "A") {
+      waiting = [];
+      to.click();
+      return;
+    }
+    moving = true;
+    try { click(to); } finally { moving = false; }
+    if (!awaited) replay();
   }
 
   function next() {
@@ -280,7 +325,7 @@
   document.addEventListener("htmx:beforeRequest", function (e) {
     var d = e.detail, save = d.elt.id === "judge-bar";
     var item = d.target && d.target.id === "item-panel" && (moving || autoAdvance());
-    if (save || item) awaited = {xhr: d.xhr, save: save, advance: save && autoAdvance(), swapped: false};
+    if (save || item) awaited = {xhr: d.xhr, save: save, advance: save && autoAdvance(), auto: moving, swapped: false};
   });
 
   document.addEventListener("htmx:afterSwap", function (e) {
@@ -296,7 +341,7 @@
   // Fired on each element the answer brought (the judge bar and its out-of-band class list), all settled by now.
   document.addEventListener("htmx:afterSettle", function (e) {
     if (!awaited || e.detail.xhr !== awaited.xhr) return;
-    if (!awaited.save) return replay();  // the item arrived
+    if (!awaited.save) return arrived();
     var bar = document.getElementById("judge-bar");
     if (!bar || bar.getAttribute("data-saved") !== "1") stopAdvancing();  // refused: the keys were meant for later
     else if (!awaited.advance || bar.getAttribute("data-complete") !== "1") replay();  // (a correct list answer
