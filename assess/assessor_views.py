@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
 from assess import judging, preferences, progress
-from assess.models import Assignment, Invitation, JudgmentChange, StructureChange
+from assess.models import AnswerClass, Assignment, Invitation, JudgmentChange, Nugget, StructureChange
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, has_role, role_required
 from pooling.models import PoolItem, Topic
 
@@ -43,7 +43,19 @@ def item_history(request, item_id):
         if judging.assignment_role(request.user, item.topic) is None:
             raise Http404("no such pool item among your assignments")
         changes = changes.filter(judgment__assessor=request.user)
-    return render(request, "assess/_history.html", {"item": item, "changes": changes.order_by("-changed_at", "-id")})
+    return render(
+        request,
+        "assess/_history.html",
+        {"item": item, "changes": changes.order_by("-changed_at", "-id"), "names": _names(item.topic_id)},
+    )
+
+
+def _names(topic_id):
+    """What the history names values by (assess.kinds.in_words): the question's answer classes and nuggets."""
+    return {
+        "answer_class": dict(AnswerClass.objects.filter(topic_id=topic_id).values_list("pk", "label")),
+        "nuggets": dict(Nugget.objects.filter(topic_id=topic_id).values_list("pk", "text")),
+    }
 
 
 @role_required(ASSESSOR, ORGANIZER)
@@ -68,6 +80,7 @@ def question_history(request, qid):
             "question": question,
             "changes": changes.order_by("-changed_at", "-id")[:500],
             "structure": structure.order_by("-at", "-id")[:500],
+            "names": _names(question.pk),
         },
     )
 

@@ -243,3 +243,20 @@ def test_double_judge_and_adjudicate(browser, login, live_server, transactional_
     context.close()
     assert official_values([q.pk], "instance")[disputed.pk]["label"] == "globally-correct"
     assert Judgment.objects.get(item=disputed, role="adjudicated").assessor.username == "org"
+
+
+def test_history_spans_the_panel_in_words(page, login, live_server, instance_series):
+    """h shows the item's history across the whole panel, under the item and its document, in words (issue 25)."""
+    sample, assessor, assignment = instance_series
+    login(page, "judy")
+    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk]))
+    press(page, "1")
+    page.keyboard.press("h")
+    expect_text(page, "#history", "incorrect")
+    history, panel, frame = (
+        page.locator(sel).bounding_box() for sel in ("#history table", "#item-panel", "#item-panel iframe")
+    )
+    assert history["width"] > 0.8 * panel["width"]
+    assert history["y"] >= frame["y"] + frame["height"]  # below the document, not beside it
+    cells = page.locator("#history tbody td").all_inner_texts()
+    assert "incorrect" in cells and not any("{" in c or "None" in c for c in cells)
