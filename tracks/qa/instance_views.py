@@ -60,8 +60,8 @@ def assignment_detail(request, pk):
         q.is_nugget = questions.is_nugget_question(q)
     series = sum((q.progress for q in qs), progress.Progress())
     series.seconds_per_item = (progress.my_time(request.user).get(assignment.topic_id) or {}).get("per_item")
-    # the "next unjudged" key opens the first question with items left (the first one when all are judged)
-    first_open = next((q for q in qs if q.judged < q.total), qs[0] if qs else None)
+    # the "next unjudged" key opens the first question with items left; with none left it has nothing to open
+    first_open = next((q for q in qs if q.judged < q.total), None)
     return render(
         request,
         "assess/assignment.html",

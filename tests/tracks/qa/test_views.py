@@ -242,3 +242,18 @@ def test_list_save_renders_the_classes_panel_only_when_membership_changed(client
     assert panel in gone and entry not in gone
     stale = client.post(url, {"label": "non-exact", "version": 1}, headers={"HX-Request": "true"})
     assert stale.status_code == 409 and panel in stale.content.decode()  # a conflict shows everything as stored
+
+
+def test_the_series_page_says_when_nothing_is_left(client, setup):
+    """Once every item is judged the series page no longer offers u for "the first with items left" (issue 25)."""
+    sample, me, _, mine = setup
+    login(client, me)
+    sample.questions.pop("1.3").delete()
+    page = client.get(reverse("qa:assignment", args=[mine.pk])).content.decode()
+    assert "Press <kbd>u</kbd> to open question 1.1, the first with items left to judge" in page
+    for q in sample.questions.values():
+        for item in sample.items[q.ident]:
+            client.post(reverse("qa:judge", args=[item.pk]), {"label": "incorrect", "version": 0})
+    page = client.get(reverse("qa:assignment", args=[mine.pk])).content.decode()
+    assert "the first with items left" not in page and 'data-key="u"' not in page
+    assert "Every question of this series is judged" in page
