@@ -346,3 +346,18 @@ def test_plus_takes_only_the_words_of_one_answer_string(page, login, live_server
     page.keyboard.press("+")
     expect_text(page, "#nugget-selection-status", "one answer string only")
     assert Nugget.objects.filter(topic=question).count() == 1
+
+
+def test_bolt_topic_page_answers_u_and_question_mark(page, login, live_server, bolt_topic):
+    """The page "My assignments" leads to: ? lists its keys, u opens the first unjudged citation (issue 25)."""
+    topic, assignment, user = bolt_topic
+    first, second = judging.citation_items(topic)[:2]
+    judging.judge_citation(user, first, {"rel": "no"}, 0)
+    login(page, "boltie")
+    page.goto(live_server.url + reverse("bolt:topic", args=[assignment.pk]))
+    page.wait_for_load_state()  # "load": the deferred key scripts run
+    assert "first unjudged citation" in open_key_list(page)
+    close_key_list(page)
+    page.keyboard.press("u")
+    page.wait_for_url(f"**/item/{second.pk}/")
+    page.wait_for_selector(f"#citation-panel[data-item='{second.pk}']")

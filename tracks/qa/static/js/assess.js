@@ -8,6 +8,8 @@
 //   10 nuggets on); J/K move over nuggets and v/o vote the current one; t types a nugget (Enter adds it and
 //   returns to the keys), + takes the selected words of one answer string.
 // - Vote page: j/k move over nuggets, v/o vote.
+// - Adjudication queue: j/k/u move over the disagreements, p/s decide the primary's or the second's label, digits
+//   the label with that number (the row's own buttons, so a decision is the same request as a click).
 (function () {
   "use strict";
 
@@ -97,6 +99,7 @@
   };
 
   var rows = new Cursor("[data-match-row]", "id");            // answer strings of the nugget workspace
+  var disagreements = new Cursor("[data-adjudication-row]", "id");  // the adjudication queue's rows
   var nuggets = new Cursor("li[data-nugget-id]", "data-nugget-id");  // nuggets (workspace and vote page)
 
   // A row saves itself on change and is swapped for the server's answer (with its new version); a toggle typed
@@ -370,6 +373,25 @@
       }
       return false;
     }
+    if (document.getElementById("adjudication")) {
+      var row = disagreements.current();
+      switch (k.action) {
+        case "next": return disagreements.move(1);
+        case "previous": return disagreements.move(-1);
+        case "unjudged": return disagreements.nextWhere(function (tr) { return !tr.classList.contains("decided"); });
+        case "take-primary": case "take-second":
+          var label = row && row.getAttribute(k.action === "take-primary" ? "data-primary" : "data-second");
+          return click(row && row.querySelector('.label-btn[value="' + label + '"]'));
+        case "number":
+          if (!row) return false;
+          keys.number("number", k.digit, row.querySelectorAll("[data-label-number]").length, function (n) {
+            var now = disagreements.current();
+            click(now && now.querySelector('[data-label-number="' + n + '"]'));
+          });
+          return true;
+      }
+      return false;
+    }
     if (document.getElementById("vote-page")) {
       switch (k.action) {
         case "next": return nuggets.move(1);
@@ -418,6 +440,8 @@
     if (row) rows.set(row, true);
     var li = e.target.closest && e.target.closest("li[data-nugget-id]");
     if (li) nuggets.set(li, true);
+    var tr = e.target.closest && e.target.closest("[data-adjudication-row]");
+    if (tr) disagreements.set(tr, true);
     var sel = e.target.closest && e.target.closest("[data-nugget-from-selection]");
     if (sel) { e.preventDefault(); nuggetFromSelection(); }
   });
@@ -455,6 +479,7 @@
   });
 
   function ensureCursors() {
+    if (document.getElementById("adjudication")) disagreements.ensure();
     if (document.getElementById("nugget-workspace")) rows.ensure();
     if (document.getElementById("nugget-workspace") || document.getElementById("vote-page")) nuggets.ensure();
   }
