@@ -85,7 +85,19 @@ def _bind(keys: Sequence[Key], by: str) -> None:
 
 
 _bind(
-    (HELP, NEXT, NEXT_ARROW, PREVIOUS, PREVIOUS_ARROW, UNJUDGED, NUMBER, NUMBER_DONE, SEARCH, TAKE_PRIMARY, TAKE_SECOND),
+    (
+        HELP,
+        NEXT,
+        NEXT_ARROW,
+        PREVIOUS,
+        PREVIOUS_ARROW,
+        UNJUDGED,
+        NUMBER,
+        NUMBER_DONE,
+        SEARCH,
+        TAKE_PRIMARY,
+        TAKE_SECOND,
+    ),
     __name__,
 )
 

@@ -12,8 +12,8 @@ from django.urls import reverse
 from assess import keymap
 from assess.models import Assignment, Invitation
 from tests.tracks.bolt.test_adjudication import build_disagreements
-from tests.tracks.qa.test_adjudication import _disagreement
 from tests.tracks.bolt.test_views import setup  # noqa: F401 (a fixture: topic 1.002 assigned to bolt-a1)
+from tests.tracks.qa.test_adjudication import _disagreement
 from tracks.biogen import keys as biogen_keys
 from tracks.bolt import judging
 from tracks.bolt import keys as bolt_keys
@@ -119,7 +119,9 @@ def test_qa_pages_use_and_list_only_declared_keys(client, qa):
 def test_qa_adjudication_lists_its_keys(client, make_user, organizer):
     sample, item = _disagreement(make_user)
     client.force_login(organizer)
-    html = assert_page_keys(client, reverse("qa:adjudication", args=[sample.evaluation.slug]), qa_keys.ADJUDICATION.ident)
+    html = assert_page_keys(
+        client, reverse("qa:adjudication", args=[sample.evaluation.slug]), qa_keys.ADJUDICATION.ident
+    )
     assert {"p", "s", "u", "j", "1"} <= set(keymap.for_script(qa_keys.ADJUDICATION.ident))
     assert 'data-primary="incorrect" data-second="globally-correct"' in html and 'data-label-number="1"' in html
 

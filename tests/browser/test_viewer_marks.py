@@ -4,12 +4,14 @@ forum spans are marked, and a participant cannot open a document."""
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from corpus import viewer
 from corpus.loading import load_collection
 from corpus.models import Collection, Document
 
 pytestmark = pytest.mark.browser
+User = get_user_model()
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "corpus"
 
 
@@ -86,7 +88,7 @@ def test_participant_cannot_open_a_document(page, login, live_server, docs):
     assert "Dana Whitfield" not in page.content()
 
 
-ARABIC_THREAD = """<doc id="bolt-arz-DF-001-000001-0001">
+THREADS = """<doc id="bolt-arz-DF-001-000001-0001">
 <headline>
 السد الجديد هيغرق القرى؟
 </headline>
@@ -112,16 +114,14 @@ I read the same numbers.
 
 
 def test_arabic_and_chinese_threads_take_their_direction_from_their_text(page, login, live_server, docs, tmp_path):
+    """BOLT's threads are English, Egyptian Arabic or Mandarin (seed 004): an Arabic headline, post and quote read
+    right to left, starting at the right edge; Chinese and the English around an Arabic quote left to right."""
     threads = tmp_path / "threads.xml"
-    threads.write_text(ARABIC_THREAD, encoding="utf-8")
+    threads.write_text(THREADS, encoding="utf-8")
     load_collection("forum-lang", "bolt-forum", [threads])
     from tests.test_corpus_access import assign
 
-    from django.contrib.auth import get_user_model
-
-    from tests.test_corpus_access import assign
-
-    assign(get_user_model().objects.get(username="viewer-assessor"), "forum-lang", slug="lang-eval")
+    assign(User.objects.get(username="viewer-assessor"), "forum-lang", slug="lang-eval")
     login(page, "viewer-assessor")
     # (evaluated by the test through CDP; the frame itself runs no script)
     layout = """(sel) => { const el = document.querySelector(sel), box = el.getBoundingClientRect();

@@ -5,9 +5,8 @@ from assess.kinds import JudgmentKind
 from tracks.biogen.labels import ALL_LABELS, KIND
 
 
-
 def label_words(value, names):
-    """"supports, 2 supporting passages marked"."""
+    """E.g. "supports, 2 supporting passages marked"."""
     n = len(value.get("evidence") or ())
     return value["label"] + (f", {n} supporting passage{'s' if n > 1 else ''} marked" if n else "")
 

@@ -8,7 +8,7 @@ TRANS_WORDS = {"accept": "acceptable", "problematic": "problematic", "notaccept"
 
 
 def citation_words(value, names):
-    """"relevant: yes, translation problematic, source checked, 2 relevant parts"."""
+    """E.g. "relevant: yes, translation problematic, source checked, 2 relevant parts"."""
     parts = [f"relevant: {value['rel']}"]
     if value.get("trans") in TRANS_WORDS:
         parts.append(f"translation {TRANS_WORDS[value['trans']]}")
@@ -18,6 +18,7 @@ def citation_words(value, names):
     if n:
         parts.append(f"{n} relevant part{'s' if n > 1 else ''}")
     return ", ".join(parts)
+
 
 KINDS = (
     JudgmentKind(

@@ -6,7 +6,7 @@ VOTE_SHAPE = {"vote": ("vital", "okay")}
 
 
 def instance_words(value, names):
-    """"globally-correct, class “Paris”"."""
+    """E.g. "globally-correct, class “Paris”"."""
     cls = value.get("answer_class")
     if cls is None:
         return value["label"]
@@ -20,6 +20,7 @@ def match_words(value, names):
 
 def vote_words(value, names):
     return value["vote"]
+
 
 KINDS = (
     JudgmentKind(

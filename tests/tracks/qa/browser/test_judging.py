@@ -5,9 +5,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from assess import judging
 from assess.models import AnswerClass, Assignment, Invitation, Judgment, Nugget
 from assess.official import nugget_votes, official_values
-from assess import judging
 from tests.tracks.qa.test_adjudication import _disagreement
 from tracks.qa import instance_judging, questions
 from tracks.qa.sample import build_sample
