@@ -280,12 +280,12 @@
     if (!pressed || !awaited) replay();  // no item on its way: the keys go to this one
   }
 
-  // A nugget typed after t and added with Enter: back to the keys, so the next keys (another t, J, v …) act
-  // instead of typing into the box. Left before the answer arrives, or htmx would give the focus back to the
-  // new workspace's box of the same id.
+  // --- nuggets typed after t ---------------------------------------------------------------------------------------
+  // Enter adds the nugget and goes back to the keys, so the next keys (another t, J, v …) act instead of typing into
+  // the box. The box is left as the request goes (or htmx would give the focus back to the new workspace's box of
+  // the same id) and emptied (its text went with the request), so a t pressed before the answer starts a new nugget;
+  // what is typed there meanwhile is carried into the workspace the answer brings.
   var sentNugget = "", creatingNugget = false, nuggetLater = false;
-  // The box is emptied at once (its text went with the request), so a t pressed before the answer starts a new
-  // nugget, and what is typed there meanwhile is carried into the workspace the answer brings.
   document.addEventListener("htmx:beforeRequest", function (e) {
     var input = document.getElementById("nugget-text");
     if (e.detail.elt.id !== "nugget-create" || !input) return;
