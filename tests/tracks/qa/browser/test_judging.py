@@ -263,6 +263,10 @@ def test_history_spans_the_panel_in_words(page, login, live_server, instance_ser
     )
     assert history["width"] > 0.8 * panel["width"]
     assert history["y"] >= frame["y"] + frame["height"]  # below the document, not beside it
+    # brought into view: below the document frame it would otherwise open out of sight
+    page.wait_for_function(
+        "() => document.querySelector('#history table').getBoundingClientRect().bottom <= innerHeight + 2"
+    )
     cells = page.locator("#history tbody td").all_inner_texts()
     assert "incorrect" in cells and not any("{" in c or "None" in c for c in cells)
 
