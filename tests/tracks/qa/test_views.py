@@ -257,3 +257,15 @@ def test_the_series_page_says_when_nothing_is_left(client, setup):
     page = client.get(reverse("qa:assignment", args=[mine.pk])).content.decode()
     assert "the first with items left" not in page and 'data-key="u"' not in page
     assert "Every question of this series is judged" in page
+
+
+def test_auto_advance_goes_on_to_a_nugget_question_by_its_page(client, setup):
+    """The next question with items left may be one of nuggets: auto-advance opens its page (a link, not a panel)."""
+    sample, me, _, mine = setup
+    login(client, me)
+    for ident in ("1.1", "1.2"):
+        for item in sample.items[ident]:
+            client.post(reverse("qa:judge", args=[item.pk]), {"label": "incorrect", "version": 0})
+    end = client.get(reverse("qa:item_panel", args=[mine.pk, sample.questions["1.2"].pk, 0]) + "?want=end")
+    nuggets = reverse("qa:question", args=[mine.pk, sample.questions["1.3"].pk])
+    assert f'<a data-advance href="{nuggets}">open question 1.3 (nuggets)</a>' in end.content.decode()
