@@ -1,11 +1,12 @@
 """The assessor's pages of every track: their assignments and invitations, and the history of their judgments
 (organizers see everyone's). A track's own judging pages hang off these (Track.assignment_page)."""
 
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_POST
 
-from assess import judging, progress
-from assess.models import Assignment, Invitation, JudgmentChange, StructureChange
+from assess import judging, preferences, progress
+from assess.models import AnswerClass, Assignment, Invitation, JudgmentChange, Nugget, StructureChange
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, has_role, role_required
 from pooling.models import PoolItem, Topic
 
@@ -42,7 +43,19 @@ def item_history(request, item_id):
         if judging.assignment_role(request.user, item.topic) is None:
             raise Http404("no such pool item among your assignments")
         changes = changes.filter(judgment__assessor=request.user)
-    return render(request, "assess/_history.html", {"item": item, "changes": changes.order_by("-changed_at", "-id")})
+    return render(
+        request,
+        "assess/_history.html",
+        {"item": item, "changes": changes.order_by("-changed_at", "-id"), "names": _names(item.topic_id)},
+    )
+
+
+def _names(topic_id):
+    """What the history names values by (assess.kinds.in_words): the question's answer classes and nuggets."""
+    return {
+        "answer_class": dict(AnswerClass.objects.filter(topic_id=topic_id).values_list("pk", "label")),
+        "nuggets": dict(Nugget.objects.filter(topic_id=topic_id).values_list("pk", "text")),
+    }
 
 
 @role_required(ASSESSOR, ORGANIZER)
@@ -67,5 +80,18 @@ def question_history(request, qid):
             "question": question,
             "changes": changes.order_by("-changed_at", "-id")[:500],
             "structure": structure.order_by("-at", "-id")[:500],
+            "names": _names(question.pk),
         },
     )
+
+
+@assessor_required
+@require_POST
+def auto_advance(request):
+    """Who: assessors, their own preference only. Turn auto-advance on (auto_advance=1) or off (0) for every
+    judging page and browser; answers JSON with the stored setting (the checkbox beside the key list posts it)."""
+    value = request.POST.get("auto_advance")
+    if value not in ("0", "1"):
+        return JsonResponse({"error": f"auto_advance must be 1 (on) or 0 (off), not {value!r}"}, status=400)
+    preferences.set_auto_advance(request.user, value == "1")
+    return JsonResponse({"auto_advance": value == "1"})

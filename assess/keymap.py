@@ -50,6 +50,9 @@ UNJUDGED = Key(("u",), "u", "unjudged")
 NUMBER = Key(DIGITS, "1 2 3 …", "number")
 NUMBER_DONE = Key(("Enter",), "Enter", "number-done")  # ends a number before its second digit would
 SEARCH = Key(("/",), "/", "search")  # opens the search panel (assess/search_panel.py) on the pages that include it
+# adjudication, every track: take one of the two assessors' judgments as the decision
+TAKE_PRIMARY = Key(("p",), "p", "take-primary")
+TAKE_SECOND = Key(("s",), "s", "take-second")
 
 PAGES: dict[str, Page] = {}  # page id -> page, in registration order
 _BOUND: dict[str, tuple[str, str]] = {}  # key name -> (its one action, the page or module that declared it first)
@@ -81,7 +84,22 @@ def _bind(keys: Sequence[Key], by: str) -> None:
         _KEY_OF.setdefault(k.action, k)
 
 
-_bind((HELP, NEXT, NEXT_ARROW, PREVIOUS, PREVIOUS_ARROW, UNJUDGED, NUMBER, NUMBER_DONE, SEARCH), __name__)
+_bind(
+    (
+        HELP,
+        NEXT,
+        NEXT_ARROW,
+        PREVIOUS,
+        PREVIOUS_ARROW,
+        UNJUDGED,
+        NUMBER,
+        NUMBER_DONE,
+        SEARCH,
+        TAKE_PRIMARY,
+        TAKE_SECOND,
+    ),
+    __name__,
+)
 
 
 def register_page(page: Page) -> None:

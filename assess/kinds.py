@@ -27,6 +27,9 @@ class JudgmentKind:
     name: str
     shape: Any  # the value's shape, as above
     description: str = ""
+    # value, names -> the value in words for the history (names: {"answer_class": {id: label}, "nuggets": {id:
+    # text}}); None: in_words' generic "key: value" words
+    words: Any = None
 
 
 KINDS: dict[str, JudgmentKind] = {}
@@ -81,3 +84,33 @@ def check_value(kind: str, value: Any) -> None:
     found = problems(value, declared.shape)
     if found:
         raise InvalidValue(f"{kind} judgment: {'; '.join(found)}")
+
+
+def _generic_words(value: Any) -> str:
+    if not isinstance(value, dict):
+        return str(value)
+    parts = []
+    for key, v in value.items():
+        name = str(key).replace("_", " ")
+        if v is None or v == [] or v == {} or v == "":
+            continue
+        if isinstance(v, bool):
+            parts.append(f"{name}: {'yes' if v else 'no'}")
+        elif isinstance(v, (list, dict)):
+            parts.append(f"{name}: {len(v)}")
+        else:
+            parts.append(f"{name}: {v}")
+    return ", ".join(parts) or "nothing"
+
+
+def in_words(kind: str, value: Any, names: dict | None = None) -> str:
+    """A stored judgment value as the history shows it: words, not a Python repr ("—" for none)."""
+    if value is None:
+        return "—"
+    declared = KINDS.get(kind)
+    if declared is not None and declared.words is not None and isinstance(value, dict):
+        try:
+            return declared.words(value, names or {})
+        except (KeyError, TypeError, ValueError, AttributeError):  # an old value of another shape: still shown
+            pass
+    return _generic_words(value)

@@ -209,3 +209,15 @@ class SearchLog(models.Model):
     class Meta:
         ordering = ["evaluation", "at", "id"]
         indexes = [models.Index(fields=["evaluation", "assessor", "topic"], name="assess_search_who_what")]
+
+
+class JudgingPreference(models.Model):
+    """How an assessor likes the judging pages to behave, kept on the server so it follows them to every browser:
+    auto-advance (move on after each complete judgment, across questions) is on or off."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="judging_preference")
+    auto_advance = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"{self.user}: auto-advance {'on' if self.auto_advance else 'off'}"

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", assessor_views.my_assignments, name="my_assignments"),
     path("item/<id:item_id>/history", assessor_views.item_history, name="item_history"),
     path("q/<id:qid>/history", assessor_views.question_history, name="question_history"),
+    path("preferences/auto-advance", assessor_views.auto_advance, name="auto_advance"),
     path("search/<id:pk>/", search_views.search, name="search"),
     path("search/open/<id:log_id>/", search_views.open_result, name="search_open"),
     # the organizer's pages

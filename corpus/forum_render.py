@@ -1,7 +1,11 @@
 """A BOLT forum thread as clean structured text: headline, then posts with author, date and quotes set apart.
 
 Citation spans (post id, offset, length in raw XML characters of the post, an entity counting as all its raw
-characters) are marked while rendering, so the mark covers exactly the cited raw characters."""
+characters) are marked while rendering, so the mark covers exactly the cited raw characters.
+
+BOLT threads are English, Egyptian Arabic or Mandarin (seed 004): headlines, post bodies and quotes take their
+direction from their own text (dir="auto"), so an Arabic post reads right to left and its punctuation sits where
+the writer put it; a quote in another language than the post around it gets its own."""
 
 import html
 
@@ -85,9 +89,11 @@ def render_post_body(raw, ranges=()):
             elif _QUOTE_OPEN.match(tok):
                 depth += 1
                 who = attributes(tok[6:-1]).get("orig_author", "")
+                # the author line is English words around a name: left to right, and (having a dir of its own)
+                # left out of the quote's own direction
                 em.markup(
-                    '<blockquote class="quote">'
-                    + (f'<div class="quote-author">{_esc(who)} wrote:</div>' if who else "")
+                    '<blockquote class="quote" dir="auto">'
+                    + (f'<div class="quote-author" dir="ltr"><bdi>{_esc(who)}</bdi> wrote:</div>' if who else "")
                 )
             elif tok.lower().startswith("<img"):
                 em.markup('<span class="image">[image]</span>')
@@ -105,7 +111,7 @@ def render_forum(text, meta, spans=()):
     """A decoded thread and its meta (corpus.formats.bolt_forum) -> HTML; spans = [(post_id, offset, length)]."""
     parts = ['<article class="forum">']
     if meta.get("headline"):
-        parts.append(f'<h1 class="headline">{_esc(meta["headline"])}</h1>')
+        parts.append(f'<h1 class="headline" dir="auto">{_esc(meta["headline"])}</h1>')
     for post in meta.get("posts", ()):
         raw = text[post["start"] : post["start"] + post["length"]]
         ranges = [(int(o), int(o) + int(n)) for pid, o, n in spans if pid == post["id"]]
@@ -114,7 +120,7 @@ def render_forum(text, meta, spans=()):
             f'<section class="post" id="post-{pid}"><header class="post-head">'
             f'<span class="author">{_esc(post["author"])}</span> '
             f'<time>{_esc(post["datetime"])}</time> <span class="post-id">{_esc(post["id"])}</span>'
-            f'</header><div class="post-body">{render_post_body(raw, ranges)}</div></section>'
+            f'</header><div class="post-body" dir="auto">{render_post_body(raw, ranges)}</div></section>'
         )
     parts.append("</article>")
     return "\n".join(parts)

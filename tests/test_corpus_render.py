@@ -54,8 +54,8 @@ def test_forum_spans_cover_raw_characters_with_entities_whole():
     raw = '\nA &amp; B <quote orig_author="x">\nquoted\n</quote>\nreply'
     # raw offsets: "&amp;" is 3..8; a span of 1 character at 5 (inside the entity) marks the whole "&"
     assert render_post_body(raw, [(5, 6)]) == (
-        '\nA <mark class="span start">&amp;</mark> B <blockquote class="quote">'
-        '<div class="quote-author">x wrote:</div>\nquoted\n</blockquote>\nreply'
+        '\nA <mark class="span start">&amp;</mark> B <blockquote class="quote" dir="auto">'
+        '<div class="quote-author" dir="ltr"><bdi>x</bdi> wrote:</div>\nquoted\n</blockquote>\nreply'
     )
     html = render_post_body(raw, [(1, raw.index("quoted") + 3)])
     assert html.count('<mark class="span start">') == 1 and "</mark><blockquote" in html  # closed before the tag

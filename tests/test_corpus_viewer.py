@@ -128,7 +128,10 @@ def test_forum_spans_count_raw_characters(client, demo, organizer):
     assert "s=p1%3A33%3A20" in url
     body = _get(client, organizer, url).content.decode()
     assert 'flood 40 vil<mark class="span start" id="mark-1">lages &amp; displace</mark> 12,000' in body
-    assert '<blockquote class="quote"><div class="quote-author">riverwatch wrote:</div>' in body
+    assert (
+        '<blockquote class="quote" dir="auto"><div class="quote-author" dir="ltr"><bdi>riverwatch</bdi> wrote:</div>'
+        in body
+    )
     assert '<span class="author">gridguy</span> <time>2011-03-02T11:02:00</time>' in body
 
 

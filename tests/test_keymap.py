@@ -13,6 +13,7 @@ from assess import keymap
 from assess.models import Assignment, Invitation
 from tests.tracks.bolt.test_adjudication import build_disagreements
 from tests.tracks.bolt.test_views import setup  # noqa: F401 (a fixture: topic 1.002 assigned to bolt-a1)
+from tests.tracks.qa.test_adjudication import _disagreement
 from tracks.biogen import keys as biogen_keys
 from tracks.bolt import judging
 from tracks.bolt import keys as bolt_keys
@@ -115,9 +116,21 @@ def test_qa_pages_use_and_list_only_declared_keys(client, qa):
     assert "vital <kbd>v</kbd>" in html
 
 
+def test_qa_adjudication_lists_its_keys(client, make_user, organizer):
+    sample, item = _disagreement(make_user)
+    client.force_login(organizer)
+    html = assert_page_keys(
+        client, reverse("qa:adjudication", args=[sample.evaluation.slug]), qa_keys.ADJUDICATION.ident
+    )
+    assert {"p", "s", "u", "j", "1"} <= set(keymap.for_script(qa_keys.ADJUDICATION.ident))
+    assert 'data-primary="incorrect" data-second="globally-correct"' in html and 'data-label-number="1"' in html
+
+
 def test_bolt_pages_use_and_list_only_declared_keys(client, setup):
     topic, assignment, user = setup["topic"], setup["mine"], setup["a1"]
     client.force_login(user)
+    html = assert_page_keys(client, reverse("bolt:topic", args=[assignment.pk]), bolt_keys.TOPIC.ident)
+    assert 'data-key="u"' in html  # the first unjudged citation
     item = judging.citation_items(topic)[1]
     html = assert_page_keys(client, reverse("bolt:item", args=[assignment.pk, item.pk]), bolt_keys.CITATIONS.ident)
     assert 'data-key="n"' in html and 'data-key="1"' in html and 'data-key="k"' in html

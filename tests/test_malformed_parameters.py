@@ -421,6 +421,7 @@ def _build_world():
         ],
         "assess:item_history": [Route({"item_id": item.pk})],
         "assess:question_history": [Route({"qid": q1})],
+        "assess:auto_advance": [Route(methods=("POST",), form={"auto_advance": "1"})],
         "qa:classes": [Route({"pk": a, "qid": q1})],
         "qa:class_action": [
             Route(

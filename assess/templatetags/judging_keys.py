@@ -5,7 +5,7 @@ dialog and the key map the scripts read."""
 from django import template
 from django.utils.html import format_html
 
-from assess import keymap
+from assess import keymap, preferences
 
 register = template.Library()
 
@@ -24,12 +24,13 @@ def kbd(action):
 def key_list(context, page, sidebar=True):
     """sidebar: the list stays in view beside the page (judging pages with room for it); otherwise only a
     "keys" button. Either way `?` opens the whole list in a dialog."""
-    user = context.get("user")
+    offers = keymap.get_page(page).auto_advance
     return {
         "page": page,
         "keys": keymap.for_page(page),
         "script_keys": keymap.for_script(page),
         "sidebar": sidebar,
-        "user_id": getattr(user, "pk", None) or "",
-        "auto_advance": keymap.get_page(page).auto_advance,
+        "auto_advance": offers,
+        # the assessor's own setting, stored on the server (assess.preferences): the same in every browser
+        "auto_advance_on": offers and preferences.auto_advance(context.get("user")),
     }

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from assess.models import Assignment, Judgment, Nugget
+from assess import preferences
+from assess.models import Assignment, JudgingPreference, Judgment, Nugget
 from assess.official import nugget_votes, official_values
 from corpus.loading import load_collection
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
@@ -78,22 +79,34 @@ def test_question_mark_lists_the_keys_on_judging_pages(page, login, live_server,
     page.wait_for_selector("#key-help", state="hidden")
 
 
-def test_one_key_per_instance_with_auto_advance(page, login, live_server, instance_series):
+def test_one_key_per_instance_with_auto_advance(page, browser, login, live_server, instance_series):
     sample, assessor, assignment = instance_series
+    url = live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk])
     login(page, "judy")
-    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk]))
+    page.goto(url)
     assert not page.is_checked("#auto-advance")  # off unless the assessor turns it on
     page.check("#auto-advance")
-    page.reload()  # the preference stays (this browser, this assessor)
+    expect_text(page, "#auto-advance-status", "saved")
+    assert JudgingPreference.objects.get(user=assessor).auto_advance is True
+    # kept for the assessor on the server, not in this browser: another browser starts with it on
+    other = browser.new_context()
+    elsewhere = other.new_page()
+    login(elsewhere, "judy")
+    elsewhere.goto(url)
+    assert elsewhere.is_checked("#auto-advance")
+    other.close()
+    page.reload()
     page.wait_for_selector("#judge-bar")
     assert page.is_checked("#auto-advance")
     page.evaluate("window.__noReload = true")
     page.keyboard.press("1")
     expect_text(page, ".item-meta", "Item 2 of 4")
-    # typed faster than the server answers: each key waits for the item it was meant for
+    # typed faster than the server answers: each key waits for the item it was meant for; after the question's
+    # last item, auto-advance goes on to the next question with items left, no j needed
     for key in ("5", "2", "3"):
         page.keyboard.press(key)
-    page.wait_for_selector("#question-done")
+    page.wait_for_selector("#item-panel[data-question='1.2']")
+    expect_text(page, ".item-meta", "Item 1 of 4")
     labels = {
         j.item.text: j.value["label"]
         for j in Judgment.objects.select_related("item").filter(assessor=assessor, topic=sample.questions["1.1"])
@@ -104,12 +117,11 @@ def test_one_key_per_instance_with_auto_advance(page, login, live_server, instan
         "NIL": "globally-correct",
         "Paris": "non-exact",
     }
-    page.keyboard.press("j")
-    page.wait_for_selector("#item-panel[data-question='1.2']")
     # list 1.2: "=" new class; "5" (correct, no class yet: stays) then "="; ⇧1 into the first class; "1"
     for key in ("=", "5", "=", "Shift+Digit1", "1"):
         page.keyboard.press(key)
-    page.wait_for_selector("#question-done")
+    # the series is all judged: auto-advance stops at the end of the last question, and says so
+    expect_text(page, "#series-done", "auto-advance stops here")
     assert page.evaluate("window.__noReload") is True
     values = {
         j.item.text: j
@@ -135,9 +147,8 @@ def test_keys_typed_while_an_item_settles_wait_for_the_next_item(page, login, li
     question = sample.questions["1.2"]
     login(page, "judy")
     page.clock.install()
+    preferences.set_auto_advance(assessor, True)
     page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, question.pk]))
-    page.check("#auto-advance")
-    page.reload()
     page.wait_for_selector("#judge-bar")
     page.evaluate("htmx.config.defaultSettleDelay = 20")
     statuses, release = hold_saves(page)
@@ -213,15 +224,18 @@ def test_vote_and_match_by_keyboard_past_nine_nuggets(page, login, live_server, 
     assert page.evaluate("document.activeElement.id") != "nugget-text"
     page.keyboard.press("t")
     page.keyboard.type("the thirteenth")
-    page.keyboard.press("Enter")
-    expect_text(page, "#nugget-list", "the thirteenth")
-    assert page.evaluate("document.activeElement.id") == "nugget-text"  # ready for the next nugget
-    page.keyboard.press("Escape")
+    page.keyboard.press("Enter")  # adds it and goes back to the keys: what follows acts, none is typed in the box
+    for key in ("t", *"the fourteenth", "Enter", "J"):
+        page.keyboard.press(key)
+    expect_text(page, "#nugget-list", "the fourteenth")
+    assert page.evaluate("document.activeElement.id") != "nugget-text"
+    assert page.input_value("#nugget-text") == ""
     page.wait_for_selector(f"#match-{items[2].pk}.current")  # the cursor stays on its string
     page.keyboard.press("1")
     page.keyboard.press("3")
     row_version(page, items[2], 1)
     expect_text(page, "#matched-count", "3")
+    assert Nugget.objects.filter(topic=question, text__in=["the thirteenth", "the fourteenth"]).count() == 2
     assert page.evaluate("window.__noReload") is True
 
     thirteenth = Nugget.objects.get(topic=question, text="the thirteenth")
@@ -293,3 +307,57 @@ def test_a_second_key_while_the_first_save_is_out_goes_out_after_it(page, login,
     judgment = Judgment.objects.get(assessor=assessor)
     assert (judgment.value["label"], judgment.version) == ("non-exact", 2)
     assert statuses == [200, 200]
+
+
+def select_across(page, start_selector, start_offset, end_selector, end_text):
+    """A mouse-like selection from `start_offset` in the first text of start_selector to the end of `end_text`
+    in end_selector."""
+    page.evaluate(
+        """([a, offset, b, text]) => {
+        const first = document.querySelector(a).firstChild, last = document.querySelector(b).firstChild;
+        const range = document.createRange();
+        range.setStart(first, offset);
+        range.setEnd(last, last.textContent.indexOf(text) + text.length);
+        const sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(range);
+    }""",
+        [start_selector, start_offset, end_selector, end_text],
+    )
+
+
+def test_plus_takes_only_the_words_of_one_answer_string(page, login, live_server, sample, primary, transactional_db):
+    """+ on a selection that starts in a row's docid makes a nugget of the answer words only; the docid alone, or
+    two answer strings, make none and say why (issue 25)."""
+    question = sample.questions["1.3"]
+    items = sample.items["1.3"]
+    assignment = Assignment.objects.get(assessor=primary)
+    login(page, "prim")
+    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, question.pk]))
+    page.wait_for_selector(f"#match-{items[0].pk}.current")
+    first = f"#match-{items[0].pk}"
+    words = items[0].text.split()[:2]
+    select_across(page, f"{first} .answer-text code", 0, f"{first} .answer-words", " ".join(words))
+    page.keyboard.press("+")
+    expect_text(page, "#nugget-list", " ".join(words))
+    assert list(Nugget.objects.filter(topic=question).values_list("text", flat=True)) == [" ".join(words)]
+    select_across(page, f"{first} .answer-text code", 0, f"{first} .answer-text code", items[0].docid[:6])
+    page.keyboard.press("+")
+    expect_text(page, "#nugget-selection-status", "not its docid")
+    select_across(page, f"{first} .answer-words", 0, f"#match-{items[1].pk} .answer-words", items[1].text[:3])
+    page.keyboard.press("+")
+    expect_text(page, "#nugget-selection-status", "one answer string only")
+    assert Nugget.objects.filter(topic=question).count() == 1
+
+
+def test_bolt_topic_page_answers_u_and_question_mark(page, login, live_server, bolt_topic):
+    """The page "My assignments" leads to: ? lists its keys, u opens the first unjudged citation (issue 25)."""
+    topic, assignment, user = bolt_topic
+    first, second = judging.citation_items(topic)[:2]
+    judging.judge_citation(user, first, {"rel": "no"}, 0)
+    login(page, "boltie")
+    page.goto(live_server.url + reverse("bolt:topic", args=[assignment.pk]))
+    page.wait_for_load_state()  # "load": the deferred key scripts run
+    assert "first unjudged citation" in open_key_list(page)
+    close_key_list(page)
+    page.keyboard.press("u")
+    page.wait_for_url(f"**/item/{second.pk}/")
+    page.wait_for_selector(f"#citation-panel[data-item='{second.pk}']")

@@ -4,12 +4,14 @@ forum spans are marked, and a participant cannot open a document."""
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from corpus import viewer
 from corpus.loading import load_collection
 from corpus.models import Collection, Document
 
 pytestmark = pytest.mark.browser
+User = get_user_model()
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "corpus"
 
 
@@ -84,3 +86,61 @@ def test_participant_cannot_open_a_document(page, login, live_server, docs):
     response = page.goto(live_server.url + viewer.frame_url("demo-blog06", "BLOG06-20051212-011-0000341122"))
     assert response.status == 403
     assert "Dana Whitfield" not in page.content()
+
+
+THREADS = """<doc id="bolt-arz-DF-001-000001-0001">
+<headline>
+السد الجديد هيغرق القرى؟
+</headline>
+<post author="نيلي" datetime="2011-03-02T10:15:00" id="p1">
+السد هيغرق أربعين قرية.
+</post>
+<post author="reader" datetime="2011-03-02T11:00:00" id="p2">
+<quote orig_author="نيلي">
+السد هيغرق أربعين قرية.
+</quote>
+I read the same numbers.
+</post>
+</doc>
+<doc id="bolt-cmn-DF-001-000002-0002">
+<headline>
+新水坝值得吗？
+</headline>
+<post author="水电" datetime="2011-03-03T08:40:00" id="p1">
+发电量为1200兆瓦。
+</post>
+</doc>
+"""
+
+
+def test_arabic_and_chinese_threads_take_their_direction_from_their_text(page, login, live_server, docs, tmp_path):
+    """BOLT's threads are English, Egyptian Arabic or Mandarin (seed 004): an Arabic headline, post and quote read
+    right to left, starting at the right edge; Chinese and the English around an Arabic quote left to right."""
+    threads = tmp_path / "threads.xml"
+    threads.write_text(THREADS, encoding="utf-8")
+    load_collection("forum-lang", "bolt-forum", [threads])
+    from tests.test_corpus_access import assign
+
+    assign(User.objects.get(username="viewer-assessor"), "forum-lang", slug="lang-eval")
+    login(page, "viewer-assessor")
+    # (evaluated by the test through CDP; the frame itself runs no script)
+    layout = """(sel) => { const el = document.querySelector(sel), box = el.getBoundingClientRect();
+        const text = document.createRange(); text.selectNodeContents(el);
+        const line = [...text.getClientRects()].find((r) => r.width > 2);
+        return [getComputedStyle(el).direction, Math.round(box.right - line.right), Math.round(line.left - box.left)]; }"""
+    page.goto(f"{live_server.url}/corpus/forum-lang/doc/bolt-arz-DF-001-000001-0001/")
+    frame = _frame(page)
+    rtl = {}
+    for sel in ("h1.headline", "#post-p1 .post-body", "#post-p2 blockquote.quote"):
+        direction, right_gap, left_gap = frame.evaluate(layout, sel)
+        rtl[sel] = direction
+        assert right_gap < left_gap, (sel, right_gap, left_gap)  # the Arabic text starts at the right edge
+    assert set(rtl.values()) == {"rtl"}, rtl
+    # the English reply around the Arabic quote, and the "… wrote:" line, stay left to right
+    assert frame.evaluate("document.querySelector('#post-p2 .post-body').matches(':dir(ltr)')")
+    assert frame.evaluate("document.querySelector('.quote-author').matches(':dir(ltr)')")
+    page.goto(f"{live_server.url}/corpus/forum-lang/doc/bolt-cmn-DF-001-000002-0002/")
+    frame = _frame(page)
+    for sel in ("h1.headline", "#post-p1 .post-body"):
+        direction, right_gap, left_gap = frame.evaluate(layout, sel)
+        assert direction == "ltr" and left_gap < right_gap, (sel, direction)

@@ -1,12 +1,23 @@
 """BioGen's judging pages and their keys (registered with assess.keymap from BiogenConfig.ready())."""
 
-from assess.keymap import NEXT, NEXT_ARROW, NUMBER, PREVIOUS, PREVIOUS_ARROW, UNJUDGED, Key, Page
+from assess.keymap import (
+    NEXT,
+    NEXT_ARROW,
+    NUMBER,
+    PREVIOUS,
+    PREVIOUS_ARROW,
+    TAKE_PRIMARY,
+    TAKE_SECOND,
+    UNJUDGED,
+    Key,
+    Page,
+)
 
 YES = Key(("y",), "y", "yes")
 NO = Key(("n",), "n", "no")
 EVIDENCE = Key(("e",), "e", "evidence")
-TAKE_PRIMARY = Key(("p",), "p", "take-primary")
-TAKE_SECOND = Key(("s",), "s", "take-second")
+
+TOPIC = Page("biogen-topic", "a BioGen topic and its items", ((UNJUDGED, "first unjudged item"),))
 
 ITEM = Page(
     "biogen-item",
@@ -43,4 +54,6 @@ ADJUDICATION = Page(
     ),
 )
 
-PAGES = (ITEM, ADJUDICATION)
+QUEUE = Page("biogen-adjudication-queue", "BioGen adjudication queue", ((UNJUDGED, "first open disagreement"),))
+
+PAGES = (TOPIC, ITEM, QUEUE, ADJUDICATION)

@@ -1,7 +1,19 @@
 """BOLT's judging pages and their keys (registered with assess.keymap from BoltConfig.ready()). Page ids are what
 the templates pass to {% key_list %}."""
 
-from assess.keymap import NEXT, NEXT_ARROW, NUMBER, PREVIOUS, PREVIOUS_ARROW, SEARCH, UNJUDGED, Key, Page
+from assess.keymap import (
+    NEXT,
+    NEXT_ARROW,
+    NUMBER,
+    PREVIOUS,
+    PREVIOUS_ARROW,
+    SEARCH,
+    TAKE_PRIMARY,
+    TAKE_SECOND,
+    UNJUDGED,
+    Key,
+    Page,
+)
 
 YES = Key(("y",), "y", "yes")
 MAYBE = Key(("m",), "m", "maybe")
@@ -10,8 +22,6 @@ SOURCE_CHECKED = Key(("c",), "c", "source-checked")
 MARK_RELEVANT = Key(("r",), "r", "mark-relevant")
 REMOVE_RELSPAN = Key(("x",), "x", "remove-relspan")
 ADD_FOUND = Key(("f",), "f", "add-found")
-TAKE_PRIMARY = Key(("p",), "p", "take-primary")
-TAKE_SECOND = Key(("s",), "s", "take-second")
 PART_WHOLE = Key(("w",), "w", "part-whole")
 PART_PRIMARY = Key(("a",), "a", "part-primary")
 PART_SECOND = Key(("b",), "b", "part-second")
@@ -37,6 +47,8 @@ CITATIONS = Page(
         (ADD_FOUND, "in a thread opened from the search: add the selected span of a post as a relevant citation"),
     ),
 )
+
+TOPIC = Page("bolt-topic", "a BOLT topic and its citations", ((UNJUDGED, "first unjudged citation"),))
 
 FIND = Page(
     "bolt-find",
@@ -81,4 +93,4 @@ ADJUDICATION = Page(
     ),
 )
 
-PAGES = (CITATIONS, FIND, GROUPINGS, QUEUE, ADJUDICATION)
+PAGES = (TOPIC, CITATIONS, FIND, GROUPINGS, QUEUE, ADJUDICATION)

@@ -4,12 +4,28 @@ from assess.kinds import JudgmentKind, MapOf, Nullable
 from tracks.bolt.judging import RELS, TRANS
 
 YES_NO = Nullable(bool)  # None: not answered yet
+TRANS_WORDS = {"accept": "acceptable", "problematic": "problematic", "notaccept": "not acceptable"}
+
+
+def citation_words(value, names):
+    """E.g. "relevant: yes, translation problematic, source checked, 2 relevant parts"."""
+    parts = [f"relevant: {value['rel']}"]
+    if value.get("trans") in TRANS_WORDS:
+        parts.append(f"translation {TRANS_WORDS[value['trans']]}")
+    if value.get("chksrc"):
+        parts.append("source checked")
+    n = len(value.get("relspans") or ())
+    if n:
+        parts.append(f"{n} relevant part{'s' if n > 1 else ''}")
+    return ", ".join(parts)
+
 
 KINDS = (
     JudgmentKind(
         "citation",
         {"rel": RELS, "trans": TRANS, "chksrc": bool, "relspans": [[int]]},
         "a citation's relevance, translation grade, source checked and relevant spans [start, length]",
+        citation_words,
     ),
     JudgmentKind(
         "grouping",

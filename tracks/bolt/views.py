@@ -70,10 +70,12 @@ def topic_page(request, pk):
     mine = judging.my_judgments(request.user, items)
     rows = [{"item": i, "judgment": mine.get(i.pk)} for i in items]
     views = judging.grouping_views(assignment.topic)
+    first_open = next((r["item"] for r in rows if not r["judgment"]), None)  # where u goes
     return render(
         request,
         "bolt/topic.html",
-        _topic_context(assignment) | {"rows": rows, "judged": sum(1 for r in rows if r["judgment"]), "views": views},
+        _topic_context(assignment)
+        | {"rows": rows, "judged": sum(1 for r in rows if r["judgment"]), "views": views, "first_open": first_open},
     )
 
 

@@ -60,8 +60,8 @@ def assignment_detail(request, pk):
         q.is_nugget = questions.is_nugget_question(q)
     series = sum((q.progress for q in qs), progress.Progress())
     series.seconds_per_item = (progress.my_time(request.user).get(assignment.topic_id) or {}).get("per_item")
-    # the "next unjudged" key opens the first question with items left (the first one when all are judged)
-    first_open = next((q for q in qs if q.judged < q.total), qs[0] if qs else None)
+    # the "next unjudged" key opens the first question with items left; with none left it has nothing to open
+    first_open = next((q for q in qs if q.judged < q.total), None)
     return render(
         request,
         "assess/assignment.html",
@@ -121,6 +121,19 @@ def _next_instance_question(assignment, question):
     return after[0] if after else None
 
 
+def _next_open_question(request, assignment, question):
+    """The question auto-advance goes on to once this one's last item is judged: the next of the series with items
+    left to judge, wrapping round to the ones before (this one last); None when the whole series is judged."""
+    qs = visible_questions(assignment)
+    done = progress.question_progress(request.user, [q.pk for q in qs], {q.pk: q.kind for q in qs}, assignment.role)
+    at = next((i for i, q in enumerate(qs) if q.pk == question.pk), -1)
+    for q in qs[at + 1 :] + qs[: at + 1]:
+        judged, total = done[q.pk]
+        if judged < total:
+            return q
+    return None
+
+
 def item_panel_context(request, assignment, question, item_id=None, want=None):
     """Everything the item panel shows. `want` = "unjudged" picks the first unjudged item at or after item_id."""
     evaluation = assignment.evaluation
@@ -151,7 +164,7 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
 
         context["classes_panel"] = classes_context(assignment, question)
     if item_id is None or want == "end":
-        return context | {"item": None}
+        return context | {"item": None, "next_open": _next_open_question(request, assignment, question)}
     index = order.index(item_id)
     item = PoolItem.objects.select_related("topic").get(pk=item_id)
     item.evaluation = evaluation

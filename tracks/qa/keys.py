@@ -1,7 +1,19 @@
 """QA's judging pages and their keys (registered with assess.keymap from QaConfig.ready()). Page ids are what the
 templates pass to {% key_list %}."""
 
-from assess.keymap import NEXT, NUMBER, NUMBER_DONE, PREVIOUS, SEARCH, SHIFT_DIGITS, UNJUDGED, Key, Page
+from assess.keymap import (
+    NEXT,
+    NUMBER,
+    NUMBER_DONE,
+    PREVIOUS,
+    SEARCH,
+    SHIFT_DIGITS,
+    TAKE_PRIMARY,
+    TAKE_SECOND,
+    UNJUDGED,
+    Key,
+    Page,
+)
 
 HISTORY = Key(("h",), "h", "history")
 CLASS = Key(SHIFT_DIGITS, "⇧1 ⇧2 …", "class")
@@ -45,8 +57,8 @@ NUGGETS = Page(
             "from 10 nuggets on, type both digits",
         ),
         (NUMBER_DONE, "end a nugget number at once instead of waiting for a second digit"),
-        (NUGGET_FROM_SELECTION, "make the selected answer text a nugget"),
-        (TYPE_NUGGET, "type a new nugget (Enter adds it, Escape goes back to the keys)"),
+        (NUGGET_FROM_SELECTION, "make the selected words of an answer string a nugget (its docid left out)"),
+        (TYPE_NUGGET, "type a new nugget (Enter adds it and goes back to the keys, so does Escape without adding)"),
         (NEXT_NUGGET, "next nugget (the one v and o vote on)"),
         (PREVIOUS_NUGGET, "previous nugget"),
         (VITAL, "vote the current nugget vital (moves on)"),
@@ -66,4 +78,17 @@ VOTES = Page(
     ),
 )
 
-PAGES = (SERIES, INSTANCES, NUGGETS, VOTES)
+ADJUDICATION = Page(
+    "qa-adjudication",
+    "QA adjudication of instance labels",
+    (
+        (NEXT, "next disagreement"),
+        (PREVIOUS, "previous disagreement"),
+        (UNJUDGED, "next open disagreement"),
+        (TAKE_PRIMARY, "decide: the primary's label (and class)"),
+        (TAKE_SECOND, "decide: the second's label"),
+        (NUMBER, "decide: the label with that number (worst to best)"),
+    ),
+)
+
+PAGES = (SERIES, INSTANCES, NUGGETS, VOTES, ADJUDICATION)

@@ -4,13 +4,34 @@ from assess.kinds import JudgmentKind, Nullable
 
 VOTE_SHAPE = {"vote": ("vital", "okay")}
 
+
+def instance_words(value, names):
+    """E.g. "globally-correct, class “Paris”"."""
+    cls = value.get("answer_class")
+    if cls is None:
+        return value["label"]
+    return f"{value['label']}, class “{names.get('answer_class', {}).get(cls, f'#{cls}')}”"
+
+
+def match_words(value, names):
+    texts = [f"“{names.get('nuggets', {}).get(n, f'#{n}')}”" for n in value["nuggets"]]
+    return f"holds {', '.join(texts)}" if texts else "holds no nugget"
+
+
+def vote_words(value, names):
+    return value["vote"]
+
+
 KINDS = (
     JudgmentKind(
         "instance",
         {"label": str, "answer_class": Nullable(int)},
         "a response's label (one of the track's instance labels) and, for a correct list answer, its answer class",
+        instance_words,
     ),
-    JudgmentKind("nugget_match", {"nuggets": [int]}, "the nuggets a response holds"),
-    JudgmentKind("nugget_vote", VOTE_SHAPE, "a voter's vital/okay vote on a nugget"),
-    JudgmentKind("nugget_revote", VOTE_SHAPE, "the primary assessor's later vote set (one more pyramid vote set)"),
+    JudgmentKind("nugget_match", {"nuggets": [int]}, "the nuggets a response holds", match_words),
+    JudgmentKind("nugget_vote", VOTE_SHAPE, "a voter's vital/okay vote on a nugget", vote_words),
+    JudgmentKind(
+        "nugget_revote", VOTE_SHAPE, "the primary assessor's later vote set (one more pyramid vote set)", vote_words
+    ),
 )

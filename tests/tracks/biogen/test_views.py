@@ -51,6 +51,8 @@ def test_the_topic_page_lists_every_item_with_progress(client, judged):
     assert "Does metformin reduce cardiovascular events" in html and "second assessor" in html
     assert html.count('data-kind="citation"') == 6 and html.count('data-kind="sentence"') == 5
     assert 'id="start"' in html and "0 of 13 judged" in html
+    html = assert_page_keys(client, reverse("biogen:topic", args=[assignment.pk]), biogen_keys.TOPIC.ident)
+    assert 'data-key="u" id="start"' in html  # u opens the first unjudged item
 
 
 def test_other_roles_cannot_judge(client, judged, make_user, participant):
@@ -76,6 +78,8 @@ def test_the_organizer_overview_and_adjudication(client, judged, organizer, make
     html = client.get(reverse("biogen:overview", args=[ev.slug])).content.decode()
     assert '<tr data-topic="1"><td>1</td>' in html and "<td>2</td><td>5</td><td>6</td><td>13</td>" in html
     assert "1 of 1 disagreements open" in html
+    html = assert_page_keys(client, reverse("biogen:adjudication", args=[ev.slug]), biogen_keys.QUEUE.ident)
+    assert 'data-key="u"' in html
     page = reverse("biogen:adjudicate", args=[ev.slug, citation.pk])
     html = assert_page_keys(client, page, biogen_keys.ADJUDICATION.ident)
     assert "Primary (ann): <strong>contradicts</strong>" in html and "Second (bob): <strong>supports</strong>" in html

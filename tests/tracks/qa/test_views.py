@@ -121,6 +121,34 @@ def test_item_navigation_and_history(client, setup):
     assert "incorrect" in history and "me" in history
     end = client.get(reverse("qa:item_panel", args=[mine.pk, q.pk, 0]) + "?want=end").content.decode()
     assert "next question 1.2" in end
+    # what auto-advance follows at the end of a question: 1.1 has items left, so 1.2 is next
+    assert "Items are left in question 1.2" in end and "data-advance" in end
+
+
+def test_history_in_words(client, setup):
+    """The history says what was saved in words, never a Python repr (issue 25)."""
+    sample, me, _, mine = setup
+    login(client, me)
+    q = sample.questions["1.2"]
+    item = sample.items["1.2"][0]
+    client.post(reverse("qa:judge", args=[item.pk]), {"label": "incorrect", "version": 0})
+    client.post(reverse("qa:judge", args=[item.pk]), {"new_class": "1", "class_label": "Kidman", "version": 1})
+    for url in (reverse("assess:item_history", args=[item.pk]), reverse("assess:question_history", args=[q.pk])):
+        html = client.get(url).content.decode()
+        assert "{" not in html.split("<table", 1)[1] and "None" not in html, url
+        assert "<td>incorrect</td>" in html and "globally-correct, class “Kidman”</td>" in html, url
+
+
+def test_the_end_of_the_series_says_auto_advance_stops(client, setup):
+    sample, me, _, mine = setup
+    login(client, me)
+    qs = [q for q in sample.questions.values() if q.parent_id == mine.topic_id and q.ident != "1.3"]
+    sample.questions.pop("1.3").delete()
+    for q in qs:
+        for item in sample.items[q.ident]:
+            client.post(reverse("qa:judge", args=[item.pk]), {"label": "incorrect", "version": 0})
+    end = client.get(reverse("qa:item_panel", args=[mine.pk, qs[-1].pk, 0]) + "?want=end").content.decode()
+    assert "auto-advance stops here" in end and "data-advance" not in end
 
 
 def test_second_assessor_sees_only_own_judgments(client, setup, make_user):
@@ -214,3 +242,30 @@ def test_list_save_renders_the_classes_panel_only_when_membership_changed(client
     assert panel in gone and entry not in gone
     stale = client.post(url, {"label": "non-exact", "version": 1}, headers={"HX-Request": "true"})
     assert stale.status_code == 409 and panel in stale.content.decode()  # a conflict shows everything as stored
+
+
+def test_the_series_page_says_when_nothing_is_left(client, setup):
+    """Once every item is judged the series page no longer offers u for "the first with items left" (issue 25)."""
+    sample, me, _, mine = setup
+    login(client, me)
+    sample.questions.pop("1.3").delete()
+    page = client.get(reverse("qa:assignment", args=[mine.pk])).content.decode()
+    assert "Press <kbd>u</kbd> to open question 1.1, the first with items left to judge" in page
+    for q in sample.questions.values():
+        for item in sample.items[q.ident]:
+            client.post(reverse("qa:judge", args=[item.pk]), {"label": "incorrect", "version": 0})
+    page = client.get(reverse("qa:assignment", args=[mine.pk])).content.decode()
+    assert "the first with items left" not in page and 'data-key="u"' not in page
+    assert "Every question of this series is judged" in page
+
+
+def test_auto_advance_goes_on_to_a_nugget_question_by_its_page(client, setup):
+    """The next question with items left may be one of nuggets: auto-advance opens its page (a link, not a panel)."""
+    sample, me, _, mine = setup
+    login(client, me)
+    for ident in ("1.1", "1.2"):
+        for item in sample.items[ident]:
+            client.post(reverse("qa:judge", args=[item.pk]), {"label": "incorrect", "version": 0})
+    end = client.get(reverse("qa:item_panel", args=[mine.pk, sample.questions["1.2"].pk, 0]) + "?want=end")
+    nuggets = reverse("qa:question", args=[mine.pk, sample.questions["1.3"].pk])
+    assert f'<a data-advance href="{nuggets}">open question 1.3 (nuggets)</a>' in end.content.decode()

@@ -22,7 +22,9 @@ def wait_status(page, text):
     page.wait_for_function("(t) => document.getElementById('status').textContent.includes(t)", arg=text)
 
 
-def test_judge_a_citation_with_the_keyboard(page, login, live_server, transactional_db, make_user):
+@pytest.fixture
+def assigned(transactional_db, make_user):
+    """Topic 1 of a pooled BioGen evaluation, assigned to ann: (ann, topic, assignment)."""
     ann = make_user("ann", "assessor")
     load_collection("bg-pubmed", "pubmed", [str(FIXTURES / "pubmed.jsonl")])
     ev = create_evaluation("bg", judging.TRACK, ["bg-pubmed"])
@@ -30,7 +32,28 @@ def test_judge_a_citation_with_the_keyboard(page, login, live_server, transactio
     load_run_files(ev, [RunFile("alpha-run1.json", (FIXTURES / "alpha-run1.json").read_bytes(), "Team Alpha")])
     build_pools(ev)
     topic = ev.topics.get(ident="1")
-    assignment = Assignment.objects.create(evaluation=ev, topic=topic, assessor=ann)
+    return ann, topic, Assignment.objects.create(evaluation=ev, topic=topic, assessor=ann)
+
+
+def test_the_topic_page_answers_u_and_question_mark(page, login, live_server, assigned):
+    """The page "My assignments" leads to: ? lists its keys, u opens the first unjudged item (issue 25)."""
+    ann, topic, assignment = assigned
+    login(page, "ann")
+    page.goto(live_server.url + reverse("biogen:topic", args=[assignment.pk]))
+    page.wait_for_load_state()  # "load": the deferred key scripts run
+    page.keyboard.press("?")
+    page.wait_for_selector("#key-help[open]")
+    assert "first unjudged item" in page.locator("#key-help").inner_text()
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#key-help", state="hidden")
+    first = page.get_attribute("#start", "href")
+    page.keyboard.press("u")
+    page.wait_for_url(f"**{first}")
+    page.wait_for_selector("#item-text")
+
+
+def test_judge_a_citation_with_the_keyboard(page, login, live_server, assigned):
+    ann, topic, assignment = assigned
     citation = PoolItem.objects.get(topic=topic, docid="31000103")
 
     login(page, "ann")

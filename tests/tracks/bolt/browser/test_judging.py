@@ -338,3 +338,21 @@ def test_a_failed_save_says_so_and_keeps_the_choice(page, login, live_server, to
     page.keyboard.press("m")  # pressed again: saved
     saved(page, 1)
     assert Judgment.objects.get(assessor=user, item=item).value["rel"] == "maybe"
+
+
+def test_a_selection_made_before_the_judgment_is_still_there_for_r(page, login, live_server, topic):
+    """Select, then y, then r: judging re-renders the panel, which must keep the selection (issue 25)."""
+    t, assignment, user = topic
+    item = next(i for i in judging.citation_items(t) if i.text.startswith("I heard Dr. Karim Nassar"))
+    login(page, "boltie")
+    page.goto(live_server.url + reverse("bolt:item", args=[assignment.pk, item.pk]))
+    page.wait_for_selector("#citation-panel")
+    start = item.text.index("Karim Nassar")
+    select_in(page, "#passage", start, start + len("Karim Nassar"))
+    page.keyboard.press("y")
+    wait_status(page, "Saved (version 1)")  # the answer renders the panel again
+    assert page.evaluate("String(window.getSelection())") == "Karim Nassar"
+    page.keyboard.press("r")
+    wait_status(page, "Saved (version 2)")
+    assert page.locator("#passage mark.relspan").all_inner_texts() == ["Karim Nassar"]
+    assert Judgment.objects.get(item=item, assessor=user).value["relspans"] == [[start, 12]]

@@ -2,13 +2,18 @@
 judging with adjudication, and two tabs on one item."""
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from assess import judging
 from assess.models import AnswerClass, Assignment, Invitation, Judgment, Nugget
 from assess.official import nugget_votes, official_values
+from tests.tracks.qa.test_adjudication import _disagreement
+from tracks.qa import instance_judging, questions
 from tracks.qa.sample import build_sample
 
 pytestmark = pytest.mark.browser
+User = get_user_model()
 
 
 def expect_text(page, selector, text):
@@ -139,7 +144,7 @@ def test_build_nuggets_vote_and_match(page, browser, login, live_server, transac
     expect_text(page, "#nugget-list", "founded by Coco Chanel")
     # nugget from selected answer text
     page.evaluate("""() => {
-        const el = [...document.querySelectorAll('.answer-text')].find(e => e.textContent.includes('Paris'));
+        const el = [...document.querySelectorAll('.answer-words')].find(e => e.textContent.includes('Paris'));
         const node = [...el.childNodes].find(n => n.nodeType === 3 && n.textContent.includes('Paris'));
         const start = node.textContent.indexOf('headquartered');
         const range = document.createRange();
@@ -243,3 +248,47 @@ def test_double_judge_and_adjudicate(browser, login, live_server, transactional_
     context.close()
     assert official_values([q.pk], "instance")[disputed.pk]["label"] == "globally-correct"
     assert Judgment.objects.get(item=disputed, role="adjudicated").assessor.username == "org"
+
+
+def test_history_spans_the_panel_in_words(page, login, live_server, instance_series):
+    """h shows the item's history across the whole panel, under the item and its document, in words (issue 25)."""
+    sample, assessor, assignment = instance_series
+    login(page, "judy")
+    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, sample.questions["1.1"].pk]))
+    press(page, "1")
+    page.keyboard.press("h")
+    expect_text(page, "#history", "incorrect")
+    history, panel, frame = (
+        page.locator(sel).bounding_box() for sel in ("#history table", "#item-panel", "#item-panel iframe")
+    )
+    assert history["width"] > 0.8 * panel["width"]
+    assert history["y"] >= frame["y"] + frame["height"]  # below the document, not beside it
+    # brought into view: below the document frame it would otherwise open out of sight
+    page.wait_for_function(
+        "() => document.querySelector('#history table').getBoundingClientRect().bottom <= innerHeight + 2"
+    )
+    cells = page.locator("#history tbody td").all_inner_texts()
+    assert "incorrect" in cells and not any("{" in c or "None" in c for c in cells)
+
+
+def test_adjudicate_with_the_keys(page, login, live_server, transactional_db, make_user, organizer):
+    """QA adjudication answers the keys BOLT's and BioGen's do (issue 25): p takes the primary's label, u moves to
+    the next open disagreement, a digit decides the label with that number."""
+    sample, first = _disagreement(make_user)
+    ann, bob = (User.objects.get(username=n) for n in ("ann", "bob"))
+    second = sample.items["1.1"][3]
+    instance_judging.judge_instance(ann, judging.load_item(ann, second.pk), "incorrect", 0)
+    instance_judging.judge_instance(bob, judging.load_item(bob, second.pk), "non-exact", 0)
+    login(page, "org")
+    page.goto(live_server.url + reverse("qa:adjudication", args=[sample.evaluation.slug]))
+    page.wait_for_load_state()  # "load": the deferred key scripts run, htmx has wired the rows
+    page.wait_for_selector(f"#adjudicate-{first.pk}.current")
+    page.keyboard.press("p")
+    expect_text(page, f"#adjudicate-{first.pk} .status", "decided: incorrect")
+    page.keyboard.press("u")
+    page.wait_for_selector(f"#adjudicate-{second.pk}.current")
+    page.keyboard.press("2")
+    label = questions.labels_for(second, sample.evaluation)[1]
+    expect_text(page, f"#adjudicate-{second.pk} .status", f"decided: {label}")
+    decided = official_values([sample.questions["1.1"].pk], "instance")
+    assert decided[first.pk]["label"] == "incorrect" and decided[second.pk]["label"] == label

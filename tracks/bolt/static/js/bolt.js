@@ -163,11 +163,15 @@
     return out;
   };
 
-  Citation.prototype.render = function () {
-    var self = this, value = self.value, text = self.state.passage, pos = 0;
+  // The passage is rebuilt only when its marks change: rebuilding it drops the text selection, and selecting a
+  // part, then pressing y (or m, a translation grade …) before r must leave the selection there for r.
+  Citation.prototype.renderPassage = function () {
+    var self = this, text = self.state.passage, pos = 0, merged = self.merged(), shown = JSON.stringify(merged);
     var passage = self.el("#passage");
+    if (passage.getAttribute("data-marks") === shown) return;
+    passage.setAttribute("data-marks", shown);
     passage.textContent = "";
-    self.merged().forEach(function (s) {
+    merged.forEach(function (s) {
       if (s[0] > pos) passage.appendChild(document.createTextNode(text.slice(pos, s[0])));
       var mark = document.createElement("mark");
       mark.className = "relspan";
@@ -176,6 +180,11 @@
       pos = s[1];
     });
     if (pos < text.length) passage.appendChild(document.createTextNode(text.slice(pos)));
+  };
+
+  Citation.prototype.render = function () {
+    var self = this, value = self.value, text = self.state.passage;
+    self.renderPassage();
     self.panel.querySelectorAll("[data-rel]").forEach(function (b) {
       b.setAttribute("aria-pressed", String(b.getAttribute("data-rel") === value.rel));
     });

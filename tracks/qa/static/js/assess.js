@@ -5,8 +5,11 @@
 //   answer; with "move on after each judgment" the next item is shown once a judgment is complete, and keys typed
 //   meanwhile wait for it.
 // - Nugget workspace: j/k move over answer strings and digits toggle the current string's nuggets (two digits from
-//   10 nuggets on); J/K move over nuggets and v/o vote the current one; t types a nugget, + takes the selection.
+//   10 nuggets on); J/K move over nuggets and v/o vote the current one; t types a nugget (Enter adds it and
+//   returns to the keys), + takes the selected words of one answer string.
 // - Vote page: j/k move over nuggets, v/o vote.
+// - Adjudication queue: j/k/u move over the disagreements, p/s decide the primary's or the second's label, digits
+//   the label with that number (the row's own buttons, so a decision is the same request as a click).
 (function () {
   "use strict";
 
@@ -96,6 +99,7 @@
   };
 
   var rows = new Cursor("[data-match-row]", "id");            // answer strings of the nugget workspace
+  var disagreements = new Cursor("[data-adjudication-row]", "id");  // the adjudication queue's rows
   var nuggets = new Cursor("li[data-nugget-id]", "data-nugget-id");  // nuggets (workspace and vote page)
 
   // A row saves itself on change and is swapped for the server's answer (with its new version); a toggle typed
@@ -134,10 +138,36 @@
   function unvoted(li) { return !li.querySelector(".vote-btn.current"); }
   function unmatched(row) { return row.getAttribute("data-matched") !== "1"; }
 
+  // The selected words of one answer string: a selection reaching into the row's docid (or anything else around
+  // the answer) is cut to the answer's own text; one over several answer strings, or beside them, is refused.
+  function selectedAnswerText() {
+    var sel = window.getSelection();
+    if (!sel || !sel.rangeCount || sel.isCollapsed) return {error: "Select some words of an answer string first."};
+    var range = sel.getRangeAt(0), parts = [];
+    document.querySelectorAll("[data-answer-words]").forEach(function (words) {
+      if (!range.intersectsNode(words)) return;
+      var part = document.createRange();
+      part.selectNodeContents(words);
+      if (range.compareBoundaryPoints(Range.START_TO_START, part) > 0) part.setStart(range.startContainer, range.startOffset);
+      if (range.compareBoundaryPoints(Range.END_TO_END, part) < 0) part.setEnd(range.endContainer, range.endOffset);
+      var text = part.toString().trim();
+      if (text) parts.push(text);
+    });
+    if (parts.length > 1) return {error: "Select words of one answer string only."};
+    if (!parts.length) return {error: "Select some words of an answer string first (not its docid)."};
+    return {text: parts[0]};
+  }
+
   function nuggetFromSelection() {
     var form = document.getElementById("nugget-create");
-    var text = String(window.getSelection() || "").trim();
-    if (!form || !text) return false;
+    if (!form) return false;
+    var picked = selectedAnswerText(), status = document.getElementById("nugget-selection-status");
+    if (status) {
+      status.textContent = picked.error || "";
+      status.className = picked.error ? "error" : "hint";
+    }
+    if (picked.error) return true;  // the key did its job: it said why nothing was added
+    var text = picked.text;
     form.querySelector("[name=text]").value = text;
     wire(form);
     form.requestSubmit();
@@ -152,8 +182,10 @@
   }
 
   // --- instance judging: auto-advance ------------------------------------------------------------------------------
-  // The preference lives in localStorage under the assessor's id: it is about how this person works at this
-  // browser, needs no request (the save path stays three round trips) and outlives a sign-out, unlike the session.
+  // The preference is the assessor's, kept on the server (assess.preferences): the page renders the checkbox as it
+  // is stored, and a change is posted at once, so every browser they judge from starts with it as they left it.
+  // When a question's last item is judged, auto-advance goes on to the next question with items left (the panel
+  // at the end of a question offers it as [data-advance]); once the whole series is judged it stops there.
   //
   // With auto-advance on, keys typed while the item they are meant for is on its way wait for it. "On its way" is
   // one request, known by its XMLHttpRequest: a judgment sent, then the next item auto-advance asks for once the
@@ -173,10 +205,36 @@
 
   function autoAdvance() { return !!(toggle && toggle.checked); }
 
+  function csrf() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
+  }
+
+  // Not saved: the box goes back to the stored setting and says why (a choice the server did not keep would be
+  // forgotten by the next page).
   if (toggle) {
-    try { toggle.checked = window.localStorage.getItem(toggle.getAttribute("data-store")) === "1"; } catch (e) {}
     toggle.addEventListener("change", function () {
-      try { window.localStorage.setItem(toggle.getAttribute("data-store"), toggle.checked ? "1" : "0"); } catch (e) {}
+      var on = toggle.checked, status = document.getElementById("auto-advance-status");
+      function tell(text, bad) {
+        if (!status) return;
+        status.textContent = text;
+        status.className = bad ? "error" : "ok";
+      }
+      tell("saving…");
+      fetch(toggle.getAttribute("data-url"), {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": csrf()},
+        body: "auto_advance=" + (on ? "1" : "0")
+      }).then(function (r) {
+        return r.json().then(function (d) { return {ok: r.ok, data: d}; },
+                             function () { return {ok: false, data: {error: "the server answered " + r.status}}; });
+      }).then(function (res) {
+        if (res.ok) { tell("saved"); return; }
+        toggle.checked = !on;
+        tell("Not saved: " + (res.data.error || "refused"), true);
+      }, function () {
+        toggle.checked = !on;
+        tell("Not saved: the server could not be reached", true);
+      });
     });
   }
 
@@ -197,6 +255,23 @@
     waiting = [];  // typed for an item that is not coming
   }
 
+  // An item (or the end of a question) arrived. Brought by auto-advance to the end of a question: on to the next
+  // question with items left, when there is one (keys typed meanwhile wait for its item); a question of nuggets
+  // is a page of its own, where they would not apply.
+  function arrived() {
+    var to = awaited.auto && autoAdvance() && document.querySelector("#question-done [data-advance]");
+    if (!to) return replay();
+    awaited = null;
+    if (to.tagName === "A") {
+      waiting = [];
+      to.click();
+      return;
+    }
+    moving = true;
+    try { click(to); } finally { moving = false; }
+    if (!awaited) replay();
+  }
+
   function next() {
     awaited = null;
     moving = true;
@@ -205,12 +280,55 @@
     if (!pressed || !awaited) replay();  // no item on its way: the keys go to this one
   }
 
+  // --- nuggets typed after t ---------------------------------------------------------------------------------------
+  // Enter adds the nugget and goes back to the keys, so the next keys (another t, J, v …) act instead of typing into
+  // the box. The box is left as the request goes (or htmx would give the focus back to the new workspace's box of
+  // the same id) and emptied (its text went with the request), so a t pressed before the answer starts a new nugget;
+  // what is typed there meanwhile is carried into the workspace the answer brings.
+  var sentNugget = "", creatingNugget = false, nuggetLater = false;
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var input = document.getElementById("nugget-text");
+    if (e.detail.elt.id !== "nugget-create" || !input) return;
+    if (document.activeElement === input) input.blur();
+    creatingNugget = true;
+    var xhr = e.detail.xhr;
+    xhr.addEventListener("loadend", function () { setTimeout(function () { nuggetAnswered(xhr); }, 0); });
+    sentNugget = input.value;
+    input.value = "";
+  });
+
+  // Once the answer is in (or none came): a nugget not added (refused, or no answer) comes back into the box, to be
+  // corrected or sent again; one whose Enter came while this one was out (htmx would drop it) goes now, from the
+  // workspace that came. Heard on the request itself: htmx's afterRequest goes to the form the answer replaced,
+  // out of the document by then.
+  function nuggetAnswered(xhr) {
+    creatingNugget = false;
+    var input = document.getElementById("nugget-text"), form = document.getElementById("nugget-create");
+    if (!(xhr.status >= 200 && xhr.status < 300) && input && !input.value) input.value = sentNugget;
+    if (nuggetLater && form && input && input.value.trim()) {
+      wire(form);
+      form.requestSubmit();
+    }
+    nuggetLater = false;
+  }
+
+  var typedMeanwhile = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var input = document.getElementById("nugget-text");
+    typedMeanwhile = e.detail.target.id === "nugget-workspace" && input && input.value ? input.value : null;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var input = document.getElementById("nugget-text");
+    if (typedMeanwhile !== null && input && !input.value) input.value = typedMeanwhile;
+    typedMeanwhile = null;
+  });
+
   // htmx fires beforeRequest synchronously within the click or submit, so a request a key or next() makes is
   // awaited before the next key is looked at.
   document.addEventListener("htmx:beforeRequest", function (e) {
     var d = e.detail, save = d.elt.id === "judge-bar";
     var item = d.target && d.target.id === "item-panel" && (moving || autoAdvance());
-    if (save || item) awaited = {xhr: d.xhr, save: save, advance: save && autoAdvance(), swapped: false};
+    if (save || item) awaited = {xhr: d.xhr, save: save, advance: save && autoAdvance(), auto: moving, swapped: false};
   });
 
   document.addEventListener("htmx:afterSwap", function (e) {
@@ -226,7 +344,7 @@
   // Fired on each element the answer brought (the judge bar and its out-of-band class list), all settled by now.
   document.addEventListener("htmx:afterSettle", function (e) {
     if (!awaited || e.detail.xhr !== awaited.xhr) return;
-    if (!awaited.save) return replay();  // the item arrived
+    if (!awaited.save) return arrived();
     var bar = document.getElementById("judge-bar");
     if (!bar || bar.getAttribute("data-saved") !== "1") stopAdvancing();  // refused: the keys were meant for later
     else if (!awaited.advance || bar.getAttribute("data-complete") !== "1") replay();  // (a correct list answer
@@ -251,6 +369,25 @@
           if (!row) return false;
           keys.number("number", k.digit, row.querySelectorAll("input[data-nugget-index]").length,
                       function (n) { toggleNugget(row.id, n); });
+          return true;
+      }
+      return false;
+    }
+    if (document.getElementById("adjudication")) {
+      var row = disagreements.current();
+      switch (k.action) {
+        case "next": return disagreements.move(1);
+        case "previous": return disagreements.move(-1);
+        case "unjudged": return disagreements.nextWhere(function (tr) { return !tr.classList.contains("decided"); });
+        case "take-primary": case "take-second":
+          var label = row && row.getAttribute(k.action === "take-primary" ? "data-primary" : "data-second");
+          return click(row && row.querySelector('.label-btn[value="' + label + '"]'));
+        case "number":
+          if (!row) return false;
+          keys.number("number", k.digit, row.querySelectorAll("[data-label-number]").length, function (n) {
+            var now = disagreements.current();
+            click(now && now.querySelector('[data-label-number="' + n + '"]'));
+          });
           return true;
       }
       return false;
@@ -281,7 +418,13 @@
     var keys = window.assayKeys;
     if (!keys) return;
     if (keys.typing(e.target)) {
-      if (e.key === "Escape" && e.target.id === "nugget-text") e.target.blur();  // back to the keys
+      if (e.target.id !== "nugget-text") return;
+      if (e.key === "Escape") e.target.blur();  // back to the keys
+      if (e.key === "Enter" && creatingNugget) {  // added once the nugget before it is in
+        e.preventDefault();
+        nuggetLater = true;
+        e.target.blur();
+      }
       return;
     }
     var action = keys.action(e);
@@ -297,6 +440,8 @@
     if (row) rows.set(row, true);
     var li = e.target.closest && e.target.closest("li[data-nugget-id]");
     if (li) nuggets.set(li, true);
+    var tr = e.target.closest && e.target.closest("[data-adjudication-row]");
+    if (tr) disagreements.set(tr, true);
     var sel = e.target.closest && e.target.closest("[data-nugget-from-selection]");
     if (sel) { e.preventDefault(); nuggetFromSelection(); }
   });
@@ -334,6 +479,7 @@
   });
 
   function ensureCursors() {
+    if (document.getElementById("adjudication")) disagreements.ensure();
     if (document.getElementById("nugget-workspace")) rows.ensure();
     if (document.getElementById("nugget-workspace") || document.getElementById("vote-page")) nuggets.ensure();
   }
