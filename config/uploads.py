@@ -1,7 +1,9 @@
-"""Size limits of files uploaded through the pages, one per kind (setting UPLOAD_MAX_BYTES, each kind also from the
-environment as UPLOAD_MAX_BYTES_<KIND>). Django streams a large upload to a temporary file; the limit is checked
-before the file is read into memory, so a 5 GB "run" is refused with a message instead of taking the worker's
-memory. Collections are loaded from the server's disk (`load_collection`), with limits of their own."""
+"""Size limits of uploaded files, one per kind (setting UPLOAD_MAX_BYTES, each kind also from the environment as
+UPLOAD_MAX_BYTES_<KIND>), for every page and API view that takes a file. Django streams a large upload to a
+temporary file and knows its size before anything reads it: `read` refuses a file over its kind's limit before
+reading a byte, and never reads more than the limit (plus one byte, to notice a file larger than it said), so a
+5 GB "run" is refused with a message instead of taking the worker's memory. Collections are loaded from the
+server's disk (`load_collection`), with limits of their own."""
 
 from django.conf import settings
 
@@ -11,7 +13,14 @@ DEFAULTS = {
     "runs": 256 << 20,  # one run file
     "manifest": 1 << 20,
     "gold": 64 << 20,
+    "judgments": 256 << 20,  # an Assay JSON Lines export, imported
+    "urls": 16 << 20,  # a ciQA URL file
+    "images": 16 << 20,  # a ciQA screenshot
 }
+
+
+class TooLarge(Exception):
+    """An upload larger than its kind allows; the message names the file, its size and the limit."""
 
 
 def limit(kind):
@@ -25,12 +34,30 @@ def _size(n):
     return f"{n} bytes"
 
 
+def _message(name, size_words, kind, most):
+    return (
+        f"{name}: {size_words} is more than the {_size(most)} allowed for {kind.replace('_', ' ')} "
+        f"files (setting UPLOAD_MAX_BYTES_{kind.upper()})"
+    )
+
+
 def oversized(upload, kind):
     """A message naming the file, its size and the limit when `upload` is larger than `kind` allows; else None."""
     most = limit(kind)
     if upload.size is None or upload.size <= most:
         return None
-    return (
-        f"{upload.name}: {_size(upload.size)} is more than the {_size(most)} allowed for {kind.replace('_', ' ')} "
-        f"files (setting UPLOAD_MAX_BYTES_{kind.upper()})"
-    )
+    return _message(upload.name, _size(upload.size), kind, most)
+
+
+def read(upload, kind):
+    """The bytes of `upload` (a Django UploadedFile), or TooLarge: before reading when its size is over the limit,
+    and after reading at most limit + 1 bytes when the file holds more than its size said."""
+    too_big = oversized(upload, kind)
+    if too_big:
+        raise TooLarge(too_big)
+    most = limit(kind)
+    upload.seek(0)
+    data = upload.read(most + 1)
+    if len(data) > most:
+        raise TooLarge(_message(upload.name, "what it holds", kind, most))
+    return data

@@ -20,6 +20,7 @@ RUN_TAG = "run tag"
 MANUAL_DESCRIPTION = "manual runs described"
 REPLACEMENT_SLOT = "a replaced run keeps its priority"
 WINDOW = "submission window"
+FROZEN = "runs frozen once judging starts"
 PAIRS = "initial/final pairs"
 
 TAG_TEAM_PREFIX = "team_prefix"  # the tag starts with the team ID
@@ -190,6 +191,19 @@ def deadline(closes, first_download, days):
     first test-set download when the track says so (QA4MRE: within 5 days, and not later than June 15)."""
     due = [t for t in (closes, first_download + timedelta(days=days) if first_download and days else None) if t]
     return min(due) if due else None
+
+
+def frozen_breach(state, title, replacing_pooled=False):
+    """A Breach when the evaluation takes no runs in `state` ("open", "judging", "released"; issue 26): runs are
+    frozen once judging starts, since a run replaced or added then changes what was pooled, judged or released.
+    While open, a run whose lines are already in a pool (the organizer reopened it) is frozen too."""
+    if state == "judging":
+        return Breach(FROZEN, f"{title} is being judged: runs are frozen once judging starts (ask an organizer)")
+    if state == "released":
+        return Breach(FROZEN, f"the scores of {title} are released: runs are frozen (ask an organizer)")
+    if replacing_pooled:
+        return Breach(FROZEN, "this run is in the pools built for judging: it cannot be replaced (ask an organizer)")
+    return None
 
 
 def window_breach(now: datetime, opens, due):
