@@ -71,7 +71,7 @@ def _c_at_1(run):
     return next(r.value for r in build_report(run).summary if r.key == "c_at_1")
 
 
-def test_a_released_score_cannot_be_changed_by_the_participant_page(alpha, qa4mre):
+def test_a_released_score_cannot_be_changed_by_the_participant_page_or_api(alpha, participant, qa4mre):
     release(qa4mre, by="org")
     run = Run.objects.get(tag="alph12011enen")
     before = _c_at_1(run)
@@ -83,15 +83,11 @@ def test_a_released_score_cannot_be_changed_by_the_participant_page(alpha, qa4mr
     assert _c_at_1(Run.objects.get(tag="alph12011enen")) == before
     page = alpha.get(reverse("pooling:participate", args=[qa4mre.slug])).content.decode()
     assert "Closed for runs: the scores of" in page
-
-
-def test_the_api_gives_a_participant_no_way_to_change_a_run(participant, qa4mre):
-    release(qa4mre, by="org")
+    # the API gives a participant no way either: storing and deleting runs are the organizers'
     api = _token_client(participant)
     url = f"/api/evaluations/{qa4mre.slug}/runs/"
-    sent = api.post(url, {"files": [SimpleUploadedFile("a.xml", UNANSWERED)], "team": "Team Alpha"}, format="multipart")
-    assert sent.status_code == 403
-    assert api.delete(f"{url}alph12011enen/").status_code == 403
+    sent = api.post(url, {"files": [_file("a.xml", UNANSWERED)], "team": "Team Alpha"}, format="multipart")
+    assert sent.status_code == 403 and api.delete(f"{url}alph12011enen/").status_code == 403
     assert Submission.objects.filter(tag="alph12011enen").count() == 1
 
 
