@@ -19,6 +19,36 @@ DEFAULTS = {
 }
 
 
+REQUEST_DEFAULT = 1 << 30  # a whole request (UPLOAD_MAX_REQUEST_BYTES): the organizer's batch of run files
+
+
+class RequestSizeLimit:
+    """Middleware: a request whose Content-Length is over UPLOAD_MAX_REQUEST_BYTES is answered 413 before anything
+    reads its body (Django would stream every file of it to disk first, whatever the per-kind limits). Before the
+    CSRF check, which parses a form's body."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.http import HttpResponse, JsonResponse
+
+        most = int(getattr(settings, "UPLOAD_MAX_REQUEST_BYTES", REQUEST_DEFAULT))
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # Django reads no body then
+        if length <= most:
+            return self.get_response(request)
+        message = (
+            f"the request is {_size(length)}, more than the {_size(most)} allowed for one request "
+            "(setting UPLOAD_MAX_REQUEST_BYTES)"
+        )
+        if request.path.startswith("/api/"):
+            return JsonResponse({"problems": [message]}, status=413)
+        return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+
+
 class TooLarge(Exception):
     """An upload larger than its kind allows; the message names the file, its size and the limit."""
 

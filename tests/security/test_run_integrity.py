@@ -227,3 +227,20 @@ def test_a_get_never_starts_the_qa4mre_clock(alpha, db):
     assert Participation.objects.get(team__name="Team Alpha").first_download_at is not None
     again = alpha.get(url)  # the clock runs already: a GET downloads
     assert again["Content-Disposition"].startswith("attachment")
+
+
+def test_a_request_over_the_whole_request_limit_is_refused_before_its_body_is_parsed(
+    alpha, organizer, tac, settings, monkeypatch
+):
+    from django.http import multipartparser
+
+    def parse(self):
+        raise AssertionError("the body of an oversized request was parsed")
+
+    monkeypatch.setattr(multipartparser.MultiPartParser, "parse", parse)
+    settings.UPLOAD_MAX_REQUEST_BYTES = 1000
+    refused = _participate(alpha, tac.slug, "big.txt", b"x" * 5000)
+    assert refused.status_code == 413 and "more than the 1000 bytes allowed for one request" in refused.content.decode()
+    api = _token_client(organizer)
+    answer = api.post(f"/api/evaluations/{tac.slug}/topics/", {"file": _file("big.txt", b"x" * 5000)})
+    assert answer.status_code == 413 and "UPLOAD_MAX_REQUEST_BYTES" in answer.json()["problems"][0]
