@@ -423,17 +423,21 @@ def rule_breaches(evaluation, parsed, f, priority, batch_runs=(), now=None):
     found = rules_mod.breaches(
         rules, candidate, others, rules_mod.TeamRun(replaced.tag, replaced.priority) if replaced else None
     )
-    return submission_closed(evaluation, team, replaced, now) + found
+    subtask = (parsed.data or {}).get("subtask", "")
+    return submission_closed(evaluation, team, replaced, now, subtask) + found
 
 
-def submission_closed(evaluation, team=None, replacing=None, now=None):
+def submission_closed(evaluation, team=None, replacing=None, now=None, subtask=None):
     """Why the evaluation takes no run from `team` now, as Breaches (empty: it takes runs): runs are frozen once
     judging starts (issue 26: state "judging" or "released", or `replacing`, a stored Run, is in a pool), and
     outside the team's submission window. Every path that stores a run asks this (through rule_breaches: the
     participant's page, the organizer's upload page, the API, `load_runs`), so an organizer alone may override it,
-    with a reason."""
+    with a reason. `subtask`: the run's (data["subtask"]), None before the file is read: a track's judging
+    subtasks (SubmissionRules.judging_subtasks) may still come then."""
+    judging_subtasks = evaluation.track_spec.submission_rules.judging_subtasks
+    later = subtask in judging_subtasks if subtask is not None else bool(judging_subtasks)
     pooled = replacing is not None and PoolItem.sources.through.objects.filter(runentry__run=replacing).exists()
-    found = [rules_mod.frozen_breach(evaluation.state, evaluation.title, pooled)]
+    found = [rules_mod.frozen_breach(evaluation.state, evaluation.title, pooled, later)]
     opens, due = submission_window(evaluation, team)
     found.append(rules_mod.window_breach(now or timezone.now(), opens, due))
     return [b for b in found if b]
@@ -532,7 +536,10 @@ def delete_run(evaluation, tag, *, by=None, reason=""):
         run = Run.objects.select_for_update(of=("self",)).filter(evaluation=evaluation, tag=tag).first()
         if run is None:
             raise LoadError([f"{evaluation.slug} has no run {tag!r}"])
-        frozen = [b for b in submission_closed(evaluation, replacing=run) if b.rule == rules_mod.FROZEN]
+        subtask = (run.data or {}).get("subtask", "")
+        frozen = [
+            b for b in submission_closed(evaluation, replacing=run, subtask=subtask) if b.rule == rules_mod.FROZEN
+        ]
         if frozen and not reason:
             raise LoadError([f"run {tag!r} cannot be deleted without a reason: {frozen[0].message}"])
         topic_ids = list(Topic.objects.filter(evaluation=evaluation).values_list("pk", flat=True))

@@ -45,6 +45,9 @@ class SubmissionRules:
     # The run is due this many days after the team's first download of the test data (QA4MRE: 5).
     days_after_first_download: int | None = None
     initial_final_pairs: bool = False  # ciQA: a final run names its team's initial run
+    # Subtasks (a run's data["subtask"]) whose runs come after the judging of the others has started, so they are
+    # accepted while the evaluation is being judged (BOLT's groupings of the assessed citations, seed 004).
+    judging_subtasks: tuple[str, ...] = ()
     max_initial_runs: int | None = None  # with initial_final_pairs: per team, each kind
     source: str = ""  # the seed passage the rules come from
 
@@ -71,6 +74,8 @@ class SubmissionRules:
             said.append(f"runs due within {self.days_after_first_download} days of the team's first test-set download")
         if self.initial_final_pairs:
             said.append("each final run names its initial run")
+        if self.judging_subtasks:
+            said.append(f"{', '.join(self.judging_subtasks)} runs accepted while the other runs are judged")
         return said
 
 
@@ -193,16 +198,17 @@ def deadline(closes, first_download, days):
     return min(due) if due else None
 
 
-def frozen_breach(state, title, replacing_pooled=False):
+def frozen_breach(state, title, replacing_pooled=False, judging_subtask=False):
     """A Breach when the evaluation takes no runs in `state` ("open", "judging", "released"; issue 26): runs are
     frozen once judging starts, since a run replaced or added then changes what was pooled, judged or released.
-    While open, a run whose lines are already in a pool (the organizer reopened it) is frozen too."""
-    if state == "judging":
+    While open, a run whose lines are already in a pool (the organizer reopened it) is frozen too.
+    `judging_subtask`: the run is of a subtask that comes during judging (SubmissionRules.judging_subtasks)."""
+    if replacing_pooled and state != "released":
+        return Breach(FROZEN, "this run is in the pools built for judging: it cannot be replaced (ask an organizer)")
+    if state == "judging" and not judging_subtask:
         return Breach(FROZEN, f"{title} is being judged: runs are frozen once judging starts (ask an organizer)")
     if state == "released":
         return Breach(FROZEN, f"the scores of {title} are released: runs are frozen (ask an organizer)")
-    if replacing_pooled:
-        return Breach(FROZEN, "this run is in the pools built for judging: it cannot be replaced (ask an organizer)")
     return None
 
 
