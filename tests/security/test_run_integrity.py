@@ -244,3 +244,21 @@ def test_a_request_over_the_whole_request_limit_is_refused_before_its_body_is_pa
     api = _token_client(organizer)
     answer = api.post(f"/api/evaluations/{tac.slug}/topics/", {"file": _file("big.txt", b"x" * 5000)})
     assert answer.status_code == 413 and "UPLOAD_MAX_REQUEST_BYTES" in answer.json()["problems"][0]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)  # the live server's thread sees the data
+def test_the_clock_starts_only_from_the_confirmation_button(page, login, live_server, make_user):
+    make_user("carol", "participant", team="Team Alpha")
+    evaluation = create_evaluation("qa4mre-button", "qa4mre-2012", title="QA4MRE clock")
+    load_topics(evaluation, (QA4MRE / "test_set.xml").read_bytes(), "test_set.xml")
+    login(page, "carol")
+    page.goto(f"{live_server.url}{reverse('pooling:participate', args=[evaluation.slug])}")
+    assert "starts your 5-day clock" in page.locator("#files").inner_text()
+    page.click("a.team-file[data-kind=topics]")  # a GET: what it starts, and the button
+    page.wait_for_selector("#start-clock-button")
+    assert not Participation.objects.filter(first_download_at__isnull=False).exists()
+    with page.expect_download() as info:
+        page.click("#start-clock-button")
+    assert info.value.suggested_filename == "test_set.xml"
+    assert Participation.objects.get(team__name="Team Alpha").first_download_at is not None
