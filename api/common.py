@@ -3,10 +3,11 @@ errors as JSON (a LoadError's `FILE:LINE: message` problems, 400), and small rea
 
 from django.shortcuts import get_object_or_404
 from rest_framework import status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import uploads as uploads_limits
 from config.params import BadParameter
 from config.roles import ORGANIZER
 from pooling.loading import LoadError
@@ -31,19 +32,26 @@ def evaluation_or_404(slug):
     return get_object_or_404(Evaluation, slug=slug)
 
 
-def upload(request, field="file"):
-    """(file name, bytes) of a multipart upload; 400 naming the field when missing."""
+def read(f, kind):
+    """The bytes of uploaded file `f` of `kind` (config.uploads: runs, topics, judgments...); a file over the
+    kind's limit answers 413 naming it, its size and the limit, before anything is read."""
+    try:
+        return uploads_limits.read(f, kind)
+    except uploads_limits.TooLarge as exc:
+        raise TooLarge({"problems": [str(exc)]}) from None
+
+
+class TooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "the file is larger than allowed"
+
+
+def upload(request, kind, field="file"):
+    """(file name, bytes) of a multipart upload of `kind` (read()); 400 naming the field when missing."""
     f = request.FILES.get(field)
     if f is None:
         raise ValidationError({field: "attach a file (multipart/form-data)"})
-    return f.name, f.read()
-
-
-def uploads(request, field="files"):
-    files = request.FILES.getlist(field)
-    if not files:
-        raise ValidationError({field: "attach one or more files (multipart/form-data)"})
-    return [(f.name, f.read()) for f in files]
+    return f.name, read(f, kind)
 
 
 def accepted(job_url, **body):

@@ -92,5 +92,5 @@ class Topics(RoleAPIView):
     @extend_schema(request={"multipart/form-data": s.FileUpload})
     def post(self, request, slug):
         evaluation = evaluation_or_404(slug)
-        name, data = upload(request)
+        name, data = upload(request, "topics")
         return Response({"loaded": load_topics(evaluation, data, name)}, status=status.HTTP_201_CREATED)

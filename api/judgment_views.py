@@ -101,7 +101,7 @@ class JudgmentImport(RoleAPIView):
     @extend_schema(request={"multipart/form-data": s.FileUpload}, responses={202: s.Job})
     def post(self, request, slug):
         evaluation = evaluation_or_404(slug)
-        name, data = upload(request)
+        name, data = upload(request, "judgments")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:

@@ -10,7 +10,9 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
 from api import serializers as s
-from api.common import RoleAPIView, accepted, evaluation_or_404, upload
+from api.common import RoleAPIView, TooLarge, accepted, evaluation_or_404, read, upload
+from config import params
+from config import uploads as uploads_limits
 from config.roles import ORGANIZER, PARTICIPANT, has_role
 from pooling.loading import RunFile, check_run_file, delete_run, load_run_files
 from pooling.models import Evaluation, PoolBuild, Run
@@ -33,7 +35,8 @@ class Runs(RoleAPIView):
     """Who: organizers (every run; POST uploads run files); participants (GET: their own teams' runs only).
     Upload: multipart `files` (one or more), `team`, optional `priority`, `manual`, `whole_collection`,
     `description` (of manual processing), `kind` and `initial_tag` (ciQA's initial/final pairs), as the upload
-    page asks; each file is checked and stored only when it passes (pooling.loading.load_run_files)."""
+    page asks, and `override_reason` (accept breaches of the submission rules, frozen runs included: logged);
+    each file is checked and stored only when it passes (pooling.loading.load_run_files)."""
 
     allowed_roles = (ORGANIZER, PARTICIPANT)
     method_roles = {"POST": (ORGANIZER,)}
@@ -56,10 +59,13 @@ class Runs(RoleAPIView):
         body = s.RunUpload(data=request.data)
         body.is_valid(raise_exception=True)
         d = body.validated_data
+        too_big = [m for m in (uploads_limits.oversized(f, "runs") for f in d["files"]) if m]
+        if too_big:  # every file's size is known before any is read
+            raise TooLarge({"problems": too_big})
         files = [
             RunFile(
                 filename=f.name,
-                data=f.read(),
+                data=read(f, "runs"),
                 team=d["team"],
                 priority=d["priority"],
                 manual=d["manual"],
@@ -70,7 +76,8 @@ class Runs(RoleAPIView):
             )
             for f in d["files"]
         ]
-        results = load_run_files(evaluation, files, by=request.user)  # the receipt and audit name the caller
+        # the receipt and audit name the caller
+        results = load_run_files(evaluation, files, by=request.user, override_reason=d["override_reason"])
         out = [
             {
                 "file": r.filename,
@@ -96,7 +103,7 @@ class RunCheck(RoleAPIView):
         evaluation = evaluation_or_404(slug)
         if evaluation.state == Evaluation.RELEASED and not has_role(request.user, ORGANIZER):
             raise NotFound("no evaluation open for runs with that slug")  # as the checker page offers it
-        name, data = upload(request)
+        name, data = upload(request, "runs")
         problems, parsed = check_run_file(evaluation, data, name)
         body = {"file": name, "ok": not problems, "problems": problems}
         if parsed is not None:
@@ -105,7 +112,8 @@ class RunCheck(RoleAPIView):
 
 
 class RunDetail(RoleAPIView):
-    """Who: organizers (any run; DELETE removes it with its scores); participants (GET: their own teams' runs)."""
+    """Who: organizers (any run; DELETE removes it with its scores, `?reason=` required once runs are frozen);
+    participants (GET: their own teams' runs)."""
 
     allowed_roles = (ORGANIZER, PARTICIPANT)
     method_roles = {"DELETE": (ORGANIZER,)}
@@ -124,7 +132,8 @@ class RunDetail(RoleAPIView):
 
     def delete(self, request, slug, tag):
         run = self._run(request, slug, tag)
-        delete_run(run.evaluation, run.tag)
+        reason = params.text(request.query_params.get("reason", ""), "reason")
+        delete_run(run.evaluation, run.tag, by=request.user, reason=reason)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -60,6 +60,13 @@ class RunUpload(serializers.Serializer):
     initial_tag = serializers.CharField(
         max_length=100, required=False, allow_blank=True, default="", help_text="ciQA: a final run's initial run"
     )
+    override_reason = serializers.CharField(
+        max_length=1000,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="accept runs breaking the submission rules (runs frozen once judging starts too); logged",
+    )
 
 
 class RunOut(serializers.Serializer):

@@ -12,6 +12,8 @@ from pathlib import Path
 from django.utils.csp import CSP
 
 from config.env import ConfigurationError, env_bool, env_int, env_list, parse_database_url
+from config.uploads import DEFAULTS as UPLOAD_DEFAULTS
+from config.uploads import REQUEST_DEFAULT as UPLOAD_REQUEST_DEFAULT
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -60,6 +62,7 @@ MIDDLEWARE = [
     # Serves /static/ from the web process itself (no web server in front is needed), before anything else reads
     # the session or the database.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.uploads.RequestSizeLimit",  # 413 for a body over UPLOAD_MAX_REQUEST_BYTES, before anything reads it
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -174,16 +177,10 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # whole load with a clear message (a 1 MB gzip bomb once took 2 GB of memory): corpus/formats/base.py.
 CORPUS_MAX_FILE_BYTES = env_int("CORPUS_MAX_FILE_BYTES", 2 * 1024**3)
 CORPUS_MAX_RECORD_BYTES = env_int("CORPUS_MAX_RECORD_BYTES", 64 * 1024**2)
-# Largest file the pages accept, per kind (config/uploads.py).
+# Largest file of each kind the pages and the API accept (config/uploads.py).
+UPLOAD_MAX_REQUEST_BYTES = env_int("UPLOAD_MAX_REQUEST_BYTES", UPLOAD_REQUEST_DEFAULT)
 UPLOAD_MAX_BYTES = {
-    kind: env_int(f"UPLOAD_MAX_BYTES_{kind.upper()}", default)
-    for kind, default in {
-        "topics": 64 << 20,
-        "top_docs": 256 << 20,
-        "runs": 256 << 20,
-        "manifest": 1 << 20,
-        "gold": 64 << 20,
-    }.items()
+    kind: env_int(f"UPLOAD_MAX_BYTES_{kind.upper()}", default) for kind, default in UPLOAD_DEFAULTS.items()
 }
 # Full-text search on PostgreSQL ranks at most this many matching documents (reading each one's tsvector is the
 # cost of a search); a query matching more says so and asks for more words (corpus/search.py).

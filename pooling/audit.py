@@ -4,9 +4,18 @@ transaction, so the log and the change commit together (or neither). Every later
 import csv
 import io
 
+from django.db.models import Q
+
 from pooling.models import AuditEntry
 
 COLUMNS = ["at", "username", "action", "target", "before", "after", "reason"]
+
+# Organizer actions that change scores once runs are frozen (issue 26); each needs a reason, and a released report
+# lists those made since its release: "re-scored on … because …" (scoring.reports). Target "SLUG" or "SLUG:…".
+FROZEN_RUN_LOADED = "frozen run loaded"
+RUN_DELETED = "run deleted"
+GOLD_CHANGED = "gold changed"
+RESCORING = (FROZEN_RUN_LOADED, RUN_DELETED, GOLD_CHANGED)
 
 
 def record(by, action, target="", before=None, after=None, reason=""):
@@ -31,6 +40,14 @@ def entries(action="", target=""):
     if target:
         rows = rows.filter(target__icontains=target)
     return rows
+
+
+def rescorings(slug, since=None):
+    """The RESCORING entries of evaluation `slug` (made after `since`, an instant, when given), oldest first."""
+    rows = AuditEntry.objects.filter(action__in=RESCORING).filter(Q(target=slug) | Q(target__startswith=f"{slug}:"))
+    if since is not None:
+        rows = rows.filter(at__gt=since)
+    return rows.order_by("at", "id")
 
 
 def as_csv(rows):

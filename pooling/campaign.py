@@ -11,7 +11,7 @@ from importlib import import_module
 from django.db import transaction
 from django.utils import timezone
 
-from pooling.loading import LoadError, submission_window
+from pooling.loading import LoadError, submission_closed, submission_window
 from pooling.models import Download, Evaluation, EvaluationFile, Participation, Submission, Team
 
 
@@ -104,6 +104,19 @@ def visible_files(evaluation, team):
     return files
 
 
+def starts_clock(evaluation, team, kind):
+    """Whether fetching file `kind` now would start the team's deadline clock: the track counts days from the first
+    test-data download (QA4MRE) and the team has none yet. Such a download is asked for by POST only (issue 26: a
+    link prefetcher's GET must not start it)."""
+    if not evaluation.track_spec.submission_rules.days_after_first_download:
+        return False
+    visible = {k: f for k, _, f in visible_files(evaluation, team)}
+    if kind not in visible or not (visible[kind] is None or visible[kind].test_data):
+        return False
+    first = Participation.objects.filter(evaluation=evaluation, team=team).values_list("first_download_at", flat=True)
+    return not any(first)
+
+
 def file_for_team(evaluation, team, kind, user=None):
     """(filename, bytes) of a file the team may fetch, recording the download (the first of the team's test data
     starts its clock, Participation.first_download_at); None when the team may not have it."""
@@ -137,9 +150,9 @@ def team_status(evaluation, team):
     """What the team's page shows about the evaluation: its ID there, window, runs and receipts."""
     opens, due = submission_window(evaluation, team)
     taking_part = Participation.objects.filter(evaluation=evaluation, team=team).first()
-    now = timezone.now()
     first = taking_part.first_download_at if taking_part else None
     days = evaluation.track_spec.submission_rules.days_after_first_download
+    closed = submission_closed(evaluation, team)
     return {
         "team_id": taking_part.ident if taking_part else "",
         "first_download_at": first,
@@ -147,7 +160,8 @@ def team_status(evaluation, team):
         "counted_from": first if days and first and due == first + timedelta(days=days) else None,
         "opens": opens,
         "due": due,
-        "open": (opens is None or now >= opens) and (due is None or now <= due),
+        "open": not closed,
+        "closed_because": [b.message for b in closed],
         "runs": evaluation.runs.filter(team=team).order_by("priority", "tag"),
         "receipts": Submission.objects.filter(evaluation=evaluation, team=team),
         "released": released_to(evaluation, team),

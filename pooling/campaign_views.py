@@ -5,11 +5,12 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_http_methods
 
 from config import params
 from config.roles import organizer_required, participant_required
 from pooling import campaign, forms
-from pooling.loading import RunFile, check_run_file, load_run_files
+from pooling.loading import LoadError, RunFile, check_run_file, load_run_files, read_upload, submission_closed
 from pooling.models import Evaluation, Submission
 
 
@@ -56,26 +57,35 @@ def participate(request, slug):
     elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         upload = data["file"]
-        run_file = RunFile(
-            filename=upload.name,
-            data=upload.read(),
-            team=team.name,
-            priority=data["priority"],
-            manual=data["manual"],
-            whole_collection=not data["partial_collection"],
-            description=data["description"],
-            kind=data["kind"],
-            initial_tag=data["initial_tag"],
-        )
         checked = True
-        if request.POST.get("action") == "submit":
-            [result] = load_run_files(evaluation, [run_file], by=request.user)
-            if not result.problems:
-                messages.success(request, f"Run {result.run.tag} received.")
-                return redirect("pooling:receipt", result.submission.pk)
-            problems = result.problems
+        submit = request.POST.get("action") == "submit"
+        # Frozen (judging started) or out of the window: refused before the file is even read.
+        closed = submission_closed(evaluation, team) if submit else []
+        try:
+            if closed:
+                raise LoadError([b.format(upload.name) for b in closed])
+            run_file = RunFile(
+                filename=upload.name,
+                data=read_upload(upload, "runs"),
+                team=team.name,
+                priority=data["priority"],
+                manual=data["manual"],
+                whole_collection=not data["partial_collection"],
+                description=data["description"],
+                kind=data["kind"],
+                initial_tag=data["initial_tag"],
+            )
+        except LoadError as exc:
+            problems = exc.problems
         else:
-            problems, parsed = check_run_file(evaluation, run_file.data, run_file.filename, submission=run_file)
+            if submit:
+                [result] = load_run_files(evaluation, [run_file], by=request.user)
+                if not result.problems:
+                    messages.success(request, f"Run {result.run.tag} received.")
+                    return redirect("pooling:receipt", result.submission.pk)
+                problems = result.problems
+            else:
+                problems, parsed = check_run_file(evaluation, run_file.data, run_file.filename, submission=run_file)
         status = 400 if problems else 200
     elif request.method == "POST":
         status = 400
@@ -89,6 +99,7 @@ def participate(request, slug):
             "teams": campaign.teams_of(request.user),
             "rules": rules.describe(),
             "ask_whole_collection": rules.ask_whole_collection,
+            "clock_days": rules.days_after_first_download,
             "pairs": rules.initial_final_pairs,
             "status": campaign.team_status(evaluation, team),
             "files": campaign.visible_files(evaluation, team),
@@ -103,11 +114,26 @@ def participate(request, slug):
 
 
 @participant_required
+@require_http_methods(["GET", "POST"])
 def team_file(request, slug, kind):
     """Who: participants (for a team they belong to). One of the files the team may have now (test questions,
-    top documents, test set, topics; the full topics once released); the download is recorded."""
+    top documents, test set, topics; the full topics once released); the download is recorded. A download that
+    starts the team's deadline clock (QA4MRE) is a POST: GET shows what it starts and the button."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
     team = _team(request)
+    if request.method == "GET" and campaign.starts_clock(evaluation, team, kind):
+        days = evaluation.track_spec.submission_rules.days_after_first_download
+        return render(
+            request,
+            "pooling/start_clock.html",
+            {
+                "evaluation": evaluation,
+                "team": team,
+                "kind": kind,
+                "days": days,
+                "multiple": len(campaign.teams_of(request.user)) > 1,
+            },
+        )
     found = campaign.file_for_team(evaluation, team, kind, request.user)
     if found is None:
         raise Http404("No such file for your team.")

@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from config import uploads
 from corpus.models import Collection, Document
 from pooling import audit, column_limits
 from pooling import submission_rules as rules_mod
@@ -23,7 +24,17 @@ from pooling.bulk import insert_rows
 from pooling.formats import columns, parallel
 from pooling.formats.base import CheckContext, Problem, load_format, resolve
 from pooling.locks import key_shared
-from pooling.models import Evaluation, EvaluationFile, Participation, Run, RunEntry, Submission, Team, Topic
+from pooling.models import (
+    Evaluation,
+    EvaluationFile,
+    Participation,
+    PoolItem,
+    Run,
+    RunEntry,
+    Submission,
+    Team,
+    Topic,
+)
 from pooling.staleness import mark_questions_stale, rescoring_deferred
 from pooling.tracks import TRACKS, get_track
 
@@ -240,6 +251,15 @@ def load_top_docs(evaluation, data, filename):
     return sum(len(r) for r in lists.values())
 
 
+def read_upload(upload, kind):
+    """The bytes of an uploaded file of `kind` (config.uploads.read: refused before reading when over its
+    limit), a refusal as a LoadError, the error the pages and API views already answer."""
+    try:
+        return uploads.read(upload, kind)
+    except uploads.TooLarge as exc:
+        raise LoadError([str(exc)]) from None
+
+
 def keep_file(evaluation, kind, filename, data):
     """Keep the file as loaded for the teams to download (pooling.campaign). A track that gives teams a reduced
     topic file while the evaluation runs (Track.participant_topics) releases the full one with the judgments."""
@@ -411,9 +431,24 @@ def rule_breaches(evaluation, parsed, f, priority, batch_runs=(), now=None):
     found = rules_mod.breaches(
         rules, candidate, others, rules_mod.TeamRun(replaced.tag, replaced.priority) if replaced else None
     )
+    subtask = (parsed.data or {}).get("subtask", "")
+    return submission_closed(evaluation, team, replaced, now, subtask) + found
+
+
+def submission_closed(evaluation, team=None, replacing=None, now=None, subtask=None):
+    """Why the evaluation takes no run from `team` now, as Breaches (empty: it takes runs): runs are frozen once
+    judging starts (issue 26: state "judging" or "released", or `replacing`, a stored Run, is in a pool), and
+    outside the team's submission window. Every path that stores a run asks this (through rule_breaches: the
+    participant's page, the organizer's upload page, the API, `load_runs`), so an organizer alone may override it,
+    with a reason. `subtask`: the run's (data["subtask"]), None before the file is read: a track's judging
+    subtasks (SubmissionRules.judging_subtasks) may still come then."""
+    judging_subtasks = evaluation.track_spec.submission_rules.judging_subtasks
+    later = subtask in judging_subtasks if subtask is not None else bool(judging_subtasks)
+    pooled = replacing is not None and PoolItem.sources.through.objects.filter(runentry__run=replacing).exists()
+    found = [rules_mod.frozen_breach(evaluation.state, evaluation.title, pooled, later)]
     opens, due = submission_window(evaluation, team)
-    late = rules_mod.window_breach(now or timezone.now(), opens, due)
-    return found + ([late] if late else [])
+    found.append(rules_mod.window_breach(now or timezone.now(), opens, due))
+    return [b for b in found if b]
 
 
 SHAPES = {"xml": "an XML file", "text": "a plain-text file of lines"}
@@ -499,17 +534,27 @@ def store_run(evaluation, parsed, team, priority, manual=False, whole_collection
     return run, replaced
 
 
-def delete_run(evaluation, tag):
+def delete_run(evaluation, tag, *, by=None, reason=""):
     """Remove run `tag` with its lines and scores (one transaction). Every question is marked stale: the run's
     absence changes rankings and, for some measures, the others' scores. Pool items stay until the next pool
-    build (judged ones always stay)."""
+    build (judged ones always stay). Once runs are frozen (judging started) it needs a `reason`, logged with
+    `by` in the audit log, which a released report then shows (pooling.audit.RESCORING)."""
+    reason = (reason or "").strip()
     with transaction.atomic():
         run = Run.objects.select_for_update(of=("self",)).filter(evaluation=evaluation, tag=tag).first()
         if run is None:
             raise LoadError([f"{evaluation.slug} has no run {tag!r}"])
+        subtask = (run.data or {}).get("subtask", "")
+        frozen = [
+            b for b in submission_closed(evaluation, replacing=run, subtask=subtask) if b.rule == rules_mod.FROZEN
+        ]
+        if frozen and not reason:
+            raise LoadError([f"run {tag!r} cannot be deleted without a reason: {frozen[0].message}"])
         topic_ids = list(Topic.objects.filter(evaluation=evaluation).values_list("pk", flat=True))
+        before = {"team": run.team.name, "priority": run.priority, "lines": (run.data or {}).get("lines")}
         run.delete()
         mark_questions_stale(topic_ids)
+        audit.record(by, audit.RUN_DELETED, f"{evaluation.slug}:{tag}", before=before, after=None, reason=reason)
 
 
 def load_run_files(evaluation, files, context=None, *, by=None, override_reason=""):
@@ -643,6 +688,9 @@ def _after_store(evaluation, result, f, team, by, breaches, override_reason):
     target = f"{evaluation.slug}:{run.tag}"
     if overrides:
         audit.record(by, "rule overridden", target, before=None, after={"rules": overrides}, reason=override_reason)
+    if any(b.rule == rules_mod.FROZEN for b in breaches):
+        after = {"run": run.tag, "replaced": result.replaced, "state": evaluation.state}
+        audit.record(by, audit.FROZEN_RUN_LOADED, target, before=None, after=after, reason=override_reason)
     if result.replaced:
         audit.record(by, "run replaced", target, before=previous, after={"file": f.filename, "sha256": receipt.sha256})
     return receipt

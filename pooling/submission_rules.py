@@ -20,6 +20,7 @@ RUN_TAG = "run tag"
 MANUAL_DESCRIPTION = "manual runs described"
 REPLACEMENT_SLOT = "a replaced run keeps its priority"
 WINDOW = "submission window"
+FROZEN = "runs frozen once judging starts"
 PAIRS = "initial/final pairs"
 # The rules about a run itself; a file that is not a run (a ciQA URL file) is held to the others only (the window
 # and whatever else pooling.loading.rule_breaches checks of every submission).
@@ -50,6 +51,9 @@ class SubmissionRules:
     # The run is due this many days after the team's first download of the test data (QA4MRE: 5).
     days_after_first_download: int | None = None
     initial_final_pairs: bool = False  # ciQA: the form asks initial or final run, and a final run's initial run
+    # Subtasks (a run's data["subtask"]) whose runs come after the judging of the others has started, so they are
+    # accepted while the evaluation is being judged (BOLT's groupings of the assessed citations, seed 004).
+    judging_subtasks: tuple[str, ...] = ()
     source: str = ""  # the seed passage the rules come from
 
     def describe(self):
@@ -75,6 +79,8 @@ class SubmissionRules:
             said.append(f"runs due within {self.days_after_first_download} days of the team's first test-set download")
         if self.initial_final_pairs:
             said.append("each final run names its initial run")
+        if self.judging_subtasks:
+            said.append(f"{', '.join(self.judging_subtasks)} runs accepted while the other runs are judged")
         return said
 
 
@@ -183,6 +189,20 @@ def deadline(closes, first_download, days):
     first test-set download when the track says so (QA4MRE: within 5 days, and not later than June 15)."""
     due = [t for t in (closes, first_download + timedelta(days=days) if first_download and days else None) if t]
     return min(due) if due else None
+
+
+def frozen_breach(state, title, replacing_pooled=False, judging_subtask=False):
+    """A Breach when the evaluation takes no runs in `state` ("open", "judging", "released"; issue 26): runs are
+    frozen once judging starts, since a run replaced or added then changes what was pooled, judged or released.
+    While open, a run whose lines are already in a pool (the organizer reopened it) is frozen too.
+    `judging_subtask`: the run is of a subtask that comes during judging (SubmissionRules.judging_subtasks)."""
+    if replacing_pooled and state != "released":
+        return Breach(FROZEN, "this run is in the pools built for judging: it cannot be replaced (ask an organizer)")
+    if state == "judging" and not judging_subtask:
+        return Breach(FROZEN, f"{title} is being judged: runs are frozen once judging starts (ask an organizer)")
+    if state == "released":
+        return Breach(FROZEN, f"the scores of {title} are released: runs are frozen (ask an organizer)")
+    return None
 
 
 def window_breach(now: datetime, opens, due):

@@ -25,6 +25,7 @@ from pooling.loading import (
     load_top_docs,
     load_topics,
     parse_manifest,
+    read_upload,
     set_state,
     update_settings,
 )
@@ -141,11 +142,9 @@ def topics(request, slug):
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         loader = load_top_docs if form.cleaned_data["kind"] == "top_docs" else load_topics
-        too_big = uploads_limits.oversized(upload, "top_docs" if loader is load_top_docs else "topics")
         try:
-            if too_big:
-                raise LoadError([too_big])
-            n = loader(evaluation, upload.read(), upload.name)
+            data = read_upload(upload, "top_docs" if loader is load_top_docs else "topics")
+            n = loader(evaluation, data, upload.name)
         except LoadError as exc:
             problems = exc.problems
         else:
@@ -183,7 +182,7 @@ def runs_upload(request, slug):
             problems.append(manifest_too_big)
         elif data["manifest"]:
             try:
-                rows = parse_manifest(data["manifest"].read(), data["manifest"].name)
+                rows = parse_manifest(read_upload(data["manifest"], "manifest"), data["manifest"].name)
             except LoadError as exc:
                 problems += exc.problems
             problems += [f"{u.name} is not in the manifest" for u in uploads if u.name not in rows]
@@ -197,11 +196,17 @@ def runs_upload(request, slug):
                 "manual": data["manual"],
                 "whole_collection": not data["partial_collection"],
             }
-            files = [
-                RunFile(filename=u.name, data=u.read(), description=data["description"], **rows.get(u.name, default))
-                for u in uploads
-            ]
-            results = load_run_files(evaluation, files, by=request.user, override_reason=data["override_reason"])
+            try:
+                files = [
+                    RunFile(
+                        u.name, read_upload(u, "runs"), description=data["description"], **rows.get(u.name, default)
+                    )
+                    for u in uploads
+                ]
+            except LoadError as exc:  # a file larger than its size said
+                problems += exc.problems
+            else:
+                results = load_run_files(evaluation, files, by=request.user, override_reason=data["override_reason"])
     return render(
         request,
         "pooling/runs_upload.html",
@@ -233,14 +238,16 @@ def run_check(request):
             problems = ["choose an evaluation"]
         elif upload is None:
             problems = ["choose a run file"]
-        elif too_big := uploads_limits.oversized(upload, "runs"):
-            problems = [too_big]
         else:
-            filename, data = upload.name, upload.read()
-            # A participant of one team is checked against the submission rules too, as their team.
-            teams = list(request.user.teams.all()[:2]) if has_role(request.user, PARTICIPANT) else []
-            submission = RunFile(filename, data, teams[0].name) if len(teams) == 1 else None
-            problems, notes, parsed = check_run_report(chosen, data, filename, submission=submission)
+            try:
+                filename, data = upload.name, read_upload(upload, "runs")
+            except LoadError as exc:
+                problems = exc.problems
+            else:
+                # A participant of one team is checked against the submission rules too, as their team.
+                teams = list(request.user.teams.all()[:2]) if has_role(request.user, PARTICIPANT) else []
+                submission = RunFile(filename, data, teams[0].name) if len(teams) == 1 else None
+                problems, notes, parsed = check_run_report(chosen, data, filename, submission=submission)
     return render(
         request,
         "pooling/run_check.html",

@@ -15,7 +15,9 @@ comparison runs from `comparison_for(run)`, so a release's frozen comparison hol
 import csv
 import io
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 
+from pooling import audit
 from pooling.models import Run, Topic
 from scoring.measures.combine import spread
 from scoring.models import Score
@@ -244,6 +246,7 @@ def report_status(run):
     at_release = scores_then.get(str(run.id))
     now = Score.objects.filter(run=run, scope=Score.RUN, measure="score").values_list("value", flat=True).first()
     status = "final" if final else "provisional"
+    rescored = rescorings_since(evaluation, record)
     if final:
         reason = f"judging is complete ({judging.describe()}); these scores will not change."
     elif record and record.get("final"):
@@ -264,7 +267,32 @@ def report_status(run):
         "comparison": comparison,
         "score_at_release": at_release,
         "score_changed": str(run.id) in scores_then and at_release != now,
+        "rescored": rescored,
     }
+
+
+def rescorings_since(evaluation, record):
+    """The organizer actions that changed scores of the evaluation after the release `record` (frozen runs loaded
+    or deleted, gold answers changed; pooling.audit.RESCORING), oldest first, each {"at", "by", "what",
+    "because"}; [] for a report not released. A released score changes only through them (issue 26)."""
+    if record is None:
+        return []
+    since = record.get("at")
+    since = datetime.fromisoformat(since) if isinstance(since, str) else since
+    words = {
+        audit.FROZEN_RUN_LOADED: "run {} loaded",
+        audit.RUN_DELETED: "run {} deleted",
+        audit.GOLD_CHANGED: "gold changed",
+    }
+    return [
+        {
+            "at": e.at.isoformat(),
+            "by": e.username,
+            "what": words[e.action].format(e.target.partition(":")[2]),
+            "because": e.reason,
+        }
+        for e in audit.rescorings(evaluation.slug, since)
+    ]
 
 
 def _status_rows(status):
@@ -289,6 +317,10 @@ def _status_rows(status):
         )
     if status["score_changed"]:
         rows.append(("score_at_release", "Score at release", status["score_at_release"], "changed since"))
+    rows += [
+        ("rescored", "Re-scored", None, f"on {when(r['at'])} because {r['because']} ({r['what']}, by {r['by']})")
+        for r in status.get("rescored") or ()
+    ]
     return rows
 
 

@@ -61,7 +61,7 @@ def test_participant_submission_refused_names_the_rule_and_stores_nothing(alpha,
 def test_window_closed_refuses_participant(alpha, tac):
     update_settings(tac, {"submission_closes": (datetime.now(UTC) - timedelta(minutes=1)).isoformat()})
     url = reverse("pooling:participate", args=["tac-test"])
-    assert "Closed for runs." in alpha.get(url).content.decode()
+    assert "Closed for runs: submissions closed at" in alpha.get(url).content.decode()
     refused = alpha.post(url, {"file": upload("tac_valid_run.txt"), "action": "submit"})
     assert refused.status_code == 400 and "rule &#x27;submission window&#x27;" in refused.content.decode()
 
@@ -104,7 +104,8 @@ def test_tac_deadline_is_not_counted_from_the_first_download(alpha, tac):
 def test_qa4mre_runs_due_within_five_days_of_the_first_download(alpha, participant, db):
     evaluation = create_evaluation("qa4mre-t", "qa4mre-2012")
     load_topics(evaluation, (QA4MRE / "test_set.xml").read_bytes(), "test_set.xml")
-    assert alpha.get(reverse("pooling:team_file", args=["qa4mre-t", "topics"])).status_code == 200
+    got = alpha.post(reverse("pooling:team_file", args=["qa4mre-t", "topics"]))  # "Download and start my clock"
+    assert got.status_code == 200 and got["Content-Disposition"].startswith("attachment")
     taking_part = Participation.objects.get(evaluation=evaluation, team__name="Team Alpha")
     first = taking_part.first_download_at
     alpha.get(reverse("pooling:team_file", args=["qa4mre-t", "topics"]))  # a second download moves nothing

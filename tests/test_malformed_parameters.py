@@ -203,6 +203,9 @@ def _build_world():
     from pooling.loading import create_evaluation, load_topics
     from tracks.qa.ciqa.submissions import load_url_file
 
+    # runs are frozen once judging starts (issue 26): the participant checks a run against an evaluation still open
+    open_tac = create_evaluation("tac-open", "tac2008-qa", [tac_demo.COLLECTION])
+    load_topics(open_tac, questions, tac_demo.QUESTIONS.name)
     done = create_evaluation("ciqa-done", "trec2007-ciqa", settings={"allow_private_urls": True})  # the demo's host
     load_topics(done, ciqa_demo.TOPICS.read_bytes(), "topics.txt")
     done_file = load_url_file(done, ciqa_urls, "u.txt", "Team Alpha")[0]
@@ -362,7 +365,7 @@ def _build_world():
         "pooling:my_runs": [Route()],
         "pooling:participate": [
             Route(
-                {"slug": tac_slug},
+                {"slug": open_tac.slug},
                 ("GET", "POST"),
                 query={"team": "Team Alpha"},
                 form={"team": "Team Alpha", "action": "check", "priority": "3"},

@@ -226,7 +226,9 @@ def test_an_organizers_script_runs_an_evaluation_end_to_end(world, django_captur
     alpha_tag = Run.objects.get(evaluation=world["ev"], team__name="Team Alpha").tag
     report = org.get(f"/api/evaluations/api-bolt/runs/{alpha_tag}/report/").json()
     assert report["run"] == alpha_tag or alpha_tag in json.dumps(report)
-    assert org.delete(f"/api/evaluations/api-new/runs/{tag}/").status_code == 204
+    frozen = org.delete(f"/api/evaluations/api-new/runs/{tag}/")  # being judged: only with a reason
+    assert frozen.status_code == 400 and "cannot be deleted without a reason" in frozen.json()["problems"][0]
+    assert org.delete(f"/api/evaluations/api-new/runs/{tag}/?reason=withdrawn").status_code == 204
     assert not Run.objects.filter(evaluation__slug="api-new").exists()
     assert org.delete(f"/api/evaluations/api-new/runs/{tag}/").status_code == 404
     # users and teams

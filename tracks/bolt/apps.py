@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 
 from assess.keymap import register_pages
+from pooling.submission_rules import SubmissionRules
 from pooling.tracks import PageLink, Track, register_track
 from tracks.bolt import keys
 from tracks.bolt.measures import MEASURES
@@ -46,6 +47,8 @@ BOLT = Track(
     demo_steps=("tracks.bolt.demo.load_bolt_demo",),
     participant_topics="tracks.bolt.team_files.evaluation_topics",
     run_judgments="tracks.bolt.team_files.assessed_run",
+    # Seed 004: "After the citation retrieval subtask is assessed, ... Teams will then produce up to three views".
+    submission_rules=SubmissionRules(judging_subtasks=("groups",), source="004, Subtask 2: Thematic Grouping"),
 )
 
 

@@ -148,7 +148,7 @@ def load_demo_evaluation(slug, track, title, questions, runs, out, top_docs=None
         )
         for tag, team, priority, manual, lines in runs
     ]
-    for result in load_run_files(evaluation, files):
+    for result in load_run_files(evaluation, files) if evaluation.state == Evaluation.OPEN else []:  # frozen later
         if result.problems:
             out("\n".join(["  demo run not loaded:"] + result.problems))
     return evaluation, build_pools(evaluation)

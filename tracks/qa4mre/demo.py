@@ -1,6 +1,6 @@
 """Demo step: a small QA4MRE 2012 evaluation (1 topic, 2 reading tests, 10 questions, 3 runs), gold loaded,
-scored and released so the demo participants can open their reports. Idempotent: a second call reloads the same
-files, which replaces the runs and rescores them."""
+scored and released so the demo participants can open their reports. Idempotent: a second call reloads the test
+set and the gold standard; the runs, frozen once the scores are released, are loaded only while it is open."""
 
 from pathlib import Path
 
@@ -22,7 +22,7 @@ def load_qa4mre_demo(out):
         evaluation = create_evaluation(SLUG, "qa4mre-2012", title="QA4MRE 2012 demo (Alzheimer)")
     load_topics(evaluation, (FILES / "test_set.xml").read_bytes(), "test_set.xml")
     files = [RunFile(filename=name, data=(FILES / name).read_bytes(), team=team) for name, team in RUNS]
-    for result in load_run_files(evaluation, files):
+    for result in load_run_files(evaluation, files) if evaluation.state == Evaluation.OPEN else []:
         if result.problems:
             raise RuntimeError("\n".join(result.problems))
     load_gold(evaluation, (FILES / "gold.xml").read_bytes(), "gold.xml")

@@ -10,8 +10,10 @@ import html
 
 from django.db import transaction
 
+from pooling import audit
 from pooling.loading import LoadError, effective_settings
-from pooling.models import Run, Team, Topic
+from pooling.models import Evaluation, Run, Team, Topic
+from scoring import release
 from tracks.qa4mre.formats.gold import parse_gold
 from tracks.qa4mre.formats.run import max_runs
 from tracks.qa4mre.formats.test_set import QUESTION, READING_TEST
@@ -35,9 +37,12 @@ def has_gold(evaluation):
     return Topic.objects.filter(evaluation=evaluation, kind=QUESTION, data__has_key="correct").exists()
 
 
-def load_gold(evaluation, data, filename):
+def load_gold(evaluation, data, filename, *, by=None, reason=""):
     """Store the gold answer of every question (Topic.data["correct"], None where no answer is correct) and
-    rescore every run, all in one transaction. Returns (questions, questions without a correct answer)."""
+    rescore every run, all in one transaction. Returns (questions, questions without a correct answer).
+
+    Changing gold answers once runs are frozen (the evaluation no longer open, or reports released to a team)
+    needs a `reason`, logged with `by` in the audit log; released reports show it (issue 26)."""
     require_qa4mre(evaluation)
     questions = question_topics(evaluation)
     if not questions:
@@ -45,10 +50,20 @@ def load_gold(evaluation, data, filename):
     parsed_problems, gold = parse_gold(data, filename, [q.ident for q in questions])
     if parsed_problems:
         raise LoadError([p.format(filename) for p in parsed_problems])
+    changed = [q.ident for q in questions if "correct" in (q.data or {}) and q.data["correct"] != gold[q.ident]]
+    frozen = evaluation.state != Evaluation.OPEN or (evaluation.settings or {}).get(release.SETTING)
+    reason = (reason or "").strip()
+    if changed and frozen and not reason:
+        raise LoadError(
+            [f"{filename}:0: the gold answers of {len(changed)} questions would change after runs were frozen "
+             f"({', '.join(changed[:10])}): give a reason (it is logged and shown on the released reports)"]
+        )  # fmt: skip
     with transaction.atomic():
         for q in questions:
             q.data = (q.data or {}) | {"correct": gold[q.ident]}
             q.save(update_fields=["data"])
+        if changed and frozen:
+            audit.record(by, audit.GOLD_CHANGED, evaluation.slug, before={"questions": changed}, reason=reason)
         rescore(evaluation)
     return len(questions), sum(1 for v in gold.values() if v is None)
 

@@ -10,10 +10,10 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from config import uploads
+from config import params
 from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, has_role, organizer_required, role_required
 from corpus import viewer
-from pooling.loading import LoadError
+from pooling.loading import LoadError, read_upload
 from pooling.models import Evaluation, Run, RunEntry, Topic
 from scoring.models import Score
 from tracks.qa4mre.loading import TRACK, docs_collection_name, has_gold, load_gold
@@ -91,9 +91,10 @@ def upload_gold(request, slug):
         messages.error(request, "Choose a gold-standard file.")
         return redirect("qa4mre:overview", slug=slug)
     try:
-        if uploads.oversized(upload, "gold"):
-            raise LoadError([uploads.oversized(upload, "gold")])
-        questions, without = load_gold(evaluation, upload.read(), upload.name)
+        reason = params.text(request.POST.get("reason"), "reason")
+        questions, without = load_gold(
+            evaluation, read_upload(upload, "gold"), upload.name, by=request.user, reason=reason
+        )
     except LoadError as exc:
         request.session["qa4mre_gold_problems"] = exc.problems[:200]
         messages.error(request, f"{upload.name} was not loaded: {len(exc.problems)} problem(s).")

@@ -29,6 +29,10 @@ TASK_A_CLAIMS = {
     "supported_citations": "supported",
     "contradicted_citations": "contradicted",
 }
+# Answers past the evaluation's topics a run may have before it is refused unread (_too_many).
+EXTRA_ANSWERS = 100
+# Longest answer the sentence splitter is given, whatever the word cap (spaCy refuses texts over 1,000,000).
+MAX_ANSWER_CHARS = 100_000
 DEFAULT_LIMITS = {
     "2024": {"max_words": 150, "max_sentences": 10},
     "2025-A": {"max_citations": 3},
@@ -101,6 +105,8 @@ def _check_2024(text, context, limits):
     gathered = []
     for i, (result, line) in enumerate(zip(root["results"], lines)):
         where = f"results[{i}]"
+        if i == len(context.topics) + EXTRA_ANSWERS:
+            return problems + [_too_many(line, where, context)], None
         if not isinstance(result, dict):
             problems.append(Problem(line, f"{where}: a result must be a JSON object"))
             continue
@@ -115,13 +121,7 @@ def _check_2024(text, context, limits):
         if bad:
             continue
         topic = _Topic(str(result["topic_id"]).strip(), line, where)
-        split = split_answer(result["answer"])
         label = f"topic {topic.ident}"
-        problems += [Problem(line, f"{label}: {e}") for e in split.errors]
-        problems += [Problem(line, f"{label}: {w}", warning=True) for w in split.warnings]
-        topic.sentences = [(s.text, s.pmids, {}) for s in split.sentences]
-        if not topic.sentences:
-            problems.append(Problem(line, f"{label}: the answer has no sentence"))
         words = word_count(result["answer"])
         if limits.get("max_words") and words > limits["max_words"]:
             problems.append(
@@ -131,6 +131,17 @@ def _check_2024(text, context, limits):
                     f"{limits['max_words']}",
                 )
             )
+            if words > 10 * limits["max_words"]:  # refused anyway: not split (slow, and spaCy's own bound)
+                continue
+        if len(result["answer"]) > MAX_ANSWER_CHARS:
+            problems.append(Problem(line, f"{label}: the answer has more than {MAX_ANSWER_CHARS:,} characters"))
+            continue
+        split = split_answer(result["answer"])
+        problems += [Problem(line, f"{label}: {e}") for e in split.errors]
+        problems += [Problem(line, f"{label}: {w}", warning=True) for w in split.warnings]
+        topic.sentences = [(s.text, s.pmids, {}) for s in split.sentences]
+        if not topic.sentences:
+            problems.append(Problem(line, f"{label}: the answer has no sentence"))
         if limits.get("max_sentences") and len(topic.sentences) > limits["max_sentences"]:
             problems.append(
                 Problem(line, f"{label}: {len(topic.sentences)} sentences, over the cap of {limits['max_sentences']}")
@@ -171,9 +182,22 @@ def _jsonl(text, topic_field):
         yield number, obj, []
 
 
+def _too_many(line, where, context):
+    """A run with far more answers than the evaluation has topics is refused at the first answer past the bound,
+    before the rest is read (each answer's sentences are split: 20,000 answers held a web thread 9-17 s; issue 26).
+    Up to EXTRA_ANSWERS extra ones are checked as usual, so a duplicate or a stray topic is named as such."""
+    return Problem(
+        line,
+        f"{where}: more than {EXTRA_ANSWERS} answers beyond the {len(context.topics)} topics of this evaluation "
+        "(each topic is answered once); the run is refused whole here, the rest is not read",
+    )
+
+
 def _check_lines(text, context, limits, topic_field, body_field, read_body):
     problems, gathered, teams, runs = [], [], {}, {}
-    for line, obj, found in _jsonl(text, topic_field):
+    for answers, (line, obj, found) in enumerate(_jsonl(text, topic_field)):
+        if answers == len(context.topics) + EXTRA_ANSWERS:
+            return problems + [_too_many(line, f"line {line}", context)], None
         problems += found
         if obj is None:
             continue

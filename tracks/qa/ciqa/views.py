@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from config import params
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, has_role, organizer_required, role_required
-from pooling.loading import LoadError
+from pooling.loading import LoadError, read_upload
 from pooling.models import Evaluation, Run, Topic
 from tracks.qa.ciqa import baseline, questionnaire, results, sessions, submissions
 from tracks.qa.ciqa.models import InteractionSession, Screenshot, UrlFile
@@ -65,11 +65,11 @@ def overview(request, slug):
     )
 
 
-def _upload(request):
+def _upload(request, kind):
     upload = request.FILES.get("file")
     if upload is None:
         raise LoadError(["choose a file"])
-    return upload.name, upload.read()
+    return upload.name, read_upload(upload, kind)
 
 
 def _act(request, slug, action):
@@ -91,7 +91,7 @@ def upload_run(request, slug):
     """Who: organizers. Load a ciQA run as an initial or a final run (naming its initial run)."""
 
     def load(evaluation):
-        name, data = _upload(request)
+        name, data = _upload(request, "runs")
         run, replaced = submissions.load_run(
             evaluation,
             data,
@@ -113,7 +113,7 @@ def upload_urls(request, slug):
     """Who: organizers. Load a team's URL file (one URL per topic, screenshots' pointers)."""
 
     def load(evaluation):
-        name, data = _upload(request)
+        name, data = _upload(request, "urls")
         url_file, replaced = submissions.load_url_file(
             evaluation,
             data,
@@ -134,7 +134,7 @@ def upload_screenshot(request, slug, pk):
 
     def add(evaluation):
         url_file = get_object_or_404(UrlFile, pk=pk, evaluation=evaluation)
-        name, data = _upload(request)
+        name, data = _upload(request, "images")
         submissions.add_screenshot(url_file, data, name)
         return f"Screenshot added to {url_file.tag}."
 

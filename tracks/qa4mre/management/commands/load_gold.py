@@ -15,11 +15,14 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("file")
+        parser.add_argument(
+            "--reason", default="", help="why gold answers change once runs are frozen (required then; logged)"
+        )
 
     def handle(self, slug, file, **options):
         evaluation = get_evaluation(slug)
         try:
-            questions, without = load_gold(evaluation, read_file(file), file)
+            questions, without = load_gold(evaluation, read_file(file), file, reason=options["reason"])
         except LoadError as exc:
             raise fail_with(exc.problems) from None
         runs = evaluation.runs.count()
