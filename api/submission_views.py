@@ -9,7 +9,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from api import serializers as s
-from api.common import RoleAPIView, evaluation_or_404
+from api.common import RoleAPIView, evaluation_or_404, read
 from config.roles import ORGANIZER, PARTICIPANT, has_role
 from pooling import campaign
 from pooling.loading import RunFile, check_run_file, load_run_files
@@ -73,7 +73,7 @@ class Submissions(RoleAPIView):
             upload = d["file"]
             run_file = RunFile(
                 filename=upload.name,
-                data=upload.read(),
+                data=read(upload, "runs"),
                 team=team.name,
                 priority=d["priority"],
                 manual=d["manual"],

@@ -11,7 +11,7 @@ from importlib import import_module
 from django.db import transaction
 from django.utils import timezone
 
-from pooling.loading import LoadError, submission_closed, submission_window
+from pooling.loading import LoadError, read_upload, submission_closed, submission_window
 from pooling.models import Download, Evaluation, EvaluationFile, Participation, Submission, Team
 
 
@@ -39,6 +39,7 @@ class OtherSubmission:
     label: str
     check: Callable  # (evaluation, data, filename, team name) -> (problems, parsed with .tag, or None)
     submit: Callable  # (evaluation, data, filename, team name, by) -> Submission (the receipt); raises LoadError
+    size_kind: str = "urls"  # whose size limit the file has (config.uploads.DEFAULTS)
 
 
 OTHER_SUBMISSIONS: dict[str, dict[str, OtherSubmission]] = {}  # track slug -> kind -> what it is
@@ -54,12 +55,17 @@ def other_submissions(evaluation):
 
 
 def submit_other(other, evaluation, team, upload, user, store):
-    """Check (and with `store`, store) an OtherSubmission's file for `team`: (problems, parsed, receipt)."""
-    data = upload.read()
-    problems, parsed = other.check(evaluation, data, upload.name, team.name)
-    if problems or not store:
-        return problems, parsed, None
+    """Check (and with `store`, store) an OtherSubmission's file for `team`: (problems, parsed, receipt). Once the
+    evaluation takes no more files (window closed, judging started) or when the file is over its kind's size
+    limit, it is refused before it is read."""
     try:
+        closed = submission_closed(evaluation, team) if store else []
+        if closed:
+            raise LoadError([b.format(upload.name) for b in closed])
+        data = read_upload(upload, other.size_kind)
+        problems, parsed = other.check(evaluation, data, upload.name, team.name)
+        if problems or not store:
+            return problems, parsed, None
         return [], parsed, other.submit(evaluation, data, upload.name, team.name, user)
     except LoadError as exc:
         return exc.problems, None, None

@@ -143,3 +143,27 @@ def test_the_api_takes_the_same_submissions(ciqa, make_user, no_docid_check):
     assert send("u.txt", url_bytes("X"), kind="urls", team="MIT").status_code == 404  # not the caller's team
     tags = {(r["tag"], r["kind"]) for r in api.get(url).json()}
     assert tags == {("UMDi1", "initial"), ("UMDurl1", "URL file"), ("UMDf1", "final")}
+
+
+def test_url_files_are_frozen_with_the_runs_and_refused_unread_over_their_limit(umd, ciqa, settings, monkeypatch):
+    from pooling.loading import set_state
+    from tests.security.test_run_integrity import _spy_reads
+
+    settings.UPLOAD_MAX_BYTES = {"urls": 50, "runs": 50}
+    reads = _spy_reads(monkeypatch, 50)
+    url = reverse("pooling:participate", args=["ciqa-test"])
+
+    def post(client, name, data, **form):  # a file the test client reads itself, not one of the server's uploads
+        f = io.BytesIO(data)
+        f.name = name
+        return client.post(url, {"file": f, "action": "submit", **form})
+
+    r = post(umd, "u.txt", url_bytes("UMDurl1") + b"#" * 100, kind="urls")
+    assert r.status_code == 400 and "u.txt: " in r.content.decode() and "more than the 50 bytes" in r.content.decode()
+    assert reads == [] and not UrlFile.objects.exists()
+
+    settings.UPLOAD_MAX_BYTES = {}
+    set_state(ciqa, "judging")
+    r = post(umd, "u.txt", url_bytes("UMDurl1"), kind="urls")
+    assert r.status_code == 400 and "runs frozen once judging starts" in r.content.decode()
+    assert reads == [] and not UrlFile.objects.exists()  # refused before the file was read
