@@ -59,7 +59,7 @@ def submit_other(other, evaluation, team, upload, user, store):
     evaluation takes no more files (window closed, judging started) or when the file is over its kind's size
     limit, it is refused before it is read."""
     try:
-        closed = submission_closed(evaluation, team) if store else []
+        closed = submission_closed(evaluation, team, subtask=other.kind) if store else []
         if closed:
             raise LoadError([b.format(upload.name) for b in closed])
         data = read_upload(upload, other.size_kind)

@@ -431,7 +431,7 @@ def rule_breaches(evaluation, parsed, f, priority, batch_runs=(), now=None):
     found = rules_mod.breaches(
         rules, candidate, others, rules_mod.TeamRun(replaced.tag, replaced.priority) if replaced else None
     )
-    subtask = (parsed.data or {}).get("subtask", "")
+    subtask = (parsed.data or {}).get("subtask") or f.kind
     return submission_closed(evaluation, team, replaced, now, subtask) + found
 
 
@@ -440,8 +440,8 @@ def submission_closed(evaluation, team=None, replacing=None, now=None, subtask=N
     judging starts (issue 26: state "judging" or "released", or `replacing`, a stored Run, is in a pool), and
     outside the team's submission window. Every path that stores a run asks this (through rule_breaches: the
     participant's page, the organizer's upload page, the API, `load_runs`), so an organizer alone may override it,
-    with a reason. `subtask`: the run's (data["subtask"]), None before the file is read: a track's judging
-    subtasks (SubmissionRules.judging_subtasks) may still come then."""
+    with a reason. `subtask`: the run's (data["subtask"], else the kind it was sent as), None before the file is
+    read: a track's judging subtasks (SubmissionRules.judging_subtasks) may still come then."""
     judging_subtasks = evaluation.track_spec.submission_rules.judging_subtasks
     later = subtask in judging_subtasks if subtask is not None else bool(judging_subtasks)
     pooled = replacing is not None and PoolItem.sources.through.objects.filter(runentry__run=replacing).exists()

@@ -51,8 +51,9 @@ class SubmissionRules:
     # The run is due this many days after the team's first download of the test data (QA4MRE: 5).
     days_after_first_download: int | None = None
     initial_final_pairs: bool = False  # ciQA: the form asks initial or final run, and a final run's initial run
-    # Subtasks (a run's data["subtask"]) whose runs come after the judging of the others has started, so they are
-    # accepted while the evaluation is being judged (BOLT's groupings of the assessed citations, seed 004).
+    # Subtasks (a run's data["subtask"], or the kind it is sent as) whose runs come after the judging of the others
+    # has started, so they are accepted while the evaluation is being judged (BOLT's groupings of the assessed
+    # citations, seed 004; ciQA's final runs, sent after the interaction sessions, seed 001 3.2.2).
     judging_subtasks: tuple[str, ...] = ()
     source: str = ""  # the seed passage the rules come from
 

@@ -134,6 +134,7 @@ CIQA_TRACK = Track(
     demo_steps=("tracks.qa.ciqa.demo.load_ciqa_demo",),
     submission_rules=SubmissionRules(
         initial_final_pairs=True,
+        judging_subtasks=("final",),
         source="001 3.2.2: at most 2 initial runs, 2 URL files and 2 final runs per participant (the settings "
         "max_initial_runs, max_url_files, max_final_runs); manual runs marked as such; each final run gives the "
         "run tag of its initial run",

@@ -43,7 +43,8 @@ def test_an_empty_list_and_other_response_is_loaded_not_pooled_and_scores_zero(t
         f"301.1 GammaQA07 {docno} Naomi Watts\n301.2 GammaQA07 NIL\n301.3 GammaQA07 NIL\n"
         f"302.1 GammaQA07 NIL\n302.2 GammaQA07 NIL\n302.3 GammaQA07 NIL\n"
     ).encode()
-    (result,) = load_run_files(ev, [RunFile(filename="GammaQA07.txt", data=data, team="Team Gamma", priority=1)])
+    late = [RunFile(filename="GammaQA07.txt", data=data, team="Team Gamma", priority=1)]
+    (result,) = load_run_files(ev, late, override_reason="a late run, judged with the others")  # the demo is judged
     assert result.problems == []
     items_before = PoolItem.objects.filter(evaluation=ev).count()
     build_pools(ev)

@@ -113,13 +113,16 @@ def load_ciqa_demo(out=print):
     update_settings(evaluation, {submissions.ALLOW_PRIVATE: True})
     load_topics(evaluation, TOPICS.read_bytes(), TOPICS.name)
     documents = _documents()
-    for tag, team, stage, initial, manual, lines in RUNS:
+    is_open = evaluation.state == Evaluation.OPEN  # runs and URL files are frozen once judging starts
+    for tag, team, stage, initial, manual, lines in RUNS if is_open else ():
         submissions.load_run(
             evaluation, run_file_bytes(tag, lines, documents, out), f"{tag}.txt", team, stage, initial, manual
         )
     topics = submissions.test_topics(evaluation)
     for tag, team, colour in (("AlphaURL1", "Team Alpha", (70, 120, 200)), ("BetaURL1", "Team Beta", (200, 120, 70))):
-        url_file, _ = submissions.load_url_file(evaluation, url_file_bytes(tag, team, topics), f"{tag}.txt", team)
+        if is_open:
+            submissions.load_url_file(evaluation, url_file_bytes(tag, team, topics), f"{tag}.txt", team)
+        url_file = UrlFile.objects.get(evaluation=evaluation, tag=tag)
         if not url_file.screenshots.exists():
             submissions.add_screenshot(url_file, screenshot_png(colour), f"{tag}.png")
     submissions.baseline_interaction(evaluation, evaluation.runs.get(tag="NISTbaseI"))

@@ -35,7 +35,9 @@ def test_the_baseline_run_keeps_its_quota_and_its_final_run_refills_it(planned):
     update_settings(ciqa, {"baseline_quota": 20})
     assign(ciqa, "56", "judge")
     lines = "".join(f"56 BASEi D{n} {text}\n" for n, (_, text) in enumerate(RANKED, start=1))
-    run, _ = submissions.load_run(ciqa, (lines + "57 BASEi D9 gggg\n").encode(), "base.txt", "NIST", "initial")
+    data = (lines + "57 BASEi D9 gggg\n").encode()
+    # judging has started (assignments): runs are frozen, and the organizer's baseline comes with a reason
+    run, _ = submissions.load_run(ciqa, data, "base.txt", "NIST", "initial", override_reason="the NIST baseline")
     interaction = submissions.baseline_interaction(ciqa, run)
     run.refresh_from_db()
     texts = [e.text for e in run.entries.filter(topic__ident="56").order_by("line_no")]

@@ -189,6 +189,7 @@ def test_the_baseline_interaction_and_its_final_run(planned):
         "b.txt",
         "NIST",
         "initial",
+        override_reason="the NIST baseline, prepared after the assignments",  # judging has started (assignments): runs are frozen
     )
     interaction = submissions.baseline_interaction(ciqa, base)
     sessions.plan_sessions(ciqa)

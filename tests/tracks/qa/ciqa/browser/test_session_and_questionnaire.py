@@ -141,6 +141,7 @@ def test_the_baseline_interaction_judges_sentences_in_the_window_it_opens(
         "base.txt",
         "NIST",
         "initial",
+        override_reason="the NIST baseline, prepared after the assignments",  # judging has started (assignments): runs are frozen
     )
     interaction = submissions.baseline_interaction(evaluation, run)
     sessions.plan_sessions(evaluation)
