@@ -14,7 +14,7 @@ from api.common import RoleAPIView, TooLarge, accepted, evaluation_or_404, read,
 from config import params
 from config import uploads as uploads_limits
 from config.roles import ORGANIZER, PARTICIPANT, has_role
-from pooling.loading import RunFile, check_run_file, delete_run, load_run_files
+from pooling.loading import check_run_file, delete_run, load_run_files, run_file_from_form
 from pooling.models import Evaluation, PoolBuild, Run
 from pooling.pools import start_pool_build
 
@@ -62,20 +62,7 @@ class Runs(RoleAPIView):
         too_big = [m for m in (uploads_limits.oversized(f, "runs") for f in d["files"]) if m]
         if too_big:  # every file's size is known before any is read
             raise TooLarge({"problems": too_big})
-        files = [
-            RunFile(
-                filename=f.name,
-                data=read(f, "runs"),
-                team=d["team"],
-                priority=d["priority"],
-                manual=d["manual"],
-                whole_collection=d["whole_collection"],
-                description=d["description"],
-                kind=d["kind"],
-                initial_tag=d["initial_tag"],
-            )
-            for f in d["files"]
-        ]
+        files = [run_file_from_form(f.name, read(f, "runs"), d["team"], d) for f in d["files"]]
         # the receipt and audit name the caller
         results = load_run_files(evaluation, files, by=request.user, override_reason=d["override_reason"])
         out = [

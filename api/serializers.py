@@ -45,20 +45,29 @@ class FileUpload(serializers.Serializer):
     file = serializers.FileField()
 
 
-class RunUpload(serializers.Serializer):
-    files = serializers.ListField(child=serializers.FileField())
-    team = serializers.CharField(max_length=100)
+class RunFormFields(serializers.Serializer):
+    """What the submission form says about a run (pooling.loading.RUN_FORM_FIELDS), on every API path taking runs."""
+
     priority = serializers.IntegerField(min_value=1, max_value=32767, required=False, allow_null=True, default=None)
     manual = serializers.BooleanField(required=False, default=False)
     whole_collection = serializers.BooleanField(required=False, default=True)
     description = serializers.CharField(
-        required=False, allow_blank=True, default="", help_text="of the manual processing (TAC 2008 asks it)"
-    )
-    kind = serializers.ChoiceField(
-        choices=["", "initial", "final"], required=False, default="", help_text="ciQA: initial or final run"
+        max_length=5000,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="of the manual processing (TAC 2008 asks it)",
     )
     initial_tag = serializers.CharField(
         max_length=100, required=False, allow_blank=True, default="", help_text="ciQA: a final run's initial run"
+    )
+
+
+class RunUpload(RunFormFields):
+    files = serializers.ListField(child=serializers.FileField())
+    team = serializers.CharField(max_length=100)
+    kind = serializers.ChoiceField(
+        choices=["", "initial", "final"], required=False, default="", help_text="ciQA: initial or final run"
     )
     override_reason = serializers.CharField(
         max_length=1000,
@@ -101,7 +110,7 @@ class Job(serializers.Serializer):
     status_url = serializers.CharField()
 
 
-class SubmissionUpload(serializers.Serializer):
+class SubmissionUpload(RunFormFields):
     """One file a team sends, as the participant's page asks: a run, or a file of the track's that is not a run."""
 
     file = serializers.FileField()
@@ -114,10 +123,3 @@ class SubmissionUpload(serializers.Serializer):
         default="",
         help_text="ciQA: initial, final (runs) or urls (a URL file)",
     )
-    initial_tag = serializers.CharField(
-        max_length=100, required=False, allow_blank=True, default="", help_text="ciQA: a final run's initial run"
-    )
-    priority = serializers.IntegerField(min_value=1, max_value=32767, required=False, allow_null=True, default=None)
-    manual = serializers.BooleanField(required=False, default=False)
-    whole_collection = serializers.BooleanField(required=False, default=True)
-    description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")

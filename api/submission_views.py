@@ -12,7 +12,7 @@ from api import serializers as s
 from api.common import RoleAPIView, evaluation_or_404, read
 from config.roles import ORGANIZER, PARTICIPANT, has_role
 from pooling import campaign
-from pooling.loading import RunFile, check_run_file, load_run_files
+from pooling.loading import check_run_file, load_run_files, run_file_from_form
 from pooling.models import Submission
 
 RUN_KINDS = ("", "initial", "final")
@@ -70,18 +70,7 @@ class Submissions(RoleAPIView):
                 others[d["kind"]], evaluation, team, d["file"], request.user, store
             )
         else:
-            upload = d["file"]
-            run_file = RunFile(
-                filename=upload.name,
-                data=read(upload, "runs"),
-                team=team.name,
-                priority=d["priority"],
-                manual=d["manual"],
-                whole_collection=d["whole_collection"],
-                description=d["description"],
-                kind=d["kind"],
-                initial_tag=d["initial_tag"],
-            )
+            run_file = run_file_from_form(d["file"].name, read(d["file"], "runs"), team.name, d)
             receipt = None
             if store:
                 [result] = load_run_files(evaluation, [run_file], by=request.user)

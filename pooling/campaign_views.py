@@ -10,7 +10,14 @@ from django.views.decorators.http import require_http_methods
 from config import params
 from config.roles import organizer_required, participant_required
 from pooling import campaign, forms
-from pooling.loading import LoadError, RunFile, check_run_file, load_run_files, read_upload, submission_closed
+from pooling.loading import (
+    LoadError,
+    check_run_file,
+    load_run_files,
+    read_upload,
+    run_file_from_form,
+    submission_closed,
+)
 from pooling.models import Evaluation, Submission
 
 
@@ -64,17 +71,8 @@ def participate(request, slug):
         try:
             if closed:
                 raise LoadError([b.format(upload.name) for b in closed])
-            run_file = RunFile(
-                filename=upload.name,
-                data=read_upload(upload, "runs"),
-                team=team.name,
-                priority=data["priority"],
-                manual=data["manual"],
-                whole_collection=not data["partial_collection"],
-                description=data["description"],
-                kind=data["kind"],
-                initial_tag=data["initial_tag"],
-            )
+            fields = data | {"whole_collection": not data["partial_collection"]}  # the page asks it the other way
+            run_file = run_file_from_form(upload.name, read_upload(upload, "runs"), team.name, fields)
         except LoadError as exc:
             problems = exc.problems
         else:

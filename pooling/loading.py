@@ -65,6 +65,15 @@ class RunFile:
     form: dict = field(default_factory=dict)  # the submission form's other answers, kept on the receipt
 
 
+# What the submission form (the participant's page, the upload page, the API) says about a run: RunFile's fields
+RUN_FORM_FIELDS = ("priority", "manual", "whole_collection", "description", "kind", "initial_tag")
+
+
+def run_file_from_form(filename, data, team, fields):
+    """A RunFile of an uploaded file with the RUN_FORM_FIELDS of `fields` (a form's or serializer's cleaned data)."""
+    return RunFile(filename=filename, data=data, team=team, **{name: fields[name] for name in RUN_FORM_FIELDS})
+
+
 @dataclass
 class RunLoadResult:
     filename: str
