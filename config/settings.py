@@ -41,6 +41,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",  # login throttling: failed attempts counted in the database (config.auth.ThrottleBackend)
     "config",  # the session table (config.models.Session)
+    "core",  # below the stages: the tracks' plug-in contract and the audit log
+    "accounts",  # users, roles, teams
     "corpus",
     "pooling",
     "assess",

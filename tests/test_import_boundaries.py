@@ -1,4 +1,4 @@
-"""The shape of the code: dependencies run one way, config ← corpus ← pooling ← assess ← scoring ← tracks/*, and
+"""The shape of the code: dependencies run one way, config ← core ← accounts ← corpus ← pooling ← assess ← scoring ← tracks/*, and
 formats and measures are pure Python. Every import statement counts, those inside function bodies too (that is
 where backward imports used to hide)."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["config", "corpus", "pooling", "assess", "scoring", "api"]  # api: the REST API, after the stages
+STAGES = ["config", "core", "accounts", "corpus", "pooling", "assess", "scoring", "api"]  # api: the REST API, after the stages
 PROJECT = set(STAGES) | {"tracks"}
 # Pure modules: plain data and functions over it, importable and testable without Django.
 PURE_GLOBS = [
