@@ -8,7 +8,10 @@ the version it last saw (0 for "none yet"), and a save made against an older ver
 StaleJudgment (409), which carries the newer judgment so the page can show it. An adjudication decides only an item
 of the adjudication queue (NotInQueue) and only once (claim_decision, AlreadyDecided). The organizer's judging
 actions (closing questions, invitations, double judging) are here too. Tracks build their saves on save_judgment
-(QA: tracks/qa/instance_judging.py and nugget_judging.py; BOLT: pooling/bolt.py); nothing else writes judgments.
+(e.g. tracks/qa/instance_judging.py, tracks/bolt/judging.py, tracks/biogen/judging.py) and their adjudications on
+assess.adjudication; a change of structure that rewrites the judgments referring to it (QA's class merges, nugget
+deletes) goes through rewrite_values. Judging writes judgments nowhere else; only bulk loads outside judging do
+(the import of an exported judgments file, scoring.judgments_jsonl, and generated benchmark data).
 """
 
 from dataclasses import dataclass
@@ -21,7 +24,7 @@ from assess import fastsave
 from assess.kinds import InvalidValue, check_value
 from assess.models import Assignment, Invitation, Judgment, JudgmentChange, StructureChange, TopicClosure
 from config.roles import ORGANIZER, has_role
-from pooling.staleness import mark_stale, request_rescoring
+from pooling.staleness import mark_stale, mark_stale_many, request_rescoring
 
 
 class JudgingError(Exception):
@@ -204,6 +207,38 @@ def save_judgment(user, *, topic, kind, role, value, expected_version, item=None
         )
         mark_stale(topic)
     return Saved(judgment, changed=True, before=before)
+
+
+def rewrite_values(user, judgments, new_value_of):
+    """Rewrite the values of `judgments` (anyone's) that a change of structure touches: a class merge or split
+    moves instances between answer classes, a nugget merge or delete rewrites the matches that name it.
+
+    `new_value_of(value)` gives each judgment's new value; a judgment whose value stays is left alone. Every new
+    value is checked against its kind before anything is written (one that does not fit: JudgingError, nothing
+    changed), a closed question is refused (QuestionClosed), and each change bumps the version and is recorded
+    as a JudgmentChange by `user`, with the topics marked stale in the same transaction. Pass the judgments
+    locked (select_for_update); a queryset is read inside this transaction. Returns the changed judgments.
+    """
+    from pooling.models import Topic
+
+    with transaction.atomic():
+        changes = []
+        for judgment in judgments:
+            after = new_value_of(judgment.value)
+            if after != judgment.value:
+                changes.append((judgment, _require_fit(judgment.kind, after)))
+        topics = list(Topic.objects.filter(pk__in={judgment.topic_id for judgment, _ in changes}))
+        for topic in topics:
+            refuse_if_closed(topic)
+        for judgment, after in changes:
+            before = judgment.value
+            judgment.value, judgment.version = after, judgment.version + 1
+            judgment.save(update_fields=["value", "version", "updated_at"])
+            JudgmentChange.objects.create(
+                judgment=judgment, changed_by=user, version=judgment.version, before=before, after=after
+            )
+        mark_stale_many(topics)
+    return [judgment for judgment, _ in changes]
 
 
 def _kept(value, current, keep):

@@ -5,8 +5,15 @@ assess.judging.save_judgment (version check, history, closure, stale mark) or lo
 
 from django.db import transaction
 
-from assess.judging import Forbidden, JudgingError, assignment_role, log_structure_change, save_judgment
-from assess.models import AnswerClass, Assignment, Judgment, JudgmentChange
+from assess.judging import (
+    Forbidden,
+    JudgingError,
+    assignment_role,
+    log_structure_change,
+    rewrite_values,
+    save_judgment,
+)
+from assess.models import AnswerClass, Assignment, Judgment
 from pooling.staleness import mark_stale
 from tracks.qa import questions
 from tracks.qa.formats.runs import collapse
@@ -97,16 +104,9 @@ def rename_class(user, answer_class, label):
     return answer_class
 
 
-def _move_class_members(user, question, judgments, class_id):
+def _move_class_members(user, judgments, class_id):
     """Rewrite the class of these instance judgments, each as a recorded change (whoever's judgment it is)."""
-    for judgment in judgments:
-        before = judgment.value
-        judgment.value = dict(before, answer_class=class_id)
-        judgment.version += 1
-        judgment.save(update_fields=["value", "version", "updated_at"])
-        JudgmentChange.objects.create(
-            judgment=judgment, changed_by=user, version=judgment.version, before=before, after=judgment.value
-        )
+    rewrite_values(user, judgments, lambda value: dict(value, answer_class=class_id))
 
 
 def _class_members(question, class_ids):
@@ -125,7 +125,7 @@ def merge_classes(user, target, sources):
     if any(s.topic_id != question.pk for s in sources):
         raise JudgingError("only classes of the same question can be merged")
     with transaction.atomic():
-        _move_class_members(user, question, _class_members(question, [s.pk for s in sources]), target.pk)
+        _move_class_members(user, _class_members(question, [s.pk for s in sources]), target.pk)
         log_structure_change(
             question,
             user,
@@ -152,7 +152,7 @@ def split_class(user, answer_class, item_ids, label):
         new = AnswerClass.objects.create(
             topic=question, label=(label or members[0].item.text).strip()[:500], created_by=user
         )
-        _move_class_members(user, question, members, new.pk)
+        _move_class_members(user, members, new.pk)
         log_structure_change(
             question,
             user,

@@ -5,8 +5,16 @@ Votes and matches are judgments saved through assess.judging.save_judgment; list
 
 from django.db import transaction
 
-from assess.judging import Forbidden, JudgingError, assignment_role, log_structure_change, save_judgment, series_ident
-from assess.models import Assignment, Judgment, JudgmentChange, Nugget
+from assess.judging import (
+    Forbidden,
+    JudgingError,
+    assignment_role,
+    log_structure_change,
+    rewrite_values,
+    save_judgment,
+    series_ident,
+)
+from assess.models import Assignment, Judgment, Nugget
 from assess.official import REVOTE, VOTE
 from pooling.staleness import mark_stale
 from tracks.qa import questions
@@ -87,17 +95,11 @@ def reorder_nuggets(user, question, ordered_ids):
 
 def _rewrite_matches(user, question, replace):
     """Apply `replace(list of nugget ids) -> list` to every nugget_match judgment of the question, recorded."""
-    for judgment in Judgment.objects.select_for_update(of=("self",)).filter(topic=question, kind="nugget_match"):
-        old = list(judgment.value.get("nuggets", []))
-        new = replace(old)
-        if new != old:
-            before = judgment.value
-            judgment.value = dict(before, nuggets=new)
-            judgment.version += 1
-            judgment.save(update_fields=["value", "version", "updated_at"])
-            JudgmentChange.objects.create(
-                judgment=judgment, changed_by=user, version=judgment.version, before=before, after=judgment.value
-            )
+    rewrite_values(
+        user,
+        Judgment.objects.select_for_update(of=("self",)).filter(topic=question, kind="nugget_match"),
+        lambda value: dict(value, nuggets=replace(list(value.get("nuggets", [])))),
+    )
 
 
 def merge_nuggets(user, target, sources):

@@ -153,6 +153,53 @@ def test_classes_create_assign_rename_merge_split(sample, primary):
         instance_judging.assign_class(primary, item(sample, "1.2", 3, primary), other.pk, 0)
 
 
+def _two_instances(sample, primary):
+    for k in (0, 1):
+        instance_judging.judge_instance(primary, item(sample, "1.2", k, primary), "globally-correct", 0)
+    return Judgment.objects.filter(topic=sample.questions["1.2"], kind="instance").order_by("item__position")
+
+
+def test_a_rewrite_that_does_not_fit_the_kind_changes_nothing(sample, primary, organizer):
+    judgments = _two_instances(sample, primary)
+    before = list(judgments.values_list("pk", "value", "version"))
+    first_pk = before[0][0]
+
+    seen = []
+
+    def spoil_the_second(value):  # the first new value fits, the second does not
+        seen.append(value)
+        return dict(value, answer_class=7 if len(seen) == 1 else "seven")
+
+    with pytest.raises(judging.JudgingError, match="answer_class must be an integer"):
+        judging.rewrite_values(organizer, judgments.select_for_update(of=("self",)), spoil_the_second)
+    assert list(judgments.values_list("pk", "value", "version")) == before
+    assert not JudgmentChange.objects.filter(changed_by=organizer).exists()
+    assert JudgmentChange.objects.filter(judgment_id=first_pk).count() == 1  # only its first save
+
+
+def test_a_rewrite_keeps_both_values_and_who_made_it(sample, primary, organizer):
+    judgments = _two_instances(sample, primary)
+    cls = AnswerClass.objects.create(topic=sample.questions["1.2"], label="Kidman", created_by=primary)
+    StaleTopic.objects.all().delete()
+    changed = judging.rewrite_values(
+        organizer, judgments.filter(item=sample.items["1.2"][0]), lambda value: dict(value, answer_class=cls.pk)
+    )
+    assert [j.version for j in changed] == [2]
+    change = JudgmentChange.objects.get(judgment=changed[0], version=2)
+    assert (change.changed_by, change.before, change.after) == (
+        organizer,
+        {"label": "globally-correct", "answer_class": None},
+        {"label": "globally-correct", "answer_class": cls.pk},
+    )
+    assert StaleTopic.objects.filter(topic=sample.questions["1.2"]).exists()
+    # an unchanged value is no change; a closed question refuses the rewrite
+    assert judging.rewrite_values(organizer, judgments, lambda value: value) == []
+    judging.close_question(organizer, sample.questions["1.2"])
+    with pytest.raises(judging.QuestionClosed):
+        judging.rewrite_values(organizer, judgments, lambda value: dict(value, answer_class=None))
+    assert Judgment.objects.get(pk=changed[0].pk).version == 2
+
+
 def test_second_assessor_cannot_touch_classes(sample, primary, second):
     with pytest.raises(judging.Forbidden):
         instance_judging.create_class(second, sample.questions["1.2"], "mine")
