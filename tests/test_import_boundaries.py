@@ -9,7 +9,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["config", "core", "accounts", "corpus", "pooling", "assess", "scoring", "api"]  # api: the REST API, after the stages
+STAGES = [
+    "config",
+    "core",
+    "accounts",
+    "corpus",
+    "pooling",
+    "assess",
+    "scoring",
+    "api",
+]  # api: the REST API, after the stages
 PROJECT = set(STAGES) | {"tracks"}
 # Pure modules: plain data and functions over it, importable and testable without Django.
 PURE_GLOBS = [
@@ -109,3 +118,62 @@ def test_the_purity_check_follows_helper_modules(tmp_path, monkeypatch):
     fmt = tmp_path / "tracks" / "demo" / "formats.py"
     fmt.write_text("def f():\n    from tracks.demo.helper import models\n")
     assert impure_imports(fmt) == ["tracks/demo/helper.py:1 imports django.db"]
+
+
+def track_module_graph(track_dir):
+    """{module file: {module files of the same track it imports}}, imports inside function bodies included; a
+    name imported from a package counts as its submodule when there is one."""
+    prefix = ".".join(track_dir.relative_to(ROOT).parts)
+    graph = {}
+    for path in sorted(p for p in track_dir.rglob("*.py") if "migrations" not in p.parts):
+        graph[path] = set()
+        for _, module, names in imports_of(path):
+            if module != prefix and not module.startswith(prefix + "."):
+                continue
+            targets = {module_path(f"{module}.{n}") for n in names} - {None} or {module_path(module)}
+            graph[path] |= {t for t in targets if t is not None and t != path}
+    return graph
+
+
+def import_cycles(graph):
+    """The import cycles of a module graph, each as the files on it (in import order, the first file again at the
+    end); empty when the modules can be ordered so that each imports only earlier ones."""
+    cycles, state = [], {}  # state: 1 while on the walk's path, 2 when done
+
+    def walk(node, path):
+        state[node] = 1
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == 1:
+                cycles.append(path[path.index(target) :] + [target])
+            elif target not in state:
+                walk(target, path + [target])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            walk(node, [node])
+    return cycles
+
+
+@pytest.mark.parametrize("track", sorted(p.name for p in (ROOT / "tracks").iterdir() if (p / "__init__.py").exists()))
+def test_no_import_cycle_within_a_track(track):
+    """Modules of a track that import each other (even inside a function) are one module cut in two: shared
+    pieces go to a module of their own (as tracks/qa/access.py and panels.py for the QA pages)."""
+    cycles = import_cycles(track_module_graph(ROOT / "tracks" / track))
+    assert [" -> ".join(str(p.relative_to(ROOT)) for p in cycle) for cycle in cycles] == []
+
+
+def test_the_cycle_check_finds_a_cycle_through_a_function_body(tmp_path, monkeypatch):
+    """Two view modules importing each other, one of them inside a function, are a cycle (so the test above
+    cannot pass vacuously); a shared module both import is none."""
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    track = tmp_path / "tracks" / "demo"
+    track.mkdir(parents=True)
+    (track / "__init__.py").write_text("")
+    (track / "shared.py").write_text("X = 1\n")
+    (track / "a.py").write_text("from tracks.demo import shared\nfrom tracks.demo.b import g\n")
+    (track / "b.py").write_text("from tracks.demo.shared import X\n\ndef g():\n    from tracks.demo import a\n")
+    cycles = import_cycles(track_module_graph(track))
+    assert [[p.name for p in cycle] for cycle in cycles] == [["a.py", "b.py", "a.py"]]
+    (track / "b.py").write_text("from tracks.demo.shared import X\n")
+    assert import_cycles(track_module_graph(track)) == []

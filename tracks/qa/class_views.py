@@ -6,11 +6,12 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
 from assess.judging import JudgingError
-from assess.models import AnswerClass, Assignment, Judgment
+from assess.models import AnswerClass, Assignment
 from config import params
 from config.roles import assessor_required
 from tracks.qa import instance_judging, questions
-from tracks.qa.instance_views import my_assignment, question_of
+from tracks.qa.access import my_assignment, question_of
+from tracks.qa.panels import classes_context
 
 
 def _primary_question(request, pk, qid):
@@ -21,53 +22,6 @@ def _primary_question(request, pk, qid):
     if not questions.is_instance_question(question):
         raise Http404("this question has no answer classes")
     return assignment, question
-
-
-def _classes(question, only=None):
-    """The question's classes, each with .members: the pool items the primary put into it (of the classes in
-    `only`, ids, when given; the others get none)."""
-    classes = list(AnswerClass.objects.filter(topic=question))
-    # only the judgments in a class, and only what the panel shows of their items: a list question has a few
-    # hundred items and most are in no class
-    in_a_class = (
-        Judgment.objects.filter(
-            topic=question, kind="instance", role=Judgment.PRIMARY, value__answer_class__isnull=False
-        )
-        .exclude(value__answer_class=None)
-        .select_related("item")
-        .only("value", "item__docid", "item__text")
-        .order_by("item__position", "item_id")
-    )
-    if only is not None:
-        in_a_class = in_a_class.filter(value__answer_class__in=sorted(only))
-    members = {}
-    for j in in_a_class:
-        members.setdefault(j.value["answer_class"], []).append(j.item)
-    for c in classes:
-        c.members = members.get(c.pk, [])
-    return classes
-
-
-def classes_context(assignment, question, message=None, error=None):
-    """The classes panel: each class with the pool items the primary put into it, and the found-answer form."""
-    return {
-        "assignment": assignment,
-        "question": question,
-        "classes": _classes(question),
-        "message": message,
-        "error": error,
-        "is_list": questions.is_list_question(question),
-    }
-
-
-def changed_classes_context(assignment, question, class_ids):
-    """The classes `class_ids` alone, for a save that moved an item into or out of them (their entries of the panel
-    go out of band: the whole panel cost a list save several times a factoid's); None if one of them is gone."""
-    classes = _classes(question, only=class_ids)
-    changed = [c for c in classes if c.pk in class_ids]
-    if len(changed) != len(class_ids):
-        return None
-    return {"assignment": assignment, "question": question, "classes": classes, "changed": changed}
 
 
 def _render(request, assignment, question, message=None, error=None, status=200):

@@ -6,7 +6,7 @@ All writes go through tracks.qa.instance_judging (on assess.judging).
 """
 
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -14,27 +14,10 @@ from assess import documents, judging, keymap, progress
 from assess.models import AnswerClass, Assignment, Judgment
 from config import params
 from config.roles import assessor_required
-from pooling.models import PoolItem, Topic
+from pooling.models import PoolItem
 from tracks.qa import instance_judging, questions
-
-
-def my_assignment(request, pk):
-    """The request user's own assignment, or 404: another assessor's assignment does not exist for them."""
-    return get_object_or_404(Assignment.objects.select_related("evaluation", "topic"), pk=pk, assessor=request.user)
-
-
-def series_questions(assignment):
-    series = assignment.topic
-    children = list(Topic.objects.filter(parent=series).order_by("position"))
-    return children or [series]
-
-
-def question_of(assignment, qid):
-    for question in series_questions(assignment):
-        if question.pk == qid:
-            question.evaluation = assignment.evaluation
-            return question
-    raise Http404("no such question in this assignment")
+from tracks.qa.access import my_assignment, question_of, series_questions
+from tracks.qa.panels import changed_classes_context, classes_context, workspace_context
 
 
 def visible_questions(assignment):
@@ -93,8 +76,6 @@ def question_page(request, pk, qid):
     if questions.is_nugget_question(question):
         if assignment.role != Assignment.PRIMARY:
             raise Http404("nugget questions are judged by the primary assessor")
-        from tracks.qa.nugget_views import workspace_context
-
         return render(request, "assess/nuggets.html", workspace_context(request, assignment, question))
     item_id = params.optional_integer(request.GET.get("item"), "item")
     context = item_panel_context(request, assignment, question, item_id)
@@ -160,8 +141,6 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
         "closed": judging.is_closed(question),
     }
     if assignment.role == Assignment.PRIMARY:
-        from tracks.qa.class_views import classes_context
-
         context["classes_panel"] = classes_context(assignment, question)
     if item_id is None or want == "end":
         return context | {"item": None, "next_open": _next_open_question(request, assignment, question)}
@@ -287,8 +266,6 @@ def _bar(
         judgment = Judgment.objects.filter(kind="instance", item=item, assessor=request.user).first()
     context = bar_context(item, item.my_role, judgment, message, error)
     if classes_changed and item.my_role == Assignment.PRIMARY and questions.is_list_question(item.topic):
-        from tracks.qa.class_views import changed_classes_context, classes_context
-
         assignment = Assignment.objects.get(assessor=request.user, topic_id=judging.series_id(item.topic))
         changed = changed_classes_context(assignment, item.topic, classes_touched) if classes_touched else None
         if changed is not None:

@@ -13,7 +13,8 @@ from config import params
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, role_required
 from pooling.models import PoolItem, Topic
 from tracks.qa import nugget_judging, questions
-from tracks.qa.instance_views import my_assignment, question_of
+from tracks.qa.access import my_assignment, question_of
+from tracks.qa.panels import attach_match, votes_by_nugget, workspace_context
 from tracks.qa.permissions import may_vote, revote_asked
 
 
@@ -25,43 +26,6 @@ def _nugget_question(request, pk, qid):
     if not questions.is_nugget_question(question):
         raise Http404("this question is judged instance by instance")
     return assignment, question
-
-
-def _votes_by_nugget(user, nugget_ids, kind=VOTE):
-    return {j.nugget_id: j for j in Judgment.objects.filter(kind=kind, assessor=user, nugget_id__in=nugget_ids)}
-
-
-def workspace_context(request, assignment, question, message=None, error=None):
-    """All answer strings of all runs for the question (one row per pool item), the nugget list, the primary's
-    votes and the matches."""
-    nuggets = list(Nugget.objects.filter(topic=question).order_by("position", "id"))
-    votes = _votes_by_nugget(request.user, [n.pk for n in nuggets])
-    for i, n in enumerate(nuggets, start=1):
-        n.index = i
-        n.my_vote = votes.get(n.pk)
-    matches = {
-        j.item_id: j for j in Judgment.objects.filter(topic=question, kind="nugget_match", assessor=request.user)
-    }
-    items = list(PoolItem.objects.filter(topic=question).order_by("position", "id"))
-    for item in items:
-        _attach_match(item, matches.get(item.pk), nuggets)
-    return {
-        "assignment": assignment,
-        "question": question,
-        "nuggets": nuggets,
-        "items": items,
-        "message": message,
-        "error": error,
-        "closed": judging.is_closed(question),
-        "matched": sum(1 for i in items if i.match is not None),
-    }
-
-
-def _attach_match(item, judgment, nuggets):
-    item.match = judgment
-    held = set(judgment.value.get("nuggets", [])) if judgment else set()
-    item.boxes = [{"nugget": n, "checked": n.pk in held} for n in nuggets]
-    item.version = judgment.version if judgment else 0
 
 
 @assessor_required
@@ -171,7 +135,7 @@ def match(request, item_id):
     except judging.JudgingError as refused:
         judgment = Judgment.objects.filter(kind="nugget_match", item=item, assessor=request.user).first()
         status, error = refused.status, str(refused)
-    _attach_match(item, judgment, nuggets)
+    attach_match(item, judgment, nuggets)
     # the workspace's "N matched" comes along out of band, so it counts this save without a reload
     matched = Judgment.objects.filter(topic=item.topic, kind="nugget_match", assessor=request.user).count()
     return render(
@@ -226,7 +190,7 @@ def vote_series(request, series_id):
     qs = list(Topic.objects.filter(parent=series).order_by("position")) or [series]
     nugget_qs = [q for q in qs if questions.is_nugget_question(q)]
     nuggets = list(Nugget.objects.filter(topic__in=nugget_qs))
-    votes = _votes_by_nugget(request.user, [n.pk for n in nuggets], REVOTE if later else VOTE)
+    votes = votes_by_nugget(request.user, [n.pk for n in nuggets], REVOTE if later else VOTE)
     for q in nugget_qs:
         q.nugget_list = [n for n in nuggets if n.topic_id == q.pk]
         for i, n in enumerate(q.nugget_list, start=1):

@@ -12,7 +12,7 @@ from assess.search_panel import FoundForm
 from config import params
 from config.roles import assessor_required
 from tracks.qa import instance_judging, questions
-from tracks.qa.instance_views import my_assignment, question_of
+from tracks.qa.access import my_assignment, question_of
 
 
 def context(request, assignment, topic, document):

@@ -27,17 +27,16 @@ from typing import Any
 from lxml.etree import _Element
 
 from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
-from tracks.bolt.formats.citations import (
+from tracks.bolt.formats.submission import (
     DEFAULT_PRIORITY,
     check_header,
     parse_cite,
-    parse_xml,
     passage_reading,
     responses,
     run_tag,
     sort_problems,
 )
-from tracks.bolt.formats.xml_common import children, collapse
+from tracks.bolt.formats.xml_common import children, collapse, parse_xml
 
 DEFAULTS = {"max_views": 3, "max_groups": 10, "max_label_chars": 250}
 MISC = "miscellaneous"

@@ -2,7 +2,7 @@
 the assessor for relevance judgments on each of the sentences. Three options were given: "relevant", "not
 relevant", and "no opinion". The final run was prepared by simply removing those sentences judged not relevant'.
 
-The baseline run is an initial run whose URL file has `baseline_run` set (submissions.baseline_interaction); its
+The baseline run is an initial run whose URL file has `baseline_run` set (baseline_interaction); its
 sessions open the sentence page instead of a team's system. Labels are append-only rows (SentenceJudgment).
 
 The quota (seed: 'returned as the baseline run (up to a quota of 5,000 characters)'; the setting baseline_quota,
@@ -18,8 +18,8 @@ from django.db import transaction
 from pooling.formats.base import ParsedEntry, ParsedRun
 from pooling.loading import LoadError, store_run
 from pooling.models import RunEntry
-from tracks.qa.ciqa.models import SentenceJudgment
-from tracks.qa.ciqa.submissions import INITIAL_TAG, STAGE
+from tracks.qa.ciqa.models import SentenceJudgment, UrlFile
+from tracks.qa.ciqa.submissions import INITIAL_TAG, STAGE, require_ciqa
 
 LABELS = {"relevant": "Relevant", "not-relevant": "Not relevant", "no-opinion": "No opinion"}
 DEFAULT_QUOTA = 5000
@@ -147,3 +147,19 @@ def make_final_run(evaluation, baseline_run, tag):
     )
     run, _ = store_run(evaluation, parsed, baseline_run.team, baseline_run.priority, False, True, f"{tag} (baseline)")
     return run, len(removed)
+
+
+def baseline_interaction(evaluation, run):
+    """Make `run` (the sentence-retrieval baseline) an interaction: a URL file whose sessions open Assay's own
+    sentence-relevance page (seed 001 3.2.3: 'The interaction associated with this run asked the assessor for
+    relevance judgments on each of the sentences')."""
+    require_ciqa(evaluation)
+    run = cut_to_quota(evaluation, run)
+    url_file, _ = UrlFile.objects.update_or_create(
+        evaluation=evaluation,
+        tag=f"{run.tag}-interaction"[:100],
+        defaults={"team": run.team, "is_manual": False, "urls": {}, "baseline_run": run, "source_name": ""},
+    )
+    run.data = (run.data or {}) | {"ciqa_baseline": True}
+    run.save(update_fields=["data"])
+    return url_file

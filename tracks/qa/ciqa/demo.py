@@ -22,7 +22,7 @@ from assess.models import Invitation, Judgment
 from pooling.models import PoolItem, Topic
 from scoring.rescore import rescore_evaluation
 from tracks.qa import nugget_judging
-from tracks.qa.ciqa import sessions, submissions
+from tracks.qa.ciqa import baseline, sessions, submissions
 from tracks.qa.ciqa.models import UrlFile
 from tracks.qa.demo_evaluation import COLLECTION, FIXTURES, _documents, run_file_bytes
 
@@ -125,7 +125,7 @@ def load_ciqa_demo(out=print):
         url_file = UrlFile.objects.get(evaluation=evaluation, tag=tag)
         if not url_file.screenshots.exists():
             submissions.add_screenshot(url_file, screenshot_png(colour), f"{tag}.png")
-    submissions.baseline_interaction(evaluation, evaluation.runs.get(tag="NISTbaseI"))
+    baseline.baseline_interaction(evaluation, evaluation.runs.get(tag="NISTbaseI"))
     build_pools(evaluation)
     for ident in ("901", "902"):
         assign(evaluation, ident, ASSESSOR)

@@ -233,21 +233,3 @@ def add_screenshot(url_file, data, name):
     if len(data) > MAX_IMAGE:
         raise LoadError([f"{name}:0: larger than {MAX_IMAGE // (1024 * 1024)} MB"])
     return Screenshot.objects.create(url_file=url_file, name=name[:255], content_type=kind, image=data)
-
-
-def baseline_interaction(evaluation, run):
-    """Make `run` (the sentence-retrieval baseline) an interaction: a URL file whose sessions open Assay's own
-    sentence-relevance page (seed 001 3.2.3: 'The interaction associated with this run asked the assessor for
-    relevance judgments on each of the sentences')."""
-    require_ciqa(evaluation)
-    from tracks.qa.ciqa.baseline import cut_to_quota  # (baseline imports this module)
-
-    run = cut_to_quota(evaluation, run)
-    url_file, _ = UrlFile.objects.update_or_create(
-        evaluation=evaluation,
-        tag=f"{run.tag}-interaction"[:100],
-        defaults={"team": run.team, "is_manual": False, "urls": {}, "baseline_run": run, "source_name": ""},
-    )
-    run.data = (run.data or {}) | {"ciqa_baseline": True}
-    run.save(update_fields=["data"])
-    return url_file

@@ -38,7 +38,7 @@ def test_the_baseline_run_keeps_its_quota_and_its_final_run_refills_it(planned):
     data = (lines + "57 BASEi D9 gggg\n").encode()
     # judging has started (assignments): runs are frozen, and the organizer's baseline comes with a reason
     run, _ = submissions.load_run(ciqa, data, "base.txt", "NIST", "initial", override_reason="the NIST baseline")
-    interaction = submissions.baseline_interaction(ciqa, run)
+    interaction = baseline.baseline_interaction(ciqa, run)
     run.refresh_from_db()
     texts = [e.text for e in run.entries.filter(topic__ident="56").order_by("line_no")]
     assert texts == ["aaaa aaaa", "bbbbbb", "cccc"]  # the initial run is within the quota

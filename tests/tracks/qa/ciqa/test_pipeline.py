@@ -191,7 +191,7 @@ def test_the_baseline_interaction_and_its_final_run(planned):
         "initial",
         override_reason="the NIST baseline, prepared after the assignments",  # judging has started (assignments): runs are frozen
     )
-    interaction = submissions.baseline_interaction(ciqa, base)
+    interaction = baseline.baseline_interaction(ciqa, base)
     sessions.plan_sessions(ciqa)
     session = InteractionSession.objects.get(assessor=judge, url_file=interaction, topic__ident="57")
     entries = list(base.entries.filter(topic__ident="57").order_by("line_no"))

@@ -3,8 +3,7 @@ from django.core.management.base import BaseCommand
 from pooling.loading import LoadError
 from pooling.management.commands._common import fail_with, get_evaluation
 from pooling.models import Run
-from tracks.qa.ciqa.baseline import make_final_run
-from tracks.qa.ciqa.submissions import baseline_interaction
+from tracks.qa.ciqa.baseline import baseline_interaction, make_final_run
 
 
 class Command(BaseCommand):

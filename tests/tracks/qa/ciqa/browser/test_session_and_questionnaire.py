@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from assess.assignments import assign
 from pooling.loading import create_evaluation, load_topics
-from tracks.qa.ciqa import sessions, submissions
+from tracks.qa.ciqa import baseline, sessions, submissions
 from tracks.qa.ciqa.models import InteractionSession, QuestionnaireAnswer
 from tracks.qa.ciqa.sessions import set_interaction_seconds
 
@@ -143,7 +143,7 @@ def test_the_baseline_interaction_judges_sentences_in_the_window_it_opens(
         "initial",
         override_reason="the NIST baseline, prepared after the assignments",  # judging has started (assignments): runs are frozen
     )
-    interaction = submissions.baseline_interaction(evaluation, run)
+    interaction = baseline.baseline_interaction(evaluation, run)
     sessions.plan_sessions(evaluation)
     session = InteractionSession.objects.get(assessor__username="judge", url_file=interaction, topic__ident="56")
     login(page, "judge")
