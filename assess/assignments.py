@@ -7,6 +7,7 @@ warns of it (`Assignment.warnings`), or refuses it when the evaluation's setting
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.shortcuts import get_object_or_404
 
 from assess.models import Assignment
 from config.roles import ASSESSOR, has_role
@@ -15,6 +16,15 @@ from pooling.models import RunEntry, Team, Topic
 
 CONFLICTS_SETTING = "assessor_conflicts"
 WARN, REFUSE = "warn", "refuse"
+
+
+def own_assignment(user, pk, track=None):
+    """`user`'s own assignment `pk` (on an evaluation of `track`, when given) with its evaluation and topic, or
+    404: another assessor's assignment does not exist for them."""
+    mine = Assignment.objects.select_related("evaluation", "topic").filter(assessor=user)
+    if track is not None:
+        mine = mine.filter(evaluation__track=track)
+    return get_object_or_404(mine, pk=pk)
 
 
 def pooled_teams(evaluation, series_ids=None):

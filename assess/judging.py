@@ -8,10 +8,11 @@ the version it last saw (0 for "none yet"), and a save made against an older ver
 StaleJudgment (409), which carries the newer judgment so the page can show it. An adjudication decides only an item
 of the adjudication queue (NotInQueue) and only once (claim_decision, AlreadyDecided). The organizer's judging
 actions (closing questions, invitations, double judging) are here too. Tracks build their saves on save_judgment
-(e.g. tracks/qa/instance_judging.py, tracks/bolt/judging.py, tracks/biogen/judging.py) and their adjudications on
-assess.adjudication; a change of structure that rewrites the judgments referring to it (QA's class merges, nugget
-deletes) goes through rewrite_values. Judging writes judgments nowhere else; only bulk loads outside judging do
-(the import of an exported judgments file, scoring.judgments_jsonl, and generated benchmark data).
+(e.g. tracks/qa/instance_judging.py, tracks/bolt/judging.py, tracks/biogen/judging.py) and their decisions on
+claim_decision (through assess.adjudication.decide for BOLT and BioGen); a change of structure that rewrites the
+judgments referring to it (QA's class merges, nugget deletes) goes through rewrite_values. Judging writes
+judgments nowhere else; only bulk loads outside judging do (the import of an exported judgments file,
+scoring.judgments_jsonl, and generated benchmark data).
 """
 
 from dataclasses import dataclass
@@ -279,8 +280,8 @@ def _fast_save(user, topic, kind, role, value, expected_version, subject, keep):
 def claim_decision(user, item, kind):
     """One decision per item: lock the pool item (so two adjudicators deciding at once are serialised) and refuse
     with AlreadyDecided when someone else's decision of this kind exists. Call inside transaction.atomic(); the
-    caller's own decision is then saved with its version check (QA instances in tracks/qa/adjudication.py, BOLT
-    citations in pooling.bolt_adjudication)."""
+    caller's own decision is then saved with its version check (assess.adjudication.decide for BOLT citations and
+    BioGen items, tracks/qa/adjudication.py for QA instances)."""
     from pooling.models import PoolItem
 
     PoolItem.objects.select_for_update(of=("self",)).filter(pk=item.pk).first()

@@ -6,10 +6,8 @@ same items apart; items whose two labels differ wait in the adjudication queue, 
 an invited adjudicator who did not judge the topic.
 """
 
-from django.db import transaction
-
 from assess import judging as generic
-from assess.adjudication import disagreements
+from assess.adjudication import decide, disagreements
 from assess.models import Assignment, Judgment
 from pooling.loading import effective_settings
 from pooling.models import PoolItem
@@ -112,27 +110,13 @@ def adjudication_queue(evaluation, user=None):
 
 
 def adjudicate(user, item, value, expected_version):
-    """Decide a disputed item: one decision per item (generic.claim_decision), never by one of its assessors."""
-    if not generic.may_adjudicate(user, item.evaluation):
-        raise generic.Forbidden("only the organizer or an invited adjudicator decides disagreements")
-    if Assignment.objects.filter(assessor=user, topic_id=item.topic_id).exists():
-        raise generic.Forbidden(f"you judged topic {item.topic.ident} yourself; a third person must adjudicate it")
-    clean = clean_value(item, value, run_shape(item.evaluation))
-    with transaction.atomic():
-        generic.claim_decision(user, item, KIND)
-        labels = dict(
-            Judgment.objects.filter(kind=KIND, item=item, role__in=[Judgment.PRIMARY, Judgment.SECONDARY]).values_list(
-                "role", "value__label"
-            )
-        )
-        if len(labels) < 2 or labels[Judgment.PRIMARY] == labels[Judgment.SECONDARY]:
-            raise generic.NotInQueue(f"item {item.pool_id} is not in the adjudication queue: no disagreement")
-        return generic.save_judgment(
-            user,
-            topic=item.topic,
-            kind=KIND,
-            role=Judgment.ADJUDICATED,
-            item=item,
-            value=clean,
-            expected_version=expected_version,
-        )
+    """Decide a disputed item (assess.adjudication.decide): one decision per item, never by one of its assessors."""
+    return decide(
+        user,
+        item,
+        KIND,
+        value,
+        expected_version,
+        clean=lambda value: clean_value(item, value, run_shape(item.evaluation)),
+        differ=lambda primary, secondary: primary.get("label") != secondary.get("label"),
+    )

@@ -9,10 +9,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from assess import adjudication as shared
 from assess import judging as generic
 from assess import progress
-from assess.adjudication import queue_page_context
-from assess.models import Assignment, Judgment
+from assess.assignments import own_assignment
+from assess.models import Judgment
 from config import params
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, organizer_required, role_required
 from corpus import viewer
@@ -21,16 +22,6 @@ from tracks.biogen import judging
 from tracks.biogen.labels import KIND, TEXT, labels_for
 
 KEY_OF = {"accurate": "y", "not_accurate": "n"}  # other labels: their number
-
-
-def _assignment(request, pk):
-    """The request user's own assignment on a BioGen topic, or 404."""
-    return get_object_or_404(
-        Assignment.objects.select_related("evaluation", "topic"),
-        pk=pk,
-        assessor=request.user,
-        evaluation__track=judging.TRACK,
-    )
 
 
 def _choices(item, shape):
@@ -50,7 +41,7 @@ def _frame(evaluation, item, evidence=()):
 @assessor_required
 def topic_page(request, pk):
     """Who: the assessor the topic is assigned to. The question, narrative and every item to judge."""
-    assignment = _assignment(request, pk)
+    assignment = own_assignment(request.user, pk, judging.TRACK)
     items = judging.topic_items(assignment.topic)
     mine = judging.my_judgments(request.user, items)
     rows = [{"item": i, "judgment": mine.get(i.pk)} for i in items]
@@ -76,7 +67,7 @@ def topic_page(request, pk):
 def item_page(request, pk, item_id):
     """Who: the assessor the topic is assigned to. One answer, sentence or citation (the sentence beside the
     cited abstract) with its labels, each one key."""
-    assignment = _assignment(request, pk)
+    assignment = own_assignment(request.user, pk, judging.TRACK)
     items = judging.topic_items(assignment.topic)
     at = next((n for n, i in enumerate(items) if i.pk == item_id), None)
     if at is None:
@@ -219,20 +210,18 @@ def overview_page(request, slug):
     )
 
 
-def _adjudicator_evaluation(request, slug):
-    evaluation = get_object_or_404(Evaluation, slug=slug, track=judging.TRACK)
-    if not generic.may_adjudicate(request.user, evaluation):
-        raise Http404("you are not an adjudicator of this evaluation")
-    return evaluation
-
-
 @role_required(ORGANIZER, ASSESSOR)
 def queue_page(request, slug):
     """Who: organizers and the adjudicators they invited; topics they judged themselves are left out. Every item
     the two assessors labelled differently, both labels and the decision."""
-    evaluation = _adjudicator_evaluation(request, slug)
-    rows = judging.adjudication_queue(evaluation, user=request.user)
-    return render(request, "biogen/adjudication.html", queue_page_context(evaluation, rows, request.user))
+    return shared.queue_page(
+        request,
+        slug,
+        track=judging.TRACK,
+        queue=judging.adjudication_queue,
+        template="biogen/adjudication.html",
+        decide="biogen:adjudicate",
+    )
 
 
 def _queue_row(evaluation, user, item_id):
@@ -247,7 +236,7 @@ def _queue_row(evaluation, user, item_id):
 def decide_page(request, slug, item_id):
     """Who: organizers and invited adjudicators (not the topic's assessors). One disputed item: the topic, the
     item (a citation beside its abstract), both judgments and the decision, one key each."""
-    evaluation = _adjudicator_evaluation(request, slug)
+    evaluation = shared.adjudicator_evaluation(request.user, slug, judging.TRACK)
     rows, at = _queue_row(evaluation, request.user, item_id)
     item, primary, secondary, decided = rows[at]
     later = rows[at + 1 :] + rows[:at]
@@ -284,7 +273,7 @@ def decide_page(request, slug, item_id):
 def decide(request, slug, item_id):
     """Who: organizers and invited adjudicators (not the topic's assessors). Save the decision (a plain form:
     label or adopt=primary/secondary, and the version seen), then go to the next open disagreement."""
-    evaluation = _adjudicator_evaluation(request, slug)
+    evaluation = shared.adjudicator_evaluation(request.user, slug, judging.TRACK)
     rows, at = _queue_row(evaluation, request.user, item_id)
     item, primary, secondary, decided = rows[at]
     adopt = params.text(request.POST.get("adopt"), "adopt")

@@ -1,6 +1,6 @@
 """BOLT adjudication: citations the two assessors of a double-judged topic judged differently wait in a queue
 where an organizer or an invited adjudicator, never one of the topic's assessors, decides. The decision is a
-"citation" judgment of role "adjudicated" written through assess.generic.save_judgment (version check, history,
+"citation" judgment of role "adjudicated" written through assess.adjudication.decide (version check, history,
 stale mark); assess.official makes it the judgment that counts in the BOLT measures and the export.
 
 What goes to the queue: the relevance (yes / maybe / no) differs, or both say relevant but mark different
@@ -9,11 +9,7 @@ change the character measures. Translation and source-checked differences change
 they do not queue a citation; the adjudicator sees and decides them along with the rest.
 """
 
-from django.db import transaction
-
-from assess import judging as generic
-from assess.adjudication import disagreements
-from assess.models import Assignment, Judgment
+from assess.adjudication import decide, disagreements
 from tracks.bolt.judging import BoltError, clean_citation_value
 from tracks.bolt.measures import merge_spans, relevant_spans
 
@@ -77,38 +73,16 @@ def decision_value(form, primary, secondary):
 
 
 def adjudicate_citation(user, item, value, expected_version):
-    """Decide a double-judged citation. One decision per citation: the adjudicator who made it may change it;
-    another adjudicator's save is refused (generic.AlreadyDecided, a StaleJudgment carrying the decision), so
-    two decisions can never compete. Raises generic.Forbidden for anyone who may not adjudicate it."""
-    if not generic.may_adjudicate(user, item.evaluation):
-        raise generic.Forbidden("only the organizer or an invited adjudicator decides disagreements")
-    if item.data.get("bolt") == "view":
-        raise BoltError("this item is a grouping view, not a citation")
-    if Assignment.objects.filter(assessor=user, topic_id=item.topic_id).exists():
-        raise generic.Forbidden(f"you judged topic {item.topic.ident} yourself; a third person must adjudicate it")
-    clean = clean_citation_value(value, len(item.text))
-    with transaction.atomic():
-        generic.claim_decision(user, item, "citation")  # one decider at a time, one decision per citation
-        sides = dict(
-            Judgment.objects.filter(kind="citation", item=item)
-            .filter(role__in=[Judgment.PRIMARY, Judgment.SECONDARY])
-            .values_list("role", "value")
-        )
-        if len(sides) < 2:
-            raise generic.NotInQueue(
-                f"citation {item.pool_id} is not in the adjudication queue: it has not been judged by both assessors"
-            )
-        # the queue's own rule (adjudication_queue), read under the item's lock like the decision itself
-        if disagreement(sides[Judgment.PRIMARY], sides[Judgment.SECONDARY], len(item.text)) is None:
-            raise generic.NotInQueue(
-                f"citation {item.pool_id} is not in the adjudication queue: both assessors judged it alike"
-            )
-        return generic.save_judgment(
-            user,
-            topic=item.topic,
-            kind="citation",
-            role=Judgment.ADJUDICATED,
-            item=item,
-            value=clean,
-            expected_version=expected_version,
-        )
+    """Decide a double-judged citation (assess.adjudication.decide): one decision per citation, which the
+    adjudicator who made it may change; another adjudicator's save is refused (generic.AlreadyDecided, a
+    StaleJudgment carrying the decision). Raises generic.Forbidden for anyone who may not adjudicate it."""
+
+    def clean(value):
+        if item.data.get("bolt") == "view":
+            raise BoltError("this item is a grouping view, not a citation")
+        return clean_citation_value(value, len(item.text))
+
+    def differ(primary, secondary):  # the queue's own rule (adjudication_queue)
+        return disagreement(primary, secondary, len(item.text))
+
+    return decide(user, item, "citation", value, expected_version, clean=clean, differ=differ, what="citation")

@@ -7,17 +7,16 @@ relevance, translation, source checked and the relevant part of the passage, sho
 """
 
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from assess import adjudication as shared
 from assess import judging as generic
 from assess import keymap
-from assess.adjudication import queue_page_context
 from config import params
 from config.roles import ASSESSOR, ORGANIZER, role_required
 from corpus import viewer
-from pooling.models import Evaluation
 from tracks.bolt import adjudication, judging
 from tracks.bolt.views import REL_KEYS, TRANS_KEYS
 
@@ -30,20 +29,18 @@ SPAN_KEYS = (
 TRANS_LABELS = {"accept": "acceptable", "problematic": "problematic", "notaccept": "not acceptable", "na": "n/a"}
 
 
-def _evaluation(request, slug):
-    evaluation = get_object_or_404(Evaluation, slug=slug, track=judging.TRACK)
-    if not generic.may_adjudicate(request.user, evaluation):
-        raise Http404("you are not an adjudicator of this evaluation")
-    return evaluation
-
-
 @role_required(ORGANIZER, ASSESSOR)
 def queue_page(request, slug):
     """Who: organizers and the adjudicators they invited; topics they judged themselves are left out. Every BOLT
     citation the two assessors judged differently, both relevance judgments and the decision."""
-    evaluation = _evaluation(request, slug)
-    rows = adjudication.adjudication_queue(evaluation, user=request.user)
-    return render(request, "bolt/adjudication.html", queue_page_context(evaluation, rows, request.user))
+    return shared.queue_page(
+        request,
+        slug,
+        track=judging.TRACK,
+        queue=adjudication.adjudication_queue,
+        template="bolt/adjudication.html",
+        decide="bolt:adjudicate",
+    )
 
 
 def _judgment_view(judgment, text):
@@ -87,7 +84,7 @@ def decide_page(request, slug, item_id):
     """Who: organizers and invited adjudicators who did not judge the citation's topic. One disagreement: the
     topic's query and rules, the passage in its thread, both judgments, and the decision, which is saved as the
     adjudicated judgment (it then counts in the scores)."""
-    evaluation = _evaluation(request, slug)
+    evaluation = shared.adjudicator_evaluation(request.user, slug, judging.TRACK)
     rows = adjudication.adjudication_queue(evaluation, user=request.user)
     at = next((n for n, row in enumerate(rows) if row[0].pk == item_id), None)
     if at is None:

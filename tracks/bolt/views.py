@@ -17,7 +17,8 @@ from django.views.decorators.http import require_POST
 
 from assess import judging as generic
 from assess import keymap
-from assess.models import Assignment, Judgment
+from assess.assignments import own_assignment
+from assess.models import Judgment
 from config import params
 from config.roles import ORGANIZER, PARTICIPANT, assessor_required, role_required
 from corpus import viewer
@@ -42,16 +43,6 @@ TRANS_KEYS = tuple(
 GROUP_LABELS = {m.name: m.label for m in MEASURES if m.name in GROUP_MEASURES}
 
 
-def _assignment(request, pk):
-    """The request user's own assignment on a BOLT topic, or 404 (another assessor's does not exist for them)."""
-    return get_object_or_404(
-        Assignment.objects.select_related("evaluation", "topic"),
-        pk=pk,
-        assessor=request.user,
-        evaluation__track=judging.TRACK,
-    )
-
-
 def _topic_context(assignment):
     topic = assignment.topic
     return {
@@ -65,7 +56,7 @@ def _topic_context(assignment):
 @assessor_required
 def topic_page(request, pk):
     """Who: the assessor the topic is assigned to. The topic (query, description, rules) and its citations."""
-    assignment = _assignment(request, pk)
+    assignment = own_assignment(request.user, pk, judging.TRACK)
     items = judging.citation_items(assignment.topic)
     mine = judging.my_judgments(request.user, items)
     rows = [{"item": i, "judgment": mine.get(i.pk)} for i in items]
@@ -94,7 +85,7 @@ def item_page(request, pk, item_id):
     """Who: the assessor the topic is assigned to. One citation: passage, its span in the thread, the judgment.
     An htmx request (moving between citations) gets the citation panel only; a direct load or htmx restoring
     history gets the whole page."""
-    assignment = _assignment(request, pk)
+    assignment = own_assignment(request.user, pk, judging.TRACK)
     items = judging.citation_items(assignment.topic)
     item = next((i for i in items if i.pk == item_id), None)
     if item is None:
@@ -232,7 +223,7 @@ def post_segments(raw_post):
 def find_page(request, pk):
     """Who: the assessor the topic is assigned to. A thread to select a citation from (the threads the pool
     cites are listed; any thread of the collection can be opened by its id)."""
-    assignment = _assignment(request, pk)
+    assignment = own_assignment(request.user, pk, judging.TRACK)
     citations = judging.citation_items(assignment.topic)
     threads = sorted({i.docid for i in citations})
     thread = params.text(request.GET.get("thread"), "thread") or (threads[0] if threads else "")
@@ -271,7 +262,7 @@ def find_page(request, pk):
 @assessor_required
 def add_found(request, pk):
     """Who: the assessor the topic is assigned to. Add the selected span of a post as a citation they found."""
-    assignment = _assignment(request, pk)
+    assignment = own_assignment(request.user, pk, judging.TRACK)
     try:
         body = _json_body(request)
         offset, length = params.integer(body.get("offset"), "offset"), params.integer(body.get("length"), "length")
@@ -302,7 +293,7 @@ def view_page(request, pk, item_id):
     """Who: the assessor the topic is assigned to. Judge one grouping view: the view, each group, each member.
     Each answer is saved as it is given (view_answer, static/js/bolt.js); posting the whole form is the fallback
     without script."""
-    assignment = _assignment(request, pk)
+    assignment = own_assignment(request.user, pk, judging.TRACK)
     item = get_object_or_404(PoolItem, pk=item_id, topic=assignment.topic, data__bolt="view")
     judgment = Judgment.objects.filter(item=item, assessor=request.user, kind="grouping").first()
     error = None
@@ -397,7 +388,7 @@ def view_questions(structure, value):
 def view_answer(request, pk, item_id):
     """Who: the assessor the topic is assigned to. Save one yes/no answer of a grouping view (JSON in, JSON out;
     409 with the newer judgment when the page's version is old)."""
-    assignment = _assignment(request, pk)
+    assignment = own_assignment(request.user, pk, judging.TRACK)
     item = get_object_or_404(PoolItem, pk=item_id, topic=assignment.topic, data__bolt="view")
 
     def save(body):
