@@ -147,7 +147,7 @@ def make_baseline(request, slug):
     """Who: organizers. Make a run the sentence-retrieval baseline, whose interaction is Assay's sentence page."""
     evaluation = _evaluation(slug)
     run = get_object_or_404(Run, evaluation=evaluation, tag=params.text(request.POST.get("run"), "run"))
-    url_file = submissions.baseline_interaction(evaluation, run)
+    url_file = baseline.baseline_interaction(evaluation, run)
     messages.success(request, f"{run.tag} is the baseline; its interaction is {url_file.tag}.")
     return redirect("qa:ciqa_overview", slug)
 
