@@ -208,7 +208,7 @@ def responses(
         if not isinstance(el.tag, str):
             continue
         if el.tag != "response":
-            problems.append(Problem(el.sourceline, f"unexpected element <{el.tag}> (expected <response>)"))
+            problems.append(Problem(el.sourceline, f"unexpected element <{el.tag!s}> (expected <response>)"))
             continue
         number = (el.get("number") or "").strip()
         if not number:
@@ -245,7 +245,7 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
     if root is None:
         return problems, None
     if root.tag != ROOT:
-        return [Problem(root.sourceline, f"root element must be <{ROOT}>, not <{root.tag}>")], None
+        return [Problem(root.sourceline, f"root element must be <{ROOT}>, not <{root.tag!s}>")], None
     if (root.get("subtask") or "").strip() == "groups":
         from tracks.bolt.formats import groups
 
@@ -261,7 +261,7 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
             if not isinstance(el.tag, str):
                 continue
             if el.tag != "cite":
-                problems.append(Problem(el.sourceline, f"unexpected element <{el.tag}> in a response"))
+                problems.append(Problem(el.sourceline, f"unexpected element <{el.tag!s}> in a response"))
                 continue
             cite = parse_cite(el, problems, reading=reading)
             passage = cite["passage"]

@@ -140,7 +140,7 @@ def _parse_topic(el: _Element, problems: list[Problem]) -> ParsedTopic:
     known = {"query", "language-target", "description", "properties", "rules", "rule", "cite"}
     for sub in el:
         if isinstance(sub.tag, str) and sub.tag not in known:
-            problems.append(Problem(sub.sourceline, f"topic {number}: unexpected element <{sub.tag}>"))
+            problems.append(Problem(sub.sourceline, f"topic {number}: unexpected element <{sub.tag!s}>"))
     return ParsedTopic(
         ident=number, kind=KIND, text=query, line=line, data={"language_target": target, "assessor": assessor}
     )
@@ -152,7 +152,7 @@ def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[Parsed
     if root is None:
         return problems, []
     if root.tag != ROOT:
-        return [Problem(root.sourceline, f"root element must be <{ROOT}>, not <{root.tag}>")], []
+        return [Problem(root.sourceline, f"root element must be <{ROOT}>, not <{root.tag!s}>")], []
     for name in ("eval", "contact"):
         if not (root.get(name) or "").strip():
             problems.append(Problem(root.sourceline, f"<{ROOT}>: missing attribute {name!r}"))
@@ -162,7 +162,7 @@ def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[Parsed
         if not isinstance(el.tag, str):
             continue
         if el.tag != "topic":
-            problems.append(Problem(el.sourceline, f"unexpected element <{el.tag}> (expected <topic>)"))
+            problems.append(Problem(el.sourceline, f"unexpected element <{el.tag!s}> (expected <topic>)"))
             continue
         topic = _parse_topic(el, problems)
         if topic.ident:
