@@ -208,7 +208,7 @@ def responses(
         if not isinstance(el.tag, str):
             continue
         if el.tag != "response":
-            problems.append(Problem(el.sourceline, f"unexpected element <{el.tag!s}> (expected <response>)"))
+            problems.append(Problem(el.sourceline, f"unexpected element <{el.tag}> (expected <response>)"))
             continue
         number = (el.get("number") or "").strip()
         if not number:
@@ -261,7 +261,7 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
             if not isinstance(el.tag, str):
                 continue
             if el.tag != "cite":
-                problems.append(Problem(el.sourceline, f"unexpected element <{el.tag!s}> in a response"))
+                problems.append(Problem(el.sourceline, f"unexpected element <{el.tag}> in a response"))
                 continue
             cite = parse_cite(el, problems, reading=reading)
             passage = cite["passage"]

@@ -140,7 +140,7 @@ def _parse_topic(el: _Element, problems: list[Problem]) -> ParsedTopic:
     known = {"query", "language-target", "description", "properties", "rules", "rule", "cite"}
     for sub in el:
         if isinstance(sub.tag, str) and sub.tag not in known:
-            problems.append(Problem(sub.sourceline, f"topic {number}: unexpected element <{sub.tag!s}>"))
+            problems.append(Problem(sub.sourceline, f"topic {number}: unexpected element <{sub.tag}>"))
     return ParsedTopic(
         ident=number, kind=KIND, text=query, line=line, data={"language_target": target, "assessor": assessor}
     )
@@ -162,7 +162,7 @@ def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[Parsed
         if not isinstance(el.tag, str):
             continue
         if el.tag != "topic":
-            problems.append(Problem(el.sourceline, f"unexpected element <{el.tag!s}> (expected <topic>)"))
+            problems.append(Problem(el.sourceline, f"unexpected element <{el.tag}> (expected <topic>)"))
             continue
         topic = _parse_topic(el, problems)
         if topic.ident:
