@@ -20,7 +20,7 @@ MAX_DIGITS = 100  # digits in a row in one number (integer part, fraction or exp
 MAX_BYTES = 256 << 20  # the largest run file the pages accept (settings.UPLOAD_MAX_BYTES["runs"])
 
 # A string (whole, escapes included), a bracket, or a run of digits longer than the limit outside strings.
-_TOKENS = {}
+_TOKENS: dict[int, re.Pattern[str]] = {}
 _RAW_SURROGATE = re.compile("[\ud800-\udfff]")  # only in a str handed over as such (UTF-8 cannot hold one)
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.S)
 

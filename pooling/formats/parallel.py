@@ -140,10 +140,11 @@ def checked(
             log.warning("run files are checked in process: worker processes could not start", exc_info=True)
         for n, (_, filename) in enumerate(files):
             future = futures.get(n)
+            answer: Checked | None = None
             try:
-                answer = future.result() if future is not None else None
-                if answer is not None:
-                    answer = answer[0], None if answer[1] is None else expand(answer[1])
+                compact = future.result() if future is not None else None
+                if compact is not None:
+                    answer = compact[0], None if compact[1] is None else expand(compact[1])
             except Exception:  # the worker failed (or died): the caller's own check gives the answer, or the error
                 log.warning("a worker failed to check %s; checked in process", filename, exc_info=True)
                 answer = None

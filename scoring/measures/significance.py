@@ -77,7 +77,7 @@ def tukey_two_way(scores: Sequence[tuple[str, Any, float | None]], alpha: float 
     n_series = len(series)
     hsd = q * math.sqrt(mse / n_series) if df_error > 0 else float("nan")
     means = frame.groupby("run")["score"].mean().sort_values(ascending=False, kind="stable")
-    ordered = [(run, float(m)) for run, m in means.items()]
+    ordered = [(str(run), float(m)) for run, m in means.items()]  # str already (astype above): for the type
     letters = letter_groups(ordered, hsd) if not np.isnan(hsd) else {r: "" for r, _ in ordered}
     anova = [
         (

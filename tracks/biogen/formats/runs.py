@@ -16,14 +16,15 @@ What a stored run holds, per topic, as run entries (data["kind"]):
 
 import hashlib
 import re
+from collections.abc import Sequence
 
 from config import safejson
 from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
 from tracks.biogen.formats.sentences import PMID, split_answer, splitter_name, word_count
 
 SHAPES = ("2024", "2025-A", "2025-B")
-ROOT_2024 = {"team_id": str, "run_name": str, "contact_email": str, "results": list}
-RESULT_2024 = {"topic_id": (str, int), "answer": str, "references": list}
+ROOT_2024: dict[str, type | tuple[type, ...]] = {"team_id": str, "run_name": str, "contact_email": str, "results": list}
+RESULT_2024: dict[str, type | tuple[type, ...]] = {"topic_id": (str, int), "answer": str, "references": list}
 TASK_A_CLAIMS = {
     "existing_supported_citations": "existing",
     "supported_citations": "supported",
@@ -99,7 +100,7 @@ def _check_2024(text, context, limits):
     problems += [Problem(1, f"unknown field {k!r} in the root", warning=True) for k in root if k not in ROOT_2024]
     if not isinstance(root.get("results"), list):
         return problems, None
-    lines = _lines_of_key(text, "topic_id")
+    lines: Sequence[int | None] = _lines_of_key(text, "topic_id")
     if len(lines) != len(root["results"]):
         lines = [None] * len(root["results"])
     gathered = []
@@ -194,7 +195,10 @@ def _too_many(line, where, context):
 
 
 def _check_lines(text, context, limits, topic_field, body_field, read_body):
-    problems, gathered, teams, runs = [], [], {}, {}
+    problems: list[Problem] = []
+    gathered: list[_Topic] = []
+    teams: dict[str, int] = {}  # team_id -> its first line
+    runs: dict[str, int] = {}
     for answers, (line, obj, found) in enumerate(_jsonl(text, topic_field)):
         if answers == len(context.topics) + EXTRA_ANSWERS:
             return problems + [_too_many(line, f"line {line}", context)], None
@@ -249,7 +253,8 @@ def _read_task_a(topic, body, limits):
         if not isinstance(part, dict) or not isinstance(part.get("text"), str) or not part["text"].strip():
             problems.append(Problem(topic.line, f"topic {topic.ident}, sentence {n}: needs a non-empty 'text'"))
             continue
-        pmids, claims = [], {}
+        pmids: list[str] = []
+        claims: dict[str, str] = {}  # PMID -> its claim
         for field, claim in TASK_A_CLAIMS.items():
             found, listed = _citation_list(topic, n, field, part.get(field, []), limits if claim != "existing" else {})
             problems += found
@@ -296,7 +301,8 @@ def _check_task_b(text, context, limits):
 def _cross_check(gathered, context, limits, references):
     """Topics known and answered once; cited PMIDs in the allowed set (and in the references for 2024); each
     reference valid, listed once and cited at least once (seed 002, the two numbered lists)."""
-    problems, seen = [], {}
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}  # topic ident -> where it was first answered
     cited_everywhere = {p for t in gathered for _, pmids, _ in t.sentences for p in pmids}
     listed = {p for t in gathered for p in t.references}
     allowed = context.known_docids(cited_everywhere | listed) if cited_everywhere | listed else set()

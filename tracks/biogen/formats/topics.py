@@ -33,7 +33,8 @@ def _objects(data: bytes, filename: str) -> tuple[list[Problem], list[tuple[int 
         return [], [(None, f"[{i}]", obj) for i, obj in enumerate(root)]
     if error is not None and text.strip().split("\n", 1)[0].strip() in ("{", "["):  # one object over many lines
         return [Problem(error.lineno, f"malformed JSON: {error.msg} (column {error.colno})")], []
-    problems, found = [], []
+    problems: list[Problem] = []
+    found: list[tuple[int | None, str, object]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -46,7 +47,8 @@ def _objects(data: bytes, filename: str) -> tuple[list[Problem], list[tuple[int 
 
 def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[ParsedTopic]]:
     problems, found = _objects(data, filename)
-    topics, seen = [], {}
+    topics: list[ParsedTopic] = []
+    seen: dict[str, str] = {}  # ident -> where it first appeared
     for line, where, obj in found:
         if not isinstance(obj, dict):
             problems.append(Problem(line, f"{where}: a topic must be a JSON object"))

@@ -105,7 +105,7 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
     if root is None:
         return problems, None
     if root.tag != ROOT:
-        return [Problem(root.sourceline, f"root element must be <{ROOT}>, not <{root.tag}>")], None
+        return [Problem(root.sourceline, f"root element must be <{ROOT}>, not <{root.tag!s}>")], None
     if (root.get("subtask") or "").strip() == "groups":
         from tracks.bolt.formats import groups
 

@@ -170,8 +170,8 @@ def check_tree(root: _Element, filename: str, context: CheckContext) -> tuple[li
     tag, source = _choose_run([(r[0], r[6]) for r in rows], context, problems, header["team"])
     if tag is not None:
         originals: dict[tuple[str, tuple[Any, ...]], dict[str, Any]] = {}
-        for topic, cites in source.items():
-            for c in cites:
+        for topic, run_cites in source.items():
+            for c in run_cites:
                 originals.setdefault((topic, cite_key(c)), c)
         for topic, _view, _, _group, _, _, cite in rows:
             original = originals.get((topic, cite_key(cite)))
@@ -191,9 +191,9 @@ def check_tree(root: _Element, filename: str, context: CheckContext) -> tuple[li
                         f"cite id {cite['id']!r} is not the pooling id {original['id']!r} of that citation",
                     )
                 )
-        for topic, views in views_seen.items():
+        for topic, view_lines in views_seen.items():
             wanted = {cite_key(c) for c in source.get(topic, [])}
-            for vnum, line in views:
+            for vnum, line in view_lines:
                 have = {cite_key(r[6]) for r in rows if r[0] == topic and r[1] == vnum}
                 missing = len(wanted - have)
                 if missing:

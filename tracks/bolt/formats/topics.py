@@ -152,7 +152,7 @@ def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[Parsed
     if root is None:
         return problems, []
     if root.tag != ROOT:
-        return [Problem(root.sourceline, f"root element must be <{ROOT}>, not <{root.tag}>")], []
+        return [Problem(root.sourceline, f"root element must be <{ROOT}>, not <{root.tag!s}>")], []
     for name in ("eval", "contact"):
         if not (root.get(name) or "").strip():
             problems.append(Problem(root.sourceline, f"<{ROOT}>: missing attribute {name!r}"))

@@ -108,13 +108,14 @@ def collapse_with_spans(text: str, spans: list[list[int]]) -> tuple[str, list[li
     if chars and chars[-1] == " ":
         chars.pop()
         kept.pop()
-    out, start = [], None
+    out: list[list[int]] = []
+    begin: int | None = None  # where the current run of kept characters began
     for i, flag in enumerate(kept + [False]):
-        if flag and start is None:
-            start = i
-        elif not flag and start is not None:
-            out.append([start, i - start])
-            start = None
+        if flag and begin is None:
+            begin = i
+        elif not flag and begin is not None:
+            out.append([begin, i - begin])
+            begin = None
     return "".join(chars), out
 
 

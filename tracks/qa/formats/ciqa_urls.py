@@ -77,8 +77,9 @@ def host_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | s
     last = parts[-1]
     if not (last.isascii() and (last.isdigit() or last[:2] == "0x" and _PART[16].fullmatch(last[2:]))):
         return None  # not an IPv4 host: a name
-    numbers = [_ipv4_part(p) for p in parts]
-    if len(parts) > 4 or None in numbers:
+    parsed = [_ipv4_part(p) for p in parts]
+    numbers = [n for n in parsed if n is not None]
+    if len(parts) > 4 or len(numbers) < len(parsed):
         return "not a valid IPv4 address (a browser reads a host ending in a number as one)"
     *head, tail = numbers
     if any(n > 255 for n in head) or tail >= 256 ** (5 - len(numbers)):
@@ -182,9 +183,9 @@ def parse_url_file(
             else:
                 tag = (value, number)
             continue
-        bad = url_problem(value, allow_private, resolve)
-        if bad:
-            problems.append(Problem(number, bad))
+        problem = url_problem(value, allow_private, resolve)
+        if problem:
+            problems.append(Problem(number, problem))
             continue
         if head.lower() == "screenshot":
             screenshots.append(value)

@@ -55,7 +55,7 @@ def parse_topics(data: bytes, filename: str) -> tuple[list[Problem], list[Parsed
 
     targets = [el for el in root.iter("target")]
     if not targets:
-        problems.append(Problem(root.sourceline, f"no <target> element in <{root.tag}>"))
+        problems.append(Problem(root.sourceline, f"no <target> element in <{root.tag!s}>"))
     for target in targets:
         line = target.sourceline
         target_id = (target.get("id") or "").strip()

@@ -108,7 +108,7 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
     if root is None:
         return problems, None
     if root.tag != "output":
-        problems.append(Problem(root.sourceline, f"the root element must be <output>, not <{root.tag}>"))
+        problems.append(Problem(root.sourceline, f"the root element must be <output>, not <{root.tag!s}>"))
         return problems, None
 
     settings = context.settings or {}
@@ -157,7 +157,7 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
                     child, t_id, tests_of, questions_of, order, seen_tests, seen_questions, last, entries, problems
                 )
         else:
-            problems.append(Problem(child.sourceline, f"unexpected <{child.tag}> in <output>"))
+            problems.append(Problem(child.sourceline, f"unexpected <{child.tag!s}> in <output>"))
 
     for t_id in topic_ids:
         if t_id not in seen_topics:
@@ -229,7 +229,7 @@ def _read_resources(element: _Element, problems: list[Problem]) -> list[str]:
     names = []
     for res in element_children(element):
         if res.tag != "resource":
-            problems.append(Problem(res.sourceline, f"unexpected <{res.tag}> in <other-resources>"))
+            problems.append(Problem(res.sourceline, f"unexpected <{res.tag!s}> in <other-resources>"))
             continue
         name = "".join(res.itertext()).strip()
         if not name:
@@ -254,7 +254,7 @@ def _walk_topic(
     seen_here = set()
     for test_el in element_children(topic_el):
         if test_el.tag != READING_TEST:
-            problems.append(Problem(test_el.sourceline, f"unexpected <{test_el.tag}> in topic {t_id}"))
+            problems.append(Problem(test_el.sourceline, f"unexpected <{test_el.tag!s}> in topic {t_id}"))
             continue
         r_id = (test_el.get("r_id") or "").strip()
         ident = f"{t_id}.{r_id}"
@@ -293,7 +293,7 @@ def _walk_reading_test(
     seen_here = set()
     for q_el in element_children(test_el):
         if q_el.tag != QUESTION:
-            problems.append(Problem(q_el.sourceline, f"unexpected <{q_el.tag}> in reading test {test_ident}"))
+            problems.append(Problem(q_el.sourceline, f"unexpected <{q_el.tag!s}> in reading test {test_ident}"))
             continue
         q_id = (q_el.get("q_id") or "").strip()
         ident = f"{test_ident}.{q_id}"
@@ -340,7 +340,7 @@ def _read_question(q_el: _Element, ident: str, problems: list[Problem]) -> Parse
     answer_els, answers = [], []
     for child in element_children(q_el):
         if child.tag != "answer":
-            problems.append(Problem(child.sourceline, f"unexpected <{child.tag}> in question {ident}"))
+            problems.append(Problem(child.sourceline, f"unexpected <{child.tag!s}> in question {ident}"))
             ok = False
             continue
         answer_els.append(child)
@@ -368,6 +368,8 @@ def _read_question(q_el: _Element, ident: str, problems: list[Problem]) -> Parse
         ok = False
     if not ok:
         return None
-    return ParsedEntry(
-        topic=ident, line=q_el.sourceline, data={"answered": answered == "YES", "a_id": answers[0] if answers else None}
+    return ParsedEntry(  # sourceline is None only on a built element, never on a parsed one
+        topic=ident,
+        line=q_el.sourceline or 0,
+        data={"answered": answered == "YES", "a_id": answers[0] if answers else None},
     )

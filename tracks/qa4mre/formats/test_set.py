@@ -64,12 +64,12 @@ def walk(root: _Element, problems: list[Problem], gold: bool = False) -> list[Pa
     gets "correct": the a_id marked correct="Yes" (None when no answer is marked)."""
     topics: list[ParsedTopic] = []
     if root.tag != "test-set":
-        problems.append(Problem(root.sourceline, f"the root element must be <test-set>, not <{root.tag}>"))
+        problems.append(Problem(root.sourceline, f"the root element must be <test-set>, not <{root.tag!s}>"))
         return topics
     seen: dict[str, int | None] = {}
     for topic_el in element_children(root):
         if topic_el.tag != TOPIC:
-            problems.append(Problem(topic_el.sourceline, f"unexpected <{topic_el.tag}> in <test-set>"))
+            problems.append(Problem(topic_el.sourceline, f"unexpected <{topic_el.tag!s}> in <test-set>"))
             continue
         t_id = require_id(topic_el, "t_id", problems, TOPIC)
         if t_id is None:
@@ -85,7 +85,7 @@ def walk(root: _Element, problems: list[Problem], gold: bool = False) -> list[Pa
         tests = [el for el in element_children(topic_el) if el.tag == READING_TEST]
         for other in element_children(topic_el):
             if other.tag != READING_TEST:
-                problems.append(Problem(other.sourceline, f"unexpected <{other.tag}> in <topic t_id={t_id}>"))
+                problems.append(Problem(other.sourceline, f"unexpected <{other.tag!s}> in <topic t_id={t_id}>"))
         if not tests:
             problems.append(Problem(topic_el.sourceline, f"topic t_id={t_id} has no <reading-test>"))
         for test_el in tests:
@@ -121,7 +121,7 @@ def _walk_reading_test(
     questions = [el for el in element_children(test_el) if el.tag in QUESTION_TAGS]
     for other in element_children(test_el):
         if other.tag != "doc" and other.tag not in QUESTION_TAGS:
-            problems.append(Problem(other.sourceline, f"unexpected <{other.tag}> in reading test {ident}"))
+            problems.append(Problem(other.sourceline, f"unexpected <{other.tag!s}> in reading test {ident}"))
     d_id, doc_text = "", ""
     if len(docs) != 1:
         problems.append(
@@ -160,7 +160,7 @@ def _walk_question(
     problems: list[Problem],
     gold: bool,
 ) -> None:
-    q_id = require_id(q_el, "q_id", problems, q_el.tag)
+    q_id = require_id(q_el, "q_id", problems, str(q_el.tag))
     if q_id is None:
         return
     ident = f"{test_ident}.{q_id}"
@@ -170,7 +170,7 @@ def _walk_question(
     answer_els = [el for el in element_children(q_el) if el.tag == "answer"]
     for other in element_children(q_el):
         if other.tag not in ("q_str", "answer"):
-            problems.append(Problem(other.sourceline, f"unexpected <{other.tag}> in question {ident}"))
+            problems.append(Problem(other.sourceline, f"unexpected <{other.tag!s}> in question {ident}"))
     if len(q_strs) != 1:
         problems.append(
             Problem(q_el.sourceline, f"question {ident} must hold exactly one <q_str>, found {len(q_strs)}")
