@@ -71,7 +71,7 @@ def changed_classes_context(assignment, question, class_ids):
 
 
 def _render(request, assignment, question, message=None, error=None, status=200):
-    return render(request, "assess/_classes.html", classes_context(assignment, question, message, error), status=status)
+    return render(request, "qa/_classes.html", classes_context(assignment, question, message, error), status=status)
 
 
 @assessor_required
