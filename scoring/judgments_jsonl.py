@@ -3,6 +3,10 @@ assessors found, answer classes, nuggets, judgments with their full history, clo
 import into an evaluation rebuilt from the same files (all or nothing). Any track's judgments go through it; a
 track's own export formats (QA: NIST's) are registered with scoring.registry.register_exports.
 
+One writer (WRITERS, in file order) and one reader (READERS) per record type. The records a track adds (QA's
+answer classes and nuggets) and the ids of them its judgment values and structure-log rows name are the track's:
+its TrackRecords subclass, registered at core.extension_points.judgments_jsonl (tracks/qa/judgments_jsonl.py).
+
 The files rebuild every pool item the runs gave, but not the ones assessors found (QA found answers, BOLT
 citations found in a thread), so those travel as "item" records and the import creates them. Rebuilding can
 itself judge found items (BOLT: the citations of the topic file, `bolt_import_found`); the import then replaces
@@ -16,7 +20,7 @@ Answer classes and nuggets merged away or deleted in the source are still named 
 that held them and by the structure log (answer classes and nuggets created, merged, split, deleted; answers
 found; questions closed). Their ids have no row to map to, so the import writes them negated (-id): they can never
 name a class or nugget of the target, and each still tells which of the source's it was. The structure log's ids
-of classes, nuggets, pool items and users are mapped like the judgments' (`structure_ids`).
+of classes, nuggets, pool items and users are mapped like the judgments' (`TrackRecords.structure_ids`).
 
 Organizer decisions that change scores without being judgments travel too: the evaluation's settings (nugget
 method, series weights...: a "settings" record, which the import applies, audit-logged) and each question's
