@@ -523,6 +523,7 @@ def _read_judgment(imp, rec):
         f"the {jkind} judgment of {rec.get('assessor')!r} on {on}",
     )
     question = imp.topic(rec["topic"])
+    value = _fitting(imp, jkind, _value(imp, jkind, rec["value"]))
     j = Judgment.objects.create(
         evaluation=imp.evaluation,
         topic=question,
@@ -531,7 +532,7 @@ def _read_judgment(imp, rec):
         nugget_id=nugget_id,
         assessor=imp.user(rec["assessor"]),
         role=rec["role"],
-        value=_fitting(imp, jkind, _value(imp, jkind, rec["value"])),
+        value=value,
         version=int(rec.get("version", 1)),
     )
     imp.stamp(Judgment, j.id, "updated_at", rec.get("updated_at"))
