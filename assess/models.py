@@ -26,6 +26,10 @@ class Assignment(models.Model):
         return f"{self.topic} → {self.assessor} ({self.role})"
 
 
+# AnswerClass and Nugget are QA's (tracks/qa) but stay here (issue 27 looked at moving them behind the track):
+# Judgment.nugget below is a ForeignKey to Nugget, so a Nugget in tracks.qa would make this stage's model and its
+# migrations depend on a track; and assess/assessor_views.py reads both for the history's words (class labels,
+# nugget texts). AnswerClass alone could move only once the history asks the track for those words.
 class AnswerClass(models.Model):
     """An equivalence class of correct answers to a list question: one distinct answer, however many instances."""
 

@@ -1,7 +1,7 @@
 """Judgment saves over HTTP with live rescoring on: gunicorn (config/gunicorn.conf.py) + PostgreSQL + a Celery
 worker started as docker-compose.yml starts it, the same POST the judging page's htmx sends.
 
-Data: a TREC 2007-sized evaluation (scoring.synthetic.trec2007_sized: 70 series, 515 questions, 51 runs, every
+Data: a TREC 2007-sized evaluation (tracks.qa.synthetic.trec2007_sized: 70 series, 515 questions, 51 runs, every
 item judged); the first `--clients` series are assigned to as many assessors, who own their series' instance
 judgments and re-judge them (factoid and list items, ~70 distinct items each, cycling through the labels so every
 save is a change and every save marks its question stale). Scores are fully computed before the load starts.
@@ -109,7 +109,7 @@ def build_data(args):
     from assess.models import Assignment, Judgment
     from pooling.models import Topic
     from scoring.rescore import rescore_evaluation
-    from scoring.synthetic import trec2007_sized
+    from tracks.qa.synthetic import trec2007_sized
 
     evaluation = trec2007_sized(slug=SLUG, series=args.series, questions=args.questions, runs=args.runs)
     group, _ = Group.objects.get_or_create(name="assessor")

@@ -119,7 +119,7 @@ def _size(args, scale):
     from pooling.models import Evaluation, Run, RunEntry
     from scoring.models import Score
     from scoring.rescore import rescore_evaluation
-    from scoring.synthetic import trec2007_sized
+    from tracks.qa.synthetic import trec2007_sized
 
     slug = "bench-trec2007" if scale == 1 else f"bench-trec2007-x{scale}"
     tag = f"{scale}x: "

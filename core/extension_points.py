@@ -61,3 +61,27 @@ def point(name: str, doc: str) -> ExtensionPoint[Any]:
 
 
 # The points themselves follow, grouped by the stage that calls them.
+
+
+# scoring: judgments JSON Lines
+
+judgments_jsonl = point(
+    "judgments_jsonl",
+    """The records a track adds to Assay's judgments file (scoring.judgments_jsonl) and the ids of them that its
+    judgment values and structure-log values name (QA: answer classes and nuggets, tracks/qa/judgments_jsonl.py).
+
+    Receives (evaluation, importing): an Evaluation of the track, and the import in progress
+    (scoring.judgments_jsonl.Importing), or None for an export. Returns a scoring.judgments_jsonl.TrackRecords
+    (register a subclass: the class is the callable), which the stage asks
+      export(names) -> iterable of JSON-ready dicts with a "type", written after the found items and before the
+          judgments (names.ident[topic id] is a question's ident, names.users[user id] a username);
+      readers: {record type: read(importing, rec)}, each storing one record of the file (importing.topic(ident),
+          .user(name), .once(identity, what), .stamp(model, pk, field, value), .error(message) -> ImportFailed
+          naming the file and line);
+      held() -> bool: the evaluation already holds such records (the import is refused);
+      value(kind, value, history) -> a judgment value (a dict copy) with the target's ids;
+      nugget(source id) -> the target's id of the nugget a judgment is on;
+      structure_ids(action, value, item, user) -> a structure-log value with its ids put through item and user
+          (id -> id) and the track's own mapped.
+    Unregistered: the base TrackRecords, which adds no record and maps pool items only.""",
+)

@@ -23,7 +23,7 @@ from scoring.measures.combine import spread
 from scoring.models import Score
 from scoring.registry import get_report_builder, measure_label
 from scoring.release import FROZEN, LIVE, release_record, when
-from scoring.results import RUN_MEASURE_ORDER, compared_runs, run_judging
+from scoring.results import compared_runs, measure_order, run_judging
 from scoring.svg import difference_plot
 
 
@@ -172,7 +172,7 @@ def generic_report(run):
     notes = []
 
     values, mine = spread_rows(run, Score.RUN, {}, others)
-    order = [m for m in RUN_MEASURE_ORDER if m in mine] + sorted(set(mine) - set(RUN_MEASURE_ORDER))
+    order = measure_order(evaluation, mine)
     summary = []
     for m in order:
         value, detail = mine[m]

@@ -9,18 +9,6 @@ from scoring.models import Score, ScoringState
 from scoring.registry import get_judging
 from scoring.release import released_for
 
-RUN_MEASURE_ORDER = [
-    "score",
-    "factoid",
-    "list",
-    "rigidlist",
-    "other",
-    "squishylist",
-    "ciqa",
-    "nil_precision",
-    "nil_recall",
-]
-
 
 def judged_priorities(evaluation):
     return set(evaluation.setting("judged_priorities") or [])
@@ -175,11 +163,17 @@ def nothing_judged(measures):
     return judged is not None and judged.value == 0
 
 
+def measure_order(evaluation, present):
+    """The run-level measure names `present`, in display order: the score, then the measures the evaluation's
+    track declares (Track.measures) in their declaration order, then any others, sorted."""
+    declared = ["score", *(m.name for m in evaluation.track_spec.measures)]
+    ordered = [m for m in dict.fromkeys(declared) if m in present]
+    return ordered + sorted(set(present) - set(ordered))
+
+
 def component_measures(evaluation, measures_by_run):
-    """The run-level measure names present, in display order (score first, then components)."""
-    present = {m for ms in measures_by_run for m in ms} - {"judged"}
-    ordered = [m for m in RUN_MEASURE_ORDER if m in present]
-    return ordered + sorted(present - set(ordered))
+    """The run-level measure names present on the board, in display order (measure_order; "judged" apart)."""
+    return measure_order(evaluation, {m for ms in measures_by_run for m in ms} - {"judged"})
 
 
 def score_tree(evaluation):

@@ -28,9 +28,9 @@ from assess.models import (
 from corpus.loading import load_collection
 from corpus.models import Document
 from pooling.models import Evaluation, PoolItem
-from scoring.judgments_jsonl import structure_ids
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
+from tracks.qa.judgments_jsonl import structure_ids
 
 pytestmark = pytest.mark.django_db
 

@@ -162,7 +162,7 @@ def test_judgment_imports():
     """A judgment import is refused whole with ImportFailed naming FILE:LINE, and stores nothing."""
     from assess.models import Judgment
     from scoring.judgments_jsonl import ImportFailed, export_jsonl, import_jsonl
-    from scoring.synthetic import tiny_trec2007
+    from tracks.qa.synthetic import tiny_trec2007
 
     source = tiny_trec2007(slug="fuzz-source")
     lines = [line for line in export_jsonl(source["evaluation"])]

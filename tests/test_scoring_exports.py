@@ -11,7 +11,7 @@ from pooling.models import Evaluation, PoolItem, Run, RunEntry, Topic
 from scoring.judgments_jsonl import export_jsonl
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
-from scoring.synthetic import tiny_trec2007
+from tracks.qa.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db
 

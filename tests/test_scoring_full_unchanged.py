@@ -19,7 +19,7 @@ from assess.models import Judgment
 from pooling.models import Evaluation, Topic
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
-from scoring.synthetic import trec2007_sized
+from tracks.qa.synthetic import trec2007_sized
 
 pytestmark = pytest.mark.django_db
 

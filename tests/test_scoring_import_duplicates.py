@@ -7,8 +7,8 @@ from django.core.management import CommandError, call_command
 
 from assess.models import AnswerClass, Judgment, Nugget, TopicClosure
 from scoring.judgments_jsonl import export_jsonl
-from scoring.synthetic import tiny_trec2007
 from tests.test_scoring_exports import _copy_without_judgments
+from tracks.qa.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db
 

@@ -23,8 +23,8 @@ from config import worker as worker_process
 from pooling.models import StaleTopic
 from scoring.models import Score, ScoringState
 from scoring.rescore import rescore_evaluation
-from scoring.synthetic import tiny_trec2007
 from tests.conftest import ROOT, _database_url_for
+from tracks.qa.synthetic import tiny_trec2007
 
 
 def _value(run, topic):

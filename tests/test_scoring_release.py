@@ -18,7 +18,7 @@ from pooling.staleness import mark_stale
 from scoring.models import ScoringState
 from scoring.release import ReleaseRefused, release, withdraw
 from scoring.rescore import rescore_evaluation, rescore_stale_topics
-from scoring.synthetic import tiny_trec2007
+from tracks.qa.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db
 

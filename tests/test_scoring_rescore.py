@@ -9,7 +9,7 @@ from pooling.models import StaleTopic
 from pooling.staleness import mark_stale
 from scoring.models import Score, ScoringState
 from scoring.rescore import freshness, rescore_evaluation, rescore_stale_topics
-from scoring.synthetic import tiny_trec2007
+from tracks.qa.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db
 
@@ -178,7 +178,7 @@ def test_ciqa_pyramid_f_and_recall_by_length_in_report():
     from assess.models import Nugget
     from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team, Topic
     from scoring.reports import build_report
-    from scoring.synthetic import _user
+    from tracks.qa.synthetic import _user
 
     who = _user("ciqa-assessor")
     ev = Evaluation.objects.create(slug="ciqa", title="ciQA", track="trec2007-ciqa")
@@ -266,7 +266,7 @@ def test_live_passes_store_exactly_what_a_full_rescoring_stores():
     from the recomputed series), leave every stored score equal to a full rescoring from scratch: labels, answer
     classes, a list question's final answer set emptied (left out), a factoid question turning NIL, nugget matches
     and votes (pyramid weights), and runs whose stored sums are missing or count a series deleted since."""
-    from scoring.synthetic import trec2007_sized
+    from tracks.qa.synthetic import trec2007_sized
 
     ev = trec2007_sized(slug="agree", series=6, questions=40, runs=5, seed=3)
     rescore_evaluation(ev.id)

@@ -9,8 +9,8 @@ from assess.models import Judgment
 from assess.official import nugget_vote_sets, nugget_votes, official_fields, official_values
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation, store
-from scoring.synthetic import tiny_trec2007
 from tracks.qa.scorer import score_qa
+from tracks.qa.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db
 

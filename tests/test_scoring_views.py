@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from pooling.models import Evaluation
 from scoring.rescore import rescore_evaluation
-from scoring.synthetic import tiny_trec2007
 from tests.conftest import PASSWORD
+from tracks.qa.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from pooling.models import StaleTopic
 from pooling.staleness import mark_stale, wait_for_publisher
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
-from scoring.synthetic import tiny_trec2007
+from tracks.qa.synthetic import tiny_trec2007
 
 
 def _value(run, topic):

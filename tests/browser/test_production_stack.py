@@ -21,9 +21,9 @@ from django.urls import reverse
 from assess.models import Assignment, Judgment
 from pooling.models import StaleTopic
 from scoring.rescore import rescore_evaluation
-from scoring.synthetic import tiny_trec2007
 from tests.conftest import PASSWORD, ROOT, _database_url_for
 from tracks.qa.sample import build_sample
+from tracks.qa.synthetic import tiny_trec2007
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker]
 

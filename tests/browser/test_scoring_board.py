@@ -6,7 +6,7 @@ from django.db import transaction
 from assess.models import Judgment
 from pooling.staleness import mark_stale
 from scoring.rescore import rescore_evaluation
-from scoring.synthetic import tiny_trec2007
+from tracks.qa.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.browser
 

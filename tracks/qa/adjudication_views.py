@@ -34,7 +34,7 @@ def adjudication(request, slug):
     ]
     return render(
         request,
-        "assess/adjudication.html",
+        "qa/adjudication.html",
         {
             "evaluation": evaluation,
             "entries": entries,
@@ -92,4 +92,4 @@ def adjudicate(request, item_id):
         classes,
         error,
     )
-    return render(request, "assess/_adjudication_row.html", {"e": entry}, status=status)
+    return render(request, "qa/_adjudication_row.html", {"e": entry}, status=status)

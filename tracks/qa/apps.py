@@ -191,3 +191,9 @@ class QaConfig(AppConfig):
                 ciqa_submissions.submit_url_file,
             ),
         )
+        # judgments JSON Lines (issue 27)
+        from core import extension_points as ep
+        from tracks.qa.judgments_jsonl import QaRecords
+
+        for track in (TAC2008, TREC2007, CIQA_TRACK):
+            ep.judgments_jsonl.register(track.slug, QaRecords)

@@ -25,7 +25,7 @@ def _primary_question(request, pk, qid):
 
 
 def _render(request, assignment, question, message=None, error=None, status=200):
-    return render(request, "assess/_classes.html", classes_context(assignment, question, message, error), status=status)
+    return render(request, "qa/_classes.html", classes_context(assignment, question, message, error), status=status)
 
 
 @assessor_required

@@ -47,7 +47,7 @@ def assignment_detail(request, pk):
     first_open = next((q for q in qs if q.judged < q.total), None)
     return render(
         request,
-        "assess/assignment.html",
+        "qa/assignment.html",
         {
             "assignment": assignment,
             "questions": qs,
@@ -76,10 +76,10 @@ def question_page(request, pk, qid):
     if questions.is_nugget_question(question):
         if assignment.role != Assignment.PRIMARY:
             raise Http404("nugget questions are judged by the primary assessor")
-        return render(request, "assess/nuggets.html", workspace_context(request, assignment, question))
+        return render(request, "qa/nuggets.html", workspace_context(request, assignment, question))
     item_id = params.optional_integer(request.GET.get("item"), "item")
     context = item_panel_context(request, assignment, question, item_id)
-    return render(request, "assess/judge.html", context)
+    return render(request, "qa/judge.html", context)
 
 
 @assessor_required
@@ -91,7 +91,7 @@ def item_panel(request, pk, qid, item_id):
         item_id = None
     return render(
         request,
-        "assess/_item_panel.html",
+        "qa/_item_panel.html",
         item_panel_context(request, assignment, question, item_id, want=request.GET.get("want")),
     )
 
@@ -167,7 +167,7 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
 def bar_context(item, role, judgment, message=None, error=None):
     """The judgment bar: label buttons with their keys (assess.keymap: the digits), the current value, and on a
     list question (primary) the answer classes, numbered for ⇧digits: putting an answer into a class also judges
-    it correct (instance_judging.assign_class), so a correct answer is one key too. `complete` tells static/js/assess.js
+    it correct (instance_judging.assign_class), so a correct answer is one key too. `complete` tells static/qa/assess.js
     (tracks/qa/static) that the judgment needs nothing more (auto-advance may move on)."""
     question, evaluation = item.topic, item.evaluation
     value = judgment.value if judgment is not None else {}
@@ -272,4 +272,4 @@ def _bar(
             context["changed_classes_oob"] = changed
         else:
             context["classes_oob"] = classes_context(assignment, item.topic)
-    return render(request, "assess/_judge_bar.html", context, status=status)
+    return render(request, "qa/_judge_bar.html", context, status=status)

@@ -32,13 +32,13 @@ def _nugget_question(request, pk, qid):
 def workspace(request, pk, qid):
     """Who: the primary assessor of this assignment. The nugget workspace partial."""
     assignment, question = _nugget_question(request, pk, qid)
-    return render(request, "assess/_nugget_workspace.html", workspace_context(request, assignment, question))
+    return render(request, "qa/_nugget_workspace.html", workspace_context(request, assignment, question))
 
 
 def _workspace(request, assignment, question, message=None, error=None, status=200):
     return render(
         request,
-        "assess/_nugget_workspace.html",
+        "qa/_nugget_workspace.html",
         workspace_context(request, assignment, question, message, error),
         status=status,
     )
@@ -140,7 +140,7 @@ def match(request, item_id):
     matched = Judgment.objects.filter(topic=item.topic, kind="nugget_match", assessor=request.user).count()
     return render(
         request,
-        "assess/_match_row.html",
+        "qa/_match_row.html",
         {"item": item, "message": message if not error else None, "error": error, "matched_oob": matched},
         status=status,
     )
@@ -171,7 +171,7 @@ def vote(request, nugget_id):
     nugget.my_vote = judgment
     return render(
         request,
-        "assess/_vote.html",
+        "qa/_vote.html",
         {"nugget": nugget, "error": error, "saved": not error, "later": later},
         status=status,
     )
@@ -197,6 +197,6 @@ def vote_series(request, series_id):
             n.index, n.my_vote = i, votes.get(n.pk)
     return render(
         request,
-        "assess/vote_series.html",
+        "qa/vote_series.html",
         {"series": series, "questions": qs, "later": later, "primary": primary, "nugget_questions": nugget_qs},
     )

@@ -7,7 +7,7 @@ from scoring.measures.definition import GENERIC_LABELS
 from scoring.models import Score
 from scoring.registry import measure_label
 from scoring.rescore import rescore_evaluation
-from scoring.synthetic import tiny_trec2007
+from tracks.qa.synthetic import tiny_trec2007
 
 
 @pytest.mark.django_db

@@ -13,9 +13,9 @@ from assess.models import Judgment, StructureChange
 from pooling.models import Evaluation, StaleTopic, Topic
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation, rescore_stale_topics
-from scoring.synthetic import tiny_trec2007
 from tracks.qa import nil_answers
 from tracks.qa.nist_exports import nist_list_judgments
+from tracks.qa.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from scoring.synthetic import tiny_trec2007
 from tracks.qa.nist_exports import nist_nugget_matches, nist_nuggets
+from tracks.qa.synthetic import tiny_trec2007
 
 pytestmark = pytest.mark.django_db
 
