@@ -16,7 +16,7 @@ from django.db.models import Count, Q
 from assess import agreement
 from assess.models import Assignment, Judgment, JudgmentChange
 from pooling.models import PoolItem, Topic
-from pooling.tracks import TRACKS
+from core.tracks import TRACKS
 
 IDLE_CAP = 300.0  # seconds
 

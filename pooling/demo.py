@@ -1,7 +1,7 @@
 """The demo: users for each role, then each track's demo data. Every step is idempotent.
 
 `python manage.py load_demo` runs the users' and collections' steps, then each registered track's demo steps
-(pooling.tracks.Track.demo_steps) in the order the track apps are installed.
+(core.tracks.Track.demo_steps) in the order the track apps are installed.
 """
 
 from importlib import import_module
@@ -64,7 +64,7 @@ STEPS = ["pooling.demo.create_users", "corpus.demo.load_demo_collections"]
 
 
 def steps():
-    from pooling.tracks import TRACKS
+    from core.tracks import TRACKS
 
     return STEPS + [step for track in TRACKS.values() for step in track.demo_steps]
 

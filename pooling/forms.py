@@ -3,7 +3,7 @@ from django import forms
 from corpus.models import Collection
 from pooling.formats.base import load_format
 from pooling.models import Evaluation, Team
-from pooling.tracks import track_choices
+from core.tracks import track_choices
 
 
 class EvaluationForm(forms.Form):

@@ -36,7 +36,7 @@ from pooling.models import (
     Topic,
 )
 from pooling.staleness import mark_questions_stale, rescoring_deferred
-from pooling.tracks import TRACKS, get_track
+from core.tracks import TRACKS, get_track
 
 DOCID_BATCH = 5000
 

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 
-from pooling.tracks import get_track, track_choices
+from core.tracks import get_track, track_choices
 
 
 class Evaluation(models.Model):

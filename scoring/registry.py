@@ -105,7 +105,7 @@ def get_report_builder(track_slug: str) -> ReportBuilder | None:
 
 def measure_label(name: str, track_slug: str | None = None) -> str:
     """The label of a stored measure: from the track's measure definitions (Track.measures), else generic."""
-    from pooling.tracks import TRACKS
+    from core.tracks import TRACKS
     from scoring.measures.definition import label_of
 
     track = TRACKS.get(track_slug) if track_slug else None

@@ -45,7 +45,7 @@ def test_create_evaluation_seeds_settings_from_track(blog):
         create_evaluation("e1", "nope", ["missing"])
     assert exc.value.problems == [
         "unknown track 'nope'; known tracks: "
-        + ", ".join(sorted(__import__("pooling.tracks", fromlist=["TRACKS"]).TRACKS)),
+        + ", ".join(sorted(__import__("core.tracks", fromlist=["TRACKS"]).TRACKS)),
         "an evaluation with slug 'e1' already exists",
         "no collection named 'missing'",
     ]

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.module_loading import import_string
 
 from pooling.formats.base import load_format
-from pooling.tracks import TRACKS
+from core.tracks import TRACKS
 
 PAGES_PER_ROLE = 150  # a budget: the demo's pages are reached well within it
 START = {

@@ -20,7 +20,7 @@ from corpus.loading import load_collection
 from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
 from pooling.models import PoolItem, Run, Team
 from pooling.pools import build_pools
-from pooling.tracks import TRACKS
+from core.tracks import TRACKS
 from scoring.release import release
 from tracks.bolt import judging
 

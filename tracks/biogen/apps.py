@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 
 from assess.keymap import register_pages
-from pooling.tracks import PageLink, Track, register_track
+from core.tracks import PageLink, Track, register_track
 from tracks.biogen import keys
 from tracks.biogen.labels import ALL_LABELS, KIND
 from tracks.biogen.measures import MEASURES

@@ -1,8 +1,8 @@
 from django.apps import AppConfig
 
 from assess.keymap import register_pages
-from pooling.submission_rules import SubmissionRules
-from pooling.tracks import PageLink, Track, register_track
+from core.submission_rules import SubmissionRules
+from core.tracks import PageLink, Track, register_track
 from tracks.bolt import keys
 from tracks.bolt.measures import MEASURES
 

@@ -1,8 +1,8 @@
 from django.apps import AppConfig
 
 from assess.keymap import register_pages
-from pooling.submission_rules import TAG_TEAM_PREFIX, TAG_TEAM_PRIORITY, SubmissionRules
-from pooling.tracks import PageLink, Track, register_track
+from core.submission_rules import TAG_TEAM_PREFIX, TAG_TEAM_PRIORITY, SubmissionRules
+from core.tracks import PageLink, Track, register_track
 from tracks.qa import keys
 from tracks.qa.measures import CIQA, TAC2008_MEASURES, TREC2007_MEASURES, TREC2007_NUGGET_F_PYRAMID
 from tracks.qa.questions import INSTANCE_TYPES, NUGGET_TYPES

@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 
-from pooling.submission_rules import SubmissionRules
-from pooling.tracks import PageLink, Track, register_track
+from core.submission_rules import SubmissionRules
+from core.tracks import PageLink, Track, register_track
 from tracks.qa4mre.measures import DEFINITIONS
 
 QA4MRE = Track(

@@ -37,7 +37,7 @@ def messages(problems):
 
 
 def test_track_names_these_modules():
-    from pooling.tracks import get_track
+    from core.tracks import get_track
 
     track = get_track("qa4mre-2012")
     assert load_format(track.topic_format).parse_topics is parse_topics
@@ -336,7 +336,7 @@ def test_no_test_set_loaded():
 
 
 def test_track_defaults_match_the_checker():
-    from pooling.tracks import get_track
+    from core.tracks import get_track
     from tracks.qa4mre.formats.run import LANGUAGES, MAX_RUNS
 
     defaults = get_track("qa4mre-2012").default_settings

@@ -18,7 +18,7 @@ from pooling.formats.base import ParsedRun
 from pooling.loading import LoadError, RunFile, effective_settings, load_run_files, rule_breaches
 from pooling.models import Run, Team, Topic
 from pooling.models import Submission as Receipt
-from pooling.submission_rules import RUN_RULES
+from core.submission_rules import RUN_RULES
 from tracks.qa.ciqa.models import Screenshot, UrlFile
 from tracks.qa.ciqa.rules import FINAL, INITIAL, STAGES, URLS, Submission, check_submission
 from tracks.qa.formats.ciqa_topics import KIND, TRAINING_KIND

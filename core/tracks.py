@@ -7,7 +7,7 @@ is offered (create form, run checker, commands) only once an installed app has r
 from dataclasses import dataclass, field
 from typing import Any
 
-from pooling.submission_rules import SubmissionRules
+from core.submission_rules import SubmissionRules
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class Track:
     # Demo steps, run in order by `manage.py load_demo` after the users and collections: dotted paths of
     # functions taking `out` (a print-like callable).
     demo_steps: tuple[str, ...] = ()
-    # What a team may submit (pooling.submission_rules), checked by every loading path; the default accepts all.
+    # What a team may submit (core.submission_rules), checked by every loading path; the default accepts all.
     submission_rules: SubmissionRules = SubmissionRules()
     # The topics teams get while the evaluation runs, when not the topic file as loaded: a dotted path of a
     # Django-side f(evaluation) -> (filename, bytes) (BOLT: number, query and language-target only; the full
