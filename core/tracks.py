@@ -1,13 +1,44 @@
-"""The track registry: each track app (tracks/<name>/) declares its tracks here from its AppConfig.ready().
+"""The track registry: each track app (tracks/<name>/) declares its tracks here from its AppConfig.ready()
+(through its plugin module, see tracks/__init__.py).
 
-Plain data with no Django import. The stage apps look a track up here instead of branching on its slug; a track
-is offered (create form, run checker, commands) only once an installed app has registered it.
+Plain data with no Django import: what a track *is* (titles, formats, kinds, measures, settings, links). What a
+stage *calls* in a track is registered in core.extension_points instead. The stage apps look a track up here
+instead of branching on its slug; a track is offered (create form, run checker, commands) only once an installed
+app has registered it.
 """
 
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from core.submission_rules import SubmissionRules
+
+
+# The shape of a judgment value (checked by assess.kinds): a type (str, int, bool), a tuple of allowed values,
+# `Nullable(shape)`, a one-element list `[shape]` (a list of such), `MapOf(shape)` (an object with any string
+# keys) or a dict (an object with exactly those keys).
+@dataclass(frozen=True)
+class Nullable:
+    shape: Any
+
+
+@dataclass(frozen=True)
+class MapOf:
+    shape: Any
+
+
+@dataclass(frozen=True)
+class JudgmentKind:
+    """What assessors record of one kind: its name, the value's shape, the labels an assessor picks from (the
+    track's; the value's check may be looser, the track's judging narrows it), and the value in words."""
+
+    name: str
+    shape: Any  # the value's shape, as above
+    description: str = ""
+    # value, names -> the value in words for the history (names: {"answer_class": {id: label}, "nuggets": {id:
+    # text}}); None: assess.kinds.in_words' generic "key: value" words
+    words: Any = None
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -27,11 +58,10 @@ class Track:
     title: str
     seed: str  # the seed document in ../shared/seeds that specifies the track
     collection_formats: tuple[str, ...]  # corpus formats its documents come in
-    topic_format: str  # module of its topic parser: a dotted path, or a name in pooling.formats
-    run_format: str  # module of its run parser/checker: a dotted path, or a name in pooling.formats
+    topic_format: ModuleType  # its topic parser (pooling.formats.base: parse_topics), a pure module
+    run_format: ModuleType  # its run parser/checker (pooling.formats.base: check_run), a pure module
     question_types: tuple[str, ...] = ()
-    judgment_kinds: tuple[str, ...] = ()  # what assessors record (assess app)
-    judgments: dict[str, tuple[str, ...]] = field(default_factory=dict)  # judgment kind -> allowed labels
+    kinds: tuple[JudgmentKind, ...] = ()  # what assessors record (checked by assess.kinds)
     # Progress (assess.progress): the judgment kind that marks a pool item of a question judged, by question type
     # (upper case); the kinds only the primary assessor records (a second assessor's progress leaves their
     # questions out); and a PoolItem filter (lookup -> value) of items judged on a page of their own, not item by
@@ -42,9 +72,8 @@ class Track:
     measures: tuple[Any, ...] = ()  # its scoring.measures.definition.Measure entries (pooling cannot import scoring)
     human_judging: bool = True
     default_settings: dict = field(default_factory=dict)
-    # Double judging's disagreements: the function listing them ([(item, primary, secondary, decided)]) and the
-    # URL name of the page deciding them (takes the evaluation's slug); "" for a track without human judging.
-    adjudication_queue: str = ""
+    # Double judging's disagreements: the URL name of the page deciding them (takes the evaluation's slug; the
+    # queue itself is core.extension_points.adjudication_queue); "" for a track without human judging.
     adjudication_page: str = ""
     # The assessor's page of one assignment (URL name taking the assignment's pk).
     assignment_page: str = ""
@@ -54,21 +83,22 @@ class Track:
     # run (reversed with the run's evaluation's slug).
     organizer_links: tuple[PageLink, ...] = ()
     participant_links: tuple[PageLink, ...] = ()
-    # Demo steps, run in order by `manage.py load_demo` after the users and collections: dotted paths of
-    # functions taking `out` (a print-like callable).
-    demo_steps: tuple[str, ...] = ()
+    # Its judging pages and their keys (assess.keymap.Page entries; the key map is built from every track's).
+    pages: tuple[Any, ...] = ()
     # What a team may submit (core.submission_rules), checked by every loading path; the default accepts all.
     submission_rules: SubmissionRules = SubmissionRules()
-    # The topics teams get while the evaluation runs, when not the topic file as loaded: a dotted path of a
-    # Django-side f(evaluation) -> (filename, bytes) (BOLT: number, query and language-target only; the full
-    # topics follow with the judgments).
-    participant_topics: str = ""
-    # A run's judgments in the track's official form, given to its team once released: a dotted path of a
-    # Django-side f(run) -> (filename, bytes) or None; an optional attribute f.applies(run) says which runs have one.
-    run_judgments: str = ""
     # Topic.data keys that hold an organizer's yes/no decision about a question that changes its scores (QA: the
     # NIL decisions, "answer_is_nil"): they travel with the judgments export (scoring.judgments_jsonl).
     topic_decisions: tuple[str, ...] = ()
+
+    @property
+    def judgment_kinds(self) -> tuple[str, ...]:
+        """The names of its kinds."""
+        return tuple(kind.name for kind in self.kinds)
+
+    def labels(self, kind: str) -> tuple[str, ...]:
+        """The labels of its kind `kind` (none for a kind it does not record)."""
+        return next((k.labels for k in self.kinds if k.name == kind), ())
 
 
 TRACKS: dict[str, Track] = {}

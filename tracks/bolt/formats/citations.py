@@ -41,10 +41,6 @@ from pooling.formats.parallel import NeedsParent
 from tracks.bolt.formats.xml_common import AS_SUBMITTED, PASSAGE_READINGS, children, parse_xml, passage_text
 from tracks.bolt.near_duplicates import THRESHOLD_PERCENT, leaders
 
-# The Django-side function that tells the checker about the collection (see pooling.loading.check_context).
-CONTEXT_EXTRA = "tracks.bolt.judging.check_extra"
-# Entered around a batch of files (pooling.loading.batch_context): their shared passages' features computed once.
-BATCH_CONTEXT = "tracks.bolt.near_duplicates.shared_features"
 
 ROOT = "bolt-ir-submission"
 HEADER = ("team", "date", "eval", "subtask", "contact")

@@ -3,9 +3,9 @@
 
 A run goes through pooling.loading.load_run_files like any track's run (the campaign's rules and window, the
 receipt, the audit log) with its stage (initial or final, and a final run's initial run) in the run's data
-("kind", "initial_tag"); the ciQA rules (tracks.qa.ciqa.rules) are checked in AFTER_STORE inside the run's
+("kind", "initial_tag"); the ciQA rules (tracks.qa.ciqa.rules) are checked after storing (core.extension_points.after_run_stored) inside the run's
 transaction with the team's row locked, so two uploads of one team cannot both pass as its third run, and, for a
-run only checked, through CHECK_SUBMISSION. A URL file is held to the same campaign rules (what rule_breaches checks
+run only checked, through check_submission (both registered in tracks/qa/plugin.py). A URL file is held to the same campaign rules (what rule_breaches checks
 of every submission: the window) and gets a receipt too."""
 
 import hashlib
@@ -99,7 +99,7 @@ def _rule_problems(evaluation, tag, team, stage, initial, exclude=None):
 
 
 def check_submission_of(evaluation, parsed, run_file):
-    """The run format's CHECK_SUBMISSION: what after_store will refuse, for a run only checked."""
+    """The track's check_submission (core.extension_points): what after_store will refuse, for a run only checked."""
     stage = run_file.kind or ""
     if stage not in STAGES:
         return [f"{run_file.filename}:0: say whether the run is an initial or a final run"]
@@ -109,7 +109,7 @@ def check_submission_of(evaluation, parsed, run_file):
 
 
 def after_store(run):
-    """pooling.loading.store_run's hook (tracks/qa/formats/ciqa_runs.py AFTER_STORE), inside the run's
+    """The track's after_run_stored (core.extension_points), called by pooling's store_run inside the run's
     transaction: the run has a stage, and the pairing and per-team limits hold."""
     where = f"{run.source_name or run.tag}:0"
     stage = (run.data or {}).get(STAGE)
