@@ -252,12 +252,14 @@ def _check_in_workers(files, ctx, processes):
         return [None] * len(files)
     from pooling.formats.columns import run_problems
     from tracks.bolt.formats import citations
+    from tracks.bolt.near_duplicates import shared_features
 
-    module_name = citations.__name__
     limits = partial(run_problems, tag_max=100, docid_max=200)
     jobs = [(data, f"{tag}.xml") for tag, data in files.items()]
     return list(
-        parallel.checked(module_name, jobs, lambda d: parallel.plain_context(citations, ctx, d), processes, limits)
+        parallel.checked(
+            citations, jobs, lambda d: parallel.plain_context(citations, ctx, d), processes, limits, shared_features
+        )
     )
 
 

@@ -16,7 +16,7 @@ def _check_fixture_runs():
     limits = partial(run_problems, tag_max=100, docid_max=200)
     ctx = context()
     return parallel.checked(
-        citations.__name__, files, lambda data: parallel.plain_context(citations, ctx, data), 2, limits
+        citations, files, lambda data: parallel.plain_context(citations, ctx, data), 2, limits
     )
 
 

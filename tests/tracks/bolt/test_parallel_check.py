@@ -41,7 +41,12 @@ def in_process(files, ctx):
 def in_workers(files, ctx, processes=2):
     return list(
         parallel.checked(
-            citations.__name__, files, lambda data: parallel.plain_context(citations, ctx, data), processes, LIMITS
+            citations,
+            files,
+            lambda data: parallel.plain_context(citations, ctx, data),
+            processes,
+            LIMITS,
+            shared_features,
         )
     )
 
@@ -112,7 +117,7 @@ def test_a_failed_worker_leaves_the_file_to_the_caller(small_batches):
     files = fixture_files()[:2]
     unpicklable = CheckContext(topics={"1.001": "topic"}, settings={}, known_docids=lambda docids: set(docids))
     contexts = iter([unpicklable, parallel.plain_context(citations, context(), files[1][0])])
-    got = list(parallel.checked(citations.__name__, files, lambda data: next(contexts), 2, LIMITS))
+    got = list(parallel.checked(citations, files, lambda data: next(contexts), 2, LIMITS))
     assert got[0] is None and got[1] == in_process(files[1:], context())[0]
 
 

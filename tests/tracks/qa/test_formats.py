@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from pooling.formats.base import CheckContext, ParsedEntry, load_format
+from pooling.formats.base import CheckContext, ParsedEntry
 from pooling.formats.top_docs import parse_top_docs
 from tracks.qa.formats.runs import check_run, collapse, pool_key
 from tracks.qa.formats.topics import parse_topics
@@ -237,8 +237,8 @@ def test_tracks_name_these_modules():
 
     for slug in ("tac2008-qa", "trec2007-qa"):
         spec = get_track(slug)
-        assert load_format(spec.topic_format).parse_topics is parse_topics
-        assert load_format(spec.run_format).check_run is check_run
+        assert spec.topic_format.parse_topics is parse_topics
+        assert spec.run_format.check_run is check_run
 
 
 def test_qa_formats_and_measures_import_no_django():
