@@ -1,6 +1,6 @@
 """The organizer's judging pages of every track — progress, time per item, agreement, invitations, double judging,
-closing questions — with the size of the track's adjudication queue (core.extension_points.adjudication_queue), whose page is the
-track's (Track.adjudication_page)."""
+closing questions — with the size of the track's adjudication queue (core.extension_points.adjudication_queue),
+whose page is the track's (Track.adjudication_page)."""
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -12,8 +12,8 @@ from django.views.decorators.http import require_POST
 from assess import judging, progress
 from assess.models import Assignment, Invitation, TopicClosure
 from config import params
-from core import extension_points as ep
 from config.roles import ASSESSOR, organizer_required
+from core import extension_points as ep
 from pooling.models import Evaluation, Topic
 
 

@@ -8,8 +8,8 @@ from assess import documents
 from assess.models import Assignment, SearchLog
 from assess.search_panel import current_item, current_topic, log_open, log_search
 from config import params
-from core import extension_points as ep
 from config.roles import assessor_required
+from core import extension_points as ep
 from corpus import search_query, search_views
 from corpus.models import Document
 

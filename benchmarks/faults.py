@@ -283,9 +283,9 @@ def scores_match_full_rescoring(evaluation_id):
     """(every stored score equals a full rescoring computed now, and no stale marks remain)."""
     from django.db import connection
 
+    from core import extension_points as ep
     from pooling.models import Evaluation, StaleTopic
     from scoring.models import Score
-    from core import extension_points as ep
 
     try:
         if StaleTopic.objects.filter(evaluation_id=evaluation_id).exists():

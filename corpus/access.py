@@ -29,7 +29,6 @@ if TYPE_CHECKING:  # named in annotations only (corpus.models is not imported at
 type Grant = Callable[[AbstractBaseUser | AnonymousUser], Iterable[int] | QuerySet]
 
 
-
 def _grants() -> list[Grant]:
     return [grant for _, grant in ep.document_access.items()]
 

@@ -1,8 +1,8 @@
 from django import forms
 
+from core.tracks import track_choices
 from corpus.models import Collection
 from pooling.models import Evaluation, Team
-from core.tracks import track_choices
 
 
 class EvaluationForm(forms.Form):

@@ -123,8 +123,8 @@ def _judging(evaluation, counts):
 
 
 def evaluation_judging(evaluation):
-    """Judging of the whole evaluation: the track's own count (core.extension_points.judging_progress), else the counts the
-    scorer stored with the run scores (every run's are the same: they count the questions' pools)."""
+    """Judging of the whole evaluation: the track's own count (core.extension_points.judging_progress), else the
+    counts the scorer stored with the run scores (every run's are the same: they count the questions' pools)."""
     hook = ep.judging_progress.get(evaluation.track)
     if hook is not None:
         return _judging(evaluation, hook(evaluation))

@@ -9,7 +9,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["config", "core", "accounts", "corpus", "pooling", "assess", "scoring", "api"]  # api: the REST API, after the stages
+STAGES = [
+    "config",
+    "core",
+    "accounts",
+    "corpus",
+    "pooling",
+    "assess",
+    "scoring",
+    "api",
+]  # api: the REST API, after the stages
 PROJECT = set(STAGES) | {"tracks"}
 # Pure modules: plain data and functions over it, importable and testable without Django.
 PURE_GLOBS = [

@@ -44,7 +44,9 @@ def test_nullable_and_maps():
 def test_check_value_refuses_unknown_kinds_and_misfits():
     from dataclasses import replace
 
-    track = replace(next(iter(TRACKS.values())), slug="test-track", kinds=(JudgmentKind("test-kind", {"vote": ("vital", "okay")}),))
+    track = replace(
+        next(iter(TRACKS.values())), slug="test-track", kinds=(JudgmentKind("test-kind", {"vote": ("vital", "okay")}),)
+    )
     register_track(track)  # the kinds are found through the registered tracks
     try:
         check_value("test-kind", {"vote": "okay"})

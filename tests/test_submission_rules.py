@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.db import connection  # noqa: F401  (the skipif condition reads it)
 from django.urls import reverse
 
-from pooling import submission_rules as sr
+from core import submission_rules as sr
 from pooling.loading import check_run_file, load_run_files, update_settings
 from pooling.models import AuditEntry, Participation, Run, Submission, Team
 from tests.conftest import PASSWORD

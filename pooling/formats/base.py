@@ -63,4 +63,3 @@ class CheckContext:
     settings: dict[str, Any]  # the evaluation's settings (limits, NIL allowed, ...)
     known_docids: Callable[[set[str]], set[str]] = lambda docids: set(docids)  # returns the subset that exist
     extra: dict[str, Any] = field(default_factory=dict)  # anything else a format needs (e.g. post texts for BOLT)
-

@@ -5,15 +5,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('pooling', '0003_evaluations_being_judged'),
+        ("pooling", "0003_evaluations_being_judged"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='evaluation',
-            name='track',
+            model_name="evaluation",
+            name="track",
             field=models.CharField(choices=core.tracks.track_choices, max_length=40),
         ),
     ]

@@ -1,5 +1,6 @@
-"""BioGen's judgment kind and its value's shape (the Track holds it, assess.kinds checks it; tracks.biogen.judging checks the
-label fits the item first): a label, and for a citation the supporting words the assessor marked in the abstract."""
+"""BioGen's judgment kind and its value's shape (the Track holds it, assess.kinds checks it; tracks.biogen.judging
+checks the label fits the item first): a label, and for a citation the supporting words the assessor marked in the
+abstract."""
 
 from core.tracks import JudgmentKind
 from tracks.biogen.labels import ALL_LABELS, KIND

@@ -42,7 +42,6 @@ BIOGEN = Track(
 )
 
 
-
 def judgment_exports(evaluation):
     return exports.EXPORTS, "CSV of every judgment"
 

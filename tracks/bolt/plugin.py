@@ -4,7 +4,18 @@
 from core import extension_points as ep
 from core.submission_rules import SubmissionRules
 from core.tracks import PageLink, Track, register_track
-from tracks.bolt import adjudication, demo, judging, keys, kinds, near_duplicates, report, scorer, search_found, team_files
+from tracks.bolt import (
+    adjudication,
+    demo,
+    judging,
+    keys,
+    kinds,
+    near_duplicates,
+    report,
+    scorer,
+    search_found,
+    team_files,
+)
 from tracks.bolt.formats import citations, topics
 from tracks.bolt.measures import MEASURES
 
@@ -48,7 +59,6 @@ BOLT = Track(
     # Seed 004: "After the citation retrieval subtask is assessed, ... Teams will then produce up to three views".
     submission_rules=SubmissionRules(judging_subtasks=("groups",), source="004, Subtask 2: Thematic Grouping"),
 )
-
 
 
 def register():

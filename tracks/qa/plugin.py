@@ -7,8 +7,18 @@ from core.submission_rules import TAG_TEAM_PREFIX, TAG_TEAM_PRIORITY, Submission
 from core.tracks import PageLink, Track, register_track
 from pooling.campaign import OtherSubmission
 from scoring.registry import Export
-from tracks.qa import adjudication, demo_evaluation, demo_judgments, demo_scores, demo_trec2007, keys, kinds
-from tracks.qa import report, scorer, search_found
+from tracks.qa import (
+    adjudication,
+    demo_evaluation,
+    demo_judgments,
+    demo_scores,
+    demo_trec2007,
+    keys,
+    kinds,
+    report,
+    scorer,
+    search_found,
+)
 from tracks.qa.ciqa import demo as ciqa_demo
 from tracks.qa.ciqa import results as ciqa_results
 from tracks.qa.ciqa import submissions as ciqa_submissions
@@ -141,7 +151,6 @@ CIQA_TRACK = Track(
     **QA_PAGES,
     **QA_PROGRESS,
 )
-
 
 
 def load_tac_demo(out):

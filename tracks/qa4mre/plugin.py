@@ -38,7 +38,6 @@ QA4MRE = Track(
 )
 
 
-
 def register():
     register_track(QA4MRE)
     slug = QA4MRE.slug

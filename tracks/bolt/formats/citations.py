@@ -41,7 +41,6 @@ from pooling.formats.parallel import NeedsParent
 from tracks.bolt.formats.xml_common import AS_SUBMITTED, PASSAGE_READINGS, children, parse_xml, passage_text
 from tracks.bolt.near_duplicates import THRESHOLD_PERCENT, leaders
 
-
 ROOT = "bolt-ir-submission"
 HEADER = ("team", "date", "eval", "subtask", "contact")
 CITE_REQUIRED = ("score", "thread", "post", "offset", "length")

@@ -3,22 +3,23 @@
 
 A run goes through pooling.loading.load_run_files like any track's run (the campaign's rules and window, the
 receipt, the audit log) with its stage (initial or final, and a final run's initial run) in the run's data
-("kind", "initial_tag"); the ciQA rules (tracks.qa.ciqa.rules) are checked after storing (core.extension_points.after_run_stored) inside the run's
-transaction with the team's row locked, so two uploads of one team cannot both pass as its third run, and, for a
-run only checked, through check_submission (both registered in tracks/qa/plugin.py). A URL file is held to the same campaign rules (what rule_breaches checks
-of every submission: the window) and gets a receipt too."""
+("kind", "initial_tag"); the ciQA rules (tracks.qa.ciqa.rules) are checked after storing
+(core.extension_points.after_run_stored) inside the run's transaction with the team's row locked, so two uploads of
+one team cannot both pass as its third run, and, for a run only checked, through check_submission (both registered
+in tracks/qa/plugin.py). A URL file is held to the same campaign rules (what rule_breaches checks of every
+submission: the window) and gets a receipt too."""
 
 import hashlib
 import socket
 
 from django.db import transaction
 
+from core.submission_rules import RUN_RULES
 from pooling import audit
 from pooling.formats.base import ParsedRun
 from pooling.loading import LoadError, RunFile, effective_settings, load_run_files, rule_breaches
 from pooling.models import Run, Team, Topic
 from pooling.models import Submission as Receipt
-from core.submission_rules import RUN_RULES
 from tracks.qa.ciqa.models import Screenshot, UrlFile
 from tracks.qa.ciqa.rules import FINAL, INITIAL, STAGES, URLS, Submission, check_submission
 from tracks.qa.formats.ciqa_topics import KIND, TRAINING_KIND

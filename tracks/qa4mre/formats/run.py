@@ -17,7 +17,8 @@ The context (pooling.formats.base.CheckContext) gives the test set's idents in `
 `extra["runs_by_team_id"]` the run_ids already loaded in the evaluation, by team ID (a run_id among them is being
 replaced and does not count towards the limit). A run that passes is added there, so a batch of files checked with
 one context cannot pass eleven runs of one team. tracks.qa4mre.loading.check_context_extra fills it from the database
-(registered as the track's check_context, tracks/qa4mre/plugin.py); tracks.qa4mre.loading.after_store also enforces the limit per team as stored.
+(registered as the track's check_context, tracks/qa4mre/plugin.py); tracks.qa4mre.loading.after_store also
+enforces the limit per team as stored.
 """
 
 import os
