@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from assess import keymap
 from assess.models import Assignment, Invitation
+from core.tracks import TRACKS
 from tests.tracks.bolt.test_adjudication import build_disagreements
 from tests.tracks.bolt.test_views import setup  # noqa: F401 (a fixture: topic 1.002 assigned to bolt-a1)
 from tests.tracks.qa.test_adjudication import _disagreement
@@ -23,7 +24,7 @@ from tracks.qa import keys as qa_keys
 
 def test_no_key_means_two_things():
     actions = defaultdict(set)
-    for page in keymap.PAGES.values():
+    for page in keymap.pages().values():
         for k, _ in page.keys:
             for name in k.keys:
                 actions[name].add(k.action)
@@ -33,24 +34,37 @@ def test_no_key_means_two_things():
     assert keymap.action_of("n") == "no" and keymap.key("next") == "j"
 
 
-def test_the_tracks_register_their_pages():
-    assert set(keymap.PAGES) == {p.ident for p in qa_keys.PAGES + bolt_keys.PAGES + biogen_keys.PAGES}
-    assert [p for p in keymap.PAGES.values() if p.auto_advance] == [qa_keys.INSTANCES]
+def test_the_map_holds_every_registered_tracks_pages():
+    assert set(keymap.pages()) == {p.ident for track in TRACKS.values() for p in track.pages}
+    assert set(keymap.pages()) >= {p.ident for p in qa_keys.PAGES + bolt_keys.PAGES + biogen_keys.PAGES}
+    assert [p for p in keymap.pages().values() if p.auto_advance] == [qa_keys.INSTANCES]
 
 
-def test_a_key_with_a_second_action_is_refused_at_registration():
-    pages = dict(keymap.PAGES)
+def test_a_key_with_a_second_action_is_refused_when_the_map_is_built():
+    pages = list(keymap.pages().values())
     with pytest.raises(keymap.KeyClash, match="'n' cannot be 'next', it is 'no' already"):
-        keymap.register_page(keymap.Page("clash", "a page", ((keymap.Key(("n",), "n", "next"), "next thing"),)))
+        keymap.build([*pages, keymap.Page("clash", "a page", ((keymap.Key(("n",), "n", "next"), "next thing"),))])
     twice = ((keymap.Key(("F13",), "F13", "one"), "one thing"), (keymap.Key(("F13",), "F13", "other"), "another"))
     with pytest.raises(keymap.KeyClash, match="'F13' cannot be 'other'"):  # within one page, too
-        keymap.register_page(keymap.Page("clash", "a page", twice))
-    # nothing of a refused page is kept
-    assert keymap.PAGES == pages and keymap.action_of("F13") is None
+        keymap.build([*pages, keymap.Page("clash", "a page", twice)])
+    with pytest.raises(ValueError, match="has no description"):
+        keymap.build([keymap.Page("mute", "a page", ((keymap.Key(("F14",), "F14", "mute"), " "),))])
+    # the registered map is untouched
+    assert "clash" not in keymap.pages() and keymap.action_of("F13") is None
+
+
+def test_a_track_registered_later_adds_its_pages(monkeypatch):
+    from dataclasses import replace
+
+    page = keymap.Page("later", "a later track's page", ((keymap.Key(("F15",), "F15", "later-thing"), "does it"),))
+    monkeypatch.setitem(TRACKS, "later", replace(next(iter(TRACKS.values())), slug="later", pages=(page,)))
+    assert keymap.get_page("later") is page and keymap.action_of("F15") == "later-thing"
+    monkeypatch.undo()
+    assert "later" not in keymap.pages() and keymap.action_of("F15") is None
 
 
 def test_every_declared_key_is_described_on_declared_pages():
-    for page in keymap.PAGES.values():
+    for page in keymap.pages().values():
         for k, text in page.keys:
             assert k.keys and k.shown and k.action and text.strip(), (page.ident, k)
         assert keymap.for_page(page.ident)[0] == ("?", "show this list of keys (Escape closes it)")
