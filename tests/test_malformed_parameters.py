@@ -200,7 +200,8 @@ def _build_world():
     ciqa_urls = ciqa_demo.url_file_bytes("AlphaURL1", "Team Alpha", ["ciQA2007throwaway", "901", "902"])
     c_slug = ciqa.slug
     # a second ciQA evaluation where "everyone" has done every session: its questionnaire is open
-    from pooling.loading import create_evaluation, load_topics
+    from pooling.evaluations import create_evaluation
+    from pooling.topics import load_topics
     from tracks.qa.ciqa.submissions import load_url_file
 
     # runs are frozen once judging starts (issue 26): the participant checks a run against an evaluation still open

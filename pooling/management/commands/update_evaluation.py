@@ -3,7 +3,7 @@ from datetime import UTC, datetime
 
 from django.core.management.base import BaseCommand, CommandError
 
-from pooling.loading import LoadError, set_state, update_settings
+from pooling.evaluations import LoadError, set_state, update_settings
 from pooling.management.commands._common import fail_with, get_evaluation
 from pooling.models import Evaluation
 from pooling.tracks import get_track

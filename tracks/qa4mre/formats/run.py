@@ -33,8 +33,8 @@ from tracks.qa4mre.formats.test_set import ANSWER_IDS, QUESTION, READING_TEST, T
 # The seven languages of the 2012 main task; an evaluation may set its own list in settings["languages"].
 LANGUAGES = ("ar", "bg", "de", "en", "es", "it", "ro")
 MAX_RUNS = 10
-FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file of the other shape)
-# Django-side hooks looked up by pooling.loading (named as strings: this module imports no Django).
+FILE_SHAPE = "xml"  # what a run file looks like (pooling.runs names a file of the other shape)
+# Django-side hooks looked up by pooling.runs (named as strings: this module imports no Django).
 CONTEXT_EXTRA = "tracks.qa4mre.loading.check_context_extra"
 AFTER_STORE = "tracks.qa4mre.loading.after_store"
 RUN_ID = re.compile(
