@@ -83,7 +83,7 @@ document_access = point(
     QuerySet (corpus.access; organizers read everything, anyone else the union of the grants, nothing if none).""",
 )
 
-# --- pooling: topics and runs (pooling.loading, pooling.formats.parallel) ------------------------------------------
+# --- pooling: topics and runs (pooling.topics, pooling.runs, pooling.formats.parallel) ---------------------------
 
 after_topics_loaded = point(
     "after_topics_loaded",

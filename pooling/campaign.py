@@ -12,7 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import extension_points as ep
-from pooling.loading import LoadError, read_upload, submission_closed, submission_window
+from pooling.campaign_rules import submission_closed, submission_window
+from pooling.evaluations import LoadError, read_upload
 from pooling.models import Download, Evaluation, EvaluationFile, Participation, Submission, Team
 
 

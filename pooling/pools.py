@@ -20,9 +20,9 @@ from django.db.models import Count
 from django.utils import timezone
 
 from pooling.bulk import insert_rows
+from pooling.evaluations import effective_settings, start_judging
 from pooling.formats.base import ParsedEntry
 from pooling.judged import judged_item_ids
-from pooling.loading import effective_settings, start_judging
 from pooling.models import PoolBuild, PoolItem, Run, RunEntry, Topic
 from pooling.staleness import mark_questions_stale, rescoring_deferred
 

@@ -77,7 +77,8 @@ def _still_there(rows):
     """The rows whose run and topic still exist, those runs and topics locked FOR KEY SHARE until the transaction
     ends (Score has no foreign-key constraints: this is what their checks took, once per run and topic instead of
     per row). A run or topic deleted before the lock gets no rows; one being deleted waits for this commit, as the
-    deleters (pooling.loading: a run replaced or deleted, a topic file reloaded) lock it FOR UPDATE first."""
+    deleters (pooling.runs, pooling.topics: a run replaced or deleted, a topic file reloaded) lock it FOR UPDATE
+    first."""
     if not rows:
         return rows
     run_ids = sorted({r.run_id for r in rows})

@@ -9,7 +9,7 @@ import pytest
 from assess.models import Assignment, Invitation
 from corpus import access, viewer
 from corpus.loading import load_collection
-from pooling.loading import create_evaluation
+from pooling.evaluations import create_evaluation
 from pooling.models import Topic
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "corpus"

@@ -96,8 +96,9 @@ def _shared_routes(w):
     from assess.models import Assignment, SearchLog
     from corpus.demo import DEMO_FORUM
     from corpus.models import Document
-    from pooling.loading import create_evaluation, load_topics
+    from pooling.evaluations import create_evaluation
     from pooling.models import Evaluation, PoolItem, Run, Submission, Team, Topic
+    from pooling.topics import load_topics
     from tracks.qa import demo_evaluation as tac_demo
 
     everyone = w["everyone"]

@@ -120,8 +120,8 @@ def test_the_demo_loads_and_every_page_answers_for_every_role(slug, db):
 
 
 def test_a_track_not_registered_is_offered_nowhere(client, make_user, db, monkeypatch):
+    from pooling.evaluations import LoadError, create_evaluation
     from pooling.forms import EvaluationForm
-    from pooling.loading import LoadError, create_evaluation
     from tests.conftest import PASSWORD
 
     # Every seed's track is built now: one taken out of the registry stands for a track no installed app declares.

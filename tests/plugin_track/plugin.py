@@ -2,9 +2,11 @@
 
 from core import extension_points as ep
 from core.tracks import Track, register_track
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+from pooling.evaluations import create_evaluation
 from pooling.models import Evaluation
 from pooling.pools import build_pools
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from tests.plugin_track import formats, scorer
 from tests.plugin_track.measures import MEASURES
 

@@ -11,7 +11,7 @@ from django.db import transaction
 from assess import judging as generic
 from assess.adjudication import disagreements
 from assess.models import Assignment, Judgment
-from pooling.loading import effective_settings
+from pooling.evaluations import effective_settings
 from pooling.models import PoolItem
 from tracks.biogen.labels import KIND, labels_for
 

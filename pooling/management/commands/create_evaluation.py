@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from core.tracks import TRACKS
-from pooling.loading import LoadError, create_evaluation
+from pooling.evaluations import LoadError, create_evaluation
 from pooling.management.commands._common import fail_with
 from pooling.management.commands.update_evaluation import add_settings_arguments, settings_from_options
 

@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 from django.core.management.base import BaseCommand, CommandError
 
 from core.tracks import get_track
-from pooling.loading import LoadError, set_state, update_settings
+from pooling.evaluations import LoadError, set_state, update_settings
 from pooling.management.commands._common import fail_with, get_evaluation
 from pooling.models import Evaluation
 

@@ -5,8 +5,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from assess.models import AnswerClass, Assignment, Judgment, Nugget
-from pooling.loading import create_evaluation, load_topics
+from pooling.evaluations import create_evaluation
 from pooling.models import Evaluation, PoolItem, Topic
+from pooling.topics import load_topics
 from tests.samples import Route
 from tracks.qa import demo_evaluation as tac_demo
 from tracks.qa import keys

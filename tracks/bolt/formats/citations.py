@@ -348,7 +348,7 @@ def split_key(key: str) -> dict[str, Any]:
 # build stores no item-to-run-line link rows for this track (pooling.pools.item_sources finds them by key).
 POOL_LINKS = False
 
-FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file of the other shape)
+FILE_SHAPE = "xml"  # what a run file looks like (pooling.runs names a file of the other shape)
 # Every string of a run's entries comes from the XML parser (or from stored runs that did), and XML has no NUL
 # character, not even as &#0;: pooling.column_limits need not look for one in 300,000 citations.
 NUL_FREE = True

@@ -34,7 +34,7 @@ from tracks.qa4mre.formats.test_set import ANSWER_IDS, QUESTION, READING_TEST, T
 # The seven languages of the 2012 main task; an evaluation may set its own list in settings["languages"].
 LANGUAGES = ("ar", "bg", "de", "en", "es", "it", "ro")
 MAX_RUNS = 10
-FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file of the other shape)
+FILE_SHAPE = "xml"  # what a run file looks like (pooling.runs names a file of the other shape)
 RUN_ID = re.compile(
     r"^(?P<team>[a-z]{4})(?P<year>12)(?P<number>0[1-9]|10)(?P<resources>[1-4])"
     r"(?P<source>[a-z]{2})(?P<target>[a-z]{2})$"
