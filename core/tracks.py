@@ -69,7 +69,7 @@ class Track:
     done_kinds: dict[str, str] = field(default_factory=dict)
     primary_only_kinds: tuple[str, ...] = ()
     items_judged_apart: dict[str, object] = field(default_factory=dict)
-    measures: tuple[Any, ...] = ()  # its scoring.measures.definition.Measure entries (pooling cannot import scoring)
+    measures: tuple[Any, ...] = ()  # its scoring.measures.definition.Measure entries (core cannot import scoring)
     human_judging: bool = True
     default_settings: dict = field(default_factory=dict)
     # Double judging's disagreements: the URL name of the page deciding them (takes the evaluation's slug; the
@@ -83,7 +83,8 @@ class Track:
     # run (reversed with the run's evaluation's slug).
     organizer_links: tuple[PageLink, ...] = ()
     participant_links: tuple[PageLink, ...] = ()
-    # Its judging pages and their keys (assess.keymap.Page entries; the key map is built from every track's).
+    # Its judging pages and their keys (assess.keymap.Page entries: core cannot import assess; the key map is built
+    # from every track's).
     pages: tuple[Any, ...] = ()
     # What a team may submit (core.submission_rules), checked by every loading path; the default accepts all.
     submission_rules: SubmissionRules = SubmissionRules()
