@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from config import uploads as uploads_limits
 from config.params import BadParameter
 from config.roles import ORGANIZER
-from pooling.loading import LoadError
+from pooling.evaluations import LoadError
 from pooling.models import Evaluation
 
 

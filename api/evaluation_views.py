@@ -1,5 +1,5 @@
 """Evaluations: create, list, settings, state, topics. Each calls what the organizer's pages and commands call
-(pooling.loading), so a rule added there holds here too."""
+(pooling.evaluations, pooling.topics), so a rule added there holds here too."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -9,8 +9,9 @@ from rest_framework.response import Response
 from api import serializers as s
 from api.common import RoleAPIView, evaluation_or_404, upload
 from config.roles import ORGANIZER
-from pooling.loading import create_evaluation, effective_settings, load_topics, set_state, update_settings
+from pooling.evaluations import create_evaluation, effective_settings, set_state, update_settings
 from pooling.models import Evaluation, Topic
+from pooling.topics import load_topics
 
 
 def evaluation_data(request, evaluation):

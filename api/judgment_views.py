@@ -84,7 +84,7 @@ class JudgmentExport(RoleAPIView):
 
     def get(self, request, slug, kind):
         evaluation = evaluation_or_404(slug)
-        writers = {"jsonl": export_jsonl} | {e.kind: e.writer for e in get_exports(evaluation.track)[0]}
+        writers = {"jsonl": export_jsonl} | {e.kind: e.writer for e in get_exports(evaluation)[0]}
         if kind not in writers:
             raise NotFound(f"no {kind!r} export; this track has: {', '.join(sorted(writers))}")
         response = StreamingHttpResponse(writers[kind](evaluation), content_type="text/plain; charset=utf-8")

@@ -1,5 +1,5 @@
 """Runs (check without storing, upload, list, delete) and pools (build: 202 with a status URL; progress), through
-pooling.loading and pooling.pools as the pages and commands."""
+pooling.runs and pooling.pools as the pages and commands."""
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -14,9 +14,9 @@ from api.common import RoleAPIView, TooLarge, accepted, evaluation_or_404, read,
 from config import params
 from config import uploads as uploads_limits
 from config.roles import ORGANIZER, PARTICIPANT, has_role
-from pooling.loading import check_run_file, delete_run, load_run_files, run_file_from_form
 from pooling.models import Evaluation, PoolBuild, Run
 from pooling.pools import start_pool_build
+from pooling.runs import check_run_file, delete_run, load_run_files, run_file_from_form
 
 
 def run_data(run):
@@ -36,7 +36,7 @@ class Runs(RoleAPIView):
     Upload: multipart `files` (one or more), `team`, optional `priority`, `manual`, `whole_collection`,
     `description` (of manual processing), `kind` and `initial_tag` (ciQA's initial/final pairs), as the upload
     page asks, and `override_reason` (accept breaches of the submission rules, frozen runs included: logged);
-    each file is checked and stored only when it passes (pooling.loading.load_run_files)."""
+    each file is checked and stored only when it passes (pooling.runs.load_run_files)."""
 
     allowed_roles = (ORGANIZER, PARTICIPANT)
     method_roles = {"POST": (ORGANIZER,)}

@@ -46,7 +46,7 @@ class FileUpload(serializers.Serializer):
 
 
 class RunFormFields(serializers.Serializer):
-    """What the submission form says about a run (pooling.loading.RUN_FORM_FIELDS), on every API path taking runs."""
+    """What the submission form says about a run (pooling.runs.RUN_FORM_FIELDS), on every API path taking runs."""
 
     priority = serializers.IntegerField(min_value=1, max_value=32767, required=False, allow_null=True, default=None)
     manual = serializers.BooleanField(required=False, default=False)

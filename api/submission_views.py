@@ -1,5 +1,5 @@
 """A team's submissions through the API, as on its page (pooling.campaign_views.participate): a run (checked by
-the track's format and submission rules, stored by pooling.loading.load_run_files) or a file of the track's that
+the track's format and submission rules, stored by pooling.runs.load_run_files) or a file of the track's that
 is not a run (pooling.campaign.other_submissions: ciQA's URL files), each stored with a receipt."""
 
 from django.urls import reverse
@@ -12,8 +12,8 @@ from api import serializers as s
 from api.common import RoleAPIView, evaluation_or_404, read
 from config.roles import ORGANIZER, PARTICIPANT, has_role
 from pooling import campaign
-from pooling.loading import check_run_file, load_run_files, run_file_from_form
 from pooling.models import Submission
+from pooling.runs import check_run_file, load_run_files, run_file_from_form
 
 RUN_KINDS = ("", "initial", "final")
 

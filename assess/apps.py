@@ -8,11 +8,9 @@ class AssessConfig(AppConfig):
     def ready(self):
         # The corpus viewer (an earlier stage) asks us which collections an assessor may read.
         from assess.documents import readable_collection_ids
-        from corpus.access import register_document_access
-
-        register_document_access(readable_collection_ids)
-        # Pool rebuilding (an earlier stage) keeps every item we hold a judgment of.
         from assess.judged_items import judged_item_ids
-        from pooling.judged import register_judged_items
+        from core import extension_points as ep
 
-        register_judged_items(judged_item_ids)
+        ep.document_access.register(self.label, readable_collection_ids)
+        # Pool rebuilding (an earlier stage) keeps every item we hold a judgment of.
+        ep.judged_items.register(self.label, judged_item_ids)

@@ -16,7 +16,7 @@ from assess.assignments import (
 )
 from assess.models import Assignment
 from config.roles import ASSESSOR, organizer_required
-from pooling.loading import LoadError
+from pooling.evaluations import LoadError
 from pooling.models import Evaluation, Topic
 
 

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 
 from assess.models import Assignment
 from config.roles import ASSESSOR, has_role
-from pooling.loading import LoadError, effective_settings, start_judging
+from pooling.evaluations import LoadError, effective_settings, start_judging
 from pooling.models import RunEntry, Team, Topic
 
 CONFLICTS_SETTING = "assessor_conflicts"

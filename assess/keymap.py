@@ -7,12 +7,17 @@ elsewhere is refused (KeyClash). The templates take their key hints and `data-ke
 dialog and the key list beside the page are rendered from here, and the scripts act on the action names a page
 declares (rendered as JSON into the page, see `for_script`), never on letters of their own.
 
-A track declares its pages in its own module (tracks/<name>/keys.py) and registers them from its
-AppConfig.ready(); a key it needs for a new action must be a key no page uses yet.
+A track declares its pages in its own module (tracks/<name>/keys.py) and holds them as data (Track.pages); the
+map is built from the registered tracks' pages when first used, and again when they change. A key a track needs
+for a new action must be a key no page uses yet: a clash raises KeyClash on the first page rendered (and in
+tests/test_keymap.py, which builds the map of every registered track).
 """
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+
+from core.tracks import TRACKS
 
 DIGITS = tuple("1234567890")
 # A digit key that does not give a digit (Shift on most layouts). The script names such a press "Shift+<digit>"
@@ -40,7 +45,7 @@ class KeyClash(ValueError):
 
 
 # The actions every page may share; a page lists those it uses, with its own words for them.
-HELP = Key(("?",), "?", "keys")  # on every page, first (register_page adds it)
+HELP = Key(("?",), "?", "keys")  # on every page, first (for_page adds it)
 HELP_TEXT = "show this list of keys (Escape closes it)"
 NEXT = Key(("j",), "j", "next")
 NEXT_ARROW = Key(("ArrowDown",), "↓", "next")
@@ -54,16 +59,33 @@ SEARCH = Key(("/",), "/", "search")  # opens the search panel (assess/search_pan
 TAKE_PRIMARY = Key(("p",), "p", "take-primary")
 TAKE_SECOND = Key(("s",), "s", "take-second")
 
-PAGES: dict[str, Page] = {}  # page id -> page, in registration order
-_BOUND: dict[str, tuple[str, str]] = {}  # key name -> (its one action, the page or module that declared it first)
-_KEY_OF: dict[str, Key] = {}  # action -> its first declared key (the one hints show)
+SHARED = (
+    HELP,
+    NEXT,
+    NEXT_ARROW,
+    PREVIOUS,
+    PREVIOUS_ARROW,
+    UNJUDGED,
+    NUMBER,
+    NUMBER_DONE,
+    SEARCH,
+    TAKE_PRIMARY,
+    TAKE_SECOND,
+)
 
 
-def _check(key: Key, by: str, pending: dict[str, tuple[str, str]]) -> None:
+@dataclass(frozen=True)
+class KeyMap:
+    pages: dict[str, Page]  # page id -> page, in the tracks' order
+    bound: dict[str, tuple[str, str]]  # key name -> (its one action, the page or module that declared it first)
+    key_of: dict[str, Key]  # action -> its first declared key (the one hints show)
+
+
+def _check(key: Key, by: str, pending: dict[str, tuple[str, str]], bound: dict[str, tuple[str, str]]) -> None:
     """Raise KeyClash if a name of `key` does another action, bound already or `pending` (name -> (action,
     declared by)) in the same registration; else add its names to `pending`."""
     for name in key.keys:
-        action, first = _BOUND.get(name) or pending.get(name) or (key.action, by)
+        action, first = bound.get(name) or pending.get(name) or (key.action, by)
         if action != key.action:
             raise KeyClash(
                 f"{by}: key {name!r} cannot be {key.action!r}, it is {action!r} already "
@@ -72,68 +94,62 @@ def _check(key: Key, by: str, pending: dict[str, tuple[str, str]]) -> None:
         pending.setdefault(name, (key.action, by))
 
 
-def _bind(keys: Sequence[Key], by: str) -> None:
-    """Bind the keys to their actions, all of them or none: all are checked first, so a page refused with
-    KeyClash leaves the map as it was."""
+def _bind(keymap: KeyMap, keys: Sequence[Key], by: str) -> None:
+    """Bind the keys to their actions, all of them or none: all are checked first."""
     pending: dict[str, tuple[str, str]] = {}
     for k in keys:
-        _check(k, by, pending)
+        _check(k, by, pending, keymap.bound)
     for name, bound in pending.items():
-        _BOUND.setdefault(name, bound)
+        keymap.bound.setdefault(name, bound)
     for k in keys:
-        _KEY_OF.setdefault(k.action, k)
+        keymap.key_of.setdefault(k.action, k)
 
 
-_bind(
-    (
-        HELP,
-        NEXT,
-        NEXT_ARROW,
-        PREVIOUS,
-        PREVIOUS_ARROW,
-        UNJUDGED,
-        NUMBER,
-        NUMBER_DONE,
-        SEARCH,
-        TAKE_PRIMARY,
-        TAKE_SECOND,
-    ),
-    __name__,
-)
-
-
-def register_page(page: Page) -> None:
-    """Declare a judging page and its keys (from a track app's AppConfig.ready(); registering again replaces).
-    Raises KeyClash, registering nothing, if one of its keys does another action elsewhere or on the page."""
-    for k, text in page.keys:
-        if not text.strip():
-            raise ValueError(f"page {page.ident!r}: key {k.shown!r} has no description")
-    _bind([k for k, _ in page.keys], f"page {page.ident!r}")
-    PAGES[page.ident] = page
-
-
-def register_pages(pages: Iterable[Page]) -> None:
+def build(pages: Iterable[Page]) -> KeyMap:
+    """The key map of the shared keys and `pages`. Raises KeyClash if a key of a page does another action
+    elsewhere or on the page, ValueError if a key has no description."""
+    keymap = KeyMap({}, {}, {})
+    _bind(keymap, SHARED, __name__)
     for page in pages:
-        register_page(page)
+        for k, text in page.keys:
+            if not text.strip():
+                raise ValueError(f"page {page.ident!r}: key {k.shown!r} has no description")
+        _bind(keymap, [k for k, _ in page.keys], f"page {page.ident!r}")
+        keymap.pages[page.ident] = page
+    return keymap
+
+
+_built = cache(build)
+
+
+def current() -> KeyMap:
+    """The map of every registered track's pages (a page several tracks hold, QA's, counts once)."""
+    pages = tuple(dict.fromkeys(page for track in TRACKS.values() for page in track.pages))
+    return _built(pages)
+
+
+def pages() -> dict[str, Page]:
+    return current().pages
 
 
 def get_page(ident: str) -> Page:
+    found = pages()
     try:
-        return PAGES[ident]
+        return found[ident]
     except KeyError:
-        raise KeyError(f"undeclared judging page {ident!r}; declared: {', '.join(PAGES)}") from None
+        raise KeyError(f"undeclared judging page {ident!r}; declared: {', '.join(found)}") from None
 
 
 def action_of(name: str) -> str | None:
     """What a key does (None: no page uses it)."""
-    bound = _BOUND.get(name)
+    bound = current().bound.get(name)
     return bound[0] if bound else None
 
 
 def key(action: str) -> str:
     """The key of an action, for a data-key attribute ("next" -> "j")."""
     try:
-        return _KEY_OF[action].keys[0]
+        return current().key_of[action].keys[0]
     except KeyError:
         raise KeyError(f"no key does {action!r}; is the app of the page that declares it installed?") from None
 

@@ -1,46 +1,30 @@
 """Judgment kinds and the shape of their values, declared by the tracks and checked in one place: the one judgment
 writer (assess.judgments.save_judgment) refuses a value that does not fit its kind, whatever path it came by.
 
-A shape is plain data: a type (str, int, bool), a tuple of allowed values, `Nullable(shape)`, a one-element list
-`[shape]` (a list of such), `MapOf(shape)` (an object with any string keys) or a dict (an object with exactly
-those keys). A track registers its kinds from its AppConfig.ready():
+A track declares its kinds once, as data of its Track (core.tracks.JudgmentKind: name, value shape, labels,
+words; the shape language is documented there):
 
-    register_kind(JudgmentKind("citation", {"rel": ("yes", "maybe", "no"), ...}))
+    Track(..., kinds=(JudgmentKind("citation", {"rel": ("yes", "maybe", "no"), ...}, labels=(...)),))
+
+and this module finds them through the registered tracks (a kind two tracks declare has one shape).
 """
 
-from dataclasses import dataclass
 from typing import Any
 
-
-@dataclass(frozen=True)
-class Nullable:
-    shape: Any
-
-
-@dataclass(frozen=True)
-class MapOf:
-    shape: Any
-
-
-@dataclass(frozen=True)
-class JudgmentKind:
-    name: str
-    shape: Any  # the value's shape, as above
-    description: str = ""
-    # value, names -> the value in words for the history (names: {"answer_class": {id: label}, "nuggets": {id:
-    # text}}); None: in_words' generic "key: value" words
-    words: Any = None
-
-
-KINDS: dict[str, JudgmentKind] = {}
+from core.tracks import TRACKS, JudgmentKind, MapOf, Nullable
 
 
 class InvalidValue(ValueError):
     """A judgment value that does not fit its kind; the message names the kind, the place and what was wrong."""
 
 
-def register_kind(kind: JudgmentKind) -> None:
-    KINDS[kind.name] = kind
+def declared_kinds() -> dict[str, JudgmentKind]:
+    """{name: kind} of every registered track's kinds (the first track declaring a name gives it)."""
+    found: dict[str, JudgmentKind] = {}
+    for track in TRACKS.values():
+        for kind in track.kinds:
+            found.setdefault(kind.name, kind)
+    return found
 
 
 def problems(value: Any, shape: Any, where: str = "value") -> list[str]:
@@ -78,9 +62,10 @@ def problems(value: Any, shape: Any, where: str = "value") -> list[str]:
 
 def check_value(kind: str, value: Any) -> None:
     """Raise InvalidValue unless `value` fits the registered judgment kind `kind`."""
-    declared = KINDS.get(kind)
+    kinds = declared_kinds()
+    declared = kinds.get(kind)
     if declared is None:
-        raise InvalidValue(f"unknown judgment kind {kind!r}; known: {', '.join(sorted(KINDS))}")
+        raise InvalidValue(f"unknown judgment kind {kind!r}; known: {', '.join(sorted(kinds))}")
     found = problems(value, declared.shape)
     if found:
         raise InvalidValue(f"{kind} judgment: {'; '.join(found)}")
@@ -107,7 +92,7 @@ def in_words(kind: str, value: Any, names: dict | None = None) -> str:
     """A stored judgment value as the history shows it: words, not a Python repr ("—" for none)."""
     if value is None:
         return "—"
-    declared = KINDS.get(kind)
+    declared = declared_kinds().get(kind)
     if declared is not None and declared.words is not None and isinstance(value, dict):
         try:
             return declared.words(value, names or {})

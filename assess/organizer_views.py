@@ -1,19 +1,19 @@
 """The organizer's judging pages of every track — progress, time per item, agreement, invitations, double judging,
-closing questions — with the size of the track's adjudication queue (Track.adjudication_queue), whose page is the
-track's (Track.adjudication_page)."""
+closing questions — with the size of the track's adjudication queue (core.extension_points.adjudication_queue),
+whose page is the track's (Track.adjudication_page)."""
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.module_loading import import_string
 from django.views.decorators.http import require_POST
 
 from assess import judging, progress
 from assess.models import Assignment, Invitation, TopicClosure
 from config import params
 from config.roles import ASSESSOR, organizer_required
+from core import extension_points as ep
 from pooling.models import Evaluation, Topic
 
 
@@ -52,7 +52,8 @@ def overview(request, slug):
     for q in all_questions:
         q.is_closed, q.closed_by_series = q.pk in closed, q.parent_id in closed
     spec = evaluation.track_spec
-    queue = import_string(spec.adjudication_queue)(evaluation) if spec.adjudication_queue else []
+    adjudication_queue = ep.adjudication_queue.get(evaluation.track)
+    queue = adjudication_queue(evaluation) if adjudication_queue else []
     queue_url = reverse(spec.adjudication_page, args=[slug]) if spec.adjudication_page else ""
     users = get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
     return render(

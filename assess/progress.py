@@ -15,8 +15,8 @@ from django.db.models import Count, Q
 
 from assess import agreement
 from assess.models import Assignment, Judgment, JudgmentChange
+from core.tracks import TRACKS
 from pooling.models import PoolItem, Topic
-from pooling.tracks import TRACKS
 
 IDLE_CAP = 300.0  # seconds
 

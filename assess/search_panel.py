@@ -10,18 +10,13 @@ A judging page includes it with its assignment and says which topic and item are
 (static/js/search_panel.js reads the last two from the page at each search, so a page that swaps its item in by
 htmx logs the item shown). The page lists the key with (SEARCH, "...") in its keymap.Page.
 
-A track says what a result can become by registering a FoundForm from its AppConfig.ready():
-
-    register_found_form("trec2007-qa", FoundForm("qa/_search_found.html", context_function))
-
-`context_function(request, assignment, topic, document)` returns the template's context (the URL it posts to,
-etc.); the template is rendered under the opened document. It must save through the track's existing
-assessor-found function (QA: instance_judging.add_found_answer, BOLT: judging.add_found_citation), so the search
-panel adds no second way to write judgments. BioGen (a supporting abstract) registers its own the same way.
+A track says what a result can become by registering, in its plugin module (tracks/<name>/plugin.py), a
+function `found(request, assignment, topic, document) -> (template name, context)` at
+core.extension_points.search_found; the template is rendered under the opened document with that context (the
+URL it posts to, etc.). It must save through the track's existing assessor-found function (QA:
+instance_judging.add_found_answer, BOLT: judging.add_found_citation), so the search panel adds no second way to
+write judgments. A track registering none offers search without adding (BioGen today).
 """
-
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -29,24 +24,6 @@ from django.utils import timezone
 from assess.keymap import SEARCH  # noqa: F401  (the panel's key, declared with the shared keys)
 from assess.models import SearchLog
 from pooling.models import PoolItem, Topic
-
-
-@dataclass(frozen=True)
-class FoundForm:
-    template: str
-    context: Callable  # (request, assignment, topic, document) -> dict
-
-
-_FORMS: dict[str, FoundForm] = {}
-
-
-def register_found_form(track, form):
-    """What a result of a `track` evaluation can become (one form per track; registering again replaces)."""
-    _FORMS[track] = form
-
-
-def found_form(track):
-    return _FORMS.get(track)
 
 
 def current_topic(assignment, topic_id):

@@ -6,9 +6,10 @@ from django.shortcuts import get_object_or_404, render
 
 from assess import documents
 from assess.models import Assignment, SearchLog
-from assess.search_panel import current_item, current_topic, found_form, log_open, log_search
+from assess.search_panel import current_item, current_topic, log_open, log_search
 from config import params
 from config.roles import assessor_required
+from core import extension_points as ep
 from corpus import search_query, search_views
 from corpus.models import Document
 
@@ -68,8 +69,8 @@ def open_result(request, log_id):
         "viewer_url": search_views.viewer_url(collection, docno, marks),
         "found": None,
     }
-    form = found_form(log.evaluation.track)
-    if form is not None:
-        context["found"] = form.template
-        context |= form.context(request, assignment, log.topic, document)
+    found = ep.search_found.get(log.evaluation.track)
+    if found is not None:
+        context["found"], extra = found(request, assignment, log.topic, document)
+        context |= extra
     return render(request, "assess/_search_open.html", context)

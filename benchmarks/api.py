@@ -36,8 +36,9 @@ def run(args):
     from benchmarks.pooling import candidate_answers, question_plan, questions_xml, run_file
     from corpus.models import Collection, Document
     from pooling.demo import ensure_user
-    from pooling.loading import create_evaluation, load_topics
+    from pooling.evaluations import create_evaluation
     from pooling.models import RunEntry
+    from pooling.topics import load_topics
 
     rng = random.Random(args.seed)
     plan = question_plan(70, 515, 85)

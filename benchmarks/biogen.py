@@ -55,11 +55,13 @@ def run(args):
 
     from assess.models import Assignment
     from corpus.loading import load_collection
+    from pooling.evaluations import create_evaluation
     from pooling.formats.base import CheckContext
-    from pooling.loading import RunFile, check_context, create_evaluation, load_run_files, load_topics
     from pooling.models import Evaluation, PoolItem, Topic
     from pooling.pools import build_pools
+    from pooling.runs import RunFile, check_context, load_run_files
     from pooling.staleness import rescoring_deferred
+    from pooling.topics import load_topics
     from tracks.biogen import judging
     from tracks.biogen.formats.runs import check_run
 

@@ -6,7 +6,7 @@ light edits of others (near-duplicates). Phases:
   1. pure: every run file checked with the real checker (XML parse, limits, sources, ranking, near-duplicate
      classes) in this process, then the same files in worker processes (pooling.formats.parallel, the same
      answers asserted), then near-duplicate detection and pool keying apart (no goal);
-  2. db: the files uploaded as an organizer does (pooling.loading.load_run_files, as the upload page and
+  2. db: the files uploaded as an organizer does (pooling.runs.load_run_files, as the upload page and
      `load_runs` call it: the post lengths looked up in a forum collection of 5,000 threads, the checks in
      RUN_CHECK_PROCESSES worker processes while this one stores the runs checked, submission rules, receipts),
      then pooling.pools.build_pools (PoolItem rows).
@@ -152,7 +152,7 @@ def run(args):
             etree.fromstring(data)
     parsed = {}
     check_cpu = time.process_time()
-    with Timer() as check, shared_features():  # as pooling.loading.load_run_files checks a batch
+    with Timer() as check, shared_features():  # as pooling.runs.load_run_files checks a batch
         for tag, data in files.items():
             problems, run = citations.check_run(data, f"{tag}.xml", ctx)
             assert not problems, problems[:3]
@@ -252,12 +252,14 @@ def _check_in_workers(files, ctx, processes):
         return [None] * len(files)
     from pooling.formats.columns import run_problems
     from tracks.bolt.formats import citations
+    from tracks.bolt.near_duplicates import shared_features
 
-    module_name = citations.__name__
     limits = partial(run_problems, tag_max=100, docid_max=200)
     jobs = [(data, f"{tag}.xml") for tag, data in files.items()]
     return list(
-        parallel.checked(module_name, jobs, lambda d: parallel.plain_context(citations, ctx, d), processes, limits)
+        parallel.checked(
+            citations, jobs, lambda d: parallel.plain_context(citations, ctx, d), processes, limits, shared_features
+        )
     )
 
 
@@ -268,9 +270,10 @@ def _db_phase(files, lengths, idents, pure_keys, processes, total):
     from django.test.utils import override_settings
 
     from corpus.models import Collection, Document
-    from pooling.loading import RunFile, create_evaluation, load_run_files
+    from pooling.evaluations import create_evaluation
     from pooling.models import PoolItem, RunEntry, Topic
     from pooling.pools import build_pools
+    from pooling.runs import RunFile, load_run_files
     from pooling.staleness import rescoring_deferred
 
     # The forum collection the checker looks the cited posts up in (one document per thread), as an organizer's.

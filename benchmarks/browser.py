@@ -85,8 +85,10 @@ def build_data(n_items):
 
     from assess.models import Assignment, Nugget
     from corpus.loading import load_collection
-    from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+    from pooling.evaluations import create_evaluation
     from pooling.pools import build_pools
+    from pooling.runs import RunFile, load_run_files
+    from pooling.topics import load_topics
     from tracks.qa.sample import build_sample
 
     user = User.objects.create(username="bench-assessor")

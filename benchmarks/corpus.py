@@ -194,7 +194,7 @@ def _children_cpu():
 def _assign_to_collection(user, collection_name):
     """An evaluation over the collection with one series assigned to `user` (idempotent)."""
     from assess.models import Assignment
-    from pooling.loading import create_evaluation
+    from pooling.evaluations import create_evaluation
     from pooling.models import Evaluation, Topic
 
     evaluation = Evaluation.objects.filter(slug="bench-viewer").first() or create_evaluation(

@@ -283,9 +283,9 @@ def scores_match_full_rescoring(evaluation_id):
     """(every stored score equals a full rescoring computed now, and no stale marks remain)."""
     from django.db import connection
 
+    from core import extension_points as ep
     from pooling.models import Evaluation, StaleTopic
     from scoring.models import Score
-    from scoring.registry import get_scorer
 
     try:
         if StaleTopic.objects.filter(evaluation_id=evaluation_id).exists():
@@ -293,7 +293,7 @@ def scores_match_full_rescoring(evaluation_id):
         evaluation = Evaluation.objects.get(pk=evaluation_id)
         expected = {
             (r.run_id, r.scope, r.topic_id, r.measure): r.value
-            for r in get_scorer(evaluation.track)(evaluation, None).rows
+            for r in ep.scorer.require(evaluation.track)(evaluation, None).rows
         }
         stored = dict(
             ((run, scope, topic, measure), value)

@@ -94,17 +94,12 @@ def run_file(tag, plan, candidates, rng):
 def run(args):
     setup_django("assay_bench_pooling")
     from corpus.models import Collection, Document
+    from pooling.evaluations import create_evaluation, effective_settings
     from pooling.formats.base import CheckContext
-    from pooling.loading import (
-        RunFile,
-        answerable_topics,
-        create_evaluation,
-        effective_settings,
-        load_run_files,
-        load_topics,
-    )
     from pooling.models import PoolItem, RunEntry
     from pooling.pools import build_pools
+    from pooling.runs import RunFile, load_run_files
+    from pooling.topics import answerable_topics, load_topics
     from tracks.qa.formats.runs import check_run
 
     rng = random.Random(args.seed)

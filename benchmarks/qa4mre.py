@@ -59,9 +59,11 @@ def run_file(run_id, rng):
 
 def run(args):
     setup_django("assay_bench_qa4mre")
+    from pooling.evaluations import create_evaluation
     from pooling.formats.base import CheckContext
-    from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
     from pooling.models import Run
+    from pooling.runs import RunFile, load_run_files
+    from pooling.topics import load_topics
     from scoring.models import Score
     from tracks.qa4mre.formats.run import check_run
     from tracks.qa4mre.loading import load_gold
@@ -74,7 +76,7 @@ def run(args):
     files = [(team, f"{team}12{n:02d}1enen") for team in teams for n in range(1, 11)][: args.runs]
     data = {tag: run_file(tag, rng) for _, tag in files}
 
-    from pooling.loading import check_context
+    from pooling.runs import check_context
 
     context = check_context(evaluation)
     topics = dict(context.topics)

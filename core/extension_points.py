@@ -61,6 +61,132 @@ def point(name: str, doc: str) -> ExtensionPoint[Any]:
 
 
 # The points themselves follow, grouped by the stage that calls them.
+#
+# Two kinds of point. A track point is registered by a track, keyed by the track's slug, and asked for by an
+# evaluation's track. A stage point is how a later stage answers an earlier one that may not import it (the
+# dependencies run one way): keyed by the registering app's label, and the earlier stage asks every registered
+# callable (`items()`), so with none registered it works alone (and fails closed where that matters).
+
+# --- demo (pooling.demo, `manage.py load_demo`) -----------------------------------------------------------------
+
+demo = point(
+    "demo",
+    """demo(out) -> None: load the track's demo evaluation (idempotent), after the demo users and collections;
+    `out` is a print-like callable for what to tell the user. Run in the order the tracks are registered.""",
+)
+
+# --- corpus (a stage point: the document viewer) -----------------------------------------------------------------
+
+document_access = point(
+    "document_access",
+    """A stage point. grant(user) -> the ids of the collections `user` may read: an iterable, or a values()
+    QuerySet (corpus.access; organizers read everything, anyone else the union of the grants, nothing if none).""",
+)
+
+# --- pooling: topics and runs (pooling.topics, pooling.runs, pooling.formats.parallel) ---------------------------
+
+after_topics_loaded = point(
+    "after_topics_loaded",
+    """after_topics_loaded(evaluation) -> None: called inside load_topics' transaction once the topics are
+    stored (QA4MRE: its gold standard's questions). Raise LoadError to refuse the file.""",
+)
+check_context = point(
+    "check_context",
+    """check_context(evaluation) -> dict: what the track's run checker needs beyond the topics and settings,
+    put into CheckContext.extra (BOLT: the posts' texts by docid; QA4MRE: the runs stored per team).""",
+)
+check_submission = point(
+    "check_submission",
+    """check_submission(evaluation, parsed, submission) -> iterable of problem strings: a track's rules of a
+    checked run that only the stored evaluation can tell (ciQA: pairing and limits), so a run only checked is
+    told what storing it would refuse.""",
+)
+after_run_stored = point(
+    "after_run_stored",
+    """after_run_stored(run) -> None: called inside store_run's transaction once the run and its entries are
+    stored (ciQA: pairs an initial run with its final run; QA4MRE: scores it). Raise LoadError to refuse it.""",
+)
+batch_context = point(
+    "batch_context",
+    """batch_context() -> a context manager entered around checking a batch of run files, in the caller and in
+    each worker process for its life (BOLT: shared near-duplicate features). It must be a pure module's
+    module-level function: the spawned workers import it without Django.""",
+)
+
+# --- pooling: the campaign (pooling.campaign, a team's page and the API) -------------------------------------------
+
+participant_topics = point(
+    "participant_topics",
+    """participant_topics(evaluation) -> (filename, bytes): the topic file teams get while the evaluation runs,
+    when not the file as loaded (BOLT: number, query and language target only); the full topics follow with the
+    judgments.""",
+)
+other_submissions = point(
+    "other_submissions",
+    """other_submissions(evaluation) -> [pooling.campaign.OtherSubmission]: the files besides runs a team may
+    send (ciQA: URL files), offered on the participant's page and through the API.""",
+)
+release_check = point(
+    "release_check",
+    """A stage point. released(evaluation, team_id) -> bool: whether the team's results are released (every
+    registered check must agree; with none, only an evaluation in the released state counts).""",
+)
+team_downloads = point(
+    "team_downloads",
+    """A stage point. downloads(evaluation, team) -> [pooling.campaign.TeamDownload]: files the team may fetch
+    besides the evaluation's own (scoring: judgments of its runs, once released).""",
+)
+
+# --- pooling: pools (pooling.pools) -------------------------------------------------------------------------------
+
+judged_items = point(
+    "judged_items",
+    """A stage point. judged(question_ids) -> set of the ids of those questions' pool items that hold a judgment
+    (a pool rebuild never drops one).""",
+)
+
+# --- assess: judging (assess.organizer_views, the `judging` command, assess.search_views) -------------------------
+
+adjudication_queue = point(
+    "adjudication_queue",
+    """adjudication_queue(evaluation, user=None) -> [(item, primary, secondary, decided)]: double judging's
+    disagreements, each with the two assessors' judgments and the decision if any (user: only those that user
+    may decide). The page deciding them is Track.adjudication_page.""",
+)
+search_found = point(
+    "search_found",
+    """search_found(request, assignment, topic, document) -> (template name, context dict): what a result of the
+    search panel (assess.search_panel) can become, rendered under the opened document. Its form must post to the
+    track's existing assessor-found function, so the panel adds no second way to write judgments.""",
+)
+
+# --- scoring (scoring.rescore, scoring.reports, scoring.results, the exports) ------------------------------------
+
+scorer = point(
+    "scorer",
+    """scorer(evaluation, topic_ids) -> scoring.registry.ScoreBatch: given the stale topics (None: all), read
+    the official judgments (assess.official) and return the Score rows that replace the old ones.""",
+)
+report = point(
+    "report",
+    """report(run) -> scoring.reports.RunReport: a run's report; without one, the generic report of its stored
+    Score rows.""",
+)
+judging_progress = point(
+    "judging_progress",
+    """judging_progress(evaluation) -> {"pool_items", "pool_judged", "questions", "questions_judged",
+    "unjudged_questions", "unit"}: how far judging has got, for a track not judged item by item (QA4MRE: a gold
+    standard); the others' scorers store those counts in their run-level "score" detail.""",
+)
+judgment_exports = point(
+    "judgment_exports",
+    """judgment_exports(evaluation) -> ([scoring.registry.Export], note): the track's own judgment exports
+    (QA: NIST's formats) beside the JSON Lines every evaluation has, and the note the board shows after them.""",
+)
+run_judgments = point(
+    "run_judgments",
+    """run_judgments(run) -> (filename, bytes) or None: a run's judgments in the track's official form, given to
+    its team once released; an optional attribute run_judgments.applies(run) says which runs have one.""",
 
 
 # scoring: judgments JSON Lines

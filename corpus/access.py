@@ -2,9 +2,9 @@
 
 corpus is the first stage (config <- corpus <- pooling <- assess <- scoring), so it knows nothing of
 evaluations, assignments or invitations. A later app says who may read what by registering a function from its
-AppConfig.ready():
+AppConfig.ready() (a stage point of core.extension_points):
 
-    register_document_access(grant)    # grant(user) -> collection ids: an iterable, or a values() QuerySet
+    ep.document_access.register(self.label, grant)    # grant(user) -> collection ids: an iterable or a QuerySet
 
 Organizers read every collection. Anyone else reads the union of what the registered functions grant, and nothing
 when none is registered: the viewer fails closed. (assess registers: the collections of the evaluations where the
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Q
 
 from config.roles import ORGANIZER, has_role
+from core import extension_points as ep
 
 if TYPE_CHECKING:  # named in annotations only (corpus.models is not imported at run time here)
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -27,14 +28,9 @@ if TYPE_CHECKING:  # named in annotations only (corpus.models is not imported at
 # grant(user) -> the ids of the collections the user may read: an iterable, or a values() QuerySet
 type Grant = Callable[[AbstractBaseUser | AnonymousUser], Iterable[int] | QuerySet]
 
-_GRANTS: list[Grant] = []
 
-
-def register_document_access(grant: Grant) -> Grant:
-    """Add `grant(user) -> collection ids` to what decides access; registering the same function twice is a no-op."""
-    if grant not in _GRANTS:
-        _GRANTS.append(grant)
-    return grant
+def _grants() -> list[Grant]:
+    return [grant for _, grant in ep.document_access.items()]
 
 
 def readable_documents(
@@ -45,7 +41,7 @@ def readable_documents(
     if has_role(user, ORGANIZER):
         return documents
     allowed = Q(pk__in=[])  # matches nothing
-    for grant in _GRANTS:
+    for grant in _grants():
         allowed |= Q(collection_id__in=grant(user))
     return documents.filter(allowed)
 
@@ -55,6 +51,6 @@ def readable_collections(user: "AbstractBaseUser | AnonymousUser", collections: 
     if has_role(user, ORGANIZER):
         return collections
     allowed = Q(pk__in=[])
-    for grant in _GRANTS:
+    for grant in _grants():
         allowed |= Q(pk__in=grant(user))
     return collections.filter(allowed)

@@ -1,17 +1,19 @@
 """A team's side of an evaluation: what it may download, when its runs are due, its receipts. The functions behind
-the participant's pages (pooling.campaign_views); the judging stages add their own downloads through the registry
-below (scoring: judgments of the team's runs once released), so pooling imports no later stage.
+the participant's pages (pooling.campaign_views); the judging stages add their own downloads and say when results
+are released through core.extension_points (release_check, team_downloads: scoring), so pooling imports no later
+stage.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, timedelta
-from importlib import import_module
 
 from django.db import transaction
 from django.utils import timezone
 
-from pooling.loading import LoadError, read_upload, submission_closed, submission_window
+from core import extension_points as ep
+from pooling.campaign_rules import submission_closed, submission_window
+from pooling.evaluations import LoadError, read_upload
 from pooling.models import Download, Evaluation, EvaluationFile, Participation, Submission, Team
 
 
@@ -22,12 +24,6 @@ class TeamDownload:
     label: str
     url: str
     note: str = ""
-
-
-# Later stages say whether a team's results are released (scoring.release.released_for) and add downloads:
-# f(evaluation, team) -> [TeamDownload]. Until scoring registers, only a released evaluation counts.
-_released_check = [lambda evaluation, team_id: evaluation.state == Evaluation.RELEASED]
-DOWNLOAD_PROVIDERS = []
 
 
 @dataclass(frozen=True)
@@ -42,16 +38,10 @@ class OtherSubmission:
     size_kind: str = "urls"  # whose size limit the file has (config.uploads.DEFAULTS)
 
 
-OTHER_SUBMISSIONS: dict[str, dict[str, OtherSubmission]] = {}  # track slug -> kind -> what it is
-
-
-def register_other_submission(track, other):
-    OTHER_SUBMISSIONS.setdefault(track, {})[other.kind] = other
-
-
 def other_submissions(evaluation):
-    """{kind: OtherSubmission} the evaluation's teams may send besides runs."""
-    return OTHER_SUBMISSIONS.get(evaluation.track, {})
+    """{kind: OtherSubmission} the evaluation's teams may send besides runs (core.extension_points)."""
+    others = ep.other_submissions.get(evaluation.track)
+    return {other.kind: other for other in others(evaluation)} if others else {}
 
 
 def submit_other(other, evaluation, team, upload, user, store):
@@ -71,17 +61,13 @@ def submit_other(other, evaluation, team, upload, user, store):
         return exc.problems, None, None
 
 
-def register_release_check(check):
-    _released_check[0] = check
-
-
-def register_downloads(provider):
-    if provider not in DOWNLOAD_PROVIDERS:
-        DOWNLOAD_PROVIDERS.append(provider)
-
-
 def released_to(evaluation, team):
-    return bool(_released_check[0](evaluation, team.pk))
+    """Whether the team's results are released: every later stage's check agrees (scoring.release.released_for);
+    with none registered, only a released evaluation counts."""
+    checks = [check for _, check in ep.release_check.items()]
+    if not checks:
+        return evaluation.state == Evaluation.RELEASED
+    return all(check(evaluation, team.pk) for check in checks)
 
 
 def teams_of(user):
@@ -101,7 +87,7 @@ def visible_files(evaluation, team):
     teams a reduced topic file shows that while the full one waits for the judgments."""
     released = released_to(evaluation, team)
     files = []
-    reduced = evaluation.track_spec.participant_topics
+    reduced = ep.participant_topics.get(evaluation.track)
     for f in EvaluationFile.objects.filter(evaluation=evaluation).defer("data").order_by("kind"):
         if f.released == EvaluationFile.AT_ONCE or released:
             files.append((f.kind, f.filename, f))
@@ -131,8 +117,7 @@ def file_for_team(evaluation, team, kind, user=None):
         return None
     stored = visible[kind]
     if stored is None:  # the track's reduced topic file, built now
-        module, func = evaluation.track_spec.participant_topics.rsplit(".", 1)
-        filename, data = getattr(import_module(module), func)(evaluation)
+        filename, data = ep.participant_topics.require(evaluation.track)(evaluation)
     else:
         filename, data = stored.filename, bytes(stored.data)
     test_data = stored is None or stored.test_data
@@ -149,7 +134,7 @@ def file_for_team(evaluation, team, kind, user=None):
 
 
 def extra_downloads(evaluation, team):
-    return [d for provider in DOWNLOAD_PROVIDERS for d in provider(evaluation, team)]
+    return [d for _, provider in ep.team_downloads.items() for d in provider(evaluation, team)]
 
 
 def team_status(evaluation, team):

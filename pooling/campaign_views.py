@@ -1,5 +1,5 @@
 """A participant's side of an evaluation: the rules and the window, checking and submitting a run with a receipt,
-and the files the team may download. The work is in pooling.campaign and pooling.loading."""
+and the files the team may download. The work is in pooling.campaign and pooling.runs."""
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -10,15 +10,10 @@ from django.views.decorators.http import require_http_methods
 from config import params
 from config.roles import organizer_required, participant_required
 from pooling import campaign, forms
-from pooling.loading import (
-    LoadError,
-    check_run_file,
-    load_run_files,
-    read_upload,
-    run_file_from_form,
-    submission_closed,
-)
+from pooling.campaign_rules import submission_closed
+from pooling.evaluations import LoadError, read_upload
 from pooling.models import Evaluation, Submission
+from pooling.runs import check_run_file, load_run_files, run_file_from_form
 
 
 def _team(request):

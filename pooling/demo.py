@@ -1,10 +1,8 @@
 """The demo: users for each role, then each track's demo data. Every step is idempotent.
 
-`python manage.py load_demo` runs the users' and collections' steps, then each registered track's demo steps
-(pooling.tracks.Track.demo_steps) in the order the track apps are installed.
+`python manage.py load_demo` runs the users' and collections' steps, then each registered track's demo
+(core.extension_points.demo) in the order the tracks are registered (the track apps' order in INSTALLED_APPS).
 """
-
-from importlib import import_module
 
 from django.contrib.auth.models import Group, User
 from django.contrib.auth.password_validation import validate_password
@@ -12,6 +10,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, ROLES
+from core import extension_points as ep
+from core.tracks import TRACKS
+from corpus.demo import load_demo_collections
 from pooling.models import Team
 
 # Demo passwords are printed by load_demo; they exist only in the demo database. They go through the password
@@ -60,16 +61,12 @@ def create_users(out):
         out(f"  {username:<13} {password:<22} {role}{' of ' + team if team else ''}")
 
 
-STEPS = ["pooling.demo.create_users", "corpus.demo.load_demo_collections"]
-
-
 def steps():
-    from pooling.tracks import TRACKS
-
-    return STEPS + [step for track in TRACKS.values() for step in track.demo_steps]
+    """The demo's steps in order: functions taking `out` (a print-like callable)."""
+    demos = [ep.demo.get(slug) for slug in TRACKS]
+    return [create_users, load_demo_collections] + [demo for demo in demos if demo is not None]
 
 
 def run_all(out=print):
-    for dotted in steps():
-        module_name, func_name = dotted.rsplit(".", 1)
-        getattr(import_module(module_name), func_name)(out)
+    for step in steps():
+        step(out)

@@ -1,9 +1,8 @@
 from django import forms
 
+from core.tracks import track_choices
 from corpus.models import Collection
-from pooling.formats.base import load_format
 from pooling.models import Evaluation, Team
-from pooling.tracks import track_choices
 
 
 class EvaluationForm(forms.Form):
@@ -60,7 +59,7 @@ class TopicFileForm(forms.Form):
 
     def __init__(self, evaluation, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        module = load_format(evaluation.track_spec.topic_format)
+        module = evaluation.track_spec.topic_format
         kinds = [("questions", getattr(module, "FILE_LABEL", "Topics"))]
         if getattr(module, "TOP_DOCS", False):
             kinds.append(("top_docs", "Top-documents lists (qnum rank docid rsv)"))

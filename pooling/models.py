@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 
-from pooling.tracks import get_track, track_choices
+from core.tracks import get_track, track_choices
 
 
 class Evaluation(models.Model):
@@ -103,7 +103,7 @@ class RunEntry(models.Model):
 
     # No foreign-key constraints in the database (db_constraint=False): PostgreSQL checks them with two trigger
     # queries per row, half of storing 300,000 BOLT citations (benchmarks/bolt.py). Rows are only written by
-    # the loaders, for a run they create or lock, after locking the run's topics (pooling.loading.store_run);
+    # the loaders, for a run they create or lock, after locking the run's topics (pooling.runs.store_run);
     # deletes cascade through Django's collector (on_delete) as before.
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="entries", db_constraint=False)
     # No index of its own: the (topic, run) index below serves lookups by topic, and a third index on the table

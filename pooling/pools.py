@@ -20,9 +20,9 @@ from django.db.models import Count
 from django.utils import timezone
 
 from pooling.bulk import insert_rows
-from pooling.formats.base import ParsedEntry, load_format
+from pooling.evaluations import effective_settings, start_judging
+from pooling.formats.base import ParsedEntry
 from pooling.judged import judged_item_ids
-from pooling.loading import effective_settings, start_judging
 from pooling.models import PoolBuild, PoolItem, Run, RunEntry, Topic
 from pooling.staleness import mark_questions_stale, rescoring_deferred
 
@@ -326,7 +326,7 @@ def build_pools(evaluation, build=None):
     """Build or rebuild every pool of the evaluation, recording progress on `build` (a new PoolBuild if none)."""
     settings = effective_settings(evaluation)
     judged = list(settings.get("judged_priorities") or [1, 2])
-    module = load_format(evaluation.track_spec.run_format)
+    module = evaluation.track_spec.run_format
     units = pool_units(evaluation)
     totals = {"created": 0, "kept": 0, "removed": 0, "unreturned": 0, "links": 0}
     if build is None:
@@ -352,7 +352,7 @@ def build_pools(evaluation, build=None):
 def item_sources(evaluation, items):
     """{item id: [RunEntry, run selected]}: the run lines each item pools, in run and line order. Read from the
     link rows, or for a format without them (POOL_LINKS = False) found again by key among the judged runs."""
-    module = load_format(evaluation.track_spec.run_format)
+    module = evaluation.track_spec.run_format
     items = list(items)
     out = {item.pk: [] for item in items}
     if getattr(module, "POOL_LINKS", True):
@@ -385,7 +385,7 @@ def run_items(evaluation):
     """{run id: set of pool item ids}: the items that the lines of each judged run (priority among the judged
     ones) were pooled into; from the link rows, or for a format without them (POOL_LINKS = False) found again by
     key, in SQL where the format gives its key as SQL."""
-    module = load_format(evaluation.track_spec.run_format)
+    module = evaluation.track_spec.run_format
     judged = list(effective_settings(evaluation).get("judged_priorities") or [1, 2])
     out = {}
     if getattr(module, "POOL_LINKS", True):

@@ -15,22 +15,18 @@ from config.roles import (
     role_required,
 )
 from pooling import forms
-from pooling.loading import (
+from pooling.evaluations import (
     LoadError,
-    RunFile,
-    check_run_report,
     create_evaluation,
     effective_settings,
-    load_run_files,
-    load_top_docs,
-    load_topics,
-    parse_manifest,
     read_upload,
     set_state,
     update_settings,
 )
 from pooling.models import Evaluation, PoolItem, Run, Topic
 from pooling.pools import item_sources, pool_sizes, pools_out_of_date, start_pool_build
+from pooling.runs import RunFile, check_run_report, load_run_files, parse_manifest
+from pooling.topics import load_top_docs, load_topics
 
 
 @organizer_required

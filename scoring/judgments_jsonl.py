@@ -49,7 +49,7 @@ from assess.models import (
 from assess.official import VOTE_KINDS
 from config import safejson
 from core import extension_points as ep
-from pooling.loading import LoadError, update_settings
+from pooling.evaluations import LoadError, update_settings
 from pooling.models import PoolItem, Topic
 
 FORMAT = "assay-judgments/1"

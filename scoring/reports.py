@@ -17,11 +17,12 @@ import io
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
+from core import extension_points as ep
 from pooling import audit
 from pooling.models import Run, Topic
 from scoring.measures.combine import spread
 from scoring.models import Score
-from scoring.registry import get_report_builder, measure_label
+from scoring.registry import measure_label
 from scoring.release import FROZEN, LIVE, release_record, when
 from scoring.results import compared_runs, measure_order, run_judging
 from scoring.svg import difference_plot
@@ -339,7 +340,7 @@ def comparison_words(c):
 
 
 def build_report(run):
-    builder = get_report_builder(run.evaluation.track) or generic_report
+    builder = ep.report.get(run.evaluation.track) or generic_report
     report = builder(run)
     report.status = report_status(run)
     return report

@@ -15,11 +15,11 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core import extension_points as ep
 from pooling.bulk import insert_rows
 from pooling.locks import key_shared
 from pooling.models import Evaluation, Run, StaleTopic, Topic
 from scoring.models import Score, ScoringState
-from scoring.registry import get_scorer
 
 BATCH = 2000
 SCORE_COLUMNS = ["run_id", "scope", "topic_id", "measure", "value", "detail", "computed_at"]
@@ -77,7 +77,8 @@ def _still_there(rows):
     """The rows whose run and topic still exist, those runs and topics locked FOR KEY SHARE until the transaction
     ends (Score has no foreign-key constraints: this is what their checks took, once per run and topic instead of
     per row). A run or topic deleted before the lock gets no rows; one being deleted waits for this commit, as the
-    deleters (pooling.loading: a run replaced or deleted, a topic file reloaded) lock it FOR UPDATE first."""
+    deleters (pooling.runs, pooling.topics: a run replaced or deleted, a topic file reloaded) lock it FOR UPDATE
+    first."""
     if not rows:
         return rows
     run_ids = sorted({r.run_id for r in rows})
@@ -140,7 +141,7 @@ def _recompute_locked(evaluation_id, full):
                 ScoringState.objects.filter(pk=state.pk).update(fresh_as_of=as_of)
             return 0
         evaluation = Evaluation.objects.get(pk=evaluation_id)
-        scorer = get_scorer(evaluation.track)
+        scorer = ep.scorer.get(evaluation.track)
         topic_ids = None if full else {t for _, t, _ in marks}
         if scorer is None:
             return 0  # the track registers no scorer (yet): the marks stay, the board shows them stale

@@ -4,9 +4,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from config.roles import ORGANIZER, has_role
+from core import extension_points as ep
 from pooling.models import Run, StaleTopic, Topic
 from scoring.models import Score, ScoringState
-from scoring.registry import get_judging
 from scoring.release import released_for
 
 
@@ -111,9 +111,9 @@ def _judging(evaluation, counts):
 
 
 def evaluation_judging(evaluation):
-    """Judging of the whole evaluation: the track's own count (registry.register_judging), else the counts the
-    scorer stored with the run scores (every run's are the same: they count the questions' pools)."""
-    hook = get_judging(evaluation.track)
+    """Judging of the whole evaluation: the track's own count (core.extension_points.judging_progress), else the
+    counts the scorer stored with the run scores (every run's are the same: they count the questions' pools)."""
+    hook = ep.judging_progress.get(evaluation.track)
     if hook is not None:
         return _judging(evaluation, hook(evaluation))
     detail = (
@@ -127,7 +127,7 @@ def evaluation_judging(evaluation):
 
 def run_judging(run):
     """Judging of the questions a run's score is computed over (the evaluation's, when the run stores none)."""
-    if get_judging(run.evaluation.track) is None:
+    if ep.judging_progress.get(run.evaluation.track) is None:
         detail = (
             Score.objects.filter(run=run, scope=Score.RUN, measure="score").values_list("detail", flat=True).first()
         )

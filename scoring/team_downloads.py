@@ -3,12 +3,12 @@ layout, and the track's official formats, e.g. NIST's list and nugget files, kee
 its runs' reports. Registered with pooling.campaign, which lists them on the team's page."""
 
 import json
-from importlib import import_module
 from urllib.parse import urlencode
 
 from django.urls import reverse
 
 from assess.official import official_values
+from core import extension_points as ep
 from pooling.campaign import TeamDownload
 from pooling.models import PoolItem, Run
 from scoring.registry import get_exports
@@ -34,14 +34,14 @@ def downloads(evaluation, team):
                 "topic, run, line, docid, kind, judgment",
             )
         )
-        for export in get_exports(evaluation.track)[0]:
+        for export in get_exports(evaluation)[0]:
             found.append(
                 TeamDownload(
                     f"{export.label} (official format, your runs)",
                     reverse("scoring:team_judgments", args=[evaluation.slug, export.kind]) + query,
                 )
             )
-    writer = run_judgments_writer(evaluation)
+    writer = ep.run_judgments.get(evaluation.track)
     if writer is not None:
         applies = getattr(writer, "applies", lambda run: True)
         found += [
@@ -57,15 +57,6 @@ def downloads(evaluation, team):
         for run in runs
     ]
     return found
-
-
-def run_judgments_writer(evaluation):
-    """The track's f(run) -> (filename, bytes) or None (Track.run_judgments), or None when it has none."""
-    path = evaluation.track_spec.run_judgments
-    if not path:
-        return None
-    module, name = path.rsplit(".", 1)
-    return getattr(import_module(module), name)
 
 
 def own_judgments(evaluation, team):
@@ -100,7 +91,7 @@ def own_judgments(evaluation, team):
 def official_export(evaluation, team, kind):
     """The track's export `kind`, keeping only lines that name no other team's run (a line naming a run tag is
     one run's; lines naming none, like a question's nugget list, are everyone's once released)."""
-    writers = {e.kind: e.writer for e in get_exports(evaluation.track)[0]}
+    writers = {e.kind: e.writer for e in get_exports(evaluation)[0]}
     if kind not in writers:
         return None
     others = set(Run.objects.filter(evaluation=evaluation).exclude(team=team).values_list("tag", flat=True))

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from config import params
 from config.roles import ORGANIZER, PARTICIPANT, organizer_required, role_required
+from core import extension_points as ep
 from pooling.models import Evaluation, Run, Team
 from scoring.judgments_jsonl import export_jsonl
 from scoring.registry import get_exports, measure_label
@@ -53,7 +54,7 @@ def scoreboard(request, slug):
     context = _board_context(evaluation)
     # what each team has been released and on which terms (not in the polled partial: it changes on a POST)
     context.update(release=release_summary(evaluation, context["teams"]), judging=evaluation_judging(evaluation))
-    context["exports"], context["exports_note"] = get_exports(evaluation.track)
+    context["exports"], context["exports_note"] = get_exports(evaluation)
     return render(request, "scoring/scoreboard.html", context)
 
 
@@ -184,7 +185,7 @@ def run_report_json(request, slug, tag):
 def export_view(request, slug, kind):
     """Who: organizers. Judgments in Assay's lossless JSON Lines, or in a format of the track's own (QA: NIST's)."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    writers = {"jsonl": export_jsonl} | {e.kind: e.writer for e in get_exports(evaluation.track)[0]}
+    writers = {"jsonl": export_jsonl} | {e.kind: e.writer for e in get_exports(evaluation)[0]}
     if kind not in writers:
         raise Http404("Unknown export.")
     body = "".join(writers[kind](evaluation))
@@ -218,10 +219,8 @@ def team_judgments(request, slug, kind):
 def team_run_judgments(request, slug, tag):
     """Who: participants, for their own team's run once its results are released; organizers, any run. The run's
     judgments in the track's official form (BOLT: the assessed citations in the seed's DTD form)."""
-    from scoring.team_downloads import run_judgments_writer
-
     run = _visible_run(request, slug, tag)  # the same 404 for another team's run or one not released
-    writer = run_judgments_writer(run.evaluation)
+    writer = ep.run_judgments.get(run.evaluation.track)
     found = writer(run) if writer is not None else None
     if found is None:
         raise Http404("No judgments file for this run.")

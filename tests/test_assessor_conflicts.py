@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from assess.assignments import assign
 from assess.models import Assignment
-from pooling.loading import LoadError, load_run_files, update_settings
+from pooling.evaluations import LoadError, update_settings
+from pooling.runs import load_run_files
 from tests.conftest import PASSWORD
 from tests.test_pooling_loading import blog, run_file, tac  # noqa: F401 (fixtures)
 

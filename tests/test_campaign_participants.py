@@ -8,8 +8,10 @@ import pytest
 from django.urls import reverse
 
 from assess.models import Judgment
-from pooling.loading import create_evaluation, load_run_files, load_topics, update_settings
+from pooling.evaluations import create_evaluation, update_settings
 from pooling.models import Download, Participation, Run, Submission, Team
+from pooling.runs import load_run_files
+from pooling.topics import load_topics
 from scoring.release import release
 from tests.conftest import PASSWORD
 from tests.test_pooling_loading import FIXTURES, blog, run_file, tac  # noqa: F401 (fixtures)
@@ -78,7 +80,7 @@ def test_other_teams_receipts_and_teams_are_out_of_reach(client, make_user, tac,
 
 
 def test_test_questions_and_top_docs_download_records_the_first(alpha, tac):
-    from pooling.loading import load_top_docs
+    from pooling.topics import load_top_docs
 
     load_top_docs(tac, (FIXTURES / "tac2008_topdocs.txt").read_bytes(), "tac2008_topdocs.txt")
     page = alpha.get(reverse("pooling:participate", args=["tac-test"])).content.decode()
@@ -92,7 +94,7 @@ def test_test_questions_and_top_docs_download_records_the_first(alpha, tac):
 
 def test_tac_deadline_is_not_counted_from_the_first_download(alpha, tac):
     """The deadline counted from a team's first test-data download is QA4MRE's rule, not TAC's."""
-    from pooling.loading import update_settings
+    from pooling.evaluations import update_settings
 
     update_settings(tac, {"submission_closes": "2030-07-02T03:59:00+00:00"})
     assert alpha.get(reverse("pooling:team_file", args=["tac-test", "topics"])).status_code == 200
@@ -130,8 +132,8 @@ def test_qa4mre_runs_due_within_five_days_of_the_first_download(alpha, participa
 
 def test_bolt_teams_get_query_and_language_only_until_release_then_assessed_runs(alpha, participant, make_user):
     from corpus.loading import load_collection
-    from pooling.loading import RunFile
     from pooling.pools import build_pools
+    from pooling.runs import RunFile
 
     load_collection("bolt-camp-forum", "bolt-forum", [str(BOLT / "forum.xml")])
     evaluation = create_evaluation("bolt-t", "bolt-ir-p2", ["bolt-camp-forum"])

@@ -9,9 +9,11 @@ import pytest
 from corpus.loading import load_collection
 from corpus.models import Collection
 from pooling import column_limits
+from pooling.evaluations import LoadError, create_evaluation
 from pooling.formats.base import ParsedEntry, ParsedRun, ParsedTopic
-from pooling.loading import LoadError, RunFile, create_evaluation, load_run_files, load_topics
 from pooling.models import Run, Topic
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from tests.tracks.bolt.test_citations import context as bolt_context
 from tracks.bolt.formats import citations
 

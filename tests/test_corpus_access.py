@@ -9,7 +9,7 @@ import pytest
 from assess.models import Assignment, Invitation
 from corpus import access, viewer
 from corpus.loading import load_collection
-from pooling.loading import create_evaluation
+from pooling.evaluations import create_evaluation
 from pooling.models import Topic
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "corpus"
@@ -89,7 +89,7 @@ def test_organizers_read_everything_participants_nothing(client, collections, or
 
 def test_the_viewer_fails_closed_without_a_registered_grant(client, collections, assessor, monkeypatch):
     assign(assessor, "demo-blog06")
-    monkeypatch.setattr(access, "_GRANTS", [])
+    monkeypatch.setattr(access, "_grants", list)  # no app registered a grant
     assert [r.status_code for r in _statuses(client, assessor, "demo-blog06", RAZR)] == [404, 404]
 
 

@@ -4,9 +4,10 @@ pool is built or a series assigned; shown on the evaluation page."""
 from django.urls import reverse
 
 from assess.assignments import assign
-from pooling.loading import RunFile, load_run_files, set_state
+from pooling.evaluations import set_state
 from pooling.models import Evaluation
 from pooling.pools import build_pools
+from pooling.runs import RunFile, load_run_files
 from tests.conftest import PASSWORD
 from tests.test_pooling_loading import FIXTURES, blog, tac  # noqa: F401 (fixtures)
 
@@ -47,7 +48,7 @@ def test_the_migration_moves_evaluations_already_being_judged(tac, blog):
 
     from django.apps import apps
 
-    from pooling.loading import create_evaluation
+    from pooling.evaluations import create_evaluation
     from pooling.models import PoolItem
 
     empty = create_evaluation("empty", "tac2008-qa", ["test-blog06"])

@@ -2,7 +2,8 @@
 
 import pytest
 
-from assess.kinds import KINDS, InvalidValue, JudgmentKind, MapOf, Nullable, check_value, problems, register_kind
+from assess.kinds import InvalidValue, check_value, declared_kinds, problems
+from core.tracks import TRACKS, JudgmentKind, MapOf, Nullable, register_track
 
 CITATION = {"rel": ("yes", "maybe", "no"), "chksrc": bool, "relspans": [[int]]}
 
@@ -41,7 +42,12 @@ def test_nullable_and_maps():
 
 
 def test_check_value_refuses_unknown_kinds_and_misfits():
-    register_kind(JudgmentKind("test-kind", {"vote": ("vital", "okay")}))
+    from dataclasses import replace
+
+    track = replace(
+        next(iter(TRACKS.values())), slug="test-track", kinds=(JudgmentKind("test-kind", {"vote": ("vital", "okay")}),)
+    )
+    register_track(track)  # the kinds are found through the registered tracks
     try:
         check_value("test-kind", {"vote": "okay"})
         with pytest.raises(InvalidValue, match="test-kind judgment: value.vote must be one of"):
@@ -49,7 +55,18 @@ def test_check_value_refuses_unknown_kinds_and_misfits():
         with pytest.raises(InvalidValue, match="unknown judgment kind 'nope'"):
             check_value("nope", {})
     finally:
-        KINDS.pop("test-kind")
+        TRACKS.pop("test-track")
+    assert "test-kind" not in declared_kinds()
+
+
+def test_a_kind_is_declared_once_with_one_shape():
+    """Tracks sharing a kind (QA's three) declare the same shape for it; its labels are each track's."""
+    shapes = {}
+    for track in TRACKS.values():
+        for kind in track.kinds:
+            assert shapes.setdefault(kind.name, kind.shape) == kind.shape, (track.slug, kind.name)
+    assert TRACKS["tac2008-qa"].labels("instance") == ("incorrect", "unsupported", "non-exact", "correct")
+    assert TRACKS["bolt-ir-p2"].labels("citation") == ("yes", "maybe", "no")
 
 
 @pytest.mark.parametrize(

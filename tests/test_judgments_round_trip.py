@@ -239,8 +239,8 @@ GAMMA = "".join(f"{q} GammaQA07 NIL\n" for q in ("301.1", "301.2", "301.3", "302
 
 
 def _trec2007_with_nil_run():
-    from pooling.loading import RunFile, load_run_files
     from pooling.pools import build_pools
+    from pooling.runs import RunFile, load_run_files
     from tracks.qa.demo_trec2007 import SLUG, load_trec2007_demo
 
     load_trec2007_demo(out=lambda _: None)
@@ -253,7 +253,7 @@ def _trec2007_with_nil_run():
 
 
 def test_trec2007_round_trip(tmp_path, blog06, demo_users):
-    from pooling.loading import update_settings
+    from pooling.evaluations import update_settings
     from tracks.qa import instance_judging, nil_answers, nugget_judging, questions
 
     ev = _trec2007_with_nil_run()
@@ -350,8 +350,10 @@ BOLT_RUNS = [("alpha1.xml", "Team Alpha"), ("alpha2.xml", "Team Alpha"), ("beta1
 
 
 def _bolt_from_files(organizer):
-    from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+    from pooling.evaluations import create_evaluation
     from pooling.pools import build_pools
+    from pooling.runs import RunFile, load_run_files
+    from pooling.topics import load_topics
     from tracks.bolt import judging
 
     load_collection("bolt-rt-forum", "bolt-forum", [str(BOLT / "forum.xml")])

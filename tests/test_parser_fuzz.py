@@ -147,7 +147,8 @@ MANIFEST = b"alpha1.txt\tTeam Alpha\t1\tautomatic\twhole\nbeta1.txt Beta 2 manua
 @FUZZ
 @given(st.one_of(st.binary(max_size=300), st.tuples(st.integers(0, len(MANIFEST)), st.binary(max_size=30))))
 def test_run_manifests(data):
-    from pooling.loading import LoadError, parse_manifest
+    from pooling.evaluations import LoadError
+    from pooling.runs import parse_manifest
 
     if isinstance(data, tuple):
         data = MANIFEST[: data[0]] + data[1] + MANIFEST[data[0] :]

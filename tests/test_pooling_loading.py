@@ -8,8 +8,10 @@ from django.core.management import CommandError, call_command
 
 from assess.assignments import assign
 from corpus.models import Collection, Document
-from pooling.loading import LoadError, RunFile, create_evaluation, load_run_files, load_top_docs, load_topics
+from pooling.evaluations import LoadError, create_evaluation
 from pooling.models import Evaluation, Run, RunEntry, Team, Topic
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_top_docs, load_topics
 
 FIXTURES = Path(__file__).parent / "fixtures" / "qa"
 DOCNOS = [f"BLOG06-20051206-000-000000000{i}" for i in (1, 2, 3)]
@@ -45,7 +47,7 @@ def test_create_evaluation_seeds_settings_from_track(blog):
         create_evaluation("e1", "nope", ["missing"])
     assert exc.value.problems == [
         "unknown track 'nope'; known tracks: "
-        + ", ".join(sorted(__import__("pooling.tracks", fromlist=["TRACKS"]).TRACKS)),
+        + ", ".join(sorted(__import__("core.tracks", fromlist=["TRACKS"]).TRACKS)),
         "an evaluation with slug 'e1' already exists",
         "no collection named 'missing'",
     ]
@@ -283,7 +285,7 @@ def test_trec2007_nil_entry_is_stored_with_its_data_and_not_pooled(blog):
 
 def test_a_submission_window_that_is_no_time_is_refused(tac):
     """Read on every upload and team page: a value that is no ISO time would break them all (the API takes any)."""
-    from pooling.loading import update_settings
+    from pooling.evaluations import update_settings
 
     for bad in ("tomorrow", 5):
         with pytest.raises(LoadError, match="submission_opens must be an ISO time"):

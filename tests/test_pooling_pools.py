@@ -3,9 +3,9 @@
 import pytest
 
 from config import patience
-from pooling.loading import RunFile, load_run_files
 from pooling.models import PoolBuild, PoolItem
 from pooling.pools import build_pools, pools_out_of_date, start_pool_build
+from pooling.runs import RunFile, load_run_files
 from tests.test_pooling_loading import FIXTURES, blog, tac  # noqa: F401 (fixtures)
 
 VALID = (FIXTURES / "tac_valid_run.txt").read_bytes()
@@ -117,7 +117,8 @@ def test_build_records_progress(tac):
 def test_pool_build_runs_in_a_real_worker(transactional_db, celery_worker, blog):  # noqa: F811
     import time
 
-    from pooling.loading import create_evaluation, load_topics
+    from pooling.evaluations import create_evaluation
+    from pooling.topics import load_topics
 
     evaluation = create_evaluation("tac-worker", "tac2008-qa", ["test-blog06"])
     load_topics(evaluation, (FIXTURES / "tac2008_questions.xml").read_bytes(), "q.xml")

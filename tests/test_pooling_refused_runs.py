@@ -10,8 +10,10 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+from pooling.evaluations import create_evaluation
 from pooling.models import Run, RunEntry, Team
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from tests.conftest import PASSWORD
 from tests.test_pooling_loading import FIXTURES, blog, run_file, tac  # noqa: F401 (fixtures)
 from tests.test_pooling_views import upload

@@ -4,9 +4,10 @@ import pytest
 
 from pooling import bulk
 from pooling.bulk import insert_rows
+from pooling.evaluations import LoadError, create_evaluation
 from pooling.formats.base import ParsedEntry, ParsedRun
-from pooling.loading import LoadError, create_evaluation, store_run
 from pooling.models import Run, RunEntry, Team, Topic
+from pooling.runs import store_run
 
 
 @pytest.fixture

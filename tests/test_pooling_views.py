@@ -75,7 +75,7 @@ def test_state_and_settings_forms(org_client, tac):
 
 
 def test_topics_page_loads_questions_and_reports_errors(org_client, blog):
-    from pooling.loading import create_evaluation
+    from pooling.evaluations import create_evaluation
 
     create_evaluation("t", "tac2008-qa", ["test-blog06"])
     bad = org_client.post(
@@ -103,7 +103,7 @@ def test_topics_page_loads_questions_and_reports_errors(org_client, blog):
 )
 def test_topic_upload_names_the_tracks_file(org_client, db, track, label, top_docs):
     """The kind of file offered is the track's topic file, and top-documents lists only where teams got them."""
-    from pooling.loading import create_evaluation
+    from pooling.evaluations import create_evaluation
 
     create_evaluation("t", track)
     body = org_client.get(reverse("pooling:topics", args=["t"])).content.decode()
@@ -182,7 +182,7 @@ def test_participant_checks_a_file_and_nothing_is_stored(client, make_user, tac)
 def test_top_docs_include_renders_ranking_escaped_and_limited(tac):
     from django.template.loader import render_to_string
 
-    from pooling.loading import load_top_docs
+    from pooling.topics import load_top_docs
 
     load_top_docs(tac, b"1001 1 D<b>1 9.5\n1001 2 D2 8.25\n1001 3 D3 7\n", "top.txt")
     series = Topic.objects.get(evaluation=tac, ident="1001")
@@ -220,8 +220,9 @@ def test_pool_build_answer_carries_the_new_pool_sizes(org_client, tac, django_ca
 def test_pools_page_counts_topics_without_questions(org_client, db):
     """BOLT (as BioGen and ciQA) pools topics that have no questions under them: each is a row with its count."""
     from corpus.loading import load_collection
-    from pooling.loading import create_evaluation, load_topics
+    from pooling.evaluations import create_evaluation
     from pooling.pools import build_pools
+    from pooling.topics import load_topics
     from tests.tracks.bolt.test_pipeline import FIXTURES as BOLT
     from tests.tracks.bolt.test_pipeline import load
 

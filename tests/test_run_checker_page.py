@@ -4,7 +4,8 @@ default; a file of the wrong shape for the track (a TAC text run checked as a BO
 import pytest
 from django.urls import reverse
 
-from pooling.loading import check_run_file, create_evaluation
+from pooling.evaluations import create_evaluation
+from pooling.runs import check_run_file
 from tests.conftest import PASSWORD
 from tests.test_pooling_loading import FIXTURES, blog, tac  # noqa: F401 (fixtures)
 from tests.test_pooling_views import upload

@@ -54,7 +54,7 @@ def test_pool_rebuild_marks_its_questions_only_when_a_pool_changed(tac):
 def test_bulk_loading_and_pool_building_start_one_rescoring_each(transactional_db, tac, monkeypatch):
     """Each stored run and each pool batch commits on its own; rescoring must start once per batch of work,
     not once per commit (in-process mode would otherwise rescore the whole evaluation after every run)."""
-    from pooling.loading import RunFile, load_run_files
+    from pooling.runs import RunFile, load_run_files
     from scoring import tasks
 
     started = []

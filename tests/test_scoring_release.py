@@ -356,7 +356,7 @@ def test_rerunning_the_demo_does_not_release_again(make_user):
 
 
 def test_qa4mre_report_counts_questions_with_a_gold_answer(client, organizer):
-    from pooling.loading import create_evaluation
+    from pooling.evaluations import create_evaluation
     from tests.tracks.qa4mre.test_views import FIXTURES, SLUG, load
 
     evaluation = create_evaluation(SLUG, "qa4mre-2012", title="QA4MRE status")
@@ -374,8 +374,9 @@ def test_qa4mre_report_counts_questions_with_a_gold_answer(client, organizer):
 
 def test_bolt_report_counts_judged_citations(client, organizer):
     from corpus.loading import load_collection
-    from pooling.loading import create_evaluation, load_topics
+    from pooling.evaluations import create_evaluation
     from pooling.pools import build_pools
+    from pooling.topics import load_topics
     from tests.tracks.bolt.test_pipeline import FIXTURES, load
 
     load_collection("bolt-test-forum", "bolt-forum", [str(FIXTURES / "forum.xml")])

@@ -106,27 +106,25 @@ def test_stale_question_recomputed_for_every_run_and_marks_cleared():
     assert ScoringState.objects.get(evaluation=ev).fresh_as_of is not None
 
 
-def test_mark_changed_during_recomputation_survives(monkeypatch):
+def test_mark_changed_during_recomputation_survives():
     """A judgment saved while a recomputation runs moves changed_at on; that mark must not be cleared."""
     t = tiny_trec2007()
     ev = t["evaluation"]
     mark_stale(t["q"]["216.1"])
-    import scoring.rescore as rescore
+    from core import extension_points as ep
 
-    real = rescore.get_scorer
+    inner = ep.scorer.require(ev.track)
 
-    def scorer_that_sees_a_new_judgment(track):
-        inner = real(track)
+    def scorer_that_sees_a_new_judgment(evaluation, topic_ids):
+        batch = inner(evaluation, topic_ids)
+        mark_stale(t["q"]["216.1"])  # a later judgment of the same question
+        return batch
 
-        def wrapped(evaluation, topic_ids):
-            batch = inner(evaluation, topic_ids)
-            mark_stale(t["q"]["216.1"])  # a later judgment of the same question
-            return batch
-
-        return wrapped
-
-    monkeypatch.setattr(rescore, "get_scorer", scorer_that_sees_a_new_judgment)
-    rescore_stale_topics(ev.id)
+    ep.scorer.register(ev.track, scorer_that_sees_a_new_judgment)
+    try:
+        rescore_stale_topics(ev.id)
+    finally:
+        ep.scorer.register(ev.track, inner)
     assert StaleTopic.objects.filter(topic=t["q"]["216.1"]).exists()
 
 

@@ -165,8 +165,10 @@ def test_searches_are_exported_with_the_judgments_and_imported_back(client, qa, 
 
 def test_bolt_a_thread_opened_from_a_search_is_ready_for_selecting_a_citation(client, make_user):
     from corpus.loading import load_collection
-    from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+    from pooling.evaluations import create_evaluation
     from pooling.pools import build_pools
+    from pooling.runs import RunFile, load_run_files
+    from pooling.topics import load_topics
     from tests.tracks.bolt.test_views import FIXTURES, T3
 
     load_collection("bolt-search-forum", "bolt-forum", [str(FIXTURES / "forum.xml")])

@@ -10,9 +10,10 @@ from django.core.management import call_command
 from django.db import connection  # noqa: F401  (the skipif condition reads it)
 from django.urls import reverse
 
-from pooling import submission_rules as sr
-from pooling.loading import check_run_file, load_run_files, update_settings
+from core import submission_rules as sr
+from pooling.evaluations import update_settings
 from pooling.models import AuditEntry, Participation, Run, Submission, Team
+from pooling.runs import check_run_file, load_run_files
 from tests.conftest import PASSWORD
 from tests.test_pooling_loading import FIXTURES, blog, run_file, tac  # noqa: F401 (fixtures)
 from tests.test_pooling_views import upload
@@ -234,7 +235,7 @@ def test_team_id_set_by_the_organizer_is_checked(tac, client, organizer):
 
 
 def test_settings_state_and_release_are_logged(tac, organizer):
-    from pooling.loading import set_state
+    from pooling.evaluations import set_state
     from scoring.release import release, withdraw
 
     update_settings(tac, {"judged_priorities": [1]}, by=organizer)
@@ -259,7 +260,8 @@ def test_two_submissions_of_one_team_at_once_are_checked_one_after_the_other():
     from django.db import connections, transaction
 
     from corpus.models import Collection, Document
-    from pooling.loading import create_evaluation, load_topics
+    from pooling.evaluations import create_evaluation
+    from pooling.topics import load_topics
     from tests.test_pooling_loading import DOCNOS
 
     collection = Collection.objects.create(name="test-blog06", format="blog06")

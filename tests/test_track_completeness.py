@@ -10,10 +10,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client, override_settings
 from django.urls import reverse
-from django.utils.module_loading import import_string
 
-from pooling.formats.base import load_format
-from pooling.tracks import TRACKS
+from core import extension_points as ep
+from core.tracks import TRACKS
 
 PAGES_PER_ROLE = 150  # a budget: the demo's pages are reached well within it
 START = {
@@ -30,16 +29,14 @@ def offered():
 
 @pytest.mark.parametrize("slug", offered())
 def test_the_declaration_names_modules_and_pages_that_exist(slug):
-    from scoring.registry import get_report_builder, get_scorer
-
     track = TRACKS[slug]
-    assert hasattr(load_format(track.topic_format), "parse_topics")
-    assert hasattr(load_format(track.run_format), "check_run")
-    assert get_scorer(slug) is not None or get_report_builder(slug) is not None
-    for step in track.demo_steps:
-        assert callable(import_string(step)), step
+    assert hasattr(track.topic_format, "parse_topics")
+    assert hasattr(track.run_format, "check_run")
+    assert ep.scorer.get(slug) is not None or ep.report.get(slug) is not None
+    assert ep.demo.get(slug) is not None
     if track.human_judging:
-        assert callable(import_string(track.adjudication_queue))
+        assert track.kinds
+        assert ep.adjudication_queue.get(slug) is not None
         reverse(track.adjudication_page, args=["any-slug"])
         reverse(track.assignment_page, args=[1])
     for link in track.organizer_links + track.participant_links:
@@ -89,8 +86,7 @@ def test_the_demo_loads_and_every_page_answers_for_every_role(slug, db):
     quiet = lambda *args: None  # noqa: E731
     create_users(quiet)
     load_demo_collections(quiet)
-    for step in track.demo_steps:
-        import_string(step)(quiet)
+    ep.demo.require(slug)(quiet)
     evaluations = Evaluation.objects.filter(track=slug)
     assert evaluations.exists(), f"the demo of {slug} creates no evaluation of it"
     assert Topic.objects.filter(evaluation__in=evaluations).exists()
@@ -124,8 +120,8 @@ def test_the_demo_loads_and_every_page_answers_for_every_role(slug, db):
 
 
 def test_a_track_not_registered_is_offered_nowhere(client, make_user, db, monkeypatch):
+    from pooling.evaluations import LoadError, create_evaluation
     from pooling.forms import EvaluationForm
-    from pooling.loading import LoadError, create_evaluation
     from tests.conftest import PASSWORD
 
     # Every seed's track is built now: one taken out of the registry stands for a track no installed app declares.

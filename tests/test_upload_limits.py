@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from pooling.loading import create_evaluation
+from pooling.evaluations import create_evaluation
 from pooling.models import Run, Topic
 
 FIXTURES = Path(__file__).parent / "fixtures"

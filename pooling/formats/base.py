@@ -1,19 +1,19 @@
 """The interface every track's file formats implement. Plain data, no Django import.
 
-A topic format is a module `pooling.formats.<name>` (named by the track's `topic_format`) with
+A topic format is a pure module (the track's `topic_format`, core.tracks.Track) with
     parse_topics(data: bytes, filename: str) -> (list[Problem], list[ParsedTopic])
-A run format is a module `pooling.formats.<name>` (named by the track's `run_format`) with
+A run format is a pure module (the track's `run_format`) with
     check_run(data: bytes, filename: str, context: CheckContext) -> (list[Problem], ParsedRun | None)
 Both report every problem they find (not just the first); a caller loads nothing when any problem is returned,
 except a Problem(warning=True): a note of the check report (shown by the checker page and `check_run`).
 A run format may say what its files look like, FILE_SHAPE = "xml" or "text" (lines), so that a file of the other
 shape, most likely meant for another evaluation, is named as such rather than only reported line by line.
+What a format needs of the Django side (more context, work after storing) the track registers in
+core.extension_points (the pooling points): a format module names no Django-side function.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import import_module
-from types import ModuleType
 from typing import Any
 
 
@@ -63,16 +63,3 @@ class CheckContext:
     settings: dict[str, Any]  # the evaluation's settings (limits, NIL allowed, ...)
     known_docids: Callable[[set[str]], set[str]] = lambda docids: set(docids)  # returns the subset that exist
     extra: dict[str, Any] = field(default_factory=dict)  # anything else a format needs (e.g. post texts for BOLT)
-
-
-def load_format(name: str) -> ModuleType:
-    """The module of a topic or run format named in a track declaration: a dotted module path (a track's own
-    formats, e.g. "tracks.bolt.formats.topics") or the name of a module in pooling.formats."""
-    return import_module(name if "." in name else f"pooling.formats.{name}")
-
-
-def resolve(dotted: str) -> Any:
-    """The object a format names by dotted path ("package.module.function"): its hooks (AFTER_LOAD,
-    AFTER_STORE, CONTEXT_EXTRA, BATCH_CONTEXT) live on the Django side, which a format must not import."""
-    module_name, _, attribute = dotted.rpartition(".")
-    return getattr(import_module(module_name), attribute)

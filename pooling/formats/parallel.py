@@ -10,8 +10,9 @@ as None and is checked by the caller, in its turn, as it would be without worker
 parsed runs) are those of checking in process, only sooner.
 
 Workers start with "spawn" (a fresh interpreter: nothing of a web or Celery process, its database connections or
-threads, is inherited), each enters the format's BATCH_CONTEXT for its whole life, as the caller does around
-the batch (BOLT: shared near-duplicate features), and ends when its parent does, even one killed outright. A
+threads, is inherited), each enters the track's batch context (core.extension_points.batch_context, a pure
+module's function, pickled by name) for its whole life, as the caller does around the batch (BOLT: shared
+near-duplicate features), and ends when its parent does, even one killed outright. A
 process that may not start any (a daemonic one) checks every file itself.
 """
 
@@ -23,9 +24,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager
+from importlib import import_module
+from types import ModuleType
 from typing import Any
 
-from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem, load_format, resolve
+from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
 
 log = logging.getLogger(__name__)
 
@@ -58,14 +61,16 @@ def plain_context(module: Any, context: CheckContext, data: bytes) -> CheckConte
     )
 
 
-_batch: AbstractContextManager[Any] | None = None  # a worker's BATCH_CONTEXT, entered for the worker's life
+_batch: AbstractContextManager[Any] | None = None  # a worker's batch context, entered for the worker's life
+
+BatchContext = Callable[[], AbstractContextManager[Any]]
 
 
-def _start_worker(batch_context: str | None, parent: int) -> None:
+def _start_worker(batch_context: BatchContext | None, parent: int) -> None:
     global _batch
     threading.Thread(target=_exit_after, args=(parent,), daemon=True).start()
-    if batch_context:
-        _batch = resolve(batch_context)()
+    if batch_context is not None:
+        _batch = batch_context()
         _batch.__enter__()
 
 
@@ -95,8 +100,8 @@ def _exit_after(parent: int) -> None:
 def _check(
     format_name: str, data: bytes, filename: str, context: CheckContext, after: Callable[[ParsedRun], list[Problem]]
 ) -> tuple[list[Problem], Compact | None] | None:
-    try:
-        found, parsed = load_format(format_name).check_run(data, filename, context)
+    try:  # a module does not pickle: the worker imports the format by the name the parent took from it
+        found, parsed = import_module(format_name).check_run(data, filename, context)
     except NeedsParent:
         return None
     if parsed is None:
@@ -105,19 +110,20 @@ def _check(
 
 
 def checked(
-    format_name: str,
+    module: ModuleType,
     files: Sequence[tuple[bytes, str]],
     context_for: Callable[[bytes], CheckContext | None],
     processes: int,
     after: Callable[[ParsedRun], list[Problem]],
+    batch_context: BatchContext | None = None,
 ) -> Iterator[Checked | None]:
-    """For each (data, filename) of `files`, in order: the format's check_run answer from a worker, with the
+    """For each (data, filename) of `files`, in order: the run format `module`'s check_run answer from a worker
+    (which enters `batch_context()` for its life), with the
     problems `after(parsed)` (a picklable function: the column checks) adds to a parsed run, or None for a file
     the caller checks itself. `context_for(data)` gives a file's plain context (None: keep it here); each file
     is sent as soon as it has one, all at the first step. No workers (every answer None) with `processes` under
     2, fewer than two files or less than MIN_BYTES in them, or a format without `process_extra`. Answers come as
     they are ready, in order; close the iterator (or read it to the end) to stop the workers."""
-    module = load_format(format_name)
     small = len(files) < 2 or sum(len(data) for data, _ in files) < MIN_BYTES
     if processes < 2 or small or not hasattr(module, "process_extra"):
         yield from (None for _ in files)
@@ -130,12 +136,12 @@ def checked(
                 max_workers=min(processes, len(files)),
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(getattr(module, "BATCH_CONTEXT", None), os.getpid()),
+                initargs=(batch_context, os.getpid()),
             )
             for n, (data, filename) in enumerate(files):
                 context = context_for(data)
                 if context is not None:
-                    futures[n] = pool.submit(_check, format_name, data, filename, context, after)
+                    futures[n] = pool.submit(_check, module.__name__, data, filename, context, after)
         except (OSError, RuntimeError, AssertionError):  # no processes here (a daemonic parent, a limit reached)
             log.warning("run files are checked in process: worker processes could not start", exc_info=True)
         for n, (_, filename) in enumerate(files):

@@ -1,10 +1,10 @@
-"""Links a track adds to the stage apps' pages (pooling.tracks.Track.*_links), so no template names a track."""
+"""Links a track adds to the stage apps' pages (core.tracks.Track.*_links), so no template names a track."""
 
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from pooling.tracks import TRACKS
+from core.tracks import TRACKS
 
 register = template.Library()
 

@@ -16,11 +16,13 @@ from rest_framework.test import APIClient
 from api.models import ApiToken
 from api.tokens import create_token
 from assess.models import Assignment
+from core.tracks import TRACKS
 from corpus.loading import load_collection
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+from pooling.evaluations import create_evaluation
 from pooling.models import PoolItem, Run, Team
 from pooling.pools import build_pools
-from pooling.tracks import TRACKS
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from scoring.release import release
 from tracks.bolt import judging
 

@@ -10,8 +10,9 @@ from django.core import mail
 
 from assess.models import Judgment
 from corpus.models import Collection, Document
-from pooling.loading import create_evaluation, load_topics
+from pooling.evaluations import create_evaluation
 from pooling.models import Run, Submission, Team
+from pooling.topics import load_topics
 from scoring.release import release
 from tests.test_pooling_loading import DOCNOS, FIXTURES
 from tracks.qa.sample import build_sample

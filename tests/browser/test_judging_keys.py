@@ -11,8 +11,10 @@ from assess import preferences
 from assess.models import Assignment, JudgingPreference, Judgment, Nugget
 from assess.official import nugget_votes, official_values
 from corpus.loading import load_collection
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+from pooling.evaluations import create_evaluation
 from pooling.pools import build_pools
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from tests.tracks.qa.browser.test_judging import expect_text, instance_series  # noqa: F401 (a fixture)
 from tracks.bolt import judging
 from tracks.qa import nugget_judging

@@ -3,9 +3,11 @@
 import pytest
 from playwright.sync_api import expect
 
-from pooling.loading import create_evaluation, load_run_files, load_topics
+from pooling.evaluations import create_evaluation
 from pooling.models import PoolBuild, PoolItem, Topic
 from pooling.pools import build_pools
+from pooling.runs import load_run_files
+from pooling.topics import load_topics
 from tests.browser.test_pooling_upload import blog  # noqa: F401 (a fixture)
 from tests.test_pooling_loading import FIXTURES, run_file
 

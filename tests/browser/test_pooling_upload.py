@@ -58,7 +58,8 @@ def test_organizer_creates_loads_checks_and_pools(page, login, make_user, live_s
 
 
 def test_participant_checks_a_file(page, login, make_user, blog):
-    from pooling.loading import create_evaluation, load_topics
+    from pooling.evaluations import create_evaluation
+    from pooling.topics import load_topics
 
     evaluation = create_evaluation("tac-check", "tac2008-qa", ["test-blog06"], title="TAC check")
     load_topics(evaluation, (FIXTURES / "tac2008_questions.xml").read_bytes(), "q.xml")

@@ -14,9 +14,11 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from api.tokens import create_token
-from pooling.loading import LoadError, create_evaluation, delete_run, load_run_files, load_topics, set_state
+from pooling.evaluations import LoadError, create_evaluation, set_state
 from pooling.models import AuditEntry, Download, Evaluation, Participation, Run, Submission
 from pooling.pools import build_pools
+from pooling.runs import delete_run, load_run_files
+from pooling.topics import load_topics
 from scoring.release import release
 from scoring.reports import build_report
 from tests.conftest import PASSWORD

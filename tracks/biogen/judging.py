@@ -9,7 +9,7 @@ an invited adjudicator who did not judge the topic.
 from assess import judging as generic
 from assess.adjudication import decide, disagreements
 from assess.models import Assignment, Judgment
-from pooling.loading import effective_settings
+from pooling.evaluations import effective_settings
 from pooling.models import PoolItem
 from tracks.biogen.labels import KIND, labels_for
 

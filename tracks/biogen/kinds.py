@@ -1,7 +1,8 @@
-"""BioGen's judgment kind and its value's shape (assess.kinds; tracks.biogen.judging checks the label fits the
-item first): a label, and for a citation the supporting words the assessor marked in the abstract."""
+"""BioGen's judgment kind and its value's shape (the Track holds it, assess.kinds checks it; tracks.biogen.judging
+checks the label fits the item first): a label, and for a citation the supporting words the assessor marked in the
+abstract."""
 
-from assess.kinds import JudgmentKind
+from core.tracks import JudgmentKind
 from tracks.biogen.labels import ALL_LABELS, KIND
 
 
@@ -17,5 +18,6 @@ KINDS = (
         {"label": ALL_LABELS, "evidence": [str]},
         "an answer's accuracy, a sentence's label or a citation's support, with the supporting words of a citation",
         label_words,
+        labels=ALL_LABELS,
     ),
 )

@@ -1,5 +1,5 @@
 """BioGen's scorer: the official judgments (assess.official) of each run's answers, sentences and citations,
-through the pure measures (tracks.biogen.measures). Registered from tracks.biogen.apps.
+through the pure measures (tracks.biogen.measures). Registered in tracks/biogen/plugin.py.
 
 Document recall depends on every run's relevant PMIDs, and three measures are shares over all of a run's
 sentences or citations, so every save rescores the whole evaluation (65 topics × 50 runs is small). Stored per

@@ -8,9 +8,11 @@ from django.contrib.auth import get_user_model
 
 from assess.models import Assignment
 from corpus.loading import load_collection
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+from pooling.evaluations import create_evaluation
 from pooling.models import Evaluation
 from pooling.pools import build_pools
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from tracks.bolt import judging
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "bolt"

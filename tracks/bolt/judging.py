@@ -1,7 +1,7 @@
 """BOLT IR phase 2 on the shared machinery: what the checker may know of the corpus, citation and grouping
 judgments through assess.judging, assessor-found citations, agreement, and the export.
 
-Loading topics and runs, pool building and scoring all go through the shared code (pooling.loading,
+Loading topics and runs, pool building and scoring all go through the shared code (pooling.topics, pooling.runs,
 pooling.pools, scoring.registry); this module only adds what BOLT needs on top. BOLT data lives in the JSON
 fields: RunEntry.data (post, offset, length, score, rank, near_dup, leader; view/group for grouping lines),
 PoolItem.data (post, offset, length; for a grouping view: bolt="view", run, view), Judgment.value.
@@ -21,7 +21,7 @@ from django.db.models import Max
 from assess import judging as generic
 from assess.models import Assignment, Judgment
 from corpus.models import Document
-from pooling.loading import effective_settings
+from pooling.evaluations import effective_settings
 from pooling.models import PoolItem, Run, RunEntry, Topic
 from tracks.bolt.formats.citations import citation_key
 from tracks.bolt.formats.xml_common import COLLAPSED, collapse_with_spans

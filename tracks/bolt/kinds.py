@@ -1,6 +1,7 @@
-"""The BOLT judgment kinds and the shape of their values (assess.kinds; tracks.bolt.judging cleans them first)."""
+"""The BOLT judgment kinds and the shape of their values (the Track holds them, assess.kinds checks them;
+tracks.bolt.judging cleans them first)."""
 
-from assess.kinds import JudgmentKind, MapOf, Nullable
+from core.tracks import JudgmentKind, MapOf, Nullable
 from tracks.bolt.judging import RELS, TRANS
 
 YES_NO = Nullable(bool)  # None: not answered yet
@@ -26,6 +27,7 @@ KINDS = (
         {"rel": RELS, "trans": TRANS, "chksrc": bool, "relspans": [[int]]},
         "a citation's relevance, translation grade, source checked and relevant spans [start, length]",
         citation_words,
+        labels=RELS,
     ),
     JudgmentKind(
         "grouping",

@@ -6,7 +6,7 @@ citations were near-duplicates (false alarms), and a grouping run's gives its th
 A team sees its own runs' reports once released (scoring's access rules), grouping measures included: they are
 the run's scores as much as character F is a citation run's."""
 
-from pooling.loading import effective_settings
+from pooling.evaluations import effective_settings
 from pooling.models import RunEntry
 from scoring.measures.combine import spread
 from scoring.models import Score

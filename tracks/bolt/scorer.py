@@ -1,5 +1,5 @@
 """BOLT IR phase 2's scorer, reading official judgments and calling the pure measures (tracks.bolt.measures, whose
-MEASURES the track declares). Registered from tracks.bolt.apps.
+MEASURES the track declares). Registered in tracks/bolt/plugin.py.
 
 Stored per topic (scope "series": a BOLT topic has no questions under it) and citation run: char_precision,
 char_recall, char_f, char_ap and "score" (= char_f), with the character counts in `detail`. Per run: the means
@@ -14,12 +14,11 @@ from collections import defaultdict
 from assess.official import official_values
 from pooling.models import PoolItem, Run, RunEntry, Topic
 from scoring.models import Score
-from scoring.registry import ScoreBatch, ScoreRow, register_scorer
+from scoring.registry import ScoreBatch, ScoreRow
 from tracks.bolt import measures
 from tracks.bolt.formats.citations import citation_key, split_key
 from tracks.bolt.near_duplicates import leader_judgment
 
-TRACK = "bolt-ir-p2"
 CHAR_MEASURES = ("char_precision", "char_recall", "char_f", "char_ap")
 GROUP_MEASURES = ("view_precision", "group_precision", "group_skew")
 
@@ -257,7 +256,3 @@ def score_bolt(evaluation, topic_ids):
             )
         )
     return ScoreBatch(rows=rows, series_ids=set(tids), question_ids=set(), run_level=True, full=topic_ids is None)
-
-
-def register():
-    register_scorer(TRACK, score_bolt)

@@ -5,7 +5,6 @@ added as an assessor-found citation by judging.add_found_citation, through the f
 
 from django.urls import reverse
 
-from assess.search_panel import FoundForm
 from corpus.formats import bolt_forum
 from corpus.models import Document
 
@@ -27,4 +26,6 @@ def context(request, assignment, topic, document):
     return {"thread_doc": doc, "posts": posts, "add_url": reverse("bolt:add_found", args=[assignment.pk])}
 
 
-FORM = FoundForm("bolt/_search_found.html", context)
+def found(request, assignment, topic, document):
+    """What a search result can become (core.extension_points.search_found): (template, context)."""
+    return "bolt/_search_found.html", context(request, assignment, topic, document)

@@ -1,8 +1,8 @@
 """What BOLT teams receive (seed 004): "At evaluation time, teams will only receive the 'query' and
 'language-target' fields of the topics; the full topic content will be released with the relevance judgments."
-The reduced topic file while the evaluation runs (Track.participant_topics), and once released each citation run's
-assessed citations in the seed's DTD form (Track.run_judgments); the full topic file as loaded is released with
-them by pooling.campaign."""
+The reduced topic file while the evaluation runs (core.extension_points.participant_topics), and once released each
+citation run's assessed citations in the seed's DTD form (core.extension_points.run_judgments); the full topic file
+as loaded is released with them by pooling.campaign."""
 
 from tracks.bolt import judging
 from tracks.bolt.formats.export import team_topics, validate_export

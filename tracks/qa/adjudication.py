@@ -1,6 +1,6 @@
 """Adjudication of QA instance labels: the queue of items the two assessors of a double-judged series labelled
-differently (Track.adjudication_queue), and the third person's decision on one of them, which then counts
-(assess.official). Nugget questions are the primary assessor's alone: nothing of theirs is adjudicated.
+differently (core.extension_points.adjudication_queue), and the third person's decision on one of them, which then
+counts (assess.official). Nugget questions are the primary assessor's alone: nothing of theirs is adjudicated.
 """
 
 from django.db import transaction

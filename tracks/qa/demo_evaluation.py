@@ -11,7 +11,9 @@ Idempotent: running it again re-checks and replaces the runs, and rebuilding kee
 from pathlib import Path
 
 from assess.assignments import assign
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_top_docs, load_topics
+from pooling.evaluations import create_evaluation
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_top_docs, load_topics
 
 SLUG = "demo-tac2008"
 COLLECTION = "demo-blog06"

@@ -1,6 +1,7 @@
-"""The QA judgment kinds and the shape of their values (assess.kinds; assess.official reads them)."""
+"""The QA judgment kinds and the shape of their values (each QA Track holds them with its own instance labels;
+assess.kinds checks them, assess.official reads them)."""
 
-from assess.kinds import JudgmentKind, Nullable
+from core.tracks import JudgmentKind, Nullable
 
 VOTE_SHAPE = {"vote": ("vital", "okay")}
 
@@ -22,13 +23,21 @@ def vote_words(value, names):
     return value["vote"]
 
 
-KINDS = (
-    JudgmentKind(
-        "instance",
-        {"label": str, "answer_class": Nullable(int)},
-        "a response's label (one of the track's instance labels) and, for a correct list answer, its answer class",
-        instance_words,
-    ),
+def kinds(instance_labels=()):
+    """The QA kinds of a track whose assessors label instances with `instance_labels`."""
+    return (
+        JudgmentKind(
+            "instance",
+            {"label": str, "answer_class": Nullable(int)},
+            "a response's label (one of the track's instance labels) and, for a correct list answer, its answer class",
+            instance_words,
+            labels=tuple(instance_labels),
+        ),
+        *SHARED,
+    )
+
+
+SHARED = (
     JudgmentKind("nugget_match", {"nuggets": [int]}, "the nuggets a response holds", match_words),
     JudgmentKind("nugget_vote", VOTE_SHAPE, "a voter's vital/okay vote on a nugget", vote_words),
     JudgmentKind(

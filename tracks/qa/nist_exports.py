@@ -1,5 +1,5 @@
 """QA judgments out in NIST's formats (as in the TREC QA data READMEs), offered beside the JSON Lines of every
-evaluation (registered by QaConfig with scoring.registry.register_exports):
+evaluation (registered in tracks/qa/plugin.py as core.extension_points.judgment_exports):
 - list judgments: `qid tag docid judgment distinct? string`; judgment -1 wrong, 1 right (globally correct),
   2 unsupported, 3 inexact, 4 locally correct, 0 not judged; distinct? is 1 only for the one right instance of
   each answer class in the run's response. A NIL response is judged by rule (tracks.qa.nil_answers), as NIST's

@@ -29,7 +29,7 @@ def is_nugget_question(topic):
 
 def instance_labels(evaluation):
     """The track's instance labels, worst to best (its declaration, tracks/qa/apps.py)."""
-    return tuple(evaluation.track_spec.judgments.get("instance", ()))
+    return tuple(evaluation.track_spec.labels("instance"))
 
 
 def class_label(evaluation):

@@ -28,11 +28,10 @@ from tracks.qa import run_totals
 FACTOID_TYPES = {"FACTOID"}
 LIST_TYPES = {"LIST", "RIGIDLIST"}
 NUGGET_TYPES = {"OTHER", "SQUISHYLIST", "CIQA"}
-QA_TRACKS = ("tac2008-qa", "trec2007-qa", "trec2007-ciqa")
 
 
 def correct_label(evaluation):
-    labels = evaluation.track_spec.judgments.get("instance", ())
+    labels = evaluation.track_spec.labels("instance")
     return "globally-correct" if "globally-correct" in labels else "correct"
 
 

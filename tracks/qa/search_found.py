@@ -8,7 +8,6 @@ from django.views.decorators.http import require_POST
 
 from assess.judging import JudgingError
 from assess.models import Assignment
-from assess.search_panel import FoundForm
 from config import params
 from config.roles import assessor_required
 from tracks.qa import instance_judging, questions
@@ -27,7 +26,9 @@ def context(request, assignment, topic, document):
     }
 
 
-FORM = FoundForm("qa/_search_found.html", context)
+def found(request, assignment, topic, document):
+    """What a search result can become (core.extension_points.search_found): (template, context)."""
+    return "qa/_search_found.html", context(request, assignment, topic, document)
 
 
 @require_POST

@@ -6,8 +6,10 @@ from pathlib import Path
 
 from django.conf import settings
 
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics, set_state
+from pooling.evaluations import create_evaluation, set_state
 from pooling.models import Evaluation
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from tracks.qa4mre.loading import load_gold
 
 SLUG = "qa4mre-2012-demo"

@@ -1,8 +1,8 @@
-"""QA4MRE 2012 loading: test-set documents, the gold standard, and the hooks pooling.loading calls for this track.
+"""QA4MRE 2012 loading: test-set documents, the gold standard, and the hooks pooling.runs and pooling.topics call.
 
 No human judging in this track: organizers load the test set (load_topics), the gold standard (load_gold) and the
 runs (load_runs). Scores are written by scoring alone, with the scorer in tracks.qa4mre.scorer; they are asked for
-at once, inside the transaction that stores a run (after_store, called by pooling.loading.store_run) or the gold
+at once, inside the transaction that stores a run (after_store, called by pooling.runs.store_run) or the gold
 answers (load_gold), so a run is scored the moment it is loaded, as the organizer and participant expect.
 """
 
@@ -11,7 +11,7 @@ import html
 from django.db import transaction
 
 from pooling import audit
-from pooling.loading import LoadError, effective_settings
+from pooling.evaluations import LoadError, effective_settings
 from pooling.models import Evaluation, Run, Team, Topic
 from scoring import release
 from tracks.qa4mre.formats.gold import parse_gold
@@ -68,7 +68,7 @@ def load_gold(evaluation, data, filename, *, by=None, reason=""):
     return len(questions), sum(1 for v in gold.values() if v is None)
 
 
-# ---------------------------------------------------------------- hooks called by pooling.loading
+# ---------------------------------------------------------------- hooks called by pooling.runs and pooling.topics
 
 
 def check_context_extra(evaluation):

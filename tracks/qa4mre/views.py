@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from config import params
 from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, has_role, organizer_required, role_required
 from corpus import viewer
-from pooling.loading import LoadError, read_upload
+from pooling.evaluations import LoadError, read_upload
 from pooling.models import Evaluation, Run, RunEntry, Topic
 from scoring.models import Score
 from tracks.qa4mre.loading import TRACK, docs_collection_name, has_gold, load_gold

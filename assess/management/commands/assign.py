@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from assess.assignments import assign, unassign
-from pooling.loading import LoadError
+from pooling.evaluations import LoadError
 from pooling.management.commands._common import fail_with, get_evaluation
 
 

@@ -11,10 +11,10 @@ manage.py judging revote EVAL SERIES --by ORGANIZER   ask the series' primary fo
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.utils.module_loading import import_string
 
 from assess import judging, progress
 from assess.models import Assignment, Invitation
+from core import extension_points as ep
 from pooling.models import Evaluation, Topic
 
 
@@ -51,8 +51,8 @@ class Command(BaseCommand):
         if action == "agreement":
             return self._agreement(evaluation)
         if action == "queue":
-            queue = evaluation.track_spec.adjudication_queue
-            for item, first, second, decided in import_string(queue)(evaluation) if queue else []:
+            queue = ep.adjudication_queue.get(evaluation.track)
+            for item, first, second, decided in queue(evaluation) if queue else []:
                 state = f"decided {_shown(decided)} by {decided.assessor.username}" if decided else "open"
                 self.stdout.write(
                     f"{item.topic.ident}\titem {item.pk}\t{item.docid}\t{item.text[:50]!r}\t"

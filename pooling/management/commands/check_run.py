@@ -2,8 +2,8 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from pooling.loading import RunFile, check_context, check_run_report
 from pooling.management.commands._common import get_evaluation, read_file
+from pooling.runs import RunFile, check_context, check_run_report
 
 
 class Command(BaseCommand):

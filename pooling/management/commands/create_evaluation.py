@@ -1,9 +1,9 @@
 from django.core.management.base import BaseCommand
 
-from pooling.loading import LoadError, create_evaluation
+from core.tracks import TRACKS
+from pooling.evaluations import LoadError, create_evaluation
 from pooling.management.commands._common import fail_with
 from pooling.management.commands.update_evaluation import add_settings_arguments, settings_from_options
-from pooling.tracks import TRACKS
 
 
 class Command(BaseCommand):

@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand
 
-from pooling.loading import LoadError, delete_run
+from pooling.evaluations import LoadError
 from pooling.management.commands._common import fail_with, get_evaluation
+from pooling.runs import delete_run
 
 
 class Command(BaseCommand):

@@ -3,8 +3,9 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from pooling.loading import LoadError, RunFile, load_run_files, parse_manifest
+from pooling.evaluations import LoadError
 from pooling.management.commands._common import fail_with, get_evaluation, read_file
+from pooling.runs import RunFile, load_run_files, parse_manifest
 
 
 class Command(BaseCommand):

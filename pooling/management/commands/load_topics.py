@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand
 
-from pooling.loading import LoadError, load_top_docs, load_topics
+from pooling.evaluations import LoadError
 from pooling.management.commands._common import fail_with, get_evaluation, read_file
+from pooling.topics import load_top_docs, load_topics
 
 
 class Command(BaseCommand):

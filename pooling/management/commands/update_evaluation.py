@@ -3,10 +3,10 @@ from datetime import UTC, datetime
 
 from django.core.management.base import BaseCommand, CommandError
 
-from pooling.loading import LoadError, set_state, update_settings
+from core.tracks import get_track
+from pooling.evaluations import LoadError, set_state, update_settings
 from pooling.management.commands._common import fail_with, get_evaluation
 from pooling.models import Evaluation
-from pooling.tracks import get_track
 
 
 def add_settings_arguments(parser):

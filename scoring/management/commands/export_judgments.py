@@ -22,7 +22,7 @@ class Command(BaseCommand):
         evaluation = Evaluation.objects.filter(slug=slug).first()
         if evaluation is None:
             raise CommandError(f"no evaluation with slug {slug!r}")
-        writers = {"jsonl": export_jsonl} | {e.kind: e.writer for e in get_exports(evaluation.track)[0]}
+        writers = {"jsonl": export_jsonl} | {e.kind: e.writer for e in get_exports(evaluation)[0]}
         if options["format"] not in writers:
             raise CommandError(
                 f"no {options['format']!r} export for track {evaluation.track}; choose from "

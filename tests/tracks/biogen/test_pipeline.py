@@ -11,10 +11,12 @@ from django.core.management.base import CommandError
 from assess.judging import Forbidden, StaleJudgment
 from assess.models import Assignment, Judgment, JudgmentChange
 from corpus.loading import load_collection
-from pooling.loading import RunFile, check_run_report, create_evaluation, load_run_files, load_topics, update_settings
+from pooling.evaluations import create_evaluation, update_settings
 from pooling.models import PoolItem, Run, Team
 from pooling.pools import build_pools
+from pooling.runs import RunFile, check_run_report, load_run_files
 from pooling.staleness import StaleTopic
+from pooling.topics import load_topics
 from scoring.judgments_jsonl import export_jsonl
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation

@@ -15,9 +15,7 @@ def _check_fixture_runs():
     files = [((FIXTURES / name).read_bytes(), name) for name in ("alpha1.xml", "alpha2.xml")]
     limits = partial(run_problems, tag_max=100, docid_max=200)
     ctx = context()
-    return parallel.checked(
-        citations.__name__, files, lambda data: parallel.plain_context(citations, ctx, data), 2, limits
-    )
+    return parallel.checked(citations, files, lambda data: parallel.plain_context(citations, ctx, data), 2, limits)
 
 
 def check_fixtures(answers):

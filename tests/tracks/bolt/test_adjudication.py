@@ -11,9 +11,11 @@ from assess import judging as generic
 from assess.models import Assignment, Invitation, Judgment, JudgmentChange
 from assess.official import official_values
 from corpus.loading import load_collection
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+from pooling.evaluations import create_evaluation
 from pooling.models import Run, StaleTopic
 from pooling.pools import build_pools
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
 from tests.conftest import PASSWORD

@@ -156,8 +156,7 @@ def test_shared_features_give_the_brute_force_classes_across_many_lists():
 
 
 def test_the_bolt_run_format_checks_a_batch_with_shared_features():
-    from tracks.bolt.formats import citations
+    from core import extension_points as ep
     from tracks.bolt.near_duplicates import shared_features
 
-    module_name, name = citations.BATCH_CONTEXT.rsplit(".", 1)
-    assert getattr(__import__(module_name, fromlist=[name]), name) is shared_features
+    assert ep.batch_context.get("bolt-ir-p2") is shared_features

@@ -12,12 +12,14 @@ import pytest
 
 from benchmarks.bolt import generate
 from config import patience
-from pooling import loading
+from pooling import runs
+from pooling.evaluations import create_evaluation
 from pooling.formats import parallel
 from pooling.formats.base import CheckContext
 from pooling.formats.columns import run_problems
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
 from pooling.models import Run, RunEntry
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from tests.tracks.bolt import daemonic
 from tests.tracks.bolt.test_citations import BAD, FIXTURES, T1, context
 from tests.tracks.bolt.test_pipeline import evaluation  # noqa: F401 (a fixture)
@@ -41,7 +43,12 @@ def in_process(files, ctx):
 def in_workers(files, ctx, processes=2):
     return list(
         parallel.checked(
-            citations.__name__, files, lambda data: parallel.plain_context(citations, ctx, data), processes, LIMITS
+            citations,
+            files,
+            lambda data: parallel.plain_context(citations, ctx, data),
+            processes,
+            LIMITS,
+            shared_features,
         )
     )
 
@@ -112,7 +119,7 @@ def test_a_failed_worker_leaves_the_file_to_the_caller(small_batches):
     files = fixture_files()[:2]
     unpicklable = CheckContext(topics={"1.001": "topic"}, settings={}, known_docids=lambda docids: set(docids))
     contexts = iter([unpicklable, parallel.plain_context(citations, context(), files[1][0])])
-    got = list(parallel.checked(citations.__name__, files, lambda data: next(contexts), 2, LIMITS))
+    got = list(parallel.checked(citations, files, lambda data: next(contexts), 2, LIMITS))
     assert got[0] is None and got[1] == in_process(files[1:], context())[0]
 
 
@@ -218,7 +225,7 @@ def test_load_run_files_stores_the_same_with_and_without_workers(evaluation, set
             answered.append(answer is not None)
             yield answer
 
-    monkeypatch.setattr(loading.parallel, "checked", counting)
+    monkeypatch.setattr(runs.parallel, "checked", counting)
     settings.RUN_CHECK_PROCESSES = 1
     serial = load_run_files(evaluation, _batch())
     assert answered == [False] * 5

@@ -10,10 +10,12 @@ from lxml import etree
 from assess.judging import StaleJudgment
 from assess.models import Assignment, JudgmentChange
 from corpus.loading import load_collection
+from pooling.evaluations import create_evaluation
 from pooling.formats.base import ParsedEntry
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
 from pooling.models import Evaluation, PoolItem, Run, RunEntry
 from pooling.pools import build_pools, item_sources
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
 from tests.conftest import PASSWORD

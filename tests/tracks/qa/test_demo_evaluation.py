@@ -4,8 +4,8 @@ from assess.models import Assignment
 from corpus.demo import load_demo_collections
 from corpus.models import Document
 from pooling.demo import create_users
-from pooling.loading import check_run_file
 from pooling.models import Evaluation, PoolItem
+from pooling.runs import check_run_file
 from tracks.qa.demo_evaluation import BAD_RUN, SLUG, load_tac_demo
 
 

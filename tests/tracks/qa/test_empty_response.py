@@ -8,9 +8,9 @@ import pytest
 from assess import judging as generic
 from assess.assignments import assign
 from corpus.loading import load_collection
-from pooling.loading import RunFile, load_run_files
 from pooling.models import Evaluation, PoolItem, RunEntry
 from pooling.pools import build_pools
+from pooling.runs import RunFile, load_run_files
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
 

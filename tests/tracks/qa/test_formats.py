@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from pooling.formats.base import CheckContext, ParsedEntry, load_format
+from pooling.formats.base import CheckContext, ParsedEntry
 from pooling.formats.top_docs import parse_top_docs
 from tracks.qa.formats.runs import check_run, collapse, pool_key
 from tracks.qa.formats.topics import parse_topics
@@ -176,7 +176,7 @@ TREC2007_TOPICS = {"219.1": "FACTOID", "219.5": "LIST", "219.7": "OTHER"}
 
 
 def trec2007_settings():
-    from pooling.tracks import get_track
+    from core.tracks import get_track
 
     return dict(get_track("trec2007-qa").default_settings)
 
@@ -206,7 +206,7 @@ def test_an_empty_response_stands_alone_and_a_question_without_a_line_is_still_r
 
 def test_tac2008_takes_no_empty_response():
     # seed 000: "an unordered, non-empty set of [answer-string, docid] pairs"
-    from pooling.tracks import get_track
+    from core.tracks import get_track
 
     settings = dict(get_track("tac2008-qa").default_settings)
     problems, _ = check_run(b"1.1 R1 NIL\n", "r", context({"1.1": "RIGIDLIST"}, settings))
@@ -233,12 +233,12 @@ def test_pool_key_collapses_white_space_and_skips_nil():
 
 
 def test_tracks_name_these_modules():
-    from pooling.tracks import get_track
+    from core.tracks import get_track
 
     for slug in ("tac2008-qa", "trec2007-qa"):
         spec = get_track(slug)
-        assert load_format(spec.topic_format).parse_topics is parse_topics
-        assert load_format(spec.run_format).check_run is check_run
+        assert spec.topic_format.parse_topics is parse_topics
+        assert spec.run_format.check_run is check_run
 
 
 def test_qa_formats_and_measures_import_no_django():

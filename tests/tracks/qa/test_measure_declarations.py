@@ -2,7 +2,7 @@
 
 import pytest
 
-from pooling.tracks import get_track
+from core.tracks import get_track
 from scoring.measures.definition import GENERIC_LABELS
 from scoring.models import Score
 from scoring.registry import measure_label

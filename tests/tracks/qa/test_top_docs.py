@@ -4,8 +4,8 @@ from django.urls import reverse
 
 from assess.models import Assignment
 from corpus.models import Collection, Document
-from pooling.loading import load_top_docs
 from pooling.models import Evaluation, Topic
+from pooling.topics import load_top_docs
 from tests.conftest import PASSWORD
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from pooling.formats.base import CheckContext, load_format
+from pooling.formats.base import CheckContext
 from tracks.qa4mre.formats.gold import parse_gold
 from tracks.qa4mre.formats.run import check_run, parse_run_id
 from tracks.qa4mre.formats.test_set import parse_topics
@@ -37,11 +37,11 @@ def messages(problems):
 
 
 def test_track_names_these_modules():
-    from pooling.tracks import get_track
+    from core.tracks import get_track
 
     track = get_track("qa4mre-2012")
-    assert load_format(track.topic_format).parse_topics is parse_topics
-    assert load_format(track.run_format).check_run is check_run
+    assert track.topic_format.parse_topics is parse_topics
+    assert track.run_format.check_run is check_run
     assert track.human_judging is False
 
 
@@ -336,7 +336,7 @@ def test_no_test_set_loaded():
 
 
 def test_track_defaults_match_the_checker():
-    from pooling.tracks import get_track
+    from core.tracks import get_track
     from tracks.qa4mre.formats.run import LANGUAGES, MAX_RUNS
 
     defaults = get_track("qa4mre-2012").default_settings

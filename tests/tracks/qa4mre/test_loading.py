@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from pooling.loading import create_evaluation
+from pooling.evaluations import create_evaluation
 from pooling.models import Run, Topic
 from scoring.models import Score
 

@@ -98,7 +98,7 @@ def test_best_median_worst():
 
 def test_track_declares_every_stored_measure():
     """Track.measures names what the scorer stores (besides the shared "score"), with the labels tables show."""
-    from pooling.tracks import get_track
+    from core.tracks import get_track
     from scoring.registry import measure_label
 
     declared = get_track("qa4mre-2012").measures

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from pooling.loading import create_evaluation, set_state
+from pooling.evaluations import create_evaluation, set_state
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "qa4mre"
 SLUG = "qa4mre-views"

@@ -48,10 +48,6 @@ from tracks.bolt.formats.submission import (
 from tracks.bolt.formats.xml_common import parse_xml
 from tracks.bolt.near_duplicates import leaders
 
-# The Django-side function that tells the checker about the collection (see pooling.loading.check_context).
-CONTEXT_EXTRA = "tracks.bolt.judging.check_extra"
-# Entered around a batch of files (pooling.loading.batch_context): their shared passages' features computed once.
-BATCH_CONTEXT = "tracks.bolt.near_duplicates.shared_features"
 
 
 def check_passage(cite: dict[str, Any], context: CheckContext, problems: list[Problem]) -> None:
@@ -213,7 +209,7 @@ def split_key(key: str) -> dict[str, Any]:
 # build stores no item-to-run-line link rows for this track (pooling.pools.item_sources finds them by key).
 POOL_LINKS = False
 
-FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file of the other shape)
+FILE_SHAPE = "xml"  # what a run file looks like (pooling.runs names a file of the other shape)
 # Every string of a run's entries comes from the XML parser (or from stored runs that did), and XML has no NUL
 # character, not even as &#0;: pooling.column_limits need not look for one in 300,000 citations.
 NUL_FREE = True

@@ -15,9 +15,10 @@ one)."""
 
 from django.db import transaction
 
+from pooling.evaluations import LoadError
 from pooling.formats.base import ParsedEntry, ParsedRun
-from pooling.loading import LoadError, store_run
 from pooling.models import RunEntry
+from pooling.runs import store_run
 from tracks.qa.ciqa.models import SentenceJudgment, UrlFile
 from tracks.qa.ciqa.submissions import INITIAL_TAG, STAGE, require_ciqa
 
@@ -49,7 +50,7 @@ def refill(ranked, removed, quota):
 
 
 def quota_of(evaluation):
-    from pooling.loading import effective_settings
+    from pooling.evaluations import effective_settings
 
     value = effective_settings(evaluation).get("baseline_quota")
     return DEFAULT_QUOTA if value in (None, "") else int(value)

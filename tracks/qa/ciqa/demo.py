@@ -99,9 +99,10 @@ def screenshot_png(rgb, width=160, height=100):
 
 def load_ciqa_demo(out=print):
     from corpus.models import Collection
-    from pooling.loading import create_evaluation, load_topics, update_settings
+    from pooling.evaluations import create_evaluation, update_settings
     from pooling.models import Evaluation
     from pooling.pools import build_pools
+    from pooling.topics import load_topics
 
     if not Collection.objects.filter(name=COLLECTION).exists():
         out(f"ciQA demo skipped: collection {COLLECTION} is not loaded")

@@ -12,8 +12,8 @@ import io
 from django.db import transaction
 from django.db.models import Prefetch
 
+from pooling.evaluations import LoadError, update_settings
 from pooling.formats.base import Problem
-from pooling.loading import LoadError, update_settings
 from tracks.qa.ciqa.models import InteractionSession, QuestionnaireAnswer, Screenshot, UrlFile
 from tracks.qa.ciqa.sessions import system_order
 from tracks.qa.ciqa.stats import mean_ratings

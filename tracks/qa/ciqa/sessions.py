@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from assess.models import Assignment
-from pooling.loading import LoadError, update_settings
+from pooling.evaluations import LoadError, update_settings
 from pooling.models import Topic
 from tracks.qa.ciqa.models import InteractionSession, UrlFile
 from tracks.qa.formats.ciqa_topics import KIND, TRAINING_KIND

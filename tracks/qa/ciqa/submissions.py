@@ -1,31 +1,34 @@
 """Loading ciQA runs and URL files: the functions behind the ciQA page, the participant's page and API
 (pooling.campaign) and the commands load_ciqa_run and load_ciqa_urls, so every path applies the same checks.
 
-A run goes through pooling.loading.load_run_files like any track's run (the campaign's rules and window, the
+A run goes through pooling.runs.load_run_files like any track's run (the campaign's rules and window, the
 receipt, the audit log) with its stage (initial or final, and a final run's initial run) in the run's data
-("kind", "initial_tag"); the ciQA rules (tracks.qa.ciqa.rules) are checked in AFTER_STORE inside the run's
-transaction with the team's row locked, so two uploads of one team cannot both pass as its third run, and, for a
-run only checked, through CHECK_SUBMISSION. A URL file is held to the same campaign rules (what rule_breaches checks
-of every submission: the window) and gets a receipt too."""
+("kind", "initial_tag"); the ciQA rules (tracks.qa.ciqa.rules) are checked after storing
+(core.extension_points.after_run_stored) inside the run's transaction with the team's row locked, so two uploads of
+one team cannot both pass as its third run, and, for a run only checked, through check_submission (both registered
+in tracks/qa/plugin.py). A URL file is held to the same campaign rules (what rule_breaches checks of every
+submission: the window) and gets a receipt too."""
 
 import hashlib
 import socket
 
 from django.db import transaction
 
+from core.submission_rules import RUN_RULES
 from pooling import audit
+from pooling.campaign_rules import rule_breaches
+from pooling.evaluations import LoadError, effective_settings
 from pooling.formats.base import ParsedRun
-from pooling.loading import LoadError, RunFile, effective_settings, load_run_files, rule_breaches
 from pooling.models import Run, Team, Topic
 from pooling.models import Submission as Receipt
-from pooling.submission_rules import RUN_RULES
+from pooling.runs import RunFile, load_run_files
 from tracks.qa.ciqa.models import Screenshot, UrlFile
 from tracks.qa.ciqa.rules import FINAL, INITIAL, STAGES, URLS, Submission, check_submission
 from tracks.qa.formats.ciqa_topics import KIND, TRAINING_KIND
 from tracks.qa.formats.ciqa_urls import parse_url_file
 
 TRACK = "trec2007-ciqa"
-# The run's data keys, the generic ones (pooling.loading.RunFile.kind / initial_tag) that every path writes.
+# The run's data keys, the generic ones (pooling.runs.RunFile.kind / initial_tag) that every path writes.
 STAGE, INITIAL_TAG = "kind", "initial_tag"
 IMAGE_TYPES = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg", b"GIF87a": "image/gif"}
 IMAGE_TYPES[b"GIF89a"] = "image/gif"
@@ -69,7 +72,7 @@ def load_run(
     evaluation, data, filename, team, stage, initial="", manual=False, priority=None, by=None, override_reason=""
 ):
     """Check and store one ciQA run as an initial or a final run (naming its initial run) through
-    pooling.loading.load_run_files (campaign rules, receipt naming `by`); returns (run, replaced). Raises
+    pooling.runs.load_run_files (campaign rules, receipt naming `by`); returns (run, replaced). Raises
     LoadError with every problem."""
     require_ciqa(evaluation)
     team = (team or "").strip()
@@ -99,7 +102,7 @@ def _rule_problems(evaluation, tag, team, stage, initial, exclude=None):
 
 
 def check_submission_of(evaluation, parsed, run_file):
-    """The run format's CHECK_SUBMISSION: what after_store will refuse, for a run only checked."""
+    """The track's check_submission (core.extension_points): what after_store will refuse, for a run only checked."""
     stage = run_file.kind or ""
     if stage not in STAGES:
         return [f"{run_file.filename}:0: say whether the run is an initial or a final run"]
@@ -109,7 +112,7 @@ def check_submission_of(evaluation, parsed, run_file):
 
 
 def after_store(run):
-    """pooling.loading.store_run's hook (tracks/qa/formats/ciqa_runs.py AFTER_STORE), inside the run's
+    """The track's after_run_stored (core.extension_points), called by pooling's store_run inside the run's
     transaction: the run has a stage, and the pairing and per-team limits hold."""
     where = f"{run.source_name or run.tag}:0"
     stage = (run.data or {}).get(STAGE)
@@ -159,8 +162,8 @@ def check_url_file(evaluation, data, filename, team):
 
 
 def campaign_breaches(evaluation, team):
-    """The campaign rules a URL file meets as every submission does (pooling.loading.rule_breaches, less the rules
-    about a run itself): the submission window, and whatever else the campaign checks of every file."""
+    """The campaign rules a URL file meets as every submission does (pooling.campaign_rules.rule_breaches, less the
+    rules about a run itself): the submission window, and whatever else the campaign checks of every file."""
     probe = RunFile(filename="", data=b"", team=team, kind=URLS)
     return [b for b in rule_breaches(evaluation, ParsedRun(tag="", entries=[]), probe, None) if b.rule not in RUN_RULES]
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from config import params
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, has_role, organizer_required, role_required
-from pooling.loading import LoadError, read_upload
+from pooling.evaluations import LoadError, read_upload
 from pooling.models import Evaluation, Run, Topic
 from tracks.qa.ciqa import baseline, questionnaire, results, sessions, submissions
 from tracks.qa.ciqa.models import InteractionSession, Screenshot, UrlFile

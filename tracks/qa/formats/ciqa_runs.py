@@ -3,7 +3,8 @@ test topic but not the training topic. No Django import.
 
 Whether a run is initial or final, and which initial run a final run follows, is said at upload (the seed's run
 submission interface, 001 3.2.2), not in the file: tracks.qa.ciqa.submissions checks the pairing and the per-team
-limits in AFTER_STORE, inside the run's transaction, and in CHECK_SUBMISSION for a run only checked. ciQA runs have
+limits after storing, inside the run's transaction, and for a run only checked (both registered in
+tracks/qa/plugin.py). ciQA runs have
 no priorities: every run is priority 1 (judged) unless the upload says otherwise ("Assessors evaluated both initial
 and final runs").
 """
@@ -18,8 +19,6 @@ FILE_SHAPE = qa_runs.FILE_SHAPE
 POOL_USES_DATA = qa_runs.POOL_USES_DATA
 pool_key = qa_runs.pool_key
 pool_item = qa_runs.pool_item
-AFTER_STORE = "tracks.qa.ciqa.submissions.after_store"
-CHECK_SUBMISSION = "tracks.qa.ciqa.submissions.check_submission_of"
 
 
 def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[Problem], ParsedRun | None]:

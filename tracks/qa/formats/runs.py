@@ -24,7 +24,7 @@ from typing import Any
 from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
 
 NIL = "NIL"
-FILE_SHAPE = "text"  # what a run file looks like (pooling.loading names a file of the other shape)
+FILE_SHAPE = "text"  # what a run file looks like (pooling.runs names a file of the other shape)
 MAX_TAG = 100
 SINGLE_ANSWER_TYPES = ("FACTOID",)  # exactly one [docid, answer] pair or NIL
 

@@ -1,4 +1,4 @@
-"""ciQA runs keep their stage under the generic run-data keys every loading path writes (pooling.loading.RunFile:
+"""ciQA runs keep their stage under the generic run-data keys every loading path writes (pooling.runs.RunFile:
 "kind", "initial_tag") instead of "ciqa_stage" / "ciqa_initial", so a run a team submits on its own page and one
 an organizer loads read the same."""
 

@@ -17,7 +17,8 @@ The context (pooling.formats.base.CheckContext) gives the test set's idents in `
 `extra["runs_by_team_id"]` the run_ids already loaded in the evaluation, by team ID (a run_id among them is being
 replaced and does not count towards the limit). A run that passes is added there, so a batch of files checked with
 one context cannot pass eleven runs of one team. tracks.qa4mre.loading.check_context_extra fills it from the database
-(CONTEXT_EXTRA below); tracks.qa4mre.loading.after_store also enforces the limit per team as stored.
+(registered as the track's check_context, tracks/qa4mre/plugin.py); tracks.qa4mre.loading.after_store also
+enforces the limit per team as stored.
 """
 
 import os
@@ -33,10 +34,7 @@ from tracks.qa4mre.formats.test_set import ANSWER_IDS, QUESTION, READING_TEST, T
 # The seven languages of the 2012 main task; an evaluation may set its own list in settings["languages"].
 LANGUAGES = ("ar", "bg", "de", "en", "es", "it", "ro")
 MAX_RUNS = 10
-FILE_SHAPE = "xml"  # what a run file looks like (pooling.loading names a file of the other shape)
-# Django-side hooks looked up by pooling.loading (named as strings: this module imports no Django).
-CONTEXT_EXTRA = "tracks.qa4mre.loading.check_context_extra"
-AFTER_STORE = "tracks.qa4mre.loading.after_store"
+FILE_SHAPE = "xml"  # what a run file looks like (pooling.runs names a file of the other shape)
 RUN_ID = re.compile(
     r"^(?P<team>[a-z]{4})(?P<year>12)(?P<number>0[1-9]|10)(?P<resources>[1-4])"
     r"(?P<source>[a-z]{2})(?P<target>[a-z]{2})$"

@@ -22,8 +22,6 @@ FILE_LABEL = "Test set (QA4MRE XML: topics, reading tests, questions)"  # the to
 # A question's element: the guidelines' prose writes <question>; the 2012 test sets and gold standards CLEF
 # distributed write <q q_id="…"> (with the same <q_str> and <answer a_id> inside). Both are read alike.
 QUESTION_TAGS = ("question", "q")
-# Django-side hook run by pooling.loading.load_topics after storing (keeps the documents for the viewer).
-AFTER_LOAD = "tracks.qa4mre.loading.after_topics_loaded"
 ANSWER_IDS = ("1", "2", "3", "4", "5")
 
 

@@ -10,9 +10,11 @@ from assess.models import Assignment, Judgment
 from corpus.formats.bolt_forum import post_raw_text
 from corpus.loading import load_collection
 from corpus.models import Document
-from pooling.loading import RunFile, create_evaluation, load_run_files, load_topics
+from pooling.evaluations import create_evaluation
 from pooling.models import PoolItem
 from pooling.pools import build_pools
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from tracks.bolt import judging
 
 pytestmark = pytest.mark.browser

@@ -30,7 +30,7 @@ def test_the_final_run_refills_the_quota_from_lower_in_the_list():
 
 def test_the_baseline_run_keeps_its_quota_and_its_final_run_refills_it(planned):
     ciqa, judge, _, _ = planned
-    from pooling.loading import update_settings
+    from pooling.evaluations import update_settings
 
     update_settings(ciqa, {"baseline_quota": 20})
     assign(ciqa, "56", "judge")

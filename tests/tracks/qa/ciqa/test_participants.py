@@ -12,7 +12,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from api.tokens import create_token
-from pooling.loading import update_settings
+from pooling.evaluations import update_settings
 from pooling.models import Run, Submission
 from tests.conftest import PASSWORD
 from tests.tracks.qa.ciqa.test_pipeline import ciqa, no_docid_check, run_bytes, url_bytes  # noqa: F401 (fixtures)
@@ -146,7 +146,7 @@ def test_the_api_takes_the_same_submissions(ciqa, make_user, no_docid_check):
 
 
 def test_url_files_are_frozen_with_the_runs_and_refused_unread_over_their_limit(umd, ciqa, settings, monkeypatch):
-    from pooling.loading import set_state
+    from pooling.evaluations import set_state
     from tests.security.test_run_integrity import _spy_reads
 
     settings.UPLOAD_MAX_BYTES = {"urls": 50, "runs": 50}

@@ -11,7 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from assess.assignments import assign
-from pooling.loading import LoadError, RunFile, create_evaluation, load_run_files, load_topics
+from pooling.evaluations import LoadError, create_evaluation
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
 from tests.conftest import PASSWORD
 from tracks.qa.ciqa import baseline, questionnaire, sessions, submissions
 from tracks.qa.ciqa.models import InteractionSession, QuestionnaireAnswer, Screenshot, SentenceJudgment
@@ -52,7 +54,7 @@ def ciqa(db, make_user):
 @pytest.fixture
 def no_docid_check(monkeypatch):
     # the evaluation has no collection: every docid is taken as known
-    monkeypatch.setattr("pooling.loading.known_docids_for", lambda evaluation: lambda docids: set(docids))
+    monkeypatch.setattr("pooling.runs.known_docids_for", lambda evaluation: lambda docids: set(docids))
 
 
 def test_topics_are_stored_with_template_and_narrative(ciqa):

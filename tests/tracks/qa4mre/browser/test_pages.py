@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from pooling.loading import create_evaluation, set_state
+from pooling.evaluations import create_evaluation, set_state
 
 pytestmark = pytest.mark.browser
 

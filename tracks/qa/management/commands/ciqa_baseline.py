@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from pooling.loading import LoadError
+from pooling.evaluations import LoadError
 from pooling.management.commands._common import fail_with, get_evaluation
 from pooling.models import Run
 from tracks.qa.ciqa.baseline import baseline_interaction, make_final_run

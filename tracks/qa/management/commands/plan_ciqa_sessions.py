@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from pooling.loading import LoadError
+from pooling.evaluations import LoadError
 from pooling.management.commands._common import fail_with, get_evaluation
 from tracks.qa.ciqa.sessions import plan_sessions, progress_by_assessor, set_interaction_seconds
 

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from pooling.loading import LoadError
+from pooling.evaluations import LoadError
 from pooling.management.commands._common import fail_with, get_evaluation, read_file
 from tracks.qa4mre.loading import load_gold
 

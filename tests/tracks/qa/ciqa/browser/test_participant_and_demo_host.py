@@ -11,8 +11,9 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from assess.assignments import assign
-from pooling.loading import create_evaluation, load_topics
+from pooling.evaluations import create_evaluation
 from pooling.models import Run, Submission
+from pooling.topics import load_topics
 from tests.conftest import PASSWORD
 from tests.tracks.qa.ciqa.test_pipeline import TOPICS, run_bytes, url_bytes
 from tracks.qa.ciqa import demo, sessions, submissions
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_team_submits_both_stages_in_the_browser(page, login, live_server, transactional_db, make_user, monkeypatch):
-    monkeypatch.setattr("pooling.loading.known_docids_for", lambda evaluation: lambda docids: set(docids))
+    monkeypatch.setattr("pooling.runs.known_docids_for", lambda evaluation: lambda docids: set(docids))
     evaluation = create_evaluation("ciqa-teams", "trec2007-ciqa")
     load_topics(evaluation, TOPICS, "topics.txt")
     make_user("umd", "participant", team="UMD")

@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 
 from assess.assignments import assign
-from pooling.loading import create_evaluation, load_topics
+from pooling.evaluations import create_evaluation
+from pooling.topics import load_topics
 from tracks.qa.ciqa import baseline, sessions, submissions
 from tracks.qa.ciqa.models import InteractionSession, QuestionnaireAnswer
 from tracks.qa.ciqa.sessions import set_interaction_seconds
@@ -133,7 +134,7 @@ def test_the_baseline_interaction_judges_sentences_in_the_window_it_opens(
     from tracks.qa.ciqa.models import SentenceJudgment
 
     # the evaluation has no collection: every docid is taken as known
-    monkeypatch.setattr("pooling.loading.known_docids_for", lambda evaluation: lambda docids: set(docids))
+    monkeypatch.setattr("pooling.runs.known_docids_for", lambda evaluation: lambda docids: set(docids))
     evaluation, _ = planned
     run, _ = submissions.load_run(
         evaluation,

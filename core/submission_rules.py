@@ -1,9 +1,9 @@
 """Submission rules: what a campaign accepts from a team, declared per track (Track.submission_rules).
 
-Plain data and functions over it, no Django import: pooling.loading gathers the facts (the team's runs already
+Plain data and functions over it, no Django import: pooling.campaign_rules gathers the facts (the team's runs already
 stored, its ID, the submission window) and calls `breaches`, so the upload page, `check_run`, `load_runs` and any
 later caller (an API) refuse the same runs for the same named rule. An organizer may override a breach with a
-recorded reason (pooling.loading, `override_reason`); a format problem is never overridable.
+recorded reason (pooling.runs, `override_reason`); a format problem is never overridable.
 """
 
 import re
@@ -23,7 +23,7 @@ WINDOW = "submission window"
 FROZEN = "runs frozen once judging starts"
 PAIRS = "initial/final pairs"
 # The rules about a run itself; a file that is not a run (a ciQA URL file) is held to the others only (the window
-# and whatever else pooling.loading.rule_breaches checks of every submission).
+# and whatever else pooling.campaign_rules.rule_breaches checks of every submission).
 RUN_RULES = frozenset(
     {RUNS_PER_TEAM, PRIORITIES, ONE_PER_PRIORITY, FIRST_AUTOMATIC, AUTOMATIC_ONLY, RUN_TAG, MANUAL_DESCRIPTION}
     | {REPLACEMENT_SLOT, PAIRS}

@@ -1,52 +1,34 @@
-"""Creating evaluations and loading their questions and runs: the functions behind the pages and commands.
+"""Runs: checking a run file with the track's run format (and the campaign's rules), storing the runs that pass,
+deleting one, and the manifest naming each file's team and priority.
 
-Every loader checks the whole input first with the track's pure format module (pooling.formats.<name>) and
-stores nothing when there is any problem; what passes is stored in one transaction. Problems come back as
-`FILE:LINE: message` strings.
+Every file is checked whole first and nothing of it is stored when there is any problem; what passes is stored in
+one transaction per file, with a receipt (Submission). Problems come back as `FILE:LINE: message` strings.
 """
 
 import hashlib
 from contextlib import closing, nullcontext
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from functools import partial
 
 from django.conf import settings as django_settings
 from django.db import connection, transaction
-from django.db.models import Count, Q
-from django.utils import timezone
 
-from config import uploads
-from corpus.models import Collection, Document
+from core import extension_points as ep
+from core import submission_rules as rules_mod
+from core.tracks import get_track
+from corpus.models import Document
 from pooling import audit, column_limits
-from pooling import submission_rules as rules_mod
 from pooling.bulk import insert_rows
+from pooling.campaign_rules import participation, rule_breaches, submission_closed
+from pooling.evaluations import LoadError, effective_settings
 from pooling.formats import columns, parallel
-from pooling.formats.base import CheckContext, Problem, load_format, resolve
+from pooling.formats.base import CheckContext, Problem
 from pooling.locks import key_shared
-from pooling.models import (
-    Evaluation,
-    EvaluationFile,
-    Participation,
-    PoolItem,
-    Run,
-    RunEntry,
-    Submission,
-    Team,
-    Topic,
-)
+from pooling.models import Evaluation, Participation, Run, RunEntry, Submission, Team, Topic
 from pooling.staleness import mark_questions_stale, rescoring_deferred
-from pooling.tracks import TRACKS, get_track
+from pooling.topics import answerable_topics
 
 DOCID_BATCH = 5000
-
-
-class LoadError(Exception):
-    """Input that cannot be loaded; `problems` holds every `FILE:LINE: message`."""
-
-    def __init__(self, problems):
-        self.problems = list(problems)
-        super().__init__("\n".join(self.problems))
 
 
 @dataclass
@@ -84,209 +66,6 @@ class RunLoadResult:
     overridden: list = field(default_factory=list)  # the rules an organizer overrode for this run
 
 
-# ---------------------------------------------------------------- evaluations
-
-
-def create_evaluation(slug, track, collections=(), title="", settings=None):
-    """A new evaluation of `track` over the named collections, its settings seeded from the track's defaults."""
-    problems = []
-    if track not in TRACKS:
-        problems.append(f"unknown track {track!r}; known tracks: {', '.join(sorted(TRACKS))}")
-    if Evaluation.objects.filter(slug=slug).exists():
-        problems.append(f"an evaluation with slug {slug!r} already exists")
-    found = {c.name: c for c in Collection.objects.filter(name__in=list(collections))}
-    problems += [f"no collection named {name!r}" for name in collections if name not in found]
-    if problems:
-        raise LoadError(problems)
-    spec = get_track(track)
-    merged = dict(spec.default_settings) | dict(settings or {})
-    with transaction.atomic():
-        evaluation = Evaluation.objects.create(slug=slug, track=track, title=title or spec.title, settings=merged)
-        evaluation.collections.set(found.values())
-    return evaluation
-
-
-def effective_settings(evaluation):
-    return dict(evaluation.track_spec.default_settings) | dict(evaluation.settings or {})
-
-
-def update_settings(evaluation, changes, by=None):
-    """Change some settings (judged priorities, limits, NIL allowed, submission window); other settings are kept.
-    `by` (a user, or None for the server) is logged with the values before and after."""
-    # The window is read on every upload and team page (_aware): a value that is no time would break them all.
-    for name in ("submission_opens", "submission_closes"):
-        value = changes.get(name)
-        try:
-            if value is not None:
-                datetime.fromisoformat(value)
-        except (TypeError, ValueError):
-            raise LoadError([f"{name} must be an ISO time such as 2026-06-01T12:00:00+00:00, not {value!r}"]) from None
-    # read by assess.assignments.assign: "refuse" an assessor of a team with runs in the series' pool, or "warn"
-    if changes.get("assessor_conflicts", "warn") not in ("warn", "refuse"):
-        raise LoadError([f"assessor_conflicts must be 'warn' or 'refuse', not {changes['assessor_conflicts']!r}"])
-    before = effective_settings(evaluation)
-    with transaction.atomic():
-        evaluation.settings = before | changes
-        evaluation.save(update_fields=["settings"])
-        changed = {k: v for k, v in changes.items() if before.get(k) != v}
-        if changed:
-            audit.record(
-                by, "settings changed", evaluation.slug, before={k: before.get(k) for k in changed}, after=changed
-            )
-    return evaluation
-
-
-def set_state(evaluation, state, by=None):
-    valid = [s for s, _ in Evaluation.STATES]
-    if state not in valid:
-        raise LoadError([f"unknown state {state!r}; states are {', '.join(valid)}"])
-    before = evaluation.state
-    with transaction.atomic():
-        evaluation.state = state
-        evaluation.save(update_fields=["state"])
-        if before != state:
-            audit.record(by, "state changed", evaluation.slug, before={"state": before}, after={"state": state})
-    return evaluation
-
-
-def start_judging(evaluation):
-    """Open for runs -> judging, once judging can begin (a pool was built, a series assigned). Only from "open":
-    released scores stay released, and an organizer may still set the state by hand afterwards."""
-    if Evaluation.objects.filter(pk=evaluation.pk, state=Evaluation.OPEN).update(state=Evaluation.JUDGING):
-        evaluation.state = Evaluation.JUDGING
-    return evaluation
-
-
-# ---------------------------------------------------------------- topics
-
-
-def answerable_topics(evaluation):
-    """{ident: kind} of the topics a run answers (those with no children: questions), in file order."""
-    rows = (
-        Topic.objects.filter(evaluation=evaluation)
-        .annotate(n=Count("children"))
-        .filter(n=0)
-        .order_by("position")
-        .values_list("ident", "kind")
-    )
-    return dict(rows)
-
-
-def load_topics(evaluation, data, filename):
-    """Parse a question file with the track's topic format and store it; returns the number of topics.
-
-    Topics are matched by ident, so loading a corrected file updates them in place (runs, pools and judgments
-    that reference them survive). A topic missing from the new file is removed only when nothing refers to it.
-    """
-    spec = evaluation.track_spec
-    parsed_problems, parsed = load_format(spec.topic_format).parse_topics(data, filename)
-    parsed_problems += column_limits.topic_problems(parsed)
-    problems = [p.format(filename) for p in parsed_problems]
-    allowed = set(spec.question_types)
-    idents = {t.ident for t in parsed}
-    lines_with_problems = {p.line for p in parsed_problems}
-    for t in parsed:
-        if t.parent is not None and t.parent not in idents:
-            problems.append(Problem(t.line, f"{t.ident}: parent {t.parent!r} is not in the file").format(filename))
-        if t.parent is not None and allowed and t.kind not in allowed and t.line not in lines_with_problems:
-            problems.append(
-                Problem(
-                    t.line,
-                    f"question {t.ident} has type {t.kind}, not one of this track's "
-                    f"types ({', '.join(spec.question_types)})",
-                ).format(filename)
-            )
-    if not parsed and not problems:
-        problems.append(Problem(None, "no topics in the file").format(filename))
-    if problems:
-        raise LoadError(problems)
-
-    with transaction.atomic():
-        existing = {t.ident: t for t in Topic.objects.select_for_update(of=("self",)).filter(evaluation=evaluation)}
-        gone = [t for ident, t in existing.items() if ident not in idents]
-        in_use = (
-            Topic.objects.filter(pk__in=[t.pk for t in gone])
-            .filter(Q(run_entries__isnull=False) | Q(pool_items__isnull=False) | Q(assignments__isnull=False))
-            .distinct()
-            .values_list("ident", flat=True)
-        )
-        if in_use:
-            raise LoadError(
-                [
-                    Problem(None, f"topic {ident} is not in the file but runs, pools or assignments use it").format(
-                        filename
-                    )
-                    for ident in sorted(in_use)
-                ]
-            )
-        # Remove unused leftovers first so a renumbered file cannot collide with them.
-        Topic.objects.filter(pk__in=[t.pk for t in gone]).delete()
-        saved = {}
-        for position, t in enumerate(parsed):
-            topic = existing.get(t.ident) or Topic(evaluation=evaluation, ident=t.ident)
-            topic.kind, topic.text, topic.position = t.kind, t.text, position
-            topic.parent = saved.get(t.parent) if t.parent else None
-            topic.data = (topic.data or {}) | t.data
-            topic.save()
-            saved[t.ident] = topic
-        keep_file(evaluation, "topics", filename, data)
-        # A topic format may name, in AFTER_LOAD, a Django-side f(evaluation) run inside this transaction.
-        after_load = getattr(load_format(spec.topic_format), "AFTER_LOAD", None)
-        if after_load:
-            resolve(after_load)(evaluation)
-    return len(parsed)
-
-
-def load_top_docs(evaluation, data, filename):
-    """Store NIST's per-target top-documents lists in each series' data["top_docs"] as [rank, docid, rsv]."""
-    from pooling.formats.top_docs import parse_top_docs
-
-    parsed_problems, lists = parse_top_docs(data, filename)
-    problems = [p.format(filename) for p in parsed_problems]
-    series = {t.ident: t for t in Topic.objects.filter(evaluation=evaluation, parent__isnull=True)}
-    problems += [
-        Problem(None, f"target {qnum} is not a series of {evaluation.slug}").format(filename)
-        for qnum in lists
-        if qnum not in series
-    ]
-    if problems:
-        raise LoadError(problems)
-    with transaction.atomic():
-        for qnum, ranking in lists.items():
-            topic = series[qnum]
-            topic.data = (topic.data or {}) | {"top_docs": ranking, "top_docs_source": filename}
-            topic.save(update_fields=["data"])
-        keep_file(evaluation, "top_docs", filename, data)
-    return sum(len(r) for r in lists.values())
-
-
-def read_upload(upload, kind):
-    """The bytes of an uploaded file of `kind` (config.uploads.read: refused before reading when over its
-    limit), a refusal as a LoadError, the error the pages and API views already answer."""
-    try:
-        return uploads.read(upload, kind)
-    except uploads.TooLarge as exc:
-        raise LoadError([str(exc)]) from None
-
-
-def keep_file(evaluation, kind, filename, data):
-    """Keep the file as loaded for the teams to download (pooling.campaign). A track that gives teams a reduced
-    topic file while the evaluation runs (Track.participant_topics) releases the full one with the judgments."""
-    reduced = kind == "topics" and evaluation.track_spec.participant_topics
-    EvaluationFile.objects.update_or_create(
-        evaluation=evaluation,
-        kind=kind,
-        defaults={
-            "filename": filename.rsplit("/", 1)[-1][-255:],
-            "data": bytes(data),
-            "released": EvaluationFile.WITH_JUDGMENTS if reduced else EvaluationFile.AT_ONCE,
-        },
-    )
-
-
-# ---------------------------------------------------------------- runs
-
-
 def known_docids_for(evaluation):
     """A bulk lookup: which of a set of docids are documents of the evaluation's collection(s)."""
     collection_ids = list(evaluation.collections.values_list("pk", flat=True))
@@ -318,20 +97,19 @@ def known_docids_for(evaluation):
 def check_context(evaluation):
     """What the track's run checker may know: questions, settings and the collection's docids.
 
-    A run format may name, in its module attribute CONTEXT_EXTRA, a dotted Django-side function
-    f(evaluation) -> dict whose entries go to CheckContext.extra (a "known_docids" entry replaces the default
-    document lookup), for formats that need more than questions and documents.
+    A track may register check_context (core.extension_points), f(evaluation) -> dict whose entries go to
+    CheckContext.extra (a "known_docids" entry replaces the default document lookup), for formats that need more
+    than questions and documents.
     """
-    module = load_format(evaluation.track_spec.run_format)
     context = CheckContext(
         topics=answerable_topics(evaluation),
         settings=effective_settings(evaluation),
         known_docids=known_docids_for(evaluation),
         extra={"evaluation": evaluation.slug, "track": evaluation.track},
     )
-    provider = getattr(module, "CONTEXT_EXTRA", None)
+    provider = ep.check_context.get(evaluation.track)
     if provider:
-        extra = resolve(provider)(evaluation)
+        extra = provider(evaluation)
         if "known_docids" in extra:
             context.known_docids = extra.pop("known_docids")
         context.extra.update(extra)
@@ -350,7 +128,7 @@ def check_run_file(evaluation, data, filename, context=None, submission=None):
 
 def check_run_report(evaluation, data, filename, context=None, submission=None):
     """check_run_file with the format's notes (warnings that refuse nothing) apart: (problems, notes, parsed)."""
-    module = load_format(evaluation.track_spec.run_format)
+    module = evaluation.track_spec.run_format
     found, parsed = module.check_run(data, filename, context or check_context(evaluation))
     if parsed is not None:
         found = list(found) + column_limits.run_problems(parsed, module)
@@ -369,95 +147,12 @@ def _report(evaluation, module, data, filename, found, parsed, submission=None):
     elif submission is not None and (submission.team or "").strip():
         priority = submission.priority or parsed.data.get("priority") or priority_from_tag(parsed.tag)
         problems = [b.format(filename) for b in rule_breaches(evaluation, parsed, submission, priority)]
-        # A run format may name, in CHECK_SUBMISSION, a Django-side f(evaluation, parsed, submission) -> problems:
-        # what its AFTER_STORE will refuse (ciQA's pairing and limits), said when the run is only checked.
-        track_check = getattr(module, "CHECK_SUBMISSION", None)
+        # The track's check_submission (core.extension_points): what its after_run_stored will refuse (ciQA's
+        # pairing and limits), said when the run is only checked.
+        track_check = ep.check_submission.get(evaluation.track)
         if track_check and not problems:
-            problems = list(resolve(track_check)(evaluation, parsed, submission))
+            problems = list(track_check(evaluation, parsed, submission))
     return problems, notes, (None if problems else parsed)
-
-
-# ---------------------------------------------------------------- submission rules
-
-
-def _aware(value):
-    if not value:
-        return None
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
-def participation(evaluation, team):
-    """The team's Participation in the evaluation (None for a team not stored yet)."""
-    if team is None or team.pk is None:
-        return None
-    return Participation.objects.get_or_create(evaluation=evaluation, team=team)[0]
-
-
-def submission_window(evaluation, team=None):
-    """(opens, due) for the team: the evaluation's settings "submission_opens"/"submission_closes" (ISO times,
-    unset: no bound), the deadline brought forward by the track's days after the team's first test download."""
-    settings = effective_settings(evaluation)
-    opens, closes = _aware(settings.get("submission_opens")), _aware(settings.get("submission_closes"))
-    days = evaluation.track_spec.submission_rules.days_after_first_download
-    first = None
-    if days and team is not None and team.pk is not None:
-        first = (
-            Participation.objects.filter(evaluation=evaluation, team=team)
-            .values_list("first_download_at", flat=True)
-            .first()
-        )
-    return opens, rules_mod.deadline(closes, first, days)
-
-
-def rule_breaches(evaluation, parsed, f, priority, batch_runs=(), now=None):
-    """Every submission rule of the track that the run `parsed`, sent as `f` (RunFile), breaks: its team's
-    stored runs and `batch_runs` (TeamRun of the same team accepted earlier in the batch) count against it."""
-    rules = evaluation.track_spec.submission_rules
-    team = Team.objects.filter(name=f.team.strip()).first()
-    stored = list(Run.objects.filter(evaluation=evaluation, team=team)) if team else []
-    replaced = next((r for r in stored if r.tag == parsed.tag), None)
-    others = [
-        rules_mod.TeamRun(r.tag, r.priority, r.is_manual, (r.data or {}).get("kind", ""))
-        for r in stored
-        if r.tag != parsed.tag
-    ] + [r for r in batch_runs if r.tag != parsed.tag]
-    ident = (
-        Participation.objects.filter(evaluation=evaluation, team=team).values_list("ident", flat=True).first() or ""
-        if team
-        else ""
-    )
-    candidate = rules_mod.Candidate(
-        tag=parsed.tag,
-        priority=priority,
-        manual=f.manual,
-        description=f.description,
-        team_id=ident,
-        kind=f.kind,
-        initial_tag=f.initial_tag,
-    )
-    found = rules_mod.breaches(
-        rules, candidate, others, rules_mod.TeamRun(replaced.tag, replaced.priority) if replaced else None
-    )
-    subtask = (parsed.data or {}).get("subtask") or f.kind
-    return submission_closed(evaluation, team, replaced, now, subtask) + found
-
-
-def submission_closed(evaluation, team=None, replacing=None, now=None, subtask=None):
-    """Why the evaluation takes no run from `team` now, as Breaches (empty: it takes runs): runs are frozen once
-    judging starts (issue 26: state "judging" or "released", or `replacing`, a stored Run, is in a pool), and
-    outside the team's submission window. Every path that stores a run asks this (through rule_breaches: the
-    participant's page, the organizer's upload page, the API, `load_runs`), so an organizer alone may override it,
-    with a reason. `subtask`: the run's (data["subtask"], else the kind it was sent as), None before the file is
-    read: a track's judging subtasks (SubmissionRules.judging_subtasks) may still come then."""
-    judging_subtasks = evaluation.track_spec.submission_rules.judging_subtasks
-    later = subtask in judging_subtasks if subtask is not None else bool(judging_subtasks)
-    pooled = replacing is not None and PoolItem.sources.through.objects.filter(runentry__run=replacing).exists()
-    found = [rules_mod.frozen_breach(evaluation.state, evaluation.title, pooled, later)]
-    opens, due = submission_window(evaluation, team)
-    found.append(rules_mod.window_breach(now or timezone.now(), opens, due))
-    return [b for b in found if b]
 
 
 SHAPES = {"xml": "an XML file", "text": "a plain-text file of lines"}
@@ -489,8 +184,8 @@ def shape_mismatch(evaluation, module, data):
 
 def _run_shape(track):
     try:
-        return getattr(load_format(get_track(track).run_format), "FILE_SHAPE", None)
-    except (ImportError, KeyError):  # a track declared before its run format exists
+        return getattr(get_track(track).run_format, "FILE_SHAPE", None)
+    except KeyError:  # an evaluation of a track no installed app registers
         return None
 
 
@@ -532,12 +227,12 @@ def store_run(evaluation, parsed, team, priority, manual=False, whole_collection
             ["run_id", "topic_id", "line_no", "docid", "text", "data"],
             [(run_id, topic_ids[e.topic], e.line, e.docid, e.text, e.data) for e in parsed.entries],
         )
-        # A run format may name, in AFTER_STORE, a Django-side f(run) run inside this transaction (QA4MRE scores
-        # the run there); raising LoadError from it refuses the run. Before the stale marks: a rescoring locks
-        # the evaluation's scoring state and then the marks, and so must this transaction, or the two deadlock.
-        after_store = getattr(load_format(evaluation.track_spec.run_format), "AFTER_STORE", None)
+        # The track's after_run_stored (core.extension_points) runs inside this transaction (QA4MRE scores the
+        # run there); raising LoadError from it refuses the run. Before the stale marks: a rescoring locks the
+        # evaluation's scoring state and then the marks, and so must this transaction, or the two deadlock.
+        after_store = ep.after_run_stored.get(evaluation.track)
         if after_store:
-            resolve(after_store)(run)
+            after_store(run)
         # Every question: the run is scored on all of them (a question it did not answer scores 0).
         mark_questions_stale(topic_ids.values())
     return run, replaced
@@ -579,27 +274,25 @@ def load_run_files(evaluation, files, context=None, *, by=None, override_reason=
 
 
 def batch_context(evaluation):
-    """The context manager a run format names in BATCH_CONTEXT (dotted), entered around checking a batch of
-    files: what the files have in common is then worked out once (BOLT: each passage's near-duplicate
-    features); nullcontext for the others."""
-    name = getattr(load_format(evaluation.track_spec.run_format), "BATCH_CONTEXT", None)
-    if not name:
-        return nullcontext()
-    return resolve(name)()
+    """The track's batch_context (core.extension_points), entered around checking a batch of files: what the
+    files have in common is then worked out once (BOLT: each passage's near-duplicate features); nullcontext
+    for the others."""
+    entered = ep.batch_context.get(evaluation.track)
+    return entered() if entered else nullcontext()
 
 
 def _checked(evaluation, files, context):
     """(problems, parsed) of each file in order, as check_run_file gives them. The format's checks run in worker
     processes (RUN_CHECK_PROCESSES) while the caller stores the files already checked, for a format that
     allows it (pooling.formats.parallel); a file a worker gives back is checked here, in its turn."""
-    name = evaluation.track_spec.run_format
-    module = load_format(name)
+    module = evaluation.track_spec.run_format
     answers = parallel.checked(
-        name,
+        module,
         [(f.data, f.filename) for f in files],
         lambda data: parallel.plain_context(module, context, data),
         django_settings.RUN_CHECK_PROCESSES,
         partial(columns.run_problems, **column_limits.run_limits(module)),
+        ep.batch_context.get(evaluation.track),
     )
     with closing(answers):
         for f, answer in zip(files, answers, strict=True):
@@ -633,7 +326,7 @@ def _load_run_files(evaluation, files, context, by=None, override_reason=""):
         breaches = []
         try:
             # The team is created in the run's transaction: a run refused while storing (its tag is another
-            # team's, a submission rule, a track's AFTER_STORE check) leaves no team behind either.
+            # team's, a submission rule, a track's after_run_stored check) leaves no team behind either.
             with transaction.atomic():
                 team = teams.get(f.team) or Team.objects.get_or_create(name=f.team.strip())[0]
                 # The team's row in the evaluation, locked, so two submissions of one team at the same moment are
@@ -643,7 +336,7 @@ def _load_run_files(evaluation, files, context, by=None, override_reason=""):
                 breaches = rule_breaches(evaluation, parsed, f, priority)
                 if breaches and not override_reason:
                     raise LoadError([b.format(f.filename) for b in breaches])
-                if f.kind:  # a track pairing runs (ciQA) checks the pair as the run is stored (AFTER_STORE)
+                if f.kind:  # a track pairing runs (ciQA) checks the pair as the run is stored (after_run_stored)
                     parsed.data = parsed.data | {"kind": f.kind, "initial_tag": f.initial_tag.strip()}
                 result.run, result.replaced = store_run(
                     evaluation, parsed, team, priority, f.manual, f.whole_collection, f.filename
