@@ -8,10 +8,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 
+from accounts.models import Team
 from assess.models import Assignment
 from config.roles import ASSESSOR, has_role
 from pooling.evaluations import LoadError, effective_settings, start_judging
-from pooling.models import RunEntry, Team, Topic
+from pooling.models import RunEntry, Topic
 
 CONFLICTS_SETTING = "assessor_conflicts"
 WARN, REFUSE = "warn", "refuse"

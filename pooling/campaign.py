@@ -11,9 +11,10 @@ from importlib import import_module
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import Team
 from pooling.campaign_rules import submission_closed, submission_window
 from pooling.evaluations import LoadError, read_upload
-from pooling.models import Download, Evaluation, EvaluationFile, Participation, Submission, Team
+from pooling.models import Download, Evaluation, EvaluationFile, Participation, Submission
 
 
 @dataclass(frozen=True)

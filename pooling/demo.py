@@ -11,8 +11,8 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from accounts.models import Team
 from config.roles import ASSESSOR, ORGANIZER, PARTICIPANT, ROLES
-from pooling.models import Team
 
 # Demo passwords are printed by load_demo; they exist only in the demo database. They go through the password
 # validators like any other (ensure_user), so none may resemble its username.

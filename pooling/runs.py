@@ -13,6 +13,7 @@ from functools import partial
 from django.conf import settings as django_settings
 from django.db import connection, transaction
 
+from accounts.models import Team
 from corpus.models import Document
 from pooling import audit, column_limits
 from pooling import submission_rules as rules_mod
@@ -22,7 +23,7 @@ from pooling.evaluations import LoadError, effective_settings
 from pooling.formats import columns, parallel
 from pooling.formats.base import CheckContext, Problem, load_format, resolve
 from pooling.locks import key_shared
-from pooling.models import Evaluation, Participation, Run, RunEntry, Submission, Team, Topic
+from pooling.models import Evaluation, Participation, Run, RunEntry, Submission, Topic
 from pooling.staleness import mark_questions_stale, rescoring_deferred
 from pooling.topics import answerable_topics
 from pooling.tracks import get_track

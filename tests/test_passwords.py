@@ -7,8 +7,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
+from accounts.models import Team
 from pooling.demo import DEMO_USERS, ensure_user
-from pooling.models import Team
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

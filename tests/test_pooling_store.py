@@ -2,11 +2,12 @@
 
 import pytest
 
+from accounts.models import Team
 from pooling import bulk
 from pooling.bulk import insert_rows
 from pooling.evaluations import LoadError, create_evaluation
 from pooling.formats.base import ParsedEntry, ParsedRun
-from pooling.models import Run, RunEntry, Team, Topic
+from pooling.models import Run, RunEntry, Topic
 from pooling.runs import store_run
 
 

@@ -13,12 +13,13 @@ from django.urls import reverse
 from openapi_spec_validator import validate
 from rest_framework.test import APIClient
 
+from accounts.models import Team
 from api.models import ApiToken
 from api.tokens import create_token
 from assess.models import Assignment
 from corpus.loading import load_collection
 from pooling.evaluations import create_evaluation
-from pooling.models import PoolItem, Run, Team
+from pooling.models import PoolItem, Run
 from pooling.pools import build_pools
 from pooling.runs import RunFile, load_run_files
 from pooling.topics import load_topics

@@ -13,11 +13,12 @@ import socket
 
 from django.db import transaction
 
+from accounts.models import Team
 from pooling import audit
 from pooling.campaign_rules import rule_breaches
 from pooling.evaluations import LoadError, effective_settings
 from pooling.formats.base import ParsedRun
-from pooling.models import Run, Team, Topic
+from pooling.models import Run, Topic
 from pooling.models import Submission as Receipt
 from pooling.runs import RunFile, load_run_files
 from pooling.submission_rules import RUN_RULES

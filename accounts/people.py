@@ -1,5 +1,5 @@
 """Accounts managed by the organizers: invite (a one-time link to set a password), roles, teams, deactivate,
-unlock after too many failed logins. The functions behind the user pages (pooling.account_views) and commands;
+unlock after too many failed logins. The functions behind the user pages (accounts.views) and commands;
 every change is in the audit log with the state before and after."""
 
 import logging
@@ -18,9 +18,9 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from accounts.models import Team
 from config.roles import ROLES, remember_roles
 from pooling import audit
-from pooling.models import Team
 
 logger = logging.getLogger(__name__)
 
