@@ -1,5 +1,5 @@
 """The organizers' user pages: invite, change roles and teams, deactivate, unlock; and the audit log. The work is
-in accounts.people and pooling.audit (commands: invite_user, update_user, unlock_user, audit_log)."""
+in accounts.people and core.audit (commands: invite_user, update_user, unlock_user, audit_log)."""
 
 from django.contrib import messages
 from django.contrib.auth.models import User
@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from accounts import forms, people
 from config import params
 from config.roles import organizer_required
-from pooling import audit
+from core import audit
 
 AUDIT_PAGE = 200
 

@@ -196,7 +196,7 @@ def receipt_text(submission):
 
 def set_team_id(evaluation, team_name, ident, by=None):
     """Record the team's ID for the evaluation (its run tags start with it); logged. Creates the team if new."""
-    from pooling import audit
+    from core import audit
 
     ident = ident.strip()
     with transaction.atomic():

@@ -7,8 +7,8 @@ from datetime import datetime
 from django.db import transaction
 
 from config import uploads
+from core import audit
 from corpus.models import Collection
-from pooling import audit
 from pooling.models import Evaluation
 from pooling.tracks import TRACKS, get_track
 

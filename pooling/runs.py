@@ -14,8 +14,9 @@ from django.conf import settings as django_settings
 from django.db import connection, transaction
 
 from accounts.models import Team
+from core import audit
 from corpus.models import Document
-from pooling import audit, column_limits
+from pooling import column_limits
 from pooling import submission_rules as rules_mod
 from pooling.bulk import insert_rows
 from pooling.campaign_rules import participation, rule_breaches, submission_closed
@@ -243,7 +244,7 @@ def delete_run(evaluation, tag, *, by=None, reason=""):
     """Remove run `tag` with its lines and scores (one transaction). Every question is marked stale: the run's
     absence changes rankings and, for some measures, the others' scores. Pool items stay until the next pool
     build (judged ones always stay). Once runs are frozen (judging started) it needs a `reason`, logged with
-    `by` in the audit log, which a released report then shows (pooling.audit.RESCORING)."""
+    `by` in the audit log, which a released report then shows (core.audit.RESCORING)."""
     reason = (reason or "").strip()
     with transaction.atomic():
         run = Run.objects.select_for_update(of=("self",)).filter(evaluation=evaluation, tag=tag).first()

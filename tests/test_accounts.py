@@ -10,7 +10,7 @@ from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
 
-from pooling.models import AuditEntry
+from core.models import AuditEntry
 from tests.conftest import PASSWORD
 
 NEW_PASSWORD = "a-fresh-Passphrase-42"

@@ -8,7 +8,8 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
 from accounts.models import Team
-from pooling.demo import DEMO_USERS, ensure_user
+from accounts.people import ensure_user
+from pooling.demo import DEMO_USERS
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,10 @@ from django.db import connection  # noqa: F401  (the skipif condition reads it)
 from django.urls import reverse
 
 from accounts.models import Team
+from core.models import AuditEntry
 from pooling import submission_rules as sr
 from pooling.evaluations import update_settings
-from pooling.models import AuditEntry, Participation, Run, Submission
+from pooling.models import Participation, Run, Submission
 from pooling.runs import check_run_file, load_run_files
 from tests.conftest import PASSWORD
 from tests.test_pooling_loading import FIXTURES, blog, run_file, tac  # noqa: F401 (fixtures)

@@ -98,7 +98,7 @@ def test_tokens_are_made_on_the_users_page_shown_once_and_revoked(client, world)
 
 
 def test_users_teams_and_token_revocations_by_api_are_in_the_audit_log(world):
-    from pooling.models import AuditEntry
+    from core.models import AuditEntry
 
     org = api(world["organizer"])
     r = org.post(

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from config.auth import username_wait
-from pooling.models import AuditEntry
+from core.models import AuditEntry
 from tests.conftest import PASSWORD
 
 ATTACKER, VICTIM = "203.0.113.66", "198.51.100.7"

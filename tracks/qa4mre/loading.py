@@ -11,7 +11,7 @@ import html
 from django.db import transaction
 
 from accounts.models import Team
-from pooling import audit
+from core import audit
 from pooling.evaluations import LoadError, effective_settings
 from pooling.models import Evaluation, Run, Topic
 from scoring import release

@@ -14,7 +14,7 @@ import socket
 from django.db import transaction
 
 from accounts.models import Team
-from pooling import audit
+from core import audit
 from pooling.campaign_rules import rule_breaches
 from pooling.evaluations import LoadError, effective_settings
 from pooling.formats.base import ParsedRun
