@@ -15,15 +15,15 @@ from django.db import connection, transaction
 
 from accounts.models import Team
 from core import audit
+from core.bulk import insert_rows
+from core.locks import key_shared
 from corpus.models import Document
 from pooling import column_limits
 from pooling import submission_rules as rules_mod
-from pooling.bulk import insert_rows
 from pooling.campaign_rules import participation, rule_breaches, submission_closed
 from pooling.evaluations import LoadError, effective_settings
 from pooling.formats import columns, parallel
 from pooling.formats.base import CheckContext, Problem, load_format, resolve
-from pooling.locks import key_shared
 from pooling.models import Evaluation, Participation, Run, RunEntry, Submission, Topic
 from pooling.staleness import mark_questions_stale, rescoring_deferred
 from pooling.topics import answerable_topics

@@ -15,8 +15,8 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from pooling.bulk import insert_rows
-from pooling.locks import key_shared
+from core.bulk import insert_rows
+from core.locks import key_shared
 from pooling.models import Evaluation, Run, StaleTopic, Topic
 from scoring.models import Score, ScoringState
 from scoring.registry import get_scorer
