@@ -1,4 +1,4 @@
-"""Users and teams (organizers), as `manage.py add_user` makes them (pooling.accounts, which logs each change)."""
+"""Users and teams (organizers), as `manage.py add_user` makes them (accounts.people, which logs each change)."""
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -9,12 +9,12 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
+from accounts import people
+from accounts.models import Team
 from api import serializers as s
 from api.common import RoleAPIView
 from api.tokens import revoke_token
 from config.roles import remember_roles, roles_of
-from pooling import accounts
-from pooling.models import Team
 
 
 def user_data(user):
@@ -45,7 +45,7 @@ class Users(RoleAPIView):
         body.is_valid(raise_exception=True)
         d = body.validated_data
         try:
-            user = accounts.add_user(d["username"], d["role"], d["password"], d["team"] or None, by=request.user)
+            user = people.add_user(d["username"], d["role"], d["password"], d["team"] or None, by=request.user)
         except DjangoValidationError as e:
             raise ValidationError({"password": e.messages}) from None
         return Response(user_data(user), status=status.HTTP_201_CREATED)
@@ -76,7 +76,7 @@ class Teams(RoleAPIView):
         missing = sorted(set(d["members"]) - {u.username for u in users})
         if missing:
             raise ValidationError({"members": [f"no user {name!r}" for name in missing]})
-        team, created = accounts.add_team_members(d["name"], users, by=request.user)
+        team, created = people.add_team_members(d["name"], users, by=request.user)
         return Response(
             {"name": team.name, "members": sorted(m.username for m in team.members.all())},
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from api.models import ApiToken
-from pooling import audit
+from core import audit
 
 
 def _digest(key):

@@ -9,10 +9,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
+from accounts.models import Team
 from assess.models import Assignment
 from config.roles import ASSESSOR, has_role
 from pooling.evaluations import LoadError, effective_settings, start_judging
-from pooling.models import RunEntry, Team, Topic
+from pooling.models import RunEntry, Topic
 
 CONFLICTS_SETTING = "assessor_conflicts"
 WARN, REFUSE = "warn", "refuse"

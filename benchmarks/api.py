@@ -32,10 +32,10 @@ def run(args):
     from django.core.management import call_command
     from rest_framework.test import APIClient
 
+    from accounts.people import ensure_user
     from api.tokens import create_token
     from benchmarks.pooling import candidate_answers, question_plan, questions_xml, run_file
     from corpus.models import Collection, Document
-    from pooling.demo import ensure_user
     from pooling.evaluations import create_evaluation
     from pooling.models import RunEntry
     from pooling.topics import load_topics

@@ -209,9 +209,9 @@ def _assign_to_collection(user, collection_name):
 def _viewer_times(n_requests, seed):
     from django.test import Client
 
+    from accounts.people import ensure_user
     from corpus import viewer
     from corpus.models import Document
-    from pooling.demo import ensure_user
 
     user = ensure_user("bench-assessor", "assessor", "bench-pw-123")
     _assign_to_collection(user, "bench-blog06")  # the viewer serves assessors their evaluations' collections only

@@ -158,8 +158,9 @@ def build_data(n_clients, n_runs):
     each answer every question with an answer of its own (one pool item each), so every save changes scores."""
     from django.contrib.auth.models import Group, User
 
+    from accounts.models import Team
     from assess.models import Assignment
-    from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team, Topic
+    from pooling.models import Evaluation, PoolItem, Run, RunEntry, Topic
 
     evaluation = Evaluation.objects.create(slug="bench-faults", title="Faults benchmark", track="trec2007-qa")
     runs = [

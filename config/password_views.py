@@ -1,5 +1,5 @@
 """Password change (every signed-in user) and reset (anyone, by e-mail): Django's own views with Assay's
-templates. A reset link is also how an invited user sets a first password (pooling.accounts.invitation_link)."""
+templates. A reset link is also how an invited user sets a first password (accounts.people.invitation_link)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import reverse_lazy

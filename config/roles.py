@@ -1,7 +1,7 @@
 """The three roles and the reusable checks every view uses to say who may see it.
 
 A role is a Django group (organizer, assessor, participant); superusers count as organizers. A participant's
-reach is further bounded by the teams they belong to (pooling.Team.members), checked by the views themselves.
+reach is further bounded by the teams they belong to (accounts.Team.members), checked by the views themselves.
 """
 
 from functools import wraps

@@ -23,6 +23,7 @@ urlpatterns = [
     path("account/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("admin/", admin.site.urls),
     path("corpus/", include("corpus.urls")),
+    path("", include("accounts.urls")),
     path("", include("pooling.urls")),
     path("assess/", include("assess.urls")),
     path("scores/", include("scoring.urls")),

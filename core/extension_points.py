@@ -187,9 +187,9 @@ run_judgments = point(
     "run_judgments",
     """run_judgments(run) -> (filename, bytes) or None: a run's judgments in the track's official form, given to
     its team once released; an optional attribute run_judgments.applies(run) says which runs have one.""",
+)
 
-
-# scoring: judgments JSON Lines
+# --- scoring: judgments JSON Lines ---------------------------------------------------------------------------------
 
 judgments_jsonl = point(
     "judgments_jsonl",

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from pooling.models import Evaluation, PoolItem, Run, Team, Topic
+from pooling.models import Evaluation, PoolItem, Run, Topic
 
 
 @admin.register(Evaluation)
@@ -8,13 +8,6 @@ class EvaluationAdmin(admin.ModelAdmin):
     list_display = ["slug", "title", "track", "state"]
     list_filter = ["track", "state"]
     search_fields = ["slug", "title"]
-
-
-@admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
-    list_display = ["name"]
-    filter_horizontal = ["members"]
-    search_fields = ["name"]
 
 
 @admin.register(Topic)

@@ -11,10 +11,11 @@ from datetime import UTC, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import Team
 from core import extension_points as ep
 from pooling.campaign_rules import submission_closed, submission_window
 from pooling.evaluations import LoadError, read_upload
-from pooling.models import Download, Evaluation, EvaluationFile, Participation, Submission, Team
+from pooling.models import Download, Evaluation, EvaluationFile, Participation, Submission
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,7 @@ def receipt_text(submission):
 
 def set_team_id(evaluation, team_name, ident, by=None):
     """Record the team's ID for the evaluation (its run tags start with it); logged. Creates the team if new."""
-    from pooling import audit
+    from core import audit
 
     ident = ident.strip()
     with transaction.atomic():

@@ -6,9 +6,10 @@ from datetime import UTC, datetime
 
 from django.utils import timezone
 
+from accounts.models import Team
 from core import submission_rules as rules_mod
 from pooling.evaluations import effective_settings
-from pooling.models import Participation, PoolItem, Run, Team
+from pooling.models import Participation, PoolItem, Run
 
 
 def _aware(value):

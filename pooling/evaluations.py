@@ -7,9 +7,9 @@ from datetime import datetime
 from django.db import transaction
 
 from config import uploads
+from core import audit
 from core.tracks import TRACKS, get_track
 from corpus.models import Collection
-from pooling import audit
 from pooling.models import Evaluation
 
 

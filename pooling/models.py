@@ -44,19 +44,6 @@ class Evaluation(models.Model):
         super().save(*args, **kwargs)
 
 
-class Team(models.Model):
-    """A participating group; its members (participant users) see its runs and released reports."""
-
-    name = models.CharField(max_length=100, unique=True)
-    members = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="teams")
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self):
-        return self.name
-
-
 class Topic(models.Model):
     """A topic, target/series, question or reading test. Series hold questions through `parent`."""
 
@@ -80,7 +67,7 @@ class Run(models.Model):
     """One submitted run file of one team."""
 
     evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="runs")
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="runs")
+    team = models.ForeignKey("accounts.Team", on_delete=models.PROTECT, related_name="runs")
     tag = models.CharField(max_length=100)
     priority = models.PositiveSmallIntegerField(default=1)
     is_manual = models.BooleanField(default=False)
@@ -216,7 +203,7 @@ class Participation(models.Model):
     downloaded the test data (QA4MRE: its runs are due within 5 days of that)."""
 
     evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="participations")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="participations")
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="participations")
     ident = models.CharField(max_length=100, blank=True)  # the team ID; "" until set or learned from a run
     first_download_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -234,7 +221,7 @@ class Submission(models.Model):
     submission form said (manual processing, whole collection, rule overrides)."""
 
     evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="submissions")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="submissions")
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="submissions")
     run = models.ForeignKey(Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="submissions")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -281,29 +268,10 @@ class Download(models.Model):
     """Who of which team fetched which file when (the first one of a team's test data starts its clock)."""
 
     evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="downloads")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="downloads")
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="downloads")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     what = models.CharField(max_length=100)
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-at"]
-
-
-class AuditEntry(models.Model):
-    """One organizer action (a run replaced, a rule overridden, a release, settings or users changed): who, when,
-    what, the state before and after. Written by pooling.audit.record in the action's transaction."""
-
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    username = models.CharField(max_length=150, blank=True)  # kept when the user is deleted; commands: "(server)"
-    action = models.CharField(max_length=60)
-    target = models.CharField(max_length=255, blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    reason = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ["-at", "-id"]

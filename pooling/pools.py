@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from pooling.bulk import insert_rows
+from core.bulk import insert_rows
 from pooling.evaluations import effective_settings, start_judging
 from pooling.formats.base import ParsedEntry
 from pooling.judged import judged_item_ids

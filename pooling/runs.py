@@ -13,18 +13,20 @@ from functools import partial
 from django.conf import settings as django_settings
 from django.db import connection, transaction
 
+from accounts.models import Team
+from core import audit
 from core import extension_points as ep
 from core import submission_rules as rules_mod
+from core.bulk import insert_rows
+from core.locks import key_shared
 from core.tracks import get_track
 from corpus.models import Document
-from pooling import audit, column_limits
-from pooling.bulk import insert_rows
+from pooling import column_limits
 from pooling.campaign_rules import participation, rule_breaches, submission_closed
 from pooling.evaluations import LoadError, effective_settings
 from pooling.formats import columns, parallel
 from pooling.formats.base import CheckContext, Problem
-from pooling.locks import key_shared
-from pooling.models import Evaluation, Participation, Run, RunEntry, Submission, Team, Topic
+from pooling.models import Evaluation, Participation, Run, RunEntry, Submission, Topic
 from pooling.staleness import mark_questions_stale, rescoring_deferred
 from pooling.topics import answerable_topics
 
@@ -242,7 +244,7 @@ def delete_run(evaluation, tag, *, by=None, reason=""):
     """Remove run `tag` with its lines and scores (one transaction). Every question is marked stale: the run's
     absence changes rankings and, for some measures, the others' scores. Pool items stay until the next pool
     build (judged ones always stay). Once runs are frozen (judging started) it needs a `reason`, logged with
-    `by` in the audit log, which a released report then shows (pooling.audit.RESCORING)."""
+    `by` in the audit log, which a released report then shows (core.audit.RESCORING)."""
     reason = (reason or "").strip()
     with transaction.atomic():
         run = Run.objects.select_for_update(of=("self",)).filter(evaluation=evaluation, tag=tag).first()

@@ -1,6 +1,11 @@
 """Stale marks and rescoring requests: the one interface through which pooling, assess and the tracks tell
 scoring that scores are out of date. Judging code calls `mark_stale` inside its transaction; the rescoring task is
-sent by name (RESCORE_TASK), so this early stage never imports scoring."""
+sent by name (RESCORE_TASK), so this early stage never imports scoring.
+
+It stays in pooling, not core (issue 27): a mark (pooling.models.StaleTopic, table scoring_staletopic) points at a
+Topic and its Evaluation, pooling's models, so it cannot sit below pooling; pooling is the first stage that makes
+scores stale (a run loaded, a pool rebuilt) and every later one may import it. What has no model of its own moved
+to core: the Redis claims (core.rescoring_claims), the COPY writer (core.bulk), the row locks (core.locks)."""
 
 import logging
 import os
@@ -177,7 +182,7 @@ os.register_at_fork(after_in_child=_forget_publisher)
 
 def _enqueue(evaluation_id):
     from config.celery import app
-    from pooling import rescoring_claims as pending
+    from core import rescoring_claims as pending
 
     if app.conf.task_always_eager:
         return  # switched to in-process mode since the request was put (tests do): publishing would run it here

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:>, <segment:>, <textpath:>)
-from pooling import account_views, campaign_views, views
+from pooling import campaign_views, views
 
 app_name = "pooling"
 urlpatterns = [
@@ -21,8 +21,4 @@ urlpatterns = [
     path("my/evaluations/<slug:slug>/", campaign_views.participate, name="participate"),
     path("my/evaluations/<slug:slug>/files/<segment:kind>/", campaign_views.team_file, name="team_file"),
     path("my/receipts/<id:pk>/", campaign_views.receipt, name="receipt"),
-    path("users/", account_views.users, name="users"),
-    path("users/<id:pk>/", account_views.user_detail, name="user_detail"),
-    path("users/<id:pk>/unlock/", account_views.user_unlock, name="user_unlock"),
-    path("audit/", account_views.audit_log, name="audit_log"),
 ]

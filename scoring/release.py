@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from django.db import transaction
 from django.utils import timezone
 
-from pooling import audit
+from core import audit
 from pooling.models import Evaluation
 
 SETTING = "released_teams"

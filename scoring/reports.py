@@ -17,8 +17,8 @@ import io
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
+from core import audit
 from core import extension_points as ep
-from pooling import audit
 from pooling.models import Run, Topic
 from scoring.measures.combine import spread
 from scoring.models import Score
@@ -274,7 +274,7 @@ def report_status(run):
 
 def rescorings_since(evaluation, record):
     """The organizer actions that changed scores of the evaluation after the release `record` (frozen runs loaded
-    or deleted, gold answers changed; pooling.audit.RESCORING), oldest first, each {"at", "by", "what",
+    or deleted, gold answers changed; core.audit.RESCORING), oldest first, each {"at", "by", "what",
     "because"}; [] for a report not released. A released score changes only through them (issue 26)."""
     if record is None:
         return []

@@ -16,8 +16,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core import extension_points as ep
-from pooling.bulk import insert_rows
-from pooling.locks import key_shared
+from core.bulk import insert_rows
+from core.locks import key_shared
 from pooling.models import Evaluation, Run, StaleTopic, Topic
 from scoring.models import Score, ScoringState
 

@@ -30,7 +30,7 @@ def rescore_stale(evaluation_id):
     freshness. Returns the number of questions recomputed over all passes."""
     from django.conf import settings
 
-    from pooling import rescoring_claims as pending
+    from core import rescoring_claims as pending
     from scoring.rescore import has_stale, rescore_stale_topics
 
     eager = rescore_stale.app.conf.task_always_eager
@@ -65,7 +65,7 @@ def sweep():
     Through the pending claim, like a save: an evaluation whose task already waits gets no second one. A claim that
     vanished with Redis's data is free, and one whose task was lost expires (pending.ttl_seconds), so a sweep is
     never skipped for good because of a claim."""
-    from pooling import rescoring_claims as pending
+    from core import rescoring_claims as pending
     from pooling.models import StaleTopic
 
     ids = list(StaleTopic.objects.order_by("evaluation_id").values_list("evaluation_id", flat=True).distinct())

@@ -7,10 +7,11 @@ from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from accounts.models import Team
 from config import params
 from config.roles import ORGANIZER, PARTICIPANT, organizer_required, role_required
 from core import extension_points as ep
-from pooling.models import Evaluation, Run, Team
+from pooling.models import Evaluation, Run
 from scoring.judgments_jsonl import export_jsonl
 from scoring.registry import get_exports, measure_label
 from scoring.release import ReleaseRefused, release, release_summary, released_for, withdraw

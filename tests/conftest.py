@@ -85,7 +85,7 @@ def _wait_until_idle(worker, timeout=60.0):
 
 @pytest.fixture
 def make_user(db):
-    from pooling.demo import ensure_user
+    from accounts.people import ensure_user
 
     def make(username, role, team=None):
         return ensure_user(username, role, PASSWORD, team)

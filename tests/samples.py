@@ -67,9 +67,9 @@ def demo_world(django_db_setup, django_db_blocker):
 
 
 def _build():
+    from accounts.models import Team
     from config.roles import ORGANIZER, PARTICIPANT
     from pooling.demo import run_all
-    from pooling.models import Team
 
     run_all(out=lambda *args: None)
     users = get_user_model().objects

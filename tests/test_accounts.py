@@ -10,7 +10,7 @@ from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
 
-from pooling.models import AuditEntry
+from core.models import AuditEntry
 from tests.conftest import PASSWORD
 
 NEW_PASSWORD = "a-fresh-Passphrase-42"
@@ -35,7 +35,7 @@ def _set_password(client, link, password=NEW_PASSWORD):
 
 def test_invitation_sets_a_password_once(org, client):
     page = org.post(
-        reverse("pooling:users"),
+        reverse("accounts:users"),
         {"username": "newbie", "email": "newbie@example.org", "roles": ["assessor"], "teams": ""},
     )
     assert page.status_code == 200 and 'id="invitation-link"' in page.content.decode()
@@ -95,9 +95,9 @@ def test_failed_logins_lock_the_account_until_an_organizer_unlocks_it(client, pa
     right = _login(client, PASSWORD)
     assert right.status_code == 429 and "_auth_user_id" not in client.session  # even the right password
     client.login(username="org", password=PASSWORD)
-    users = client.get(reverse("pooling:users")).content.decode()
+    users = client.get(reverse("accounts:users")).content.decode()
     assert "locked (failed logins)" in users
-    assert client.post(reverse("pooling:user_unlock", args=[participant.pk])).status_code == 302
+    assert client.post(reverse("accounts:user_unlock", args=[participant.pk])).status_code == 302
     assert AuditEntry.objects.get(action="user unlocked").target == "par"
     client.logout()
     assert _login(client, PASSWORD).status_code == 302
@@ -114,7 +114,7 @@ def test_unlock_command(client, participant, settings):
 
 
 def test_organizer_changes_roles_teams_and_deactivates(org, participant, client):
-    url = reverse("pooling:user_detail", args=[participant.pk])
+    url = reverse("accounts:user_detail", args=[participant.pk])
     saved = org.post(url, {"roles": ["participant", "assessor"], "teams": "Team Alpha, Team Zeta", "email": ""})
     assert saved.status_code == 302
     assert sorted(participant.teams.values_list("name", flat=True)) == ["Team Alpha", "Team Zeta"]
@@ -129,11 +129,11 @@ def test_organizer_changes_roles_teams_and_deactivates(org, participant, client)
 
 
 def test_an_organizer_cannot_lock_themself_out(org, organizer):
-    page = org.post(reverse("pooling:user_detail", args=[organizer.pk]), {"roles": ["assessor"], "active": "on"})
+    page = org.post(reverse("accounts:user_detail", args=[organizer.pk]), {"roles": ["assessor"], "active": "on"})
     assert page.status_code == 400 and "cannot take your own organizer role" in page.content.decode()
 
 
-@pytest.mark.parametrize("name", ["pooling:users", "pooling:audit_log"])
+@pytest.mark.parametrize("name", ["accounts:users", "accounts:audit_log"])
 def test_user_pages_are_for_organizers_only(client, participant, assessor, name):
     for username in ("par", "ass"):
         client.login(username=username, password=PASSWORD)
@@ -142,9 +142,9 @@ def test_user_pages_are_for_organizers_only(client, participant, assessor, name)
 
 def test_audit_log_page_and_csv(org, participant):
     call_command("update_user", "par", "--role", "assessor", stdout=StringIO())
-    page = org.get(reverse("pooling:audit_log")).content.decode()
+    page = org.get(reverse("accounts:audit_log")).content.decode()
     assert "user changed" in page and "(server)" in page
-    csv = org.get(reverse("pooling:audit_log") + "?format=csv&action=user+changed")
+    csv = org.get(reverse("accounts:audit_log") + "?format=csv&action=user+changed")
     lines = csv.content.decode().splitlines()
     assert lines[0] == "at,username,action,target,before,after,reason"
     assert len(lines) == 2 and ",(server),user changed,par," in lines[1]

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from accounts.models import Team
 from assess.models import Judgment
 from pooling.evaluations import create_evaluation, update_settings
-from pooling.models import Download, Participation, Run, Submission, Team
+from pooling.models import Download, Participation, Run, Submission
 from pooling.runs import load_run_files
 from pooling.topics import load_topics
 from scoring.release import release

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from core import extension_points as ep
+from core.tracks import TRACKS
 from pooling.models import Evaluation
-from pooling.tracks import TRACKS
 from scoring.judgments_jsonl import FORMAT, ImportFailed, TrackRecords, import_jsonl, item_ids, track_records
 from tracks.qa.judgments_jsonl import QaRecords
 

@@ -93,11 +93,12 @@ def world(demo_world, django_db_blocker):
 
 def _shared_routes(w):
     """The stages' pages, over the demo's TAC 2008 evaluation (and the BOLT demo's forum and runs)."""
+    from accounts.models import Team
     from assess.models import Assignment, SearchLog
     from corpus.demo import DEMO_FORUM
     from corpus.models import Document
     from pooling.evaluations import create_evaluation
-    from pooling.models import Evaluation, PoolItem, Run, Submission, Team, Topic
+    from pooling.models import Evaluation, PoolItem, Run, Submission, Topic
     from pooling.topics import load_topics
     from tracks.qa import demo_evaluation as tac_demo
 
@@ -261,23 +262,23 @@ def _shared_routes(w):
         "pooling:receipt": [Route({"pk": receipt}, query={"download": "1"})],
         "scoring:team_judgments": [Route({"slug": tac_slug, "kind": "own"}, query={"team": "Team Alpha"})],
         "scoring:team_run_judgments": [Route({"slug": bolt_slug, "tag": bolt_alpha_tag})],
-        "pooling:users": [
+        "accounts:users": [
             Route(
                 methods=("GET", "POST"),
                 form={"username": "invitee", "email": "i@example.org", "roles": ["assessor"], "teams": "Team Alpha"},
             )
         ],
-        "pooling:user_detail": [
+        "accounts:user_detail": [
             Route(
                 {"pk": participant_pk},
                 ("GET", "POST"),
                 form={"roles": ["participant"], "teams": "Team Alpha", "email": "", "active": "on"},
             )
         ],
-        "pooling:user_unlock": [Route({"pk": participant_pk}, ("POST",))],
+        "accounts:user_unlock": [Route({"pk": participant_pk}, ("POST",))],
         "pooling:teams": [Route({"slug": tac_slug}, ("GET", "POST"), form={"team": "Team Alpha", "ident": "AlphaQA"})],
         # the lead's NIL page (issue 14) had no entry yet; GET only here
-        "pooling:audit_log": [Route(query={"action": "user changed", "target": "par", "format": "csv"})],
+        "accounts:audit_log": [Route(query={"action": "user changed", "target": "par", "format": "csv"})],
         "password_change": [
             Route(methods=("GET", "POST"), form={"old_password": "x", "new_password1": "y", "new_password2": "y"})
         ],

@@ -3,8 +3,8 @@
 
 import pytest
 
+from core.tracks import TRACKS
 from pooling.models import Evaluation
-from pooling.tracks import TRACKS
 from scoring.results import measure_order
 
 # What scoring.results.RUN_MEASURE_ORDER gave QA's boards before issue 27, with the run-level names each stores.

@@ -7,8 +7,9 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
-from pooling.demo import DEMO_USERS, ensure_user
-from pooling.models import Team
+from accounts.models import Team
+from accounts.people import ensure_user
+from pooling.demo import DEMO_USERS
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

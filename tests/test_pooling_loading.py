@@ -6,10 +6,11 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from accounts.models import Team
 from assess.assignments import assign
 from corpus.models import Collection, Document
 from pooling.evaluations import LoadError, create_evaluation
-from pooling.models import Evaluation, Run, RunEntry, Team, Topic
+from pooling.models import Evaluation, Run, RunEntry, Topic
 from pooling.runs import RunFile, load_run_files
 from pooling.topics import load_top_docs, load_topics
 

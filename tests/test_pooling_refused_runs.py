@@ -10,8 +10,9 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from accounts.models import Team
 from pooling.evaluations import create_evaluation
-from pooling.models import Run, RunEntry, Team
+from pooling.models import Run, RunEntry
 from pooling.runs import RunFile, load_run_files
 from pooling.topics import load_topics
 from tests.conftest import PASSWORD

@@ -1,12 +1,13 @@
-"""Storing run lines: the COPY text writer (pooling.bulk) and store_run without foreign-key constraints."""
+"""Storing run lines: the COPY text writer (core.bulk) and store_run without foreign-key constraints."""
 
 import pytest
 
-from pooling import bulk
-from pooling.bulk import insert_rows
+from accounts.models import Team
+from core import bulk
+from core.bulk import insert_rows
 from pooling.evaluations import LoadError, create_evaluation
 from pooling.formats.base import ParsedEntry, ParsedRun
-from pooling.models import Run, RunEntry, Team, Topic
+from pooling.models import Run, RunEntry, Topic
 from pooling.runs import store_run
 
 

@@ -54,7 +54,8 @@ def test_superuser_counts_as_organizer(client, django_user_model):
 
 
 def test_participant_sees_only_own_team_runs(client, make_user):
-    from pooling.models import Evaluation, Run, Team
+    from accounts.models import Team
+    from pooling.models import Evaluation, Run
 
     make_user("alice", "participant", team="Team Alpha")
     evaluation = Evaluation.objects.create(slug="e", title="E", track="tac2008-qa")

@@ -194,7 +194,7 @@ def own_queue(settings):
 
 @pytest.mark.worker
 def test_saves_and_sweeps_while_the_worker_is_stopped_or_busy_queue_one_task(transactional_db, own_queue):
-    from pooling import rescoring_claims as pending
+    from core import rescoring_claims as pending
     from pooling.staleness import mark_stale, wait_for_publisher
     from scoring import rescore, tasks
 
@@ -279,7 +279,7 @@ def test_a_task_stops_passing_before_the_visibility_timeout(db, monkeypatch):
     """A task still running when the timeout passes would be delivered a second time, so it leaves further passes
     to the task the new marks queued."""
     from config.celery import app
-    from pooling import rescoring_claims as pending
+    from core import rescoring_claims as pending
     from pooling.staleness import mark_stale
     from scoring import rescore, tasks
 

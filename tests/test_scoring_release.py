@@ -12,8 +12,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from accounts.models import Team
 from assess.models import Judgment
-from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team
+from pooling.models import Evaluation, PoolItem, Run, RunEntry
 from pooling.staleness import mark_stale
 from scoring.models import ScoringState
 from scoring.release import ReleaseRefused, release, withdraw

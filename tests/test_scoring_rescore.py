@@ -173,8 +173,9 @@ def test_nil_not_assumed_while_judging_is_incomplete():
 
 
 def test_ciqa_pyramid_f_and_recall_by_length_in_report():
+    from accounts.models import Team
     from assess.models import Nugget
-    from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team, Topic
+    from pooling.models import Evaluation, PoolItem, Run, RunEntry, Topic
     from scoring.reports import build_report
     from tracks.qa.synthetic import _user
 

@@ -75,7 +75,7 @@ def test_store_writes_only_changed_rows_and_drops_rows_no_longer_produced():
 def test_rescore_task_takes_marks_that_arrive_during_its_pass_at_once(monkeypatch):
     """Outside eager mode the task passes again while marks remain, instead of waiting for the task they queued."""
     from config.celery import app
-    from pooling import rescoring_claims as pending
+    from core import rescoring_claims as pending
     from pooling.models import StaleTopic
     from pooling.staleness import mark_stale
     from scoring import rescore, tasks

@@ -135,7 +135,8 @@ def test_release_to_one_team_only(client, scored):
 def test_board_lists_runs_with_nothing_judged_apart_unranked(client, scored):
     """A run none of whose answers is judged yet scores 0 for want of judgments: it is not ranked among the
     judged runs but listed after them, without a rank."""
-    from pooling.models import Run, RunEntry, Team, Topic
+    from accounts.models import Team
+    from pooling.models import Run, RunEntry, Topic
 
     ev = scored["evaluation"]
     gamma = Run.objects.create(evaluation=ev, team=Team.objects.create(name="Team Gamma"), tag="runC", priority=1)

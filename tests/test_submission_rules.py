@@ -10,9 +10,11 @@ from django.core.management import call_command
 from django.db import connection  # noqa: F401  (the skipif condition reads it)
 from django.urls import reverse
 
+from accounts.models import Team
 from core import submission_rules as sr
+from core.models import AuditEntry
 from pooling.evaluations import update_settings
-from pooling.models import AuditEntry, Participation, Run, Submission, Team
+from pooling.models import Participation, Run, Submission
 from pooling.runs import check_run_file, load_run_files
 from tests.conftest import PASSWORD
 from tests.test_pooling_loading import FIXTURES, blog, run_file, tac  # noqa: F401 (fixtures)

@@ -13,13 +13,14 @@ from django.urls import reverse
 from openapi_spec_validator import validate
 from rest_framework.test import APIClient
 
+from accounts.models import Team
 from api.models import ApiToken
 from api.tokens import create_token
 from assess.models import Assignment
 from core.tracks import TRACKS
 from corpus.loading import load_collection
 from pooling.evaluations import create_evaluation
-from pooling.models import PoolItem, Run, Team
+from pooling.models import PoolItem, Run
 from pooling.pools import build_pools
 from pooling.runs import RunFile, load_run_files
 from pooling.topics import load_topics
@@ -97,7 +98,7 @@ def test_tokens_are_made_on_the_users_page_shown_once_and_revoked(client, world)
 
 
 def test_users_teams_and_token_revocations_by_api_are_in_the_audit_log(world):
-    from pooling.models import AuditEntry
+    from core.models import AuditEntry
 
     org = api(world["organizer"])
     r = org.post(

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from django.core import mail
 
+from accounts.models import Team
 from assess.models import Judgment
 from corpus.models import Collection, Document
 from pooling.evaluations import create_evaluation
-from pooling.models import Run, Submission, Team
+from pooling.models import Run, Submission
 from pooling.topics import load_topics
 from scoring.release import release
 from tests.test_pooling_loading import DOCNOS, FIXTURES

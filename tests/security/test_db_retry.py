@@ -8,7 +8,8 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import path, reverse
 
-from pooling.models import Evaluation, Team
+from accounts.models import Team
+from pooling.models import Evaluation
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="kills a PostgreSQL backend")
 calls = []

@@ -54,13 +54,13 @@ def test_the_organizer_page_says_so_instead_of_a_500(client, doubled, organizer,
 def test_a_refused_request_is_logged_on_one_line_without_traceback(client, participant, caplog):
     client.force_login(participant)
     with caplog.at_level(logging.WARNING, logger="django.request"):
-        assert client.get(reverse("pooling:users")).status_code == 403
+        assert client.get(reverse("accounts:users")).status_code == 403
     records = [r for r in caplog.records if r.name == "django.request"]
     assert len(records) == 1
     record = records[0]
     assert record.exc_info is None and record.exc_text is None
     line = caplog.handler.format(record)  # as the console shows it
-    assert "Forbidden" in line and reverse("pooling:users") in line and "This page is for" in line
+    assert "Forbidden" in line and reverse("accounts:users") in line and "This page is for" in line
     assert "Traceback" not in line and "\n" not in line
 
 

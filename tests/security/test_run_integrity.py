@@ -14,8 +14,9 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from api.tokens import create_token
+from core.models import AuditEntry
 from pooling.evaluations import LoadError, create_evaluation, set_state
-from pooling.models import AuditEntry, Download, Evaluation, Participation, Run, Submission
+from pooling.models import Download, Evaluation, Participation, Run, Submission
 from pooling.pools import build_pools
 from pooling.runs import delete_run, load_run_files
 from pooling.topics import load_topics

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from config.auth import username_wait
-from pooling.models import AuditEntry
+from core.models import AuditEntry
 from tests.conftest import PASSWORD
 
 ATTACKER, VICTIM = "203.0.113.66", "198.51.100.7"
@@ -85,11 +85,11 @@ def test_organizers_see_the_locked_addresses_and_unlock_them(victim, make_user, 
     participant = make_user("par", "participant")
     client = Client(REMOTE_ADDR=VICTIM)
     client.force_login(victim)
-    page = client.get(reverse("pooling:user_detail", args=[participant.pk])).content.decode()
+    page = client.get(reverse("accounts:user_detail", args=[participant.pk])).content.decode()
     assert 'id="locks"' in page and ATTACKER in page and 'id="unlock-button"' in page
-    assert "locked (failed logins)" in client.get(reverse("pooling:users")).content.decode()
-    assert client.post(reverse("pooling:user_unlock", args=[participant.pk])).status_code == 302
+    assert "locked (failed logins)" in client.get(reverse("accounts:users")).content.decode()
+    assert client.post(reverse("accounts:user_unlock", args=[participant.pk])).status_code == 302
     assert not AccessAttempt.objects.filter(username="par").exists()
     assert AuditEntry.objects.get(action="user unlocked").target == "par"
-    assert 'id="locks"' not in client.get(reverse("pooling:user_detail", args=[participant.pk])).content.decode()
+    assert 'id="locks"' not in client.get(reverse("accounts:user_detail", args=[participant.pk])).content.decode()
     assert login(ATTACKER, PASSWORD, username="par")[1].status_code == 302

@@ -7,10 +7,11 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 
+from accounts.models import Team
 from assess.models import Assignment, Judgment
 from corpus.loading import load_collection
 from pooling.evaluations import create_evaluation
-from pooling.models import Evaluation, Team
+from pooling.models import Evaluation
 from pooling.pools import build_pools
 from pooling.runs import RunFile, load_run_files
 from pooling.topics import load_topics

@@ -5,7 +5,8 @@ Alpha's members (user "participant") see their runs' reports, from "My team's ru
 a rerun of the demo leaves whatever the organizer did since (withdrawn, released as final, frozen) as it is.
 """
 
-from pooling.models import Evaluation, Team
+from accounts.models import Team
+from pooling.models import Evaluation
 from scoring.release import ever_released, release
 from scoring.rescore import rescore_evaluation
 

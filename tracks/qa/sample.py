@@ -6,8 +6,9 @@ Other question (TREC 2007) or a rigid and a squishy list question (TAC 2008), tw
 
 from dataclasses import dataclass, field
 
+from accounts.models import Team
 from corpus.models import Collection, Document
-from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team, Topic
+from pooling.models import Evaluation, PoolItem, Run, RunEntry, Topic
 
 ANSWERS = {
     "FACTOID": ["1983", "Karl Lagerfeld", "NIL", "Paris"],

@@ -6,8 +6,9 @@ import random
 
 from django.contrib.auth.models import User
 
+from accounts.models import Team
 from assess.models import AnswerClass, Judgment, Nugget
-from pooling.models import Evaluation, PoolItem, Run, RunEntry, Team, Topic
+from pooling.models import Evaluation, PoolItem, Run, RunEntry, Topic
 
 
 def _user(name):

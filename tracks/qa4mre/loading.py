@@ -10,9 +10,10 @@ import html
 
 from django.db import transaction
 
-from pooling import audit
+from accounts.models import Team
+from core import audit
 from pooling.evaluations import LoadError, effective_settings
-from pooling.models import Evaluation, Run, Team, Topic
+from pooling.models import Evaluation, Run, Topic
 from scoring import release
 from tracks.qa4mre.formats.gold import parse_gold
 from tracks.qa4mre.formats.run import max_runs

@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from pooling.models import Evaluation, Team
+from accounts.models import Team
+from pooling.models import Evaluation
 from scoring.release import ReleaseRefused, release, withdraw
 
 

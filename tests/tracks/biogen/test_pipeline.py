@@ -8,11 +8,12 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from accounts.models import Team
 from assess.judging import Forbidden, StaleJudgment
 from assess.models import Assignment, Judgment, JudgmentChange
 from corpus.loading import load_collection
 from pooling.evaluations import create_evaluation, update_settings
-from pooling.models import PoolItem, Run, Team
+from pooling.models import PoolItem, Run
 from pooling.pools import build_pools
 from pooling.runs import RunFile, check_run_report, load_run_files
 from pooling.staleness import StaleTopic

@@ -49,7 +49,6 @@ from tracks.bolt.formats.xml_common import parse_xml
 from tracks.bolt.near_duplicates import leaders
 
 
-
 def check_passage(cite: dict[str, Any], context: CheckContext, problems: list[Problem]) -> None:
     limit = setting(context, "max_passage_chars")
     if not cite["passage"].strip():

@@ -14,7 +14,7 @@ class UrlFile(models.Model):
     file whose `baseline_run` is set is the sentence-relevance baseline: its sessions open Assay's own page."""
 
     evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="ciqa_url_files")
-    team = models.ForeignKey("pooling.Team", on_delete=models.PROTECT, related_name="ciqa_url_files")
+    team = models.ForeignKey("accounts.Team", on_delete=models.PROTECT, related_name="ciqa_url_files")
     tag = models.CharField(max_length=100)
     is_manual = models.BooleanField(default=False)
     urls = models.JSONField(default=dict)  # topic ident -> URL

@@ -14,12 +14,13 @@ import socket
 
 from django.db import transaction
 
+from accounts.models import Team
+from core import audit
 from core.submission_rules import RUN_RULES
-from pooling import audit
 from pooling.campaign_rules import rule_breaches
 from pooling.evaluations import LoadError, effective_settings
 from pooling.formats.base import ParsedRun
-from pooling.models import Run, Team, Topic
+from pooling.models import Run, Topic
 from pooling.models import Submission as Receipt
 from pooling.runs import RunFile, load_run_files
 from tracks.qa.ciqa.models import Screenshot, UrlFile

@@ -294,7 +294,7 @@ def test_pages_per_role(planned, make_user, client):
 
 
 def test_the_organizers_setting_changes_are_stored_and_logged(planned, make_user, client):
-    from pooling.models import AuditEntry
+    from core.models import AuditEntry
 
     ciqa, *_ = planned
     org = make_user("org", "organizer")

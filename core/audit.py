@@ -6,7 +6,7 @@ import io
 
 from django.db.models import Q
 
-from pooling.models import AuditEntry
+from core.models import AuditEntry
 
 COLUMNS = ["at", "username", "action", "target", "before", "after", "reason"]
 

@@ -1,8 +1,8 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from accounts.people import invite_user
 from config.roles import ROLES
-from pooling.accounts import invite_user
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from pooling.accounts import unlock
+from accounts.people import unlock
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
 """Accounts managed by the organizers: invite (a one-time link to set a password), roles, teams, deactivate,
-unlock after too many failed logins. The functions behind the user pages (pooling.account_views) and commands;
+unlock after too many failed logins. The functions behind the user pages (accounts.views) and commands;
 every change is in the audit log with the state before and after."""
 
 import logging
@@ -9,6 +9,7 @@ from axes.models import AccessAttempt
 from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth.models import Group, User
+from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
@@ -18,9 +19,9 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from accounts.models import Team
 from config.roles import ROLES, remember_roles
-from pooling import audit
-from pooling.models import Team
+from core import audit
 
 logger = logging.getLogger(__name__)
 
@@ -107,12 +108,36 @@ def update_user(user, *, roles=None, teams=None, active=None, email=None, by=Non
     return user
 
 
+def ensure_user(username, role, password, team_name=None):
+    """Create `username` with `password` (or give an existing user one more role), optionally in a team.
+
+    A new user's password must pass the AUTH_PASSWORD_VALIDATORS (judged against this user, so a password like
+    the username is refused): django.core.exceptions.ValidationError, raised before anything is stored.
+    An existing user's password is left as it is.
+    """
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        user = User(username=username)
+        if not password:
+            raise ValidationError(f"user {username!r} is new: a password is needed")
+        validate_password(password, user)
+        user.set_password(password)
+    with transaction.atomic():
+        for name in ROLES:
+            Group.objects.get_or_create(name=name)
+        if user.pk is None:
+            user.save()
+        user.groups.add(Group.objects.get(name=role))
+        if team_name:
+            team, _ = Team.objects.get_or_create(name=team_name)
+            team.members.add(user)
+    return user
+
+
 def add_user(username, role, password, team=None, by=None):
     """Create a user with a password (or give an existing one one more role and team), as `manage.py add_user`
     and the API do; logged with before and after. The password rules raise ValidationError before anything is
     stored."""
-    from pooling.demo import ensure_user  # the demo's users are made the same way, unlogged
-
     existing = User.objects.filter(username=username).first()
     before = state_of(existing) if existing else None
     with transaction.atomic():

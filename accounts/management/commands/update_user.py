@@ -2,8 +2,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from accounts.people import state_of, update_user
 from config.roles import ROLES
-from pooling.accounts import state_of, update_user
 
 
 class Command(BaseCommand):

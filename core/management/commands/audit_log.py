@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from pooling.audit import as_csv, entries
+from core.audit import as_csv, entries
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
 """The organizers' user pages: invite, change roles and teams, deactivate, unlock; and the audit log. The work is
-in pooling.accounts and pooling.audit (commands: invite_user, update_user, unlock_user, audit_log)."""
+in accounts.people and core.audit (commands: invite_user, update_user, unlock_user, audit_log)."""
 
 from django.contrib import messages
 from django.contrib.auth.models import User
@@ -8,9 +8,10 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts import forms, people
 from config import params
 from config.roles import organizer_required
-from pooling import accounts, audit, forms
+from core import audit
 
 AUDIT_PAGE = 200
 
@@ -24,7 +25,7 @@ def users(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            user, link = accounts.invite_user(
+            user, link = people.invite_user(
                 data["username"],
                 data["email"],
                 data["roles"],
@@ -38,9 +39,9 @@ def users(request):
             mailed = " (e-mail sent)" if user.invitation_mailed else " (not mailed: pass the link on)"
             messages.success(request, f"{user.username} invited{mailed}.")
             form = forms.InviteForm()
-    locked = accounts.locked_usernames()
+    locked = people.locked_usernames()
     rows = [
-        {"user": u, "state": accounts.state_of(u), "locked": u.username in locked}
+        {"user": u, "state": people.state_of(u), "locked": u.username in locked}
         for u in User.objects.order_by("username").prefetch_related("groups", "teams")
     ]
     return render(
@@ -56,7 +57,7 @@ def user_detail(request, pk):
     """Who: organizers. One account: change its roles, teams, e-mail, whether it may log in; unlock it; give it
     a new one-time link to set its password."""
     user = get_object_or_404(User, pk=pk)
-    state = accounts.state_of(user)
+    state = people.state_of(user)
     initial = {
         "email": state["email"],
         "roles": state["roles"],
@@ -66,14 +67,14 @@ def user_detail(request, pk):
     form = forms.UserForm(request.POST or None, initial=initial)
     link = None
     if request.method == "POST" and request.POST.get("action") == "link":
-        link = accounts.invitation_link(user, request.build_absolute_uri("/"))
+        link = people.invitation_link(user, request.build_absolute_uri("/"))
         form = forms.UserForm(initial=initial)
     elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         if user == request.user and (not data["active"] or "organizer" not in data["roles"]):
             form.add_error(None, "you cannot take your own organizer role or log-in away")
         else:
-            accounts.update_user(
+            people.update_user(
                 user,
                 roles=data["roles"],
                 teams=data["teams"],
@@ -82,11 +83,11 @@ def user_detail(request, pk):
                 by=request.user,
             )
             messages.success(request, f"{user.username} saved.")
-            return redirect("pooling:user_detail", user.pk)
+            return redirect("accounts:user_detail", user.pk)
     return render(
         request,
         "accounts/user_detail.html",
-        {"account": user, "form": form, "link": link, "locks": accounts.locks(user.username)},
+        {"account": user, "form": form, "link": link, "locks": people.locks(user.username)},
         status=400 if request.method == "POST" and form.errors else 200,
     )
 
@@ -96,9 +97,9 @@ def user_detail(request, pk):
 def user_unlock(request, pk):
     """Who: organizers. Lift the lock that failed logins put on the account."""
     user = get_object_or_404(User, pk=pk)
-    accounts.unlock(user.username, by=request.user)
+    people.unlock(user.username, by=request.user)
     messages.success(request, f"{user.username} unlocked.")
-    return redirect("pooling:user_detail", user.pk)
+    return redirect("accounts:user_detail", user.pk)
 
 
 @organizer_required
