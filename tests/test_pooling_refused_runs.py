@@ -1,7 +1,7 @@
 """A run refused while it is stored leaves nothing behind: no team, no run, no entries (issue 20, item 6b).
 
 The checker's problems never reached the store; these refusals come from store_run itself (a run tag that is
-another team's) and from a track's AFTER_STORE hook (QA4MRE's team IDs), on every path: function, command, page."""
+another team's) and from a track's after_run_stored hook (QA4MRE's team IDs), on every path: function, command, page."""
 
 from io import StringIO
 from pathlib import Path
@@ -86,7 +86,7 @@ def test_upload_page_refusal_creates_no_team(client, organizer, tac):
 
 
 def test_qa4mre_run_refused_after_storing_creates_no_team(db):
-    """QA4MRE's AFTER_STORE refuses a team ID another team uses, after the run's rows were written."""
+    """QA4MRE's after_run_stored hook refuses a team ID another team uses, after the run's rows were written."""
     evaluation = create_evaluation("qa4mre-refuse", "qa4mre-2012")
     call_command("load_topics", "qa4mre-refuse", str(QA4MRE / "test_set.xml"), stdout=StringIO())
     alpha = RunFile(filename="alph12011enen.xml", data=(QA4MRE / "alph12011enen.xml").read_bytes(), team="Team Alpha")
