@@ -252,7 +252,7 @@ def test_an_api_body_past_the_limit_is_refused_before_decoding(db, world):
         # the parser itself reads no more than the limit, whatever stream reaches it
         with pytest.raises(ParseError, match="larger than 1000 bytes"):
             SafeJSONParser().parse(io.BytesIO(big.encode()))
-    assert not apps.get_model("pooling", "Team").objects.filter(name__startswith="xxx").exists()
+    assert not apps.get_model("accounts", "Team").objects.filter(name__startswith="xxx").exists()
 
 
 def _upload(doc):
