@@ -193,12 +193,11 @@ run_judgments = point(
 
 judgments_jsonl = point(
     "judgments_jsonl",
-    """The records a track adds to Assay's judgments file (scoring.judgments_jsonl) and the ids of them that its
-    judgment values and structure-log values name (QA: answer classes and nuggets, tracks/qa/judgments_jsonl.py).
-
-    Receives (evaluation, importing): an Evaluation of the track, and the import in progress
-    (scoring.judgments_jsonl.Importing), or None for an export. Returns a scoring.judgments_jsonl.TrackRecords
-    (register a subclass: the class is the callable), which the stage asks
+    """judgments_jsonl(evaluation, importing) -> scoring.judgments_jsonl.TrackRecords: the records a track adds to
+    Assay's judgments file (scoring.judgments_jsonl) and the ids of them that its judgment values and structure-log
+    values name (QA: answer classes and nuggets, tracks/qa/judgments_jsonl.py). `evaluation` is an Evaluation of the
+    track, `importing` the import in progress (scoring.judgments_jsonl.Importing), or None for an export. Register
+    a subclass of TrackRecords (the class is the callable); the stage asks it
       export(names) -> iterable of JSON-ready dicts with a "type", written after the found items and before the
           judgments (names.ident[topic id] is a question's ident, names.users[user id] a username);
       readers: {record type: read(importing, rec)}, each storing one record of the file (importing.topic(ident),

@@ -67,3 +67,30 @@ def test_no_format_module_names_a_django_side_hook():
             if isinstance(value, str) and value.count(".") >= 2 and " " not in value
         ]
         assert dotted == [], track.slug
+
+
+def test_every_registered_callable_is_its_tracks_own_or_a_stages():
+    """What a track registers resolves to a function of that track's own package (or of a stage: a shared helper),
+    never of another track: a point registered with another track's function would tie the two together."""
+    from importlib import import_module
+    from importlib.util import find_spec
+
+    from django.apps import apps
+
+    from core.tracks import Track
+
+    package_of = {}  # track slug -> the package of the app that declares it (in its plugin module)
+    for config in apps.get_app_configs():
+        if find_spec(f"{config.name}.plugin") is None:
+            continue
+        for value in vars(import_module(f"{config.name}.plugin")).values():
+            if isinstance(value, Track):
+                package_of[value.slug] = config.name
+    assert set(package_of) == set(TRACKS)  # every registered track is declared in an installed app's plugin module
+    stages = ("config.", "core.", "accounts.", "corpus.", "pooling.", "assess.", "scoring.")
+    for name, declared in ep.POINTS.items():
+        if name in STAGE_POINTS or name == "team_downloads":
+            continue
+        for slug, function in declared.items():
+            module = getattr(function, "__module__", "") or ""
+            assert module.startswith((package_of[slug] + ".", *stages)), (name, slug, module)

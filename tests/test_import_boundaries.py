@@ -179,3 +179,33 @@ def test_the_cycle_check_finds_a_cycle_through_a_function_body(tmp_path, monkeyp
     assert [[p.name for p in cycle] for cycle in cycles] == [["a.py", "b.py", "a.py"]]
     (track / "b.py").write_text("from tracks.demo.shared import X\n")
     assert import_cycles(track_module_graph(track)) == []
+
+
+def imports_of_other_tracks(track_dir):
+    """Imports in a track's folder of another track (tracks.<other>), anywhere in its files."""
+    own = f"tracks.{track_dir.name}"
+    found = set()
+    for path in python_files(track_dir.relative_to(ROOT)):
+        for line, module, _ in imports_of(path):
+            if module.startswith("tracks.") and module != own and not module.startswith(own + "."):
+                found.add(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    return sorted(found)
+
+
+TRACK_DIRS = sorted(p for p in (ROOT / "tracks").iterdir() if (p / "__init__.py").exists())
+
+
+@pytest.mark.parametrize("track_dir", TRACK_DIRS, ids=lambda p: p.name)
+def test_a_track_imports_no_other_track(track_dir):
+    """Tracks share code only through the stages: what two tracks have in common belongs to a stage (as BOLT's and
+    BioGen's adjudication went to assess.adjudication)."""
+    assert imports_of_other_tracks(track_dir) == []
+
+
+def test_the_track_check_finds_an_import_of_another_track(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    track = tmp_path / "tracks" / "one"
+    track.mkdir(parents=True)
+    (track / "__init__.py").write_text("")
+    (track / "views.py").write_text("from tracks.one import x\n\ndef f():\n    from tracks.other.judging import y\n")
+    assert imports_of_other_tracks(track) == ["tracks/one/views.py:4 imports tracks.other.judging"]
