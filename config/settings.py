@@ -105,6 +105,11 @@ if os.environ.get("TEST_DATABASE_NAME"):
     # Lets several test runs share one PostgreSQL server without clobbering each other's test database.
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+if "PYTEST_VERSION" in os.environ:
+    # Under pytest only (pytest sets the variable; the servers and workers a test starts inherit it, so they check
+    # the passwords the test stored): tests make and log in users by the thousand, and PBKDF2's 1.5 million rounds
+    # (about 0.4 s each on a quiet core) were over a third of the suite's time. Hashing is not what they test.
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

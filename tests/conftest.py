@@ -83,14 +83,16 @@ def _wait_until_idle(worker, timeout=60.0):
         client.close()
 
 
-@pytest.fixture
-def make_user(db):
+def new_user(username, role, team=None):
+    """A user with PASSWORD in `role` (and `team`); for fixtures wider than one test, which cannot use make_user."""
     from accounts.people import ensure_user
 
-    def make(username, role, team=None):
-        return ensure_user(username, role, PASSWORD, team)
+    return ensure_user(username, role, PASSWORD, team)
 
-    return make
+
+@pytest.fixture
+def make_user(db):
+    return new_user
 
 
 @pytest.fixture

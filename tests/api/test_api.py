@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.urls import reverse
 from openapi_spec_validator import validate
 from rest_framework.test import APIClient
@@ -20,11 +22,12 @@ from assess.models import Assignment
 from core.tracks import TRACKS
 from corpus.loading import load_collection
 from pooling.evaluations import create_evaluation
-from pooling.models import PoolItem, Run
+from pooling.models import Evaluation, PoolItem, Run
 from pooling.pools import build_pools
 from pooling.runs import RunFile, load_run_files
 from pooling.topics import load_topics
 from scoring.release import release
+from tests.conftest import new_user
 from tracks.bolt import judging
 
 pytestmark = pytest.mark.django_db
@@ -44,30 +47,53 @@ def upload(name, data):
     return f
 
 
-@pytest.fixture
-def world(db, make_user, organizer):
+@pytest.fixture(scope="module")
+def _world_keys(django_db_setup, django_db_blocker):
     """A BOLT evaluation with topics, two teams' runs, pools, one judgment and an assignment; Team Alpha's
-    scores released to it."""
-    load_collection("api-forum", "bolt-forum", [BOLT / "forum.xml"])
-    ev = create_evaluation("api-bolt", "bolt-ir-p2", ["api-forum"])
-    load_topics(ev, (BOLT / "topics.xml").read_bytes(), "topics.xml")
-    load_run_files(
-        ev,
-        [
-            RunFile(filename="alpha1.xml", data=(BOLT / "alpha1.xml").read_bytes(), team="Team Alpha", priority=1),
-            RunFile(filename="beta1.xml", data=(BOLT / "beta1.xml").read_bytes(), team="Team Beta", priority=1),
-        ],
-    )
-    build_pools(ev)
-    assessor = make_user("api-assessor", "assessor")
-    topic = ev.topics.get(ident="1.002")
-    Assignment.objects.create(evaluation=ev, topic=topic, assessor=assessor)
-    judging.judge_citation(assessor, judging.citation_items(topic)[0], {"rel": "yes"}, 0)
-    alpha = make_user("alpha", "participant", team="Team Alpha")
-    beta = make_user("beta", "participant", team="Team Beta")
-    release(ev, Team.objects.get(name="Team Alpha"), by="test")
-    ev.refresh_from_db()
-    return {"ev": ev, "organizer": organizer, "assessor": assessor, "alpha": alpha, "beta": beta}
+    scores released to it. Built once for the module inside a transaction rolled back at its end: each test runs
+    in a savepoint of it (the `db` fixture), so what one test writes never reaches another."""
+    from config.celery import app
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True  # the release's scoring runs in-process, as in every test
+    with django_db_blocker.unblock(), transaction.atomic():
+        try:
+            load_collection("api-forum", "bolt-forum", [BOLT / "forum.xml"])
+            ev = create_evaluation("api-bolt", "bolt-ir-p2", ["api-forum"])
+            load_topics(ev, (BOLT / "topics.xml").read_bytes(), "topics.xml")
+            load_run_files(
+                ev,
+                [
+                    RunFile(
+                        filename="alpha1.xml", data=(BOLT / "alpha1.xml").read_bytes(), team="Team Alpha", priority=1
+                    ),
+                    RunFile(filename="beta1.xml", data=(BOLT / "beta1.xml").read_bytes(), team="Team Beta", priority=1),
+                ],
+            )
+            build_pools(ev)
+            organizer = new_user("org", "organizer")
+            assessor = new_user("api-assessor", "assessor")
+            topic = ev.topics.get(ident="1.002")
+            Assignment.objects.create(evaluation=ev, topic=topic, assessor=assessor)
+            judging.judge_citation(assessor, judging.citation_items(topic)[0], {"rel": "yes"}, 0)
+            alpha = new_user("alpha", "participant", "Team Alpha")
+            beta = new_user("beta", "participant", "Team Beta")
+            release(ev, Team.objects.get(name="Team Alpha"), by="test")
+            people = {"organizer": organizer, "assessor": assessor, "alpha": alpha, "beta": beta}
+            yield {"ev": ev.pk, **{role: user.pk for role, user in people.items()}}
+        finally:
+            app.conf.task_always_eager = eager
+            transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(db, _world_keys):
+    """The module's world, read afresh for each test (no test sees another's in-memory changes)."""
+    users = get_user_model().objects
+    return {
+        "ev": Evaluation.objects.get(pk=_world_keys["ev"]),
+        **{role: users.get(pk=pk) for role, pk in _world_keys.items() if role != "ev"},
+    }
 
 
 def test_tokens_are_made_on_the_users_page_shown_once_and_revoked(client, world):
