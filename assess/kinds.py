@@ -1,5 +1,5 @@
 """Judgment kinds and the shape of their values, declared by the tracks and checked in one place: the one judgment
-writer (assess.judgments.save_judgment) refuses a value that does not fit its kind, whatever path it came by.
+writer (assess.judging.save_judgment) refuses a value that does not fit its kind, whatever path it came by.
 
 A track declares its kinds once, as data of its Track (core.tracks.JudgmentKind: name, value shape, labels,
 words; the shape language is documented there):

@@ -30,20 +30,13 @@ from tracks.qa.questions import INSTANCE_TYPES, NUGGET_TYPES
 
 # Progress, for every QA question type (ciQA's too): an instance question's items are judged by their labels, a
 # nugget question's by their matches, which are the primary's (a second assessor labels instances only).
-QA_PROGRESS = {
-    "done_kinds": {
-        **dict.fromkeys(sorted(INSTANCE_TYPES), "instance"),
-        **dict.fromkeys(sorted(NUGGET_TYPES), "nugget_match"),
-    },
-    "primary_only_kinds": ("nugget_match",),
+QA_DONE_KINDS = {
+    **dict.fromkeys(sorted(INSTANCE_TYPES), "instance"),
+    **dict.fromkeys(sorted(NUGGET_TYPES), "nugget_match"),
 }
-# QA's own pages (tracks/qa/urls.py, namespace "qa"), shared by its tracks.
-QA_PAGES = {
-    "pages": keys.PAGES,
-    "adjudication_page": "qa:adjudication",
-    "assignment_page": "qa:assignment",
-    "vote_page": "qa:vote_series",
-}
+QA_PRIMARY_ONLY_KINDS = ("nugget_match",)
+# QA's own pages (tracks/qa/urls.py, namespace "qa") are shared by its tracks: keys.PAGES, "qa:adjudication",
+# "qa:assignment", "qa:vote_series".
 
 TAC2008 = Track(
     slug="tac2008-qa",
@@ -75,8 +68,12 @@ TAC2008 = Track(
         "run-tag = Team ID + priority; the form asks manual or automatic (with a description) and whether the "
         "whole Blog06 collection was searched",
     ),
-    **QA_PAGES,
-    **QA_PROGRESS,
+    pages=keys.PAGES,
+    adjudication_page="qa:adjudication",
+    assignment_page="qa:assignment",
+    vote_page="qa:vote_series",
+    done_kinds=QA_DONE_KINDS,
+    primary_only_kinds=QA_PRIMARY_ONLY_KINDS,
 )
 
 TREC2007 = Track(
@@ -110,8 +107,12 @@ TREC2007 = Track(
         # SPEC-NOTES: "an empty response scores 0": a list or Other question answered by a NIL line alone
         "allow_empty_response": True,
     },
-    **QA_PAGES,
-    **QA_PROGRESS,
+    pages=keys.PAGES,
+    adjudication_page="qa:adjudication",
+    assignment_page="qa:assignment",
+    vote_page="qa:vote_series",
+    done_kinds=QA_DONE_KINDS,
+    primary_only_kinds=QA_PRIMARY_ONLY_KINDS,
 )
 
 # TREC 2007 ciQA (seed 001 section 3): relationship topics judged with the Other questions' nugget workflow;
@@ -149,8 +150,12 @@ CIQA_TRACK = Track(
         "max_initial_runs, max_url_files, max_final_runs); manual runs marked as such; each final run gives the "
         "run tag of its initial run",
     ),
-    **QA_PAGES,
-    **QA_PROGRESS,
+    pages=keys.PAGES,
+    adjudication_page="qa:adjudication",
+    assignment_page="qa:assignment",
+    vote_page="qa:vote_series",
+    done_kinds=QA_DONE_KINDS,
+    primary_only_kinds=QA_PRIMARY_ONLY_KINDS,
 )
 
 
