@@ -25,6 +25,7 @@ PURE_GLOBS = [
     "corpus/formats/*.py",
     "pooling/formats/*.py",
     "scoring/measures/*.py",
+    "scoring/formats/*.py",
     "core/tracks.py",
     "core/submission_rules.py",
     "core/extension_points.py",
