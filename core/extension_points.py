@@ -183,6 +183,15 @@ judgment_exports = point(
     """judgment_exports(evaluation) -> ([scoring.registry.Export], note): the track's own judgment exports
     (QA: NIST's formats) beside the JSON Lines every evaluation has, and the note the board shows after them.""",
 )
+qrels = point(
+    "qrels",
+    """qrels(evaluation, which) -> iterable of (topic ident, docno, rel, group): the track's judgments of its
+    documents or passages as qrels rows (scoring.qrels writes them, scoring.formats.trec the lines), for a track
+    whose items are documents or passages. which="official": each pooled item's official judgment, group "0",
+    rel -1 for an item nobody has judged (trec_eval's unjudged); which="assessors": every item judgment by the
+    assessor's role as its group ("primary", "secondary", "adjudicated"), trec_eval's qrels_jg. A docno met twice
+    in a topic and group keeps its highest rel. The grading is the track's, stated in docs/formats.md.""",
+)
 run_judgments = point(
     "run_judgments",
     """run_judgments(run) -> (filename, bytes) or None: a run's judgments in the track's official form, given to

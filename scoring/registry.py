@@ -54,11 +54,18 @@ type ReportBuilder = Callable[[Run], RunReport]
 
 
 def get_exports(evaluation: "Evaluation") -> tuple[tuple[Export, ...], str]:
-    """(the track's Export entries, their note); none for a track without exports of its own."""
+    """(the track's Export entries, their note), and the qrels exports of a track that registered
+    core.extension_points.qrels; none for a track without either."""
     exports = ep.judgment_exports.get(evaluation.track)
-    if exports is None:
-        return (), ""
-    found, note = exports(evaluation)
+    found, note = exports(evaluation) if exports is not None else ((), "")
+    if ep.qrels.get(evaluation.track) is not None:  # issue 28: the IR tools' shapes, for every document track
+        from scoring.qrels import qrels_jg_lines, qrels_lines
+
+        found = (  # before the track's own, whose note the board shows after the last of them
+            Export("qrels", "qrels (trec_eval)", qrels_lines),
+            Export("qrels-jg", "qrels per assessor (trec_eval qrels_jg)", qrels_jg_lines),
+            *found,
+        )
     return tuple(found), note
 
 

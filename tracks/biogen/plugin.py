@@ -3,7 +3,7 @@
 
 from core import extension_points as ep
 from core.tracks import PageLink, Track, register_track
-from tracks.biogen import demo, exports, judging, keys, kinds, report, scorer
+from tracks.biogen import demo, exports, judging, keys, kinds, qrels, report, scorer
 from tracks.biogen.formats import runs, topics
 from tracks.biogen.labels import KIND
 from tracks.biogen.measures import MEASURES
@@ -54,3 +54,4 @@ def register():
     ep.scorer.register(slug, scorer.score)
     ep.report.register(slug, report.run_report)
     ep.judgment_exports.register(slug, judgment_exports)
+    ep.qrels.register(slug, qrels.qrels)  # cited PMIDs (issue 28)

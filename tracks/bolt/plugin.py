@@ -11,6 +11,7 @@ from tracks.bolt import (
     keys,
     kinds,
     near_duplicates,
+    qrels,
     report,
     scorer,
     search_found,
@@ -73,3 +74,4 @@ def register():
     ep.scorer.register(slug, scorer.score_bolt)
     ep.report.register(slug, report.run_report)
     ep.run_judgments.register(slug, team_files.assessed_run)
+    ep.qrels.register(slug, qrels.qrels)  # cited posts (issue 28)

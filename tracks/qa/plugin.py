@@ -15,6 +15,7 @@ from tracks.qa import (
     demo_trec2007,
     keys,
     kinds,
+    qrels,
     report,
     scorer,
     search_found,
@@ -186,6 +187,7 @@ def register():
         ep.adjudication_queue.register(track.slug, adjudication.adjudication_queue)
         ep.scorer.register(track.slug, scorer.score_qa)
         ep.judgment_exports.register(track.slug, nist_exports)
+        ep.qrels.register(track.slug, qrels.qrels)  # answer documents (issue 28)
         ep.judgments_jsonl.register(track.slug, QaRecords)  # answer classes and nuggets in the judgments file
     ep.demo.register(TAC2008.slug, load_tac_demo)
     ep.demo.register(TREC2007.slug, demo_trec2007.load_trec2007_demo)

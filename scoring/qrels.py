@@ -1,0 +1,79 @@
+"""qrels out (issue 28): the judgments of a track's documents or passages as trec_eval's qrels and per-assessor
+qrels_jg, offered beside the track's own judgment exports (scoring.registry.get_exports: the board's links,
+`export_judgments --format qrels|qrels-jg`, the API's export endpoint and, once released, a team's downloads).
+A track says which items are documents and how a judgment grades (core.extension_points.qrels); the rows are
+read here."""
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from assess.models import Judgment
+from assess.official import official_values
+from core import extension_points as ep
+from pooling.models import PoolItem
+from scoring.formats.trec import UNJUDGED, Qrel, write_qrels, write_qrels_jg
+
+OFFICIAL, ASSESSORS = "official", "assessors"
+type Row = tuple[str, str, int, str]  # (topic ident, docno, rel, group)
+
+
+def item_qrels(
+    evaluation,
+    kinds: Iterable[str],
+    which: str,
+    docno_of: Callable[[str, str, dict[str, Any]], str | None],
+    grade_of: Callable[[str, Any], int | None],
+    prejudged: Callable[[dict[str, Any]], int | None] = lambda data: None,
+) -> Iterator[Row]:
+    """The rows of a track whose pool items are judged item by item: docno_of(key, docid, data) names an item's
+    document (None: not a document, left out), grade_of(kind, value) grades a judgment (None: left out), and
+    prejudged(data) an item judged before the pool (BOLT: LDC's citations in the topic file), as official."""
+    kinds = list(kinds)
+    items: dict[int, tuple[int, str, str]] = {}
+    for pk, tid, ident, key, docid, data in PoolItem.objects.filter(evaluation=evaluation).values_list(
+        "id", "topic_id", "topic__ident", "key", "docid", "data"
+    ):
+        docno = docno_of(key, docid, data or {})
+        if docno is not None:
+            items[pk] = (tid, ident, docno)
+    if which == OFFICIAL:
+        topic_ids = {tid for tid, _, _ in items.values()}
+        grades: dict[int, int] = {}
+        for kind in kinds:
+            for pk, value in official_values(topic_ids, kind).items():
+                grade = grade_of(kind, value) if pk in items else None
+                if grade is not None:
+                    grades[pk] = max(grades.get(pk, grade), grade)
+        data_of = dict(PoolItem.objects.filter(pk__in=list(items)).exclude(data={}).values_list("id", "data"))
+        for pk, (_, ident, docno) in items.items():
+            grade = grades.get(pk)
+            if grade is None:
+                preset = prejudged(data_of.get(pk) or {})
+                grade = UNJUDGED if preset is None else preset
+            yield ident, docno, grade, "0"
+    elif which == ASSESSORS:
+        latest: dict[tuple[int, str], tuple[int, int]] = {}  # (item, role) -> (judgment id, grade)
+        for pk, item_id, kind, role, value in Judgment.objects.filter(
+            evaluation=evaluation, kind__in=kinds, item_id__in=list(items)
+        ).values_list("id", "item_id", "kind", "role", "value"):
+            grade = grade_of(kind, value)
+            old = latest.get((item_id, role))
+            if grade is not None and (old is None or pk > old[0]):  # a second assessor's latest judgment
+                latest[(item_id, role)] = (pk, grade)
+        for (item_id, role), (_, grade) in latest.items():
+            yield items[item_id][1], items[item_id][2], grade, role
+    else:
+        raise ValueError(f"no qrels {which!r}; choose {OFFICIAL} or {ASSESSORS}")
+
+
+def _rows(evaluation, which: str) -> Iterator[Qrel]:
+    for topic, docno, rel, group in ep.qrels.require(evaluation.track)(evaluation, which):
+        yield Qrel(topic, docno, rel, group)
+
+
+def qrels_lines(evaluation) -> Iterator[str]:
+    return write_qrels(_rows(evaluation, OFFICIAL))
+
+
+def qrels_jg_lines(evaluation) -> Iterator[str]:
+    return write_qrels_jg(_rows(evaluation, ASSESSORS))

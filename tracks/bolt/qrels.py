@@ -1,0 +1,25 @@
+"""BOLT's citations as qrels (core.extension_points.qrels; docs/formats.md): the document is the cited post,
+THREAD:POST (a post id counts within its thread), graded from the citation judgment yes 2, maybe 1, no 0; a
+citation LDC judged in the topic file counts as judged so. Two passages of one post: the higher grade."""
+
+from scoring.qrels import item_qrels
+from tracks.bolt.formats.citations import split_key
+
+GRADES = {"yes": 2, "maybe": 1, "no": 0}
+
+
+def docno(key, docid, data):
+    if data.get("bolt") == "view":  # a grouping view, judged on its own page: no document
+        return None
+    return f"{docid}:{split_key(key)['post']}"
+
+
+def qrels(evaluation, which):
+    return item_qrels(
+        evaluation,
+        ["citation"],
+        which,
+        docno,
+        lambda kind, value: GRADES.get(value.get("rel")),
+        prejudged=lambda data: GRADES.get(data.get("rel")),
+    )
