@@ -199,6 +199,26 @@ def score_tree(evaluation):
     return tree
 
 
+def result_rows(evaluation):
+    """The stored scores as scoring.formats.trec.Result rows, for the IR tools' result files (issue 28): a
+    question's or series' value under its ident, a run's under "all"; an undefined value (None) left out. Runs
+    by tag, then topics in file order, then measures by name."""
+    from scoring.formats.trec import ALL, Result
+
+    topics = dict(Topic.objects.filter(evaluation=evaluation).values_list("id", "ident"))
+    order = {
+        pk: n
+        for n, pk in enumerate(
+            Topic.objects.filter(evaluation=evaluation).order_by("position", "id").values_list("id", flat=True)
+        )
+    }
+    rows = Score.objects.filter(run__evaluation=evaluation, value__isnull=False).values_list(
+        "run__tag", "topic_id", "measure", "value"
+    )
+    ranked = sorted(rows, key=lambda r: (r[0], r[1] is None, order.get(r[1], 0), r[2]))
+    return [Result(tag, ALL if tid is None else topics[tid], measure, value) for tag, tid, measure, value in ranked]
+
+
 def can_see_run_scores(user, run):
     """Organizers always; a participant only for their own team's runs, and only once scores are released."""
     if has_role(user, ORGANIZER):

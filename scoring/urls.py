@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:slug>/release/", views.release_view, name="release"),
     path("<slug:slug>/rescore/", views.rescore_view, name="rescore"),
     path("<slug:slug>/export/<segment:kind>/", views.export_view, name="export"),
+    path("<slug:slug>/results/<segment:shape>/", views.results_file, name="results_file"),
     path("<slug:slug>/runs/<segment:tag>/", views.run_report, name="run_report"),
     path("<slug:slug>/team-judgments/<segment:kind>/", views.team_judgments, name="team_judgments"),
     path("<slug:slug>/runs/<segment:tag>/judgments/", views.team_run_judgments, name="team_run_judgments"),

@@ -196,6 +196,22 @@ def export_view(request, slug, kind):
     return response
 
 
+@organizer_required
+def results_file(request, slug, shape):
+    """Who: organizers. The stored scores as an IR tool's result file (trec_eval -q, ir_measures, 4-column)."""
+    from scoring.formats.trec import RESULT_SHAPES, write_results
+    from scoring.results import result_rows
+
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    if shape not in RESULT_SHAPES:
+        raise Http404("Unknown result file.")
+    response = HttpResponse(
+        "".join(write_results(result_rows(evaluation), shape)), content_type="text/plain; charset=utf-8"
+    )
+    response["Content-Disposition"] = content_disposition_header(True, f"{slug}-{shape}.txt")
+    return response
+
+
 @role_required(PARTICIPANT)
 def team_judgments(request, slug, kind):
     """Who: participants, for a team they belong to, once its results are released. The judgments of the team's

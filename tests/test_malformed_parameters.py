@@ -325,6 +325,7 @@ def _shared_routes(w):
         ],
         "scoring:rescore": [Route({"slug": tac_slug}, ("POST",), post_as_is=False)],
         "scoring:export": [Route({"slug": tac_slug, "kind": "list"})],
+        "scoring:results_file": [Route({"slug": tac_slug, "shape": "trec_eval"})],
         "scoring:run_report": [Route({"slug": tac_slug, "tag": "AlphaQA1"})],
         "scoring:run_report_csv": [Route({"slug": tac_slug, "tag": "AlphaQA1"})],
         "scoring:run_report_json": [Route({"slug": tac_slug, "tag": "AlphaQA1"})],

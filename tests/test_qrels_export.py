@@ -15,8 +15,10 @@ from ir_measures import AP, P, R
 from accounts.models import Team
 from assess.models import Assignment
 from pooling.models import RunEntry
-from scoring.formats.trec import Ranked, write_run
+from scoring.formats.trec import Ranked, read_results, write_run
+from scoring.models import Score
 from scoring.release import release
+from scoring.rescore import rescore_evaluation
 from scoring.team_downloads import downloads, official_export
 from tests.tracks.bolt.test_pipeline import _assign, evaluation, load, loaded  # noqa: F401 (fixtures)
 from tracks.bolt import judging
@@ -144,3 +146,26 @@ def test_the_tracks_gradings():
         0,
     ]
     assert grade("nugget_match", {"nuggets": [3]}) == 1 and grade("nugget_match", {"nuggets": []}) == 0
+
+
+@pytest.mark.parametrize("shape", ["trec_eval", "ir_measures", "4col"])
+def test_score_writes_the_stored_scores_as_result_files(loaded, make_user, client, shape):
+    judged(loaded, make_user)
+    rescore_evaluation(loaded.pk)
+    out = io.StringIO()
+    call_command("score", loaded.slug, "--format", shape, stdout=out)
+    rows = read_results(out.getvalue(), shape)
+    stored = {
+        (s.run.tag, s.topic.ident if s.topic_id else "all", s.measure): s.value
+        for s in Score.objects.filter(run__evaluation=loaded, value__isnull=False).select_related("run", "topic")
+    }
+    assert {(r.run, r.topic, r.measure): r.value for r in rows} == pytest.approx(stored, abs=5e-5)
+    assert len(rows) == len(stored)
+    # alpha1's run-level char_map is an `all` row, its topics' char_ap per-topic rows
+    assert any(r.run == "alpha1" and r.topic == "all" and r.measure == "char_map" for r in rows)
+    assert any(r.run == "alpha1" and r.topic == "1.001" and r.measure == "char_ap" for r in rows)
+    client.force_login(make_user("q-org", "organizer"))
+    assert client.get(reverse("scoring:results_file", args=[loaded.slug, shape])).content.decode() == out.getvalue()
+    assert client.get(reverse("scoring:results_file", args=[loaded.slug, "csv"])).status_code == 404
+    if shape == "trec_eval":
+        assert out.getvalue().startswith("runid                 \tall\talpha1\n")

@@ -3,8 +3,9 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from pooling.models import Evaluation
+from scoring.formats.trec import RESULT_SHAPES, write_results
 from scoring.rescore import freshness, rescore_evaluation
-from scoring.results import evaluation_judging, score_tree
+from scoring.results import evaluation_judging, result_rows, score_tree
 
 
 def _fmt(value):
@@ -21,12 +22,18 @@ def _series_values(stored):
 class Command(BaseCommand):
     help = (
         "Print an evaluation's stored scores per run, per series and per question (--json: keyed by run tag, "
-        "series id and question id). --rescore recomputes everything first."
+        "series id and question id; --format trec_eval|ir_measures|4col: an IR tool's result file, docs/formats.md). "
+        "--rescore recomputes everything first."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--json", action="store_true")
+        parser.add_argument(
+            "--format",
+            choices=RESULT_SHAPES,
+            help="the stored scores as an IR tool's result file: trec_eval -q, ir_measures or 4-column",
+        )
         parser.add_argument("--rescore", action="store_true", help="recompute all scores first (in this process)")
 
     def handle(self, slug, rescore=False, **options):
@@ -36,6 +43,12 @@ class Command(BaseCommand):
             raise CommandError(f"no evaluation with slug {slug!r}")
         if rescore:
             rescore_evaluation(evaluation.id)
+        if options.get("format"):
+            try:
+                self.stdout.write("".join(write_results(result_rows(evaluation), options["format"])), ending="")
+            except ValueError as error:  # a run tag or measure name with white space in it
+                raise CommandError(str(error)) from None
+            return
         tree = score_tree(evaluation)
         fresh = freshness(evaluation)
         judging = evaluation_judging(evaluation)
