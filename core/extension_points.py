@@ -192,6 +192,12 @@ qrels = point(
     assessor's role as its group ("primary", "secondary", "adjudicated"), trec_eval's qrels_jg. A docno met twice
     in a topic and group keeps its highest rel. The grading is the track's, stated in docs/formats.md.""",
 )
+ranked_documents = point(
+    "ranked_documents",
+    """ranked_documents(run) -> iterable of (topic ident, docno, score): a run's documents in its ranking, topic
+    by topic, with the docnos of the track's qrels (core.extension_points.qrels), for a TREC run file
+    (scoring.qrels.run_file_lines); nothing for a run without a ranking (BOLT: a grouping run).""",
+)
 run_judgments = point(
     "run_judgments",
     """run_judgments(run) -> (filename, bytes) or None: a run's judgments in the track's official form, given to

@@ -11,7 +11,7 @@ from assess.models import Judgment
 from assess.official import official_values
 from core import extension_points as ep
 from pooling.models import PoolItem
-from scoring.formats.trec import UNJUDGED, Qrel, write_qrels, write_qrels_jg
+from scoring.formats.trec import UNJUDGED, Qrel, Ranked, write_qrels, write_qrels_jg, write_run
 
 OFFICIAL, ASSESSORS = "official", "assessors"
 type Row = tuple[str, str, int, str]  # (topic ident, docno, rel, group)
@@ -77,3 +77,11 @@ def qrels_lines(evaluation) -> Iterator[str]:
 
 def qrels_jg_lines(evaluation) -> Iterator[str]:
     return write_qrels_jg(_rows(evaluation, ASSESSORS))
+
+
+def run_file_lines(run) -> Iterator[str]:
+    """The run's ranked documents as a TREC run file (`topic Q0 docno rank score tag`), for trec_eval against
+    the qrels above; empty where the track registered no ranking (core.extension_points.ranked_documents)."""
+    ranking = ep.ranked_documents.get(run.evaluation.track)
+    rows = ranking(run) if ranking is not None else ()
+    return write_run(Ranked(topic, docno, score, run.tag) for topic, docno, score in rows)

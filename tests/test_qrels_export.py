@@ -14,8 +14,7 @@ from ir_measures import AP, P, R
 
 from accounts.models import Team
 from assess.models import Assignment
-from pooling.models import RunEntry
-from scoring.formats.trec import Ranked, read_results, write_run
+from scoring.formats.trec import read_results
 from scoring.models import Score
 from scoring.release import release
 from scoring.rescore import rescore_evaluation
@@ -95,11 +94,11 @@ def test_qrels_on_the_board_the_api_and_a_released_teams_downloads(loaded, make_
 
 
 def run_file(loaded, tag):
-    """The run's citations as a TREC run file: the cited posts ranked by the citations' order (their scores)."""
-    entries = RunEntry.objects.filter(run__tag=tag, run__evaluation=loaded).order_by("topic__position", "line_no")
-    return "".join(
-        write_run(Ranked(e.topic.ident, f"{e.docid}:{e.data['post']}", float(e.data["score"]), tag) for e in entries)
-    )
+    """The run's cited posts as a TREC run file, by `export_run_file`."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        call_command("export_run_file", loaded.slug, tag)
+    return out.getvalue()
 
 
 def test_a_run_scored_against_the_qrels_by_pytrec_eval_and_ir_measures(loaded, make_user):
@@ -169,3 +168,11 @@ def test_score_writes_the_stored_scores_as_result_files(loaded, make_user, clien
     assert client.get(reverse("scoring:results_file", args=[loaded.slug, "csv"])).status_code == 404
     if shape == "trec_eval":
         assert out.getvalue().startswith("runid                 \tall\talpha1\n")
+
+
+def test_run_files_only_where_the_track_ranks(loaded, make_user):
+    from django.core.management.base import CommandError
+
+    assert run_file(loaded, "beta1").splitlines()[0].endswith(" beta1")
+    with pytest.raises(CommandError, match="no run 'nope'"):
+        run_file(loaded, "nope")

@@ -75,3 +75,4 @@ def register():
     ep.report.register(slug, report.run_report)
     ep.run_judgments.register(slug, team_files.assessed_run)
     ep.qrels.register(slug, qrels.qrels)  # cited posts (issue 28)
+    ep.ranked_documents.register(slug, qrels.ranked_documents)

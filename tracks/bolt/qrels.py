@@ -2,6 +2,7 @@
 THREAD:POST (a post id counts within its thread), graded from the citation judgment yes 2, maybe 1, no 0; a
 citation LDC judged in the topic file counts as judged so. Two passages of one post: the higher grade."""
 
+from pooling.models import RunEntry
 from scoring.qrels import item_qrels
 from tracks.bolt.formats.citations import split_key
 
@@ -23,3 +24,13 @@ def qrels(evaluation, which):
         lambda kind, value: GRADES.get(value.get("rel")),
         prejudged=lambda data: GRADES.get(data.get("rel")),
     )
+
+
+def ranked_documents(run):
+    """A citation run's cited posts in its ranking (rank by score, tracks.bolt.formats.citations.rank_cites),
+    topic by topic; a post cited again keeps its first place (scoring.formats.trec.write_run)."""
+    if (run.data or {}).get("subtask") == "groups":
+        return []
+    entries = RunEntry.objects.filter(run=run).values_list("topic__ident", "topic__position", "docid", "data")
+    ranked = sorted(entries, key=lambda e: (e[1], e[3].get("rank", 0)))
+    return [(ident, f"{docid}:{data['post']}", float(data.get("score") or 0.0)) for ident, _, docid, data in ranked]
