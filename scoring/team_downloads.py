@@ -35,9 +35,11 @@ def downloads(evaluation, team):
             )
         )
         for export in get_exports(evaluation)[0]:
+            # qrels name no run: the whole file, as TREC hands out its qrels (docs/formats.md)
+            whose = "every judged document" if export.kind.startswith("qrels") else "official format, your runs"
             found.append(
                 TeamDownload(
-                    f"{export.label} (official format, your runs)",
+                    f"{export.label} ({whose})",
                     reverse("scoring:team_judgments", args=[evaluation.slug, export.kind]) + query,
                 )
             )

@@ -86,9 +86,9 @@ def test_qrels_on_the_board_the_api_and_a_released_teams_downloads(loaded, make_
     team = Team.objects.get(name="Team Alpha")
     assert not any("qrels" in d.url for d in downloads(loaded, team))  # not released yet
     release(loaded, team)
-    assert any(
-        d.url.startswith(reverse("scoring:team_judgments", args=[loaded.slug, "qrels"]))
-        for d in downloads(loaded, team)
+    offered = {d.label: d.url for d in downloads(loaded, team)}
+    assert offered["qrels (trec_eval) (every judged document)"].startswith(
+        reverse("scoring:team_judgments", args=[loaded.slug, "qrels"])
     )
     assert "".join(official_export(loaded, team, "qrels")) == QRELS  # qrels name no run: everyone's, as TREC's
 
