@@ -85,12 +85,23 @@ def test_qrels_on_the_board_the_api_and_a_released_teams_downloads(loaded, make_
     assert api.status_code == 200 and b"".join(api.streaming_content).decode() == QRELS
     team = Team.objects.get(name="Team Alpha")
     assert not any("qrels" in d.url for d in downloads(loaded, team))  # not released yet
+    # Released to this team alone, while the others are still judged: its own runs' files, but not the qrels,
+    # which show what every team's runs retrieved.
     release(loaded, team)
+    offered = {d.label: d.url for d in downloads(loaded, team)}
+    assert offered and not any("qrels" in url for url in offered.values())
+    assert official_export(loaded, team, "qrels") is None
+    member = make_user("q-alpha", "participant", "Team Alpha")
+    client.force_login(member)
+    wanted = reverse("scoring:team_judgments", args=[loaded.slug, "qrels"]) + "?team=Team+Alpha"
+    assert client.get(wanted).status_code == 404
+    release(loaded)  # to everyone
     offered = {d.label: d.url for d in downloads(loaded, team)}
     assert offered["qrels (trec_eval) (every judged document)"].startswith(
         reverse("scoring:team_judgments", args=[loaded.slug, "qrels"])
     )
     assert "".join(official_export(loaded, team, "qrels")) == QRELS  # qrels name no run: everyone's, as TREC's
+    assert client.get(wanted).content.decode() == QRELS
 
 
 def run_file(loaded, tag):
