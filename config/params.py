@@ -21,18 +21,19 @@ class BadParameter(BadRequest):
     """A malformed request parameter; the message names it and is safe to show."""
 
 
-def integer(value, name, *, maximum=BIGINT_MAX):
-    """A whole number from 0 to `maximum`, given as a form, query or JSON value (a JSON true is no number)."""
+def integer(value, name, *, maximum=BIGINT_MAX, minimum=0):
+    """A whole number from `minimum` to `maximum`, given as a form, query or JSON value (a JSON true is no
+    number)."""
     if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value):
         value = int(value)
-    if type(value) is not int or not 0 <= value <= maximum:
-        raise BadParameter(f"{name} must be a whole number from 0 to {maximum}")
+    if type(value) is not int or not minimum <= value <= maximum:
+        raise BadParameter(f"{name} must be a whole number from {minimum} to {maximum}")
     return value
 
 
-def optional_integer(value, name, *, maximum=BIGINT_MAX):
+def optional_integer(value, name, *, maximum=BIGINT_MAX, minimum=0):
     """integer(), or None when the parameter is absent or empty."""
-    return None if value is None or value == "" else integer(value, name, maximum=maximum)
+    return None if value is None or value == "" else integer(value, name, maximum=maximum, minimum=minimum)
 
 
 def integers(values, name):

@@ -246,6 +246,8 @@ class SignificanceRun:
     over: str  # which runs, in words
     best_per_team: bool
     judging: Judging
+    alpha: float = 0.05
+    randomization: object = None  # scoring.measures.randomization.Randomization, or None (fewer than two runs)
 
     @property
     def warning(self):
@@ -278,7 +280,34 @@ class SignificanceRun:
                     "runs": [{"run": t, "team": self.teams.get(t), "mean": m, "letters": ltr} for t, m, ltr in r.runs],
                 }
             )
+        if self.randomization is not None:
+            out["randomization"] = self.randomization_dict()
         return out
+
+    def randomization_dict(self):
+        test = self.randomization
+        return {
+            "test": "paired two-sided randomization (sign flips of per-series differences)",
+            "permutations": test.permutations,
+            "seed": test.seed,
+            "alpha": self.alpha,
+            "corrected_for_multiple_comparisons": False,
+            "pairs": [
+                {
+                    "a": pair.a,
+                    "b": pair.b,
+                    "series": pair.n_series,
+                    "mean_difference": pair.mean_difference,
+                    "p": pair.p,
+                    "exact": pair.exact,
+                    "significant": self.significant(pair),
+                }
+                for pair in test.pairs
+            ],
+        }
+
+    def significant(self, pair):
+        return pair.p <= self.alpha
 
 
 def best_run_per_team(runs, scores):
@@ -292,9 +321,11 @@ def best_run_per_team(runs, scores):
     return list(best.values())
 
 
-def significance_of(evaluation, alpha=0.05, best_per_team=False):
+def significance_of(evaluation, alpha=0.05, best_per_team=False, permutations=None, seed=None):
     """Two-way ANOVA + Tukey HSD over the stored per-series scores of the judged runs (or of the best judged run
-    per team), with the run set in words and how far judging has got (SignificanceRun)."""
+    per team), and the paired randomization test of every pair of them (`permutations`, `seed`: None for the
+    defaults), with the run set in words and how far judging has got (SignificanceRun)."""
+    from scoring.measures import randomization as rand
     from scoring.measures.significance import tukey_two_way
 
     runs = list(compared_runs(evaluation).select_related("team"))
@@ -322,4 +353,10 @@ def significance_of(evaluation, alpha=0.05, best_per_team=False):
         over=over,
         best_per_team=best_per_team,
         judging=evaluation_judging(evaluation),
+        alpha=alpha,
+        randomization=rand.randomization_pairs(
+            rows,
+            permutations=rand.DEFAULT_PERMUTATIONS if permutations is None else permutations,
+            seed=rand.DEFAULT_SEED if seed is None else seed,
+        ),
     )

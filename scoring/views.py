@@ -13,6 +13,7 @@ from config.roles import ORGANIZER, PARTICIPANT, organizer_required, role_requir
 from core import extension_points as ep
 from pooling.models import Evaluation, Run
 from scoring.judgments_jsonl import export_jsonl
+from scoring.measures.randomization import MAX_PERMUTATIONS
 from scoring.registry import get_exports, measure_label
 from scoring.release import ReleaseRefused, release, release_summary, released_for, withdraw
 from scoring.reports import build_report, comparison_words
@@ -69,9 +70,19 @@ def board(request, slug):
 @organizer_required
 def significance(request, slug):
     """Who: organizers. Two-way ANOVA of per-series scores of the judged runs (?runs=best: the best judged run
-    of each team), Tukey HSD letter table, with a warning while judging is incomplete."""
+    of each team), Tukey HSD letter table, and the paired randomization test of every pair of them
+    (?permutations=&seed=), with a warning while judging is incomplete."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    analysis = significance_of(evaluation, best_per_team=request.GET.get("runs") == "best")
+    try:
+        permutations = params.optional_integer(
+            request.GET.get("permutations"), "permutations", minimum=1, maximum=MAX_PERMUTATIONS
+        )
+        seed = params.optional_integer(request.GET.get("seed"), "seed")
+    except params.BadParameter as e:  # Django's own 400 page would not say which parameter
+        return HttpResponse(str(e), status=400, content_type="text/plain; charset=utf-8")
+    analysis = significance_of(
+        evaluation, best_per_team=request.GET.get("runs") == "best", permutations=permutations, seed=seed
+    )
     return render(
         request,
         "scoring/significance.html",

@@ -315,7 +315,7 @@ def _shared_routes(w):
         "assess:closure": [Route({"topic_id": q1, "action": "close"}, ("POST",))],
         "scoring:scoreboard": [Route({"slug": tac_slug})],
         "scoring:board": [Route({"slug": tac_slug})],
-        "scoring:significance": [Route({"slug": tac_slug})],
+        "scoring:significance": [Route({"slug": tac_slug}, query={"permutations": "100", "seed": "1"})],
         "scoring:release": [
             Route(
                 {"slug": tac_slug},

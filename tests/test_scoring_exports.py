@@ -170,6 +170,16 @@ def test_significance_command(capsys):
     # 2 runs x 2 series: df_error = (2-1)(2-1) = 1; runB's mean is higher
     assert data["df_error"] == 1
     assert [r["run"] for r in data["runs"]] == ["runB", "runA"]
+    test = data["randomization"]
+    assert (test["permutations"], test["seed"], test["corrected_for_multiple_comparisons"]) == (10000, 0, False)
+    (pair,) = test["pairs"]
+    assert (pair["a"], pair["b"], pair["series"], pair["exact"]) == ("runB", "runA", 2, True)
+    assert pair["p"] in (0.5, 1.0) and pair["significant"] is False  # 4 patterns: p is a multiple of 1/4, >= 2/4
+    call_command("significance", t["evaluation"].slug, "--permutations", "3", "--seed", "9")
+    out = capsys.readouterr().out
+    assert "3 permutations, seed 9" in out and "runB" in out.splitlines()[-1]
+    with pytest.raises(CommandError, match="--permutations must be a whole number from 1 to 100000"):
+        call_command("significance", t["evaluation"].slug, "--permutations", "100001")
 
 
 def test_import_refuses_another_assessor_in_the_same_role(tmp_path):

@@ -107,6 +107,17 @@ def test_significance_page(client, scored):
     c = _client(client, scored["organizer"])
     html = c.get(reverse("scoring:significance", args=[scored["evaluation"].slug])).content.decode()
     assert 'id="letters"' in html and "runA" in html  # 2 runs x 2 series: df_error = 1
+    # the randomization test beside it: one pair over 2 series, all 4 sign patterns enumerated
+    assert 'id="randomization"' in html and "not corrected for multiple comparisons" in html
+    assert '<strong id="permutations">10000</strong>' in html and '<strong id="seed">0</strong>' in html
+    assert html.count("(exact)") == 1
+    url = reverse("scoring:significance", args=[scored["evaluation"].slug])
+    chosen = c.get(url, {"permutations": "3", "seed": "42"}).content.decode()
+    assert '<strong id="permutations">3</strong>' in chosen and '<strong id="seed">42</strong>' in chosen
+    assert "(exact)" not in chosen  # 3 < 2^2 patterns: sampled
+    for bad in ({"permutations": "0"}, {"permutations": "100001"}, {"permutations": "x"}, {"seed": "-1"}):
+        response = c.get(url, bad)
+        assert response.status_code == 400 and next(iter(bad)) in response.content.decode(), bad
 
 
 def test_exports_for_organizers_only(client, scored):

@@ -2,7 +2,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from config import params
 from pooling.models import Evaluation
+from scoring.measures import randomization
 from scoring.results import significance_of
 
 
@@ -10,7 +12,9 @@ class Command(BaseCommand):
     help = (
         "Two-way ANOVA (run, series) of the judged runs' per-series scores and Tukey's HSD letter table "
         "(runs sharing a letter are not significantly different). --best-per-team: only each team's best "
-        "judged run, as TREC overviews compare them. Warns while judging is incomplete."
+        "judged run, as TREC overviews compare them. Then the paired two-sided randomization test of every pair of "
+        "runs (--permutations, --seed; p-values not corrected for multiple comparisons). Warns while judging is "
+        "incomplete."
     )
 
     def add_arguments(self, parser):
@@ -19,13 +23,35 @@ class Command(BaseCommand):
         parser.add_argument(
             "--best-per-team", action="store_true", help="only the judged run with the highest score of each team"
         )
+        parser.add_argument(
+            "--permutations",
+            default=randomization.DEFAULT_PERMUTATIONS,
+            help=f"sign patterns drawn for the randomization test (1 to {randomization.MAX_PERMUTATIONS}; all of "
+            f"them, exactly, when a pair's 2^series is no more; default {randomization.DEFAULT_PERMUTATIONS})",
+        )
+        parser.add_argument(
+            "--seed", default=randomization.DEFAULT_SEED, help=f"its seed (default {randomization.DEFAULT_SEED})"
+        )
         parser.add_argument("--json", action="store_true")
 
     def handle(self, slug, **options):
         evaluation = Evaluation.objects.filter(slug=slug).first()
         if evaluation is None:
             raise CommandError(f"no evaluation with slug {slug!r}")
-        analysis = significance_of(evaluation, alpha=options["alpha"], best_per_team=options["best_per_team"])
+        try:
+            permutations = params.integer(
+                options["permutations"], "--permutations", minimum=1, maximum=randomization.MAX_PERMUTATIONS
+            )
+            seed = params.integer(options["seed"], "--seed")
+        except params.BadParameter as e:
+            raise CommandError(str(e)) from None
+        analysis = significance_of(
+            evaluation,
+            alpha=options["alpha"],
+            best_per_team=options["best_per_team"],
+            permutations=permutations,
+            seed=seed,
+        )
         result, teams = analysis.result, analysis.teams
         if result is None:
             raise CommandError(f"not enough scored runs and series (at least two of each) among {analysis.over}")
@@ -41,3 +67,13 @@ class Command(BaseCommand):
         )
         for run, mean, letters in result.runs:
             self.stdout.write(f"{run:<20} {teams.get(run, ''):<30} {mean:.4f}  {letters}")
+        test = analysis.randomization
+        self.stdout.write(
+            f"Paired two-sided randomization test: {test.permutations} permutations, seed {test.seed}, "
+            f"significant at p <= {analysis.alpha} (not corrected for multiple comparisons)"
+        )
+        for pair in test.pairs:
+            self.stdout.write(
+                f"{pair.a:<20} {pair.b:<20} {pair.n_series:>4} series  diff {pair.mean_difference:+.4f}  "
+                f"p {pair.p:.4g}{' (exact)' if pair.exact else ''}  {'*' if analysis.significant(pair) else ''}"
+            )
