@@ -13,7 +13,7 @@ assignments file reads as its nuggets too), decoded line by line through config.
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from config import safejson
 from pooling.formats.base import Problem
@@ -41,6 +41,7 @@ class Nuggets:
     qid: str
     query: str
     nuggets: tuple[Nugget, ...]
+    line: int = field(default=0, compare=False)  # the file's line it was read from (0: not read)
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def _text(value: object, what: str, *, limit: int = MAX_TEXT_CHARS) -> str:
     return value
 
 
-def _record(obj: object) -> Nuggets:
+def _record(obj: object, line: int) -> Nuggets:
     if not isinstance(obj, dict):
         raise ValueError("not a JSON object")
     qid = obj.get("qid")
@@ -132,7 +133,7 @@ def _record(obj: object) -> Nuggets:
         if importance not in IMPORTANCE:
             raise ValueError(f"nugget {number}'s importance {importance!r} is not one of {', '.join(IMPORTANCE)}")
         found.append(Nugget(text, str(importance)))
-    return Nuggets(qid, query, tuple(found))
+    return Nuggets(qid, query, tuple(found), line)
 
 
 def read_nuggets(
@@ -160,7 +161,7 @@ def read_nuggets(
         if not line.strip():
             continue
         try:
-            record = _record(safejson.loads(line, max_depth=MAX_DEPTH, max_bytes=max_bytes))
+            record = _record(safejson.loads(line, max_depth=MAX_DEPTH, max_bytes=max_bytes), number)
         except safejson.JSONDecodeError as error:
             problems.append(Problem(number, f"not JSON: {error.msg} (column {error.colno})"))
             continue
