@@ -75,11 +75,12 @@ def run_of_assignment(line):
 
 
 EXPORTS = (
-    Export("nuggetizer-nuggets", "nuggets (nuggetizer)", nuggetizer_nuggets, run_of=lambda line: None),
+    Export("nuggetizer-nuggets", "nuggets (nuggetizer)", nuggetizer_nuggets, run_of=lambda line: None, ext="jsonl"),
     Export(
         "nuggetizer-assignments",
         "nugget assignments (nuggetizer)",
         nuggetizer_assignments,
         run_of=run_of_assignment,
+        ext="jsonl",
     ),
 )

@@ -84,9 +84,13 @@ def test_nuggets_and_assignments_line_by_line_everywhere(make_user, client):
     client.force_login(make_user("nz-org", "organizer"))
     board = client.get(reverse("scoring:scoreboard", args=[ev.slug])).content.decode()
     assert reverse("scoring:export", args=[ev.slug, "nuggetizer-assignments"]) in board
-    assert client.get(reverse("scoring:export", args=[ev.slug, "nuggetizer-nuggets"])).content.decode() == nuggets
+    page = client.get(reverse("scoring:export", args=[ev.slug, "nuggetizer-nuggets"]))
+    assert page.content.decode() == nuggets
+    assert page["Content-Disposition"] == f'attachment; filename="{ev.slug}-nuggetizer-nuggets.jsonl"'
     api = client.get(f"/api/evaluations/{ev.slug}/judgments/export/nuggetizer-assignments/")
     assert api.status_code == 200 and b"".join(api.streaming_content).decode() == assignments
+    assert api["Content-Disposition"].endswith('-nuggetizer-assignments.jsonl"')
+    assert client.get(reverse("scoring:export", args=[ev.slug, "nuggets"]))["Content-Disposition"].endswith('.txt"')
 
     # Released to Team Alpha: its own run's assignment lines, and the nugget lists (as NIST's are)
     alpha = Team.objects.get(name="Team Alpha")
