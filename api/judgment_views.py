@@ -84,13 +84,13 @@ class JudgmentExport(RoleAPIView):
 
     def get(self, request, slug, kind):
         evaluation = evaluation_or_404(slug)
-        writers = {"jsonl": export_jsonl} | {e.kind: e.writer for e in get_exports(evaluation)[0]}
+        exports = {e.kind: e for e in get_exports(evaluation)[0]}
+        writers = {"jsonl": export_jsonl} | {k: e.writer for k, e in exports.items()}
         if kind not in writers:
             raise NotFound(f"no {kind!r} export; this track has: {', '.join(sorted(writers))}")
         response = StreamingHttpResponse(writers[kind](evaluation), content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = (
-            f'attachment; filename="{slug}-{kind}.{"jsonl" if kind == "jsonl" else "txt"}"'
-        )
+        ext = "jsonl" if kind == "jsonl" else exports[kind].ext
+        response["Content-Disposition"] = f'attachment; filename="{slug}-{kind}.{ext}"'
         return response
 
 

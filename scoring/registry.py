@@ -46,6 +46,10 @@ class Export:
     kind: str  # its name in the URL and in `export_judgments --format`
     label: str  # the board's link text
     writer: Callable[["Evaluation"], Iterable[str]]  # writer(evaluation) -> the file's lines
+    # The run tag a line names, or None for a line that is everyone's (scoring.team_downloads keeps a team's own
+    # runs' lines); unset: the line's whitespace-separated fields are looked at (NIST's formats name the tag so).
+    run_of: Callable[[str], str | None] | None = None
+    ext: str = "txt"  # the downloaded file's extension
 
 
 # scorer(evaluation, stale topic ids or None for all) -> the rows replacing the old ones

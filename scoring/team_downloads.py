@@ -103,8 +103,12 @@ def own_judgments(evaluation, team):
 def official_export(evaluation, team, kind):
     """The track's export `kind`, keeping only lines that name no other team's run (a line naming a run tag is
     one run's; lines naming none, like a question's nugget list, are everyone's once released)."""
-    writers = {e.kind: e.writer for e in get_exports(evaluation)[0]}
-    if kind not in writers or not team_may_have(evaluation, kind):
+    exports = {e.kind: e for e in get_exports(evaluation)[0]}
+    if kind not in exports or not team_may_have(evaluation, kind):
         return None
     others = set(Run.objects.filter(evaluation=evaluation).exclude(team=team).values_list("tag", flat=True))
-    return (line for line in writers[kind](evaluation) if not others.intersection(line.split()))
+    export = exports[kind]
+    if export.run_of is not None:  # a JSON line names its run in a field (nuggetizer's run_id)
+        run_of = export.run_of
+        return (line for line in export.writer(evaluation) if run_of(line) not in others)
+    return (line for line in export.writer(evaluation) if not others.intersection(line.split()))

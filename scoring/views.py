@@ -197,11 +197,12 @@ def run_report_json(request, slug, tag):
 def export_view(request, slug, kind):
     """Who: organizers. Judgments in Assay's lossless JSON Lines, or in a format of the track's own (QA: NIST's)."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
-    writers = {"jsonl": export_jsonl} | {e.kind: e.writer for e in get_exports(evaluation)[0]}
+    exports = {e.kind: e for e in get_exports(evaluation)[0]}
+    writers = {"jsonl": export_jsonl} | {k: e.writer for k, e in exports.items()}
     if kind not in writers:
         raise Http404("Unknown export.")
     body = "".join(writers[kind](evaluation))
-    ext = "jsonl" if kind == "jsonl" else "txt"
+    ext = "jsonl" if kind == "jsonl" else exports[kind].ext
     response = HttpResponse(body, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{slug}-{kind}.{ext}"'
     return response

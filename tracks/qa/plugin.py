@@ -27,6 +27,7 @@ from tracks.qa.formats import ciqa_runs, ciqa_topics, runs, topics
 from tracks.qa.judgments_jsonl import QaRecords
 from tracks.qa.measures import CIQA, TAC2008_MEASURES, TREC2007_MEASURES, TREC2007_NUGGET_F_PYRAMID
 from tracks.qa.nist_exports import EXPORTS
+from tracks.qa.nuggetizer_exports import EXPORTS as NUGGETIZER_EXPORTS
 from tracks.qa.questions import INSTANCE_TYPES, NUGGET_TYPES
 
 # Progress, for every QA question type (ciQA's too): an instance question's items are judged by their labels, a
@@ -167,7 +168,7 @@ def load_tac_demo(out):
 
 
 def nist_exports(evaluation) -> tuple[tuple[Export, ...], str]:
-    return EXPORTS, "NIST formats"
+    return EXPORTS + NUGGETIZER_EXPORTS, "NIST formats; nuggets and assignments in nuggetizer's JSON Lines"
 
 
 def url_files(evaluation):
