@@ -239,8 +239,9 @@ def team_judgments(request, slug, kind):
     lines = own_judgments(evaluation, team) if kind == OWN else official_export(evaluation, team, kind)
     if lines is None:
         raise Http404("Unknown export.")
+    ext = "txt" if kind == OWN else {e.kind: e.ext for e in get_exports(evaluation)[0]}[kind]
     response = HttpResponse("".join(lines), content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = content_disposition_header(True, f"{slug}-{team.pk}-{kind}.txt")
+    response["Content-Disposition"] = content_disposition_header(True, f"{slug}-{team.pk}-{kind}.{ext}")
     return response
 
 

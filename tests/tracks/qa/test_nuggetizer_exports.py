@@ -100,3 +100,10 @@ def test_nuggets_and_assignments_line_by_line_everywhere(make_user, client):
     own = [json.loads(line) for line in official_export(ev, alpha, "nuggetizer-assignments")]
     assert own == ASSIGNMENTS[:2]
     assert "".join(official_export(ev, alpha, "nuggetizer-nuggets")) == nuggets
+    # and the team's download of it is named for what it is, as the board's is
+    member = make_user("nz-alpha", "participant", "Team Alpha")
+    client.force_login(member)
+    url = reverse("scoring:team_judgments", args=[ev.slug, "nuggetizer-assignments"]) + "?team=Team+Alpha"
+    answer = client.get(url)
+    assert answer.status_code == 200 and answer["Content-Disposition"].endswith('-nuggetizer-assignments.jsonl"')
+    assert [json.loads(line) for line in answer.content.decode().splitlines()] == ASSIGNMENTS[:2]
