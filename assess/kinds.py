@@ -11,6 +11,7 @@ and this module finds them through the registered tracks (a kind two tracks decl
 
 from typing import Any
 
+from core import tracks
 from core.tracks import TRACKS, JudgmentKind, MapOf, Nullable
 
 
@@ -18,13 +19,20 @@ class InvalidValue(ValueError):
     """A judgment value that does not fit its kind; the message names the kind, the place and what was wrong."""
 
 
+_declared: tuple[int, dict[str, JudgmentKind]] = (-1, {})
+
+
 def declared_kinds() -> dict[str, JudgmentKind]:
-    """{name: kind} of every registered track's kinds (the first track declaring a name gives it)."""
-    found: dict[str, JudgmentKind] = {}
-    for track in TRACKS.values():
-        for kind in track.kinds:
-            found.setdefault(kind.name, kind)
-    return found
+    """{name: kind} of every registered track's kinds (the first track declaring a name gives it); built once per
+    state of the track registry, not on every save or history row."""
+    global _declared
+    if _declared[0] != tracks.generation:
+        found: dict[str, JudgmentKind] = {}
+        for track in TRACKS.values():
+            for kind in track.kinds:
+                found.setdefault(kind.name, kind)
+        _declared = (tracks.generation, found)
+    return _declared[1]
 
 
 def problems(value: Any, shape: Any, where: str = "value") -> list[str]:

@@ -105,9 +105,23 @@ class Track:
 TRACKS: dict[str, Track] = {}
 
 
+# Bumped by every registration, so what is derived from TRACKS (assess.kinds' kinds by name) can be kept until the
+# registry changes instead of being rebuilt on every judgment saved.
+generation = 0
+
+
 def register_track(track: Track) -> None:
     """Offer `track` everywhere (called from a track app's AppConfig.ready(); registering again replaces)."""
+    global generation
     TRACKS[track.slug] = track
+    generation += 1
+
+
+def unregister_track(slug: str) -> None:
+    """Withdraw a track registered for a while (a test's)."""
+    global generation
+    TRACKS.pop(slug, None)
+    generation += 1
 
 
 def get_track(slug: str) -> Track:

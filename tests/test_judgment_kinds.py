@@ -3,7 +3,7 @@
 import pytest
 
 from assess.kinds import InvalidValue, check_value, declared_kinds, problems
-from core.tracks import TRACKS, JudgmentKind, MapOf, Nullable, register_track
+from core.tracks import TRACKS, JudgmentKind, MapOf, Nullable, register_track, unregister_track
 
 CITATION = {"rel": ("yes", "maybe", "no"), "chksrc": bool, "relspans": [[int]]}
 
@@ -55,7 +55,7 @@ def test_check_value_refuses_unknown_kinds_and_misfits():
         with pytest.raises(InvalidValue, match="unknown judgment kind 'nope'"):
             check_value("nope", {})
     finally:
-        TRACKS.pop("test-track")
+        unregister_track("test-track")
     assert "test-kind" not in declared_kinds()
 
 

@@ -2,6 +2,8 @@
 in register(), every function a stage calls in them (core.extension_points). Imported by QaConfig.ready(), once
 the models are loaded."""
 
+from dataclasses import replace
+
 from core import extension_points as ep
 from core.submission_rules import TAG_TEAM_PREFIX, TAG_TEAM_PRIORITY, SubmissionRules
 from core.tracks import PageLink, Track, register_track
@@ -37,10 +39,25 @@ QA_DONE_KINDS = {
     **dict.fromkeys(sorted(NUGGET_TYPES), "nugget_match"),
 }
 QA_PRIMARY_ONLY_KINDS = ("nugget_match",)
-# QA's own pages (tracks/qa/urls.py, namespace "qa") are shared by its tracks: keys.PAGES, "qa:adjudication",
-# "qa:assignment", "qa:vote_series".
+# What every QA track shares: its own pages (tracks/qa/urls.py, namespace "qa") and progress rules; each track
+# below is this with its own fields (never registered itself).
+QA_COMMON = Track(
+    slug="",
+    title="",
+    seed="",
+    collection_formats=(),
+    topic_format=topics,
+    run_format=runs,
+    pages=keys.PAGES,
+    adjudication_page="qa:adjudication",
+    assignment_page="qa:assignment",
+    vote_page="qa:vote_series",
+    done_kinds=QA_DONE_KINDS,
+    primary_only_kinds=QA_PRIMARY_ONLY_KINDS,
+)
 
-TAC2008 = Track(
+TAC2008 = replace(
+    QA_COMMON,
     slug="tac2008-qa",
     title="TAC 2008 QA (opinion question series over Blog06)",
     seed="000",
@@ -70,15 +87,10 @@ TAC2008 = Track(
         "run-tag = Team ID + priority; the form asks manual or automatic (with a description) and whether the "
         "whole Blog06 collection was searched",
     ),
-    pages=keys.PAGES,
-    adjudication_page="qa:adjudication",
-    assignment_page="qa:assignment",
-    vote_page="qa:vote_series",
-    done_kinds=QA_DONE_KINDS,
-    primary_only_kinds=QA_PRIMARY_ONLY_KINDS,
 )
 
-TREC2007 = Track(
+TREC2007 = replace(
+    QA_COMMON,
     slug="trec2007-qa",
     title="TREC 2007 QA main task (factoid, list, Other)",
     seed="001",
@@ -109,17 +121,12 @@ TREC2007 = Track(
         # SPEC-NOTES: "an empty response scores 0": a list or Other question answered by a NIL line alone
         "allow_empty_response": True,
     },
-    pages=keys.PAGES,
-    adjudication_page="qa:adjudication",
-    assignment_page="qa:assignment",
-    vote_page="qa:vote_series",
-    done_kinds=QA_DONE_KINDS,
-    primary_only_kinds=QA_PRIMARY_ONLY_KINDS,
 )
 
 # TREC 2007 ciQA (seed 001 section 3): relationship topics judged with the Other questions' nugget workflow;
 # its own parts (topic and URL file formats, run pairing, sessions, questionnaire, board) are in tracks/qa/ciqa/.
-CIQA_TRACK = Track(
+CIQA_TRACK = replace(
+    QA_COMMON,
     slug="trec2007-ciqa",
     title="TREC 2007 complex interactive QA (ciQA)",
     seed="001",
@@ -152,12 +159,6 @@ CIQA_TRACK = Track(
         "max_initial_runs, max_url_files, max_final_runs); manual runs marked as such; each final run gives the "
         "run tag of its initial run",
     ),
-    pages=keys.PAGES,
-    adjudication_page="qa:adjudication",
-    assignment_page="qa:assignment",
-    vote_page="qa:vote_series",
-    done_kinds=QA_DONE_KINDS,
-    primary_only_kinds=QA_PRIMARY_ONLY_KINDS,
 )
 
 
