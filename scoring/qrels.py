@@ -30,12 +30,14 @@ def item_qrels(
     prejudged(data) an item judged before the pool (BOLT: LDC's citations in the topic file), as official."""
     kinds = list(kinds)
     items: dict[int, tuple[int, str, str]] = {}
+    data_of: dict[int, dict[str, Any]] = {}
     for pk, tid, ident, key, docid, data in PoolItem.objects.filter(evaluation=evaluation).values_list(
         "id", "topic_id", "topic__ident", "key", "docid", "data"
     ):
         docno = docno_of(key, docid, data or {})
         if docno is not None:
             items[pk] = (tid, ident, docno)
+            data_of[pk] = data or {}
     if which == OFFICIAL:
         topic_ids = {tid for tid, _, _ in items.values()}
         grades: dict[int, int] = {}
@@ -44,7 +46,6 @@ def item_qrels(
                 grade = grade_of(kind, value) if pk in items else None
                 if grade is not None:
                     grades[pk] = max(grades.get(pk, grade), grade)
-        data_of = dict(PoolItem.objects.filter(pk__in=list(items)).exclude(data={}).values_list("id", "data"))
         for pk, (_, ident, docno) in items.items():
             grade = grades.get(pk)
             if grade is None:

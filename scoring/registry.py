@@ -50,6 +50,9 @@ class Export:
     # runs' lines); unset: the line's whitespace-separated fields are looked at (NIST's formats name the tag so).
     run_of: Callable[[str], str | None] | None = None
     ext: str = "txt"  # the downloaded file's extension
+    # A file that shows what every team's runs retrieved (trec_eval's qrels): a team gets it only once the results
+    # are released to everyone (TREC publishes its qrels after the campaign), never through a release to it alone.
+    everyones: bool = False
 
 
 # scorer(evaluation, stale topic ids or None for all) -> the rows replacing the old ones
@@ -66,8 +69,8 @@ def get_exports(evaluation: "Evaluation") -> tuple[tuple[Export, ...], str]:
         from scoring.qrels import qrels_jg_lines, qrels_lines
 
         found = (  # before the track's own, whose note the board shows after the last of them
-            Export("qrels", "qrels (trec_eval)", qrels_lines),
-            Export("qrels-jg", "qrels per assessor (trec_eval qrels_jg)", qrels_jg_lines),
+            Export("qrels", "qrels (trec_eval)", qrels_lines, everyones=True),
+            Export("qrels-jg", "qrels per assessor (trec_eval qrels_jg)", qrels_jg_lines, everyones=True),
             *found,
         )
     return tuple(found), note

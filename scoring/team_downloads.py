@@ -15,14 +15,10 @@ from scoring.registry import get_exports
 from scoring.release import released_for
 
 OWN = "own"  # the generic file's kind
-# Exports whose lines name no run (trec_eval's qrels): a team gets the whole file, which shows what every team's
-# runs retrieved, so only once the results are released to everyone (TREC publishes its qrels after the
-# campaign), never through a release to one team while the others are still being judged.
-WHOLE_FILE = frozenset({"qrels", "qrels-jg"})
 
 
-def team_may_have(evaluation, kind):
-    return kind not in WHOLE_FILE or evaluation.state == Evaluation.RELEASED
+def team_may_have(evaluation, export):
+    return not export.everyones or evaluation.state == Evaluation.RELEASED
 
 
 def downloads(evaluation, team):
@@ -43,10 +39,9 @@ def downloads(evaluation, team):
             )
         )
         for export in get_exports(evaluation)[0]:
-            if not team_may_have(evaluation, export.kind):
+            if not team_may_have(evaluation, export):
                 continue
-            # qrels name no run: the whole file, as TREC hands out its qrels (docs/formats.md)
-            whose = "every judged document" if export.kind in WHOLE_FILE else "official format, your runs"
+            whose = "every judged document" if export.everyones else "official format, your runs"
             found.append(
                 TeamDownload(
                     f"{export.label} ({whose})",
@@ -104,7 +99,7 @@ def official_export(evaluation, team, kind):
     """The track's export `kind`, keeping only lines that name no other team's run (a line naming a run tag is
     one run's; lines naming none, like a question's nugget list, are everyone's once released)."""
     exports = {e.kind: e for e in get_exports(evaluation)[0]}
-    if kind not in exports or not team_may_have(evaluation, kind):
+    if kind not in exports or not team_may_have(evaluation, exports[kind]):
         return None
     others = set(Run.objects.filter(evaluation=evaluation).exclude(team=team).values_list("tag", flat=True))
     export = exports[kind]

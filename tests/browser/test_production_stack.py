@@ -153,6 +153,9 @@ def test_assessor_judges_through_a_database_restart_and_sees_failed_saves(produc
         " && document.querySelector('#judge-bar .status').textContent.includes('version 2')"
     )
     assert Judgment.objects.get(item=item, assessor=judy).value["label"] == "globally-correct"
+    # The answer's text shows at its swap; its bar is wired once htmx has settled it (a key typed in between waits
+    # for that in assess.js). Once failed in CI on a loaded machine at the next step: wait for the settled bar.
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
 
     # No answer at all (network down): the page says so and keeps the unsaved choice marked.
     judge_url = f"**{reverse('qa:judge', args=[item.pk])}"
