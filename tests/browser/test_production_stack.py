@@ -19,6 +19,7 @@ from django.db import connection
 from django.urls import reverse
 
 from assess.models import Assignment, Judgment
+from config.patience import Deadline, wait_until
 from pooling.models import StaleTopic
 from scoring.rescore import rescore_evaluation
 from tests.conftest import PASSWORD, ROOT, _database_url_for
@@ -65,7 +66,7 @@ def production(celery_worker, django_db_setup, tmp_path_factory):
     )
     base = f"http://localhost:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = Deadline(60)
         while True:
             try:
                 urllib.request.urlopen(f"{base}/healthz", timeout=2)
@@ -73,7 +74,7 @@ def production(celery_worker, django_db_setup, tmp_path_factory):
             except OSError as error:
                 if getattr(error, "code", None):  # answered (503 while a service is still coming up)
                     break
-                if proc.poll() is not None or time.monotonic() > deadline:
+                if proc.poll() is not None or deadline.passed():
                     raise RuntimeError(f"gunicorn did not start; see {log.name}") from None
                 time.sleep(0.2)
         yield base
@@ -176,10 +177,9 @@ def test_assessor_judges_through_a_database_restart_and_sees_failed_saves(produc
     page.wait_for_function("() => document.querySelector('#judge-bar .status').textContent.includes('version 3')")
     assert Judgment.objects.get(item=item, assessor=judy).value["label"] == "non-exact"
     # the worker scores every save (and is done before the test's tables are emptied under it)
-    deadline = time.monotonic() + 30
-    while StaleTopic.objects.filter(evaluation=sample.evaluation).exists():
-        assert time.monotonic() < deadline, "the worker never rescored the saves"
-        time.sleep(0.2)
+    assert wait_until(lambda: not StaleTopic.objects.filter(evaluation=sample.evaluation).exists(), 30, 0.2), (
+        "the worker never rescored the saves"
+    )
 
 
 def test_organizer_board_and_participant_report(production, transactional_db, make_user, page):

@@ -3,7 +3,6 @@ who made it), the one who decided may change it with its version, and deciding a
 on the pool item."""
 
 import threading
-import time
 from io import StringIO
 
 import pytest
@@ -14,8 +13,18 @@ from django.urls import reverse
 from assess import judging
 from assess.models import Assignment, Invitation, Judgment
 from assess.official import official_values
+from config import patience
 from tracks.qa import adjudication, instance_judging
 from tracks.qa.sample import build_sample
+
+
+def _waiting_for_a_lock():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")  # (inside a transaction the first look is kept)
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0] > 0
 
 
 def _disagreement(make_user):
@@ -99,10 +108,11 @@ def test_two_adjudicators_at_once_are_serialised(make_user, organizer):
         judging.claim_decision(organizer, it, "instance")  # the organizer's save holds the item's lock
         thread = threading.Thread(target=rival_decides)
         thread.start()
-        time.sleep(0.5)
+        # the rival waits for the item's lock (seen in pg_stat_activity, not guessed with a sleep)
+        assert patience.wait_until(lambda: _waiting_for_a_lock() or not thread.is_alive(), 30, 0.01)
         assert thread.is_alive() and "rival" not in outcome  # waiting for the lock, not deciding
         adjudication.adjudicate(organizer, it, "globally-correct", 0)
-    thread.join(10)
+    thread.join(patience.scaled(30))
     assert outcome == {"rival": "refused: decided by org"}
     assert list(
         Judgment.objects.filter(item=it, role=Judgment.ADJUDICATED).values_list("assessor__username", "value__label")
