@@ -173,19 +173,29 @@ def browser():
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        chromium.new_context = _with_patience(chromium.new_context)
         yield chromium
         chromium.close()
+
+
+def _with_patience(new_context):
+    """Playwright's waits stretch with the machine's load (config.patience), in every context a test opens
+    (a second tab, another user) as in `page`'s: a busy CI host is not a failure. Scaled as the context opens."""
+    from playwright.sync_api import expect
+
+    def patient(*args, **kwargs):
+        context = new_context(*args, **kwargs)
+        context.set_default_timeout(scaled(10_000))
+        expect.set_options(timeout=scaled(5_000))
+        return context
+
+    return patient
 
 
 @pytest.fixture
 def page(browser):
     context = browser.new_context()
     page = context.new_page()
-    # Playwright's waits stretch with the machine's load (config.patience): a busy CI host is not a failure
-    from playwright.sync_api import expect
-
-    page.set_default_timeout(scaled(10_000))
-    expect.set_options(timeout=scaled(5_000))
     yield page
     context.close()
 

@@ -87,7 +87,7 @@ class PrivateRedis:
 
     def stop(self):
         self.proc.terminate()
-        self.proc.wait(timeout=10)
+        self.proc.wait(timeout=patience.scaled(10))
 
 
 @pytest.fixture
@@ -333,7 +333,7 @@ def test_a_killed_workers_task_is_delivered_again_after_the_visibility_timeout(p
             "the task did not reach the lock",
         )
         worker["process"].send_signal(signal.SIGKILL)
-        worker["process"].wait(timeout=10)
+        worker["process"].wait(timeout=patience.scaled(10))
         lock.rollback()
     assert ScoringState.objects.get(evaluation=ev).full_rescore_at is None
     time.sleep(2.5)  # past the visibility timeout

@@ -3,6 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
+from config.patience import scaled
 from pooling.evaluations import create_evaluation
 from pooling.models import PoolBuild, PoolItem, Topic
 from pooling.pools import build_pools
@@ -30,6 +31,6 @@ def test_pool_sizes_refresh_when_the_build_ends(page, login, make_user, live_ser
     build_pools(evaluation, build)  # the worker finishes
     n = PoolItem.objects.filter(topic=Topic.objects.get(evaluation=evaluation, ident="1001.2")).count()
     assert n > 0
-    expect(page.locator("#pool-progress")).to_have_attribute("data-status", "done", timeout=30_000)
-    expect(row).to_have_text(str(n), timeout=30_000)
+    expect(page.locator("#pool-progress")).to_have_attribute("data-status", "done", timeout=scaled(30_000))
+    expect(row).to_have_text(str(n), timeout=scaled(30_000))
     expect(page.locator("#pools-out-of-date")).to_have_count(0)

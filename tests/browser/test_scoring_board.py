@@ -4,6 +4,7 @@ import pytest
 from django.db import transaction
 
 from assess.models import Judgment
+from config.patience import scaled
 from pooling.staleness import mark_stale
 from scoring.rescore import rescore_evaluation
 from tracks.qa.synthetic import tiny_trec2007
@@ -30,7 +31,7 @@ def test_board_follows_judging_and_report_for_released_team(page, login, make_us
     page.wait_for_function(
         "text => document.querySelector('#scoreboard tr[data-run=\"runA\"]').innerText.includes(text)",
         arg=new,
-        timeout=15_000,
+        timeout=scaled(15_000),
     )
     assert page.locator("#stale-count").inner_text() == "0"
     # Release to Team Alpha only, from the board, which then says so (not "Reports not released").

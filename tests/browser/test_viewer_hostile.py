@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from django.template.loader import render_to_string
 
+from config.patience import scaled
 from corpus import viewer
 from corpus.models import Collection, Document
 
@@ -103,7 +104,7 @@ def _load_batch(page, docnos, sandboxed):
     if not sandboxed:
         html = html.replace(" sandbox ", " ")
     page.evaluate(_INJECT, [html, len(urls)])
-    page.wait_for_function(f"() => window.__loaded >= {len(urls)}", timeout=30_000)
+    page.wait_for_function(f"() => window.__loaded >= {len(urls)}", timeout=scaled(30_000))
     page.wait_for_timeout(SETTLE_MS)
     return urls
 

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from assess.models import Assignment, Judgment
 from assess.official import REVOTE, VOTE, nugget_vote_sets
+from config.patience import scaled
 from tracks.qa import nugget_judging
 from tracks.qa.sample import build_sample
 
@@ -41,7 +42,7 @@ def test_primary_votes_a_later_set(page, browser, login, live_server, transactio
 
     context = browser.new_context()
     tab = context.new_page()
-    tab.set_default_timeout(10_000)
+    tab.set_default_timeout(scaled(10_000))
     login(tab, "nora")
     tab.click("#invitations a:has-text('Vote again')")
     expect_text(tab, "#vote-set", "Your later vote set")

@@ -11,6 +11,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from assess.assignments import assign
+from config.patience import scaled
 from pooling.evaluations import create_evaluation
 from pooling.models import Run, Submission
 from pooling.topics import load_topics
@@ -87,6 +88,6 @@ def test_the_demos_system_opens_in_the_assessors_session(page, live_server, tran
     with page.context.expect_page() as opened:
         page.click("#open-system")
     system = opened.value
-    expect(system.locator("#demo-topic")).to_contain_text(f"Topic {first.topic.ident}", timeout=30_000)
+    expect(system.locator("#demo-topic")).to_contain_text(f"Topic {first.topic.ident}", timeout=scaled(30_000))
     expect(system.locator("input[name=password]")).to_have_count(0)  # not the login page
-    expect(page.locator("#status-text")).to_have_text("running", timeout=30_000)  # and the clock runs
+    expect(page.locator("#status-text")).to_have_text("running", timeout=scaled(30_000))  # and the clock runs

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from assess.assignments import assign
+from config.patience import scaled
 from pooling.evaluations import create_evaluation
 from pooling.topics import load_topics
 from tracks.qa.ciqa import baseline, sessions, submissions
@@ -69,7 +70,7 @@ def test_timed_sessions_then_the_questionnaire(page, login, live_server, planned
     page.wait_for_function("document.getElementById('status-text').textContent === 'running'")
     first = InteractionSession.objects.get(assessor__username="judge", topic__ident="ciQA2007throwaway")
     assert first.started_at is not None and first.seconds == 10
-    page.wait_for_selector("#ended", timeout=30_000)  # the count-down reached 0:00 and the page reloaded
+    page.wait_for_selector("#ended", timeout=scaled(30_000))  # the count-down reached 0:00 and the page reloaded
     first.refresh_from_db()
     assert first.ended_at is not None and not first.stopped_early
     assert (first.ended_at - first.started_at).total_seconds() == pytest.approx(10, abs=1.5)
