@@ -41,7 +41,7 @@ from benchmarks import production
 from benchmarks.harness import Result, setup_django
 from benchmarks.judging import LABELS, VERSION, Client
 from benchmarks.production import free_port, session_for
-from config.patience import Deadline
+from config.patience import Deadline, scaled
 from config.worker import stop_worker
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +79,7 @@ class Redis:
     def stop(self):
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=scaled(10))
 
     @property
     def url(self):
@@ -210,6 +210,7 @@ class Assessor(Client):
         self.in_flight = False  # a request sent and not yet answered
         self.watched = False  # the request in flight was there when the database connections were terminated
         self.watched_outcomes = []  # "ok", or the failure, of each watched request
+        self.first_ok = None  # time.monotonic() of the first save answered 200
 
     async def save(self, started=None):
         item = self.items[self.turn % len(self.items)]
@@ -247,6 +248,7 @@ class Assessor(Client):
         self.told[item] = (new, int(m.group(1)))
         self.acknowledged.append((item, int(m.group(1)), new))
         self.saves += 1
+        self.first_ok = self.first_ok or time.monotonic()
         return "ok"
 
 
@@ -352,6 +354,17 @@ def _kill_worker_mid_rescoring(worker, redis, timeout=20.0):
     return busy
 
 
+def _took_a_task(redis):
+    """Whether a worker started now has taken a task: a delivery the broker holds unacknowledged that was not there
+    before (the killed worker's stays there). Its ping comes only between tasks, and while saves keep coming one
+    rescoring task makes pass after pass (scoring.tasks.rescore_stale: up to half the visibility timeout)."""
+    import redis as redis_client
+
+    client = redis_client.Redis.from_url(redis.url)
+    before = set(client.hkeys("unacked"))
+    return lambda: bool(set(client.hkeys("unacked")) - before)
+
+
 def run(args):
     load_before = os.getloadavg()[0]
     redis = Redis()
@@ -398,8 +411,9 @@ def run(args):
 
         timeline["worker killed"] = time.monotonic() - t0
         killed_mid_task = _kill_worker_mid_rescoring(worker, redis)
+        timeline["worker caught"] = time.monotonic() - t0
         time.sleep(2)
-        worker = start_worker(queue, env, app, node=node, loglevel="WARNING")
+        worker = start_worker(queue, env, app, node=node, loglevel="WARNING", busy=_took_a_task(redis))
         timeline["worker back"] = time.monotonic() - t0
 
         timeline["redis stopped"] = time.monotonic() - t0
@@ -445,6 +459,9 @@ def run(args):
         if postgres is not None:
             postgres.stop()
 
+    firsts = [a.first_ok for a in assessors if a.first_ok]
+    if firsts:
+        timeline["first save answered"] = min(firsts) - t0
     failures = {k: sum(a.failures[k] for a in assessors) for k in assessors[0].failures}
     watched = [o for a in assessors for o in a.watched_outcomes]
     extra = {"load_average_before": load_before, "load_average_after": os.getloadavg()[0], "cpus": os.cpu_count()}

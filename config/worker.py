@@ -10,9 +10,11 @@ from config.patience import Deadline, scaled
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def start_worker(queue, env, control, *, node=None, log=subprocess.DEVNULL, loglevel="INFO", timeout=60.0):
+def start_worker(queue, env, control, *, node=None, log=subprocess.DEVNULL, loglevel="INFO", timeout=60.0, busy=None):
     """A `--pool=solo` worker consuming only `queue`, once it answers a ping sent through `control` (a Celery
-    app on the same broker). RuntimeError, with the worker stopped, if it exits or does not answer in time."""
+    app on the same broker), or once `busy()` says it took a task (a solo worker answers no ping while it runs one,
+    and a rescoring task runs pass after pass while saves keep coming). RuntimeError, with the worker stopped, if it
+    exits or does neither in time."""
     node = node or f"{queue}@localhost"
     # tests wait on these workers on a shared, busy machine: they run at normal priority unless told otherwise
     env = dict(env)
@@ -20,15 +22,15 @@ def start_worker(queue, env, control, *, node=None, log=subprocess.DEVNULL, logl
     argv = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", f"--loglevel={loglevel}"]
     argv += ["-Q", queue, "-n", node, "--without-gossip", "--without-mingle"]
     proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    return await_ping(proc, node, control, timeout, stop_worker)
+    return await_ping(proc, node, control, timeout, stop_worker, busy)
 
 
-def await_ping(proc, node, control, timeout, stop):
+def await_ping(proc, node, control, timeout, stop, busy=None):
     """`proc` once worker `node` answers a ping through `control`; RuntimeError, after `stop(proc)` if it is
     still running, when it exits or does not answer within `timeout` seconds of a quiet machine (stretched by
     the load: config.patience)."""
     deadline = Deadline(timeout)
-    while not control.control.ping(destination=[node], timeout=0.5):
+    while not (busy and busy()) and not control.control.ping(destination=[node], timeout=0.5):
         if proc.poll() is not None:
             raise RuntimeError(f"the Celery worker exited with status {proc.returncode}")
         if deadline.passed():

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.template.loader import render_to_string
 
-from config.patience import scaled
+from config.patience import Deadline, scaled
 from corpus import viewer
 from corpus.models import Collection, Document
 
@@ -158,6 +158,8 @@ def test_control_the_hooks_do_catch_code_and_requests(page):
     """Without the viewer, the same hooks see a dialog and a request: the tests above can fail."""
     watch = Watch(page)
     page.set_content('<img src="http://evil.example/control.png"><img src=x onerror="alert(1)">')
-    page.wait_for_timeout(300)
+    deadline = Deadline(5)  # (until both are seen: events reach this side only while Playwright is waiting)
+    while not (watch.dialogs and any("evil.example" in url for url, _ in watch.requests)) and not deadline.passed():
+        page.wait_for_timeout(50)
     assert [d[0] for d in watch.dialogs] == ["alert"]
     assert any(url == "http://evil.example/control.png" for url, _ in watch.requests)

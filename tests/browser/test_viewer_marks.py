@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
+from config.patience import Deadline
 from corpus import viewer
 from corpus.loading import load_collection
 from corpus.models import Collection, Document
@@ -57,10 +58,11 @@ def test_first_mark_is_scrolled_into_view_without_script(page, login, live_serve
         " return [r.top >= 0 && r.bottom <= innerHeight, scrollY]; })()"
     )
     seen = []
-    for _ in range(50):
+    deadline = Deadline(5)
+    while True:
         visible, scroll_y = frame.evaluate(in_view)
         seen.append(scroll_y)
-        if visible:
+        if visible or deadline.passed():
             break
         page.wait_for_timeout(100)
     assert visible, f"mark-1 not in view; frame scrollY went {seen[:3]} ... {seen[-3:]}"

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from assess.models import Assignment, Judgment
+from config.patience import Deadline
 from corpus.formats.bolt_forum import post_raw_text
 from corpus.loading import load_collection
 from corpus.models import Document
@@ -76,7 +77,8 @@ def frame_of(page, item):
         " return f && (f.getAttribute('src') || '').includes(s); }",
         arg=span,
     )
-    for _ in range(100):  # the frame navigates a moment after its src is set
+    deadline = Deadline(5)
+    while not deadline.passed():  # the frame navigates a moment after its src is set
         frame = next((f for f in page.frames if span in f.url), None)
         if frame is not None:
             frame.wait_for_load_state("load")
