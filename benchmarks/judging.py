@@ -85,6 +85,12 @@ def add_arguments(parser):
     parser.add_argument(
         "--previous", action="store_true", help="also each mode with the worker configured as before issue 19 item 5"
     )
+    parser.add_argument(
+        "--against",
+        metavar="DIR",
+        help="another checkout (e.g. `git archive HEAD~1 | tar -x -C DIR`): each worker-on run is paired with its "
+        "gunicorn and worker on the same data, alternating (the before/after of a change, in one run)",
+    )
 
 
 # The worker as it ran before issue 19 item 5: docker-compose's --concurrency=2, normal priority, no pause between
@@ -695,35 +701,48 @@ def run(args):
         options += ["-w", str(args.workers)]
     if args.threads:
         options += ["--threads", str(args.threads)]
-    server = production.start_gunicorn(env | dict(s.split("=", 1) for s in args.server_env), port, options)
+    server_env = env | dict(s.split("=", 1) for s in args.server_env)
+    server = production.start_gunicorn(server_env, port, options)
+    other = other_port = None
+    if args.against:  # the other checkout's server, on the same database, idle while this one is measured
+        other_port = free_port()
+        other = production.start_gunicorn(server_env, other_port, options, root=Path(args.against).resolve())
     worker = None
     groups = {"web": lambda: _tree(server.pid)}
     # the worker's banner and warnings go to a file, out of the report
     worker_log = open(Path(tempfile.gettempdir()) / f"{queue}-worker.log", "w")
     clients = []  # every client of every run: what each was told is checked against the database at the end
-    on, off, previous = {}, {}, {}
+    on, off, previous, against = {}, {}, {}, {}
     try:
+        if other is not None:
+            get_baseline(other_port, 50)
         get_baseline(port, 50)  # warm every worker
         baseline = get_baseline(port, args.single)
         logins = time.perf_counter()
         log_in_all(port, accounts)
         logins = time.perf_counter() - logins
-        warm = [Client(port, a) for a in accounts]
-        one_at_a_time(warm, len(warm))  # first save of every assessor: code paths warm
-        clients += warm
+        for at in (port, other_port) if other is not None else (port,):
+            warm = [Client(at, a) for a in accounts]
+            one_at_a_time(warm, len(warm))  # first save of every assessor: code paths warm
+            clients += warm
         # Each mode with the worker on, then at once with it stopped: the pair shares the machine's state (it is
         # shared with other work whose load drifts). Before each worker-on run the worker catches up first.
-        configurations = [(on, {})] + ([(previous, PREVIOUS_WORKER)] if args.previous else [])
+        # (numbers, worker settings, port, checkout, gunicorn): this checkout, then the pairs asked for
+        configurations = [(on, {}, port, production.ROOT, server)]
+        if args.previous:
+            configurations.append((previous, PREVIOUS_WORKER, port, production.ROOT, server))
+        if other is not None:
+            configurations.append((against, {}, other_port, Path(args.against).resolve(), other))
         tuning = dict(setting.split("=", 1) for setting in args.worker_env)
         for mode in args.modes.split(","):
-            repeats = {id(numbers): [] for numbers in (on, previous, off)}
+            repeats = {id(numbers): [] for numbers in (on, previous, off, against)}
             for _ in range(args.repeat):
-                for numbers, worker_env in configurations:
-                    worker = production.start_worker(env | tuning | worker_env, queue, app, log=worker_log)
+                for numbers, worker_env, at, root, web in configurations:
+                    worker = production.start_worker(env | tuning | worker_env, queue, app, log=worker_log, root=root)
                     with Freshness(evaluation.pk) as poll:
                         poll.drain()  # the marks the last run left
-                    workers = groups | {"worker": lambda w=worker: _tree(w.pid)}
-                    got, used = measure(mode, port, accounts, args, evaluation.pk, workers, worker_on=True)
+                    workers = {"web": lambda p=web.pid: _tree(p), "worker": lambda w=worker: _tree(w.pid)}
+                    got, used = measure(mode, at, accounts, args, evaluation.pk, workers, worker_on=True)
                     repeats[id(numbers)].append(got)
                     clients += used
                     production.stop(worker)
@@ -732,13 +751,15 @@ def run(args):
                     got, used = measure(mode, port, accounts, args, evaluation.pk, groups, worker_on=False)
                     repeats[id(off)].append(got)
                     clients += used
-            for numbers in (on, previous, off):
+            for numbers in (on, previous, off, against):
                 if repeats[id(numbers)]:
                     numbers[mode] = _median(repeats[id(numbers)])
     finally:
         if worker is not None:
             production.stop(worker)
         production.stop(server)
+        if other is not None:
+            production.stop(other)
         production.drop_queue(broker, queue)
         worker_log.close()
 
@@ -753,7 +774,7 @@ def run(args):
 
         value = get(on) * scale
         extra = {}
-        for label, other in (("worker_off", off), ("previous_worker", previous)):
+        for label, other in (("worker_off", off), ("previous_worker", previous), ("against", against)):
             theirs = get(other)
             if theirs is not None:
                 extra |= {label: theirs * scale, f"ratio_to_{label}": get(on) / theirs if theirs else None}
@@ -859,7 +880,11 @@ def _with_baselines(results):
     out = []
     for r in results:
         out.append(r)
-        for label, title in (("worker_off", "worker stopped"), ("previous_worker", "previous worker")):
+        for label, title in (
+            ("worker_off", "worker stopped"),
+            ("previous_worker", "previous worker"),
+            ("against", "the other checkout (--against)"),
+        ):
             if isinstance(r.extra.get(label), (int, float)):
                 out.append(Result(f"  {title}", r.extra[label], r.unit, extra={"of": r.name}))
     return out
