@@ -86,6 +86,14 @@ def add_arguments(parser):
         "--previous", action="store_true", help="also each mode with the worker configured as before issue 19 item 5"
     )
     parser.add_argument(
+        "--against-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the --against server only (e.g. `--against . --against-env WEB_THREADS=1` pairs two "
+        "configurations of this checkout)",
+    )
+    parser.add_argument(
         "--against",
         metavar="DIR",
         help="another checkout (e.g. `git archive HEAD~1 | tar -x -C DIR`): each worker-on run is paired with its "
@@ -370,7 +378,8 @@ class Client:
 
 
 def get_baseline(port, n):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    # generous: the first request waits for gunicorn's workers to finish starting, slow on a busy machine
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
     times = []
     for _ in range(n):
         t0 = time.perf_counter()
@@ -706,7 +715,8 @@ def run(args):
     other = other_port = None
     if args.against:  # the other checkout's server, on the same database, idle while this one is measured
         other_port = free_port()
-        other = production.start_gunicorn(server_env, other_port, options, root=Path(args.against).resolve())
+        other_env = server_env | dict(s.split("=", 1) for s in args.against_env)
+        other = production.start_gunicorn(other_env, other_port, options, root=Path(args.against).resolve())
     worker = None
     groups = {"web": lambda: _tree(server.pid)}
     # the worker's banner and warnings go to a file, out of the report
