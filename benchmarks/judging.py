@@ -1,61 +1,47 @@
-"""Judgment saves over HTTP with live rescoring on: gunicorn (config/gunicorn.conf.py) + PostgreSQL + a Celery
-worker started as docker-compose.yml starts it, the same POST the judging page's htmx sends.
+"""Judgment saves as browsers make them, with live rescoring on: gunicorn (config/gunicorn.conf.py) + PostgreSQL +
+a Celery worker started as docker-compose.yml starts it. The headline is CPU per acknowledged save by process group.
 
-Data: a TREC 2007-sized evaluation (tracks.qa.synthetic.trec2007_sized: 70 series, 515 questions, 51 runs, every
-item judged); the first `--clients` series are assigned to as many assessors, who own their series' instance
-judgments and re-judge them (factoid and list items, ~70 distinct items each, cycling through the labels so every
-save is a change and every save marks its question stale). Scores are fully computed before the load starts.
+Clients (issue 32 item 1): each assessor logs in through /login/ (the form's CSRF token, its password checked by
+the server), opens its assignment and its first question's judging page as a browser does, and keeps the session
+and CSRF cookies and the page's X-CSRFToken (base.html's hx-headers). Each save is the request htmx sends when a
+label is pressed: POST /assess/item/<id>/judge, form-encoded `version=0&label=...`, with the HX-* headers, Origin,
+Referer, the cookies and a browser's other headers, on an item nobody has judged (an insert, as assessors judge:
+every item is used once), the whole answer read. A save counts when the answer is 200 with the judgment bar at
+version 1 and "saved". The clients are asyncio tasks on raw sockets in one thread, the cheapest load generator
+(its CPU is reported as "client").
 
-Runs, each with the worker on and then at once with it stopped (the baseline of the same run): one assessor
-alone (latency p50/p99, factoid and list apart); `--clients` assessors each saving as soon as the last save
-answered (closed loop: saves/s, p50/p99); saves arriving at a fixed `--rate` (p50/p95/p99, measured from the
-scheduled send time so a slow server cannot hide its queue). With the worker on, score freshness is measured
-beside: a poller reads ScoringState.fresh_as_of every 50 ms and a save is fresh at the first poll whose
-fresh_as_of is at or after the save's answer (a pass takes that instant before it reads the marks); p50/p95 per
-run, and the seconds from the end of the load until no mark is left. Errors are non-200 answers and failed
-connections; lost saves are found afterwards by comparing the database with what each client was told.
+Data: a TREC 2007-style evaluation, one series per assessor (`--questions` per series, every sixth a LIST, the
+rest FACTOID), `--runs` runs answering every question (factoid once, list 1-8 times, answers drawn from
+`--candidates` per question so runs overlap), the distinct answers pooled and linked to their run lines, fully
+scored before the load starts; no item is judged.
 
-Goals (issue 19): one assessor p99 <= 10 ms; closed loop >= 400 saves/s; at 200/s p99 <= 50 ms; all with the
-worker on; 0 errors, 0 lost. Baselines of the same run: every measure with the worker stopped and, with
-`--previous`, with the worker configured as before (concurrency 2, normal priority, passes back to back: its
-settings are environment variables, so no second checkout is needed); `--repeat N` alternates them N times and
-reports medians. The CPU each process group used (gunicorn, worker, this database's PostgreSQL backends, the load
-generator) and what the database's connections were waiting for (pg_stat_activity, sampled every 50 ms) are in
-the JSON.
+Runs, each with the worker on and then at once with it stopped (the baseline of the same run): one assessor at a
+time (latency p50/p99); `--clients` assessors each saving as soon as the last save answered (closed loop: saves/s,
+p50/p99); saves arriving at a fixed `--rate` (p50/p95/p99 from the scheduled send time, so a slow server cannot
+hide its queue). Per run: CPU seconds per acknowledged save of each process group, read from /proc (utime+stime
+of every process, sampled every 100 ms so a process that starts mid-run counts: web = gunicorn's processes,
+postgres = this database's backends without the benchmark's own monitoring connections, worker = the Celery
+worker's processes, client = the load generator's thread); CPU per save is robust on a shared machine where
+wall-clock figures are not. With the worker on, score freshness: a poller reads ScoringState.fresh_as_of every
+50 ms and a save is fresh at the first poll whose fresh_as_of is at or after its answer. A CPU-speed probe (a
+fixed Python loop, best of three) and the load average are taken before each mode and at the end. Errors are
+non-200 answers and failed connections; lost saves are found afterwards by comparing the database with what each
+client was told.
 
-Where the time went with the worker on (the profile: waits sampled, CPU per process group, one pass measured):
-- Row locks: the second process of the worker (docker-compose's old --concurrency=2) sat in `SELECT ...
-  scoring_scoringstate FOR UPDATE` inside an open transaction and started the next pass the moment the first
-  committed: WORKER_CONCURRENCY is 1. A pass also held its stale marks' row locks across the worker's (niced)
-  Python until it committed, and a save of the question just rescored waited on them (list questions, judged item
-  after item, most): the marks are now cleared in a statement of their own after the scores commit
-  (tests/test_lock_order.py). Since, no save's connection was seen waiting on a lock.
-- CPU: a pass for one question costs ~40-45 ms at this size; a task waits SCORING_PASS_GAP_MS (250) between
-  passes so one pass covers a burst, and the worker runs WORKER_NICE (10) lower, so gunicorn gets the CPU first.
-  Its PostgreSQL backend runs at normal priority (a client cannot lower its server's).
-- WAL: a pass writes 0-5 kB of WAL for a factoid question, ~180 kB for a list one; its commit does not wait for
-  the flush (synchronous_commit off), but the next save's commit flushes everything before it.
-- The save itself (in-process profile, 400 saves): three statements (session and user in one, the item, the
-  one-statement write), ~60 % of its time waiting on PostgreSQL; a list save adds the classes the bar numbers.
-  A save that moves an item into or out of an answer class also sends that class's entry of the classes panel
-  (3.0 ms to render; the whole panel, sent before, 11.3 ms): the first one-assessor run of a benchmark meets
-  ~40 such saves (the synthetic data put items in classes; later runs find them out of classes), which alone
-  made its p99 17-18 ms against 7-9 ms in the runs after it.
+Goals (issue 32): CPU per save, web + PostgreSQL + worker, <= 4 ms with the worker on; freshness p95 <= 2 s at
+200 saves/s; 0 errors, 0 lost. `--repeat N` alternates the runs N times and reports medians; `--previous` adds the
+worker configured as before issue 19 (its settings are environment variables).
 
-Measured (TREC 2007-sized, 50 assessors, 24,285 items; 2 cores, nothing else running, load average 1.9 before,
-3.2 after; medians of `--repeat 3`), worker on / stopped: one assessor p50 2.6 / 2.2 ms, p99 7.8 / 4.7 ms
-(factoid 6.0 / 3.2, list 8.9 / 4.4); closed loop 515 / 736 saves/s, p99 269 / 144 ms; fixed 200/s p50 4.5 / 4.3
-ms, p95 11.6 / 5.8 ms, p99 15.3 / 8.6 ms. Score freshness p50 / p95 (worker on): one assessor 0.23 / 0.36 s,
-closed loop 1.3 / 2.5 s, 200/s 0.64 / 0.94 s; every score current 0.24-0.64 s after the load stops. 0 errors,
-0 lost, no lock waits. Every goal met. (Before the class-entry change above; since, the first run's p99 is
-10.8 ms and the median 8.0 ms, load 0.8.)
+History (issue 19, the earlier client, which forged sessions and re-judged hot rows): the worker runs one process,
+niced, SCORING_PASS_GAP_MS between passes; a pass clears its marks after its scores commit, so no save waits on
+its locks; a save that moves an item between answer classes sends that class's entry of the classes panel only.
 """
 
 import asyncio
 import http.client
 import os
+import random
 import re
-import secrets
 import statistics
 import subprocess
 import tempfile
@@ -63,22 +49,25 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlencode
 
 from benchmarks import production
 from benchmarks.harness import Result, percentile, setup_django
-from benchmarks.production import free_port, session_for
+from benchmarks.production import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
-VERSION = re.compile(rb'name="version" value="(\d+)"')
+SAVED = re.compile(rb'name="version" value="1"')
 LABELS = ("incorrect", "unsupported", "non-exact", "locally-correct", "globally-correct")
 SLUG = "bench-judging"
+PASSWORD = "bench-Assessor-pw-2026"
+MONITOR = "assay-bench-monitor"  # application_name of the benchmark's own connections (not counted as postgres)
 
 
 def add_arguments(parser):
-    parser.add_argument("--clients", type=int, default=50, help="assessors, one series each (at most --series)")
-    parser.add_argument("--series", type=int, default=70)
-    parser.add_argument("--questions", type=int, default=515)
-    parser.add_argument("--runs", type=int, default=51)
+    parser.add_argument("--clients", type=int, default=50, help="assessors, one series each")
+    parser.add_argument("--questions", type=int, default=48, help="questions per series")
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--candidates", type=int, default=60, help="distinct answers the runs draw from, per question")
     parser.add_argument("--single", type=int, default=500, help="saves in the one-assessor run")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each multi-assessor run")
     parser.add_argument("--rate", type=float, default=200.0, help="saves per second in the fixed-rate run")
@@ -91,7 +80,24 @@ def add_arguments(parser):
         "--worker-env", action="append", default=[], metavar="NAME=VALUE", help="a setting of the worker (tuning)"
     )
     parser.add_argument(
+        "--server-env", action="append", default=[], metavar="NAME=VALUE", help="a setting of gunicorn (A/B pairs)"
+    )
+    parser.add_argument(
         "--previous", action="store_true", help="also each mode with the worker configured as before issue 19 item 5"
+    )
+    parser.add_argument(
+        "--against-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the --against server only (e.g. `--against . --against-env WEB_THREADS=1` pairs two "
+        "configurations of this checkout)",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="DIR",
+        help="another checkout (e.g. `git archive HEAD~1 | tar -x -C DIR`): each worker-on run is paired with its "
+        "gunicorn and worker on the same data, alternating (the before/after of a change, in one run)",
     )
 
 
@@ -100,71 +106,217 @@ def add_arguments(parser):
 PREVIOUS_WORKER = {"WORKER_CONCURRENCY": "2", "WORKER_NICE": "0", "SCORING_PASS_GAP_MS": "0"}
 
 
+class Account:
+    """An assessor as the load generator knows it: name, password, the pages it opens, its unjudged items."""
+
+    def __init__(self, username, assignment, question, items, kinds):
+        self.username, self.assignment, self.question = username, assignment, question
+        self.items, self.kinds = items, kinds  # item ids in judging order; item id -> question kind
+        self.next = 0  # items are used once each, by whichever client of this assessor saves next
+        self.told = {}  # item id -> (label, version) of each save answered 200
+        self.cookie = self.csrf = self.page = None
+
+
 def build_data(args):
-    """The evaluation, scored; returns (evaluation, [(session key, [item ids], {item: kind}, {item: (label,
-    version)})] per assessor)."""
+    """The evaluation (see the module's docstring), scored, and one Account per assessor."""
+    from django.contrib.auth.hashers import make_password
     from django.contrib.auth.models import Group, User
     from django.db import connection
 
-    from assess.models import Assignment, Judgment
-    from pooling.models import Topic
+    from accounts.models import Team
+    from assess.models import Assignment
+    from pooling.models import Evaluation, PoolItem, Run, RunEntry, Topic
     from scoring.rescore import rescore_evaluation
-    from tracks.qa.synthetic import trec2007_sized
 
-    evaluation = trec2007_sized(slug=SLUG, series=args.series, questions=args.questions, runs=args.runs)
+    rng = random.Random(11)
     group, _ = Group.objects.get_or_create(name="assessor")
-    series = list(Topic.objects.filter(evaluation=evaluation, parent=None).order_by("position")[: args.clients])
-    clients = []
-    for c, s in enumerate(series):
-        user = User.objects.create(username=f"bench{c:03d}")
-        user.set_unusable_password()
-        user.save()
-        user.groups.add(group)
-        Assignment.objects.create(evaluation=evaluation, topic=s, assessor=user)
-        # the synthetic judge's instance judgments of this series become this assessor's (primary, version 1)
-        judgments = Judgment.objects.filter(evaluation=evaluation, topic__parent=s, kind="instance")
-        judgments.update(assessor=user)
-        rows = list(judgments.order_by("topic__position", "item_id").values_list("item_id", "topic__kind", "value"))
-        items = [item for item, _, _ in rows]
-        kinds = {item: kind for item, kind, _ in rows}
-        told = {item: (value["label"], 1) for item, _, value in rows}
-        clients.append((session_for(user), items, kinds, told))
+    password = make_password(PASSWORD)  # one hash for all; the login still checks it for each
+    users = User.objects.bulk_create([User(username=f"bench{c:03d}", password=password) for c in range(args.clients)])
+    User.groups.through.objects.bulk_create([User.groups.through(user_id=u.pk, group_id=group.pk) for u in users])
+    ev = Evaluation.objects.create(slug=SLUG, title="judging benchmark", track="trec2007-qa")
+    teams = Team.objects.bulk_create([Team(name=f"{SLUG}-team{i:02d}") for i in range(args.runs)])
+    runs = Run.objects.bulk_create(
+        [Run(evaluation=ev, team=t, tag=f"run{i:02d}", priority=1) for i, t in enumerate(teams)]
+    )
+    step = args.questions + 1
+    series = Topic.objects.bulk_create(
+        [Topic(evaluation=ev, ident=str(1000 + s), kind="series", position=s * step) for s in range(args.clients)]
+    )
+    questions = Topic.objects.bulk_create(
+        [
+            Topic(
+                evaluation=ev,
+                parent=s,
+                ident=f"{s.ident}.{j}",
+                kind="LIST" if j % 6 == 0 else "FACTOID",
+                text=f"Question {s.ident}.{j}?",
+                position=s.position + j,
+            )
+            for s in series
+            for j in range(1, args.questions + 1)
+        ]
+    )
+    assignments = Assignment.objects.bulk_create(
+        [Assignment(evaluation=ev, topic=s, assessor=u) for s, u in zip(series, users)]
+    )
+    entries, plans = [], []
+    for r in runs:
+        line = 0
+        for q in questions:
+            for _ in range(1 if q.kind == "FACTOID" else rng.randint(1, 8)):
+                line += 1
+                pick = rng.randrange(args.candidates)
+                docid, text = f"D{q.pk}-{pick}", f"answer {pick} to {q.ident}"
+                entries.append(RunEntry(run=r, topic=q, line_no=line, docid=docid, text=text))
+                plans.append((q, docid, text))
+    entries = RunEntry.objects.bulk_create(entries, batch_size=5000)
+    items, index, per_question = [], {}, {}
+    for q, docid, text in plans:
+        if (q.pk, docid, text) not in index:
+            index[q.pk, docid, text] = len(items)
+            position = per_question[q.pk] = per_question.get(q.pk, 0) + 1
+            items.append(
+                PoolItem(
+                    evaluation=ev,
+                    topic=q,
+                    key=f"{docid} {text}",
+                    docid=docid,
+                    text=text,
+                    position=position,
+                    pool_id=f"{q.ident}-{position}",
+                )
+            )
+    items = PoolItem.objects.bulk_create(items, batch_size=5000)
+    through = PoolItem.sources.through
+    through.objects.bulk_create(
+        [through(poolitem_id=items[index[q.pk, d, t]].pk, runentry_id=e.pk) for e, (q, d, t) in zip(entries, plans)],
+        batch_size=10000,
+    )
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")  # as autovacuum would have by now
-    rescore_evaluation(evaluation.pk)
-    return evaluation, clients
+    rescore_evaluation(ev.pk)
+    by_series = {}
+    for item in sorted(items, key=lambda i: (i.topic.position, i.position)):
+        by_series.setdefault(item.topic.parent_id, []).append(item)
+    accounts = []
+    for user, s, a in zip(users, series, assignments):
+        mine = by_series[s.pk]
+        first = min((q for q in questions if q.parent_id == s.pk), key=lambda q: q.position)
+        accounts.append(
+            Account(user.username, a.pk, first.pk, [i.pk for i in mine], {i.pk: i.topic.kind for i in mine})
+        )
+    return ev, accounts, len(items)
+
+
+def _cookies(response, jar):
+    for header in response.msg.get_all("Set-Cookie") or []:
+        name, _, rest = header.partition("=")
+        jar[name.strip()] = rest.split(";", 1)[0]
+
+
+def login(port, account):
+    """Log `account` in through /login/ as a browser does and open its judging page: sets its cookies, the
+    page's CSRF token and the page's URL (what htmx sends as Referer and HX-Current-URL)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    jar, origin = {}, f"http://127.0.0.1:{port}"
+
+    def request(method, path, body=None, headers=()):
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items()), **dict(headers)}
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        content = response.read()
+        _cookies(response, jar)
+        return response.status, content, response.getheader("Location")
+
+    status, page, _ = request("GET", "/login/")
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    if status != 200 or not token:
+        raise RuntimeError(f"GET /login/ answered {status} without the form's CSRF token")
+    form = urlencode(
+        {"csrfmiddlewaretoken": token.group(1).decode(), "username": account.username, "password": PASSWORD, "next": ""}
+    )
+    form_headers = {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Origin": origin,
+        "Referer": f"{origin}/login/",
+    }
+    status, _, _ = request("POST", "/login/", form, form_headers)
+    if status != 302 or "sessionid" not in jar:
+        raise RuntimeError(f"login of {account.username} answered {status} without a session")
+    for path in ("/", "/assess/", f"/assess/a/{account.assignment}/"):
+        status, _, _ = request("GET", path)
+    account.page = f"/assess/a/{account.assignment}/q/{account.question}/"
+    status, page, _ = request("GET", account.page)
+    token = re.search(rb"hx-headers='\{\"X-CSRFToken\": \"([^\"]+)\"\}'", page)
+    if status != 200 or not token:
+        raise RuntimeError(f"the judging page {account.page} answered {status} without hx-headers' CSRF token")
+    conn.close()
+    account.cookie = "; ".join(f"{k}={v}" for k, v in jar.items())
+    account.csrf = token.group(1).decode()
+
+
+def log_in_all(port, accounts):
+    """Every assessor logs in (two at a time: the password hash is slow on purpose)."""
+    threads, queue = [], list(accounts)
+    lock = threading.Lock()
+    errors = []
+
+    def work():
+        while True:
+            with lock:
+                if not queue:
+                    return
+                account = queue.pop()
+            try:
+                login(port, account)
+            except Exception as exc:  # reported after the others
+                errors.append(exc)
+
+    for _ in range(2):
+        threads.append(threading.Thread(target=work))
+        threads[-1].start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
 
 
 class Client:
-    """One simulated assessor: its own session, its own keep-alive connection, its items, and what the server told
-    it about each. All clients run as asyncio tasks in one thread: the load generator shares the machine with the
-    server, and 50 threads fighting over one GIL cost it more CPU per request than the server spends on a save."""
+    """One browser tab of an assessor: its own keep-alive connection, the assessor's cookies and CSRF token; each
+    save takes the assessor's next unjudged item. All clients run as asyncio tasks in one thread: the load
+    generator shares the machine with the server, and threads fighting over one GIL cost more CPU per request."""
 
-    def __init__(self, port, session_key, items, kinds=None, told=None):
-        self.port, self.items = port, items
-        self.kinds = kinds or {}
-        self.csrf = secrets.token_hex(16)  # 32 characters: a valid CSRF secret for cookie and header alike
-        self.cookie = f"sessionid={session_key}; csrftoken={self.csrf}"
-        # item id -> (label, version) of the last save answered 200: the assessor's own dict, shared by its clients
-        self.told = told if told is not None else {}
-        self.saves = 0  # saves answered 200 (each one a change)
+    def __init__(self, port, account):
+        self.port, self.account = port, account
+        origin = f"http://127.0.0.1:{port}"
+        page = origin + account.page
+        # What Chromium sends with an htmx POST of the judgment bar (Content-Length and the body added per save).
+        self.head = (
+            f'Host: 127.0.0.1:{port}\r\nConnection: keep-alive\r\nsec-ch-ua-platform: "Linux"\r\n'
+            f"HX-Target: judge-bar\r\nHX-Current-URL: {page}\r\nsec-ch-ua-mobile: ?0\r\n"
+            'sec-ch-ua: "Chromium";v="131", "Not_A Brand";v="24"\r\nHX-Trigger: judge-bar\r\nHX-Request: true\r\n'
+            "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/131.0.0.0 Safari/537.36\r\n"
+            f"X-CSRFToken: {account.csrf}\r\nContent-Type: application/x-www-form-urlencoded\r\nAccept: */*\r\n"
+            f"Origin: {origin}\r\nSec-Fetch-Site: same-origin\r\nSec-Fetch-Mode: cors\r\nSec-Fetch-Dest: empty\r\n"
+            f"Referer: {page}\r\nAccept-Encoding: gzip, deflate, br, zstd\r\nAccept-Language: en-US,en;q=0.9\r\n"
+            f"Cookie: {account.cookie}\r\n"
+        )
+        self.saves = 0  # saves acknowledged (200, version 1, "saved")
         self.errors = []
         self.latencies = []
         self.by_kind = {}  # question kind -> latencies
-        self.answered = []  # wall-clock time of each 200, for score freshness
-        self.turn = 0
+        self.answered = []  # wall-clock time of each acknowledged save, for score freshness
         self.streams = None
+        self.rng = random.Random(account.username)
 
     def _request(self, item, body):
         return (
-            f"POST /assess/item/{item}/judge HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-            f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n"
-            f"Cookie: {self.cookie}\r\nX-CSRFToken: {self.csrf}\r\nHX-Request: true\r\n"
-            f"Referer: http://127.0.0.1:{self.port}/\r\n\r\n{body}"
+            f"POST /assess/item/{item}/judge HTTP/1.1\r\n{self.head}Content-Length: {len(body)}\r\n\r\n{body}"
         ).encode()
 
     async def _exchange(self, payload):
-        """Send one request and read its response: (status, body, connection kept)."""
+        """Send one request and read its whole response: (status, body, connection kept)."""
         if self.streams is None:
             self.streams = await asyncio.open_connection("127.0.0.1", self.port)
         reader, writer = self.streams
@@ -175,6 +327,11 @@ class Client:
         headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
         if "content-length" in headers:
             content = await reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            content = b""
+            while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+                content += (await reader.readexactly(size + 2))[:-2]
+            await reader.readuntil(b"\r\n")
         else:  # no length: the body runs to the end of the connection
             content = await reader.read()
             headers["connection"] = "close"
@@ -186,38 +343,43 @@ class Client:
         self.streams = None
 
     async def save(self, started=None):
-        """POST one judgment; `started` (perf_counter) is when it was due, for fixed-rate latency."""
-        item = self.items[self.turn % len(self.items)]
-        self.turn += 1
-        label, version = self.told.get(item, (None, 0))
-        new = LABELS[(LABELS.index(label) + 1) % len(LABELS)] if label else LABELS[0]
-        payload = self._request(item, f"label={new}&version={version}")
+        """POST one judgment of the assessor's next unjudged item; `started` (perf_counter) is when it was due,
+        for fixed-rate latency. False when the assessor has no unjudged item left."""
+        account = self.account
+        if account.next >= len(account.items):
+            self.errors.append(f"{account.username} ran out of unjudged items (give --questions or --runs more)")
+            return False
+        item = account.items[account.next]
+        account.next += 1
+        label = self.rng.choice(LABELS)
+        payload = self._request(item, f"version=0&label={label}")
         t0 = time.perf_counter() if started is None else started
         try:
-            status, content, keep = await asyncio.wait_for(self._exchange(payload), timeout=30)
+            status, content, keep = await asyncio.wait_for(self._exchange(payload), timeout=60)
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ValueError) as exc:
             self.errors.append(repr(exc))
             self._drop()
-            return
+            return True
         if not keep:
             self._drop()
         latency = time.perf_counter() - t0
         self.latencies.append(latency)
-        self.by_kind.setdefault(self.kinds.get(item, "?"), []).append(latency)
-        m = VERSION.search(content)
-        if status != 200 or not m:
+        self.by_kind.setdefault(account.kinds.get(item, "?"), []).append(latency)
+        if status != 200 or not SAVED.search(content) or b"saved" not in content:
             self.errors.append(f"HTTP {status}: {content[:200]!r}")
-            return
+            return True
         self.answered.append(time.time())
-        self.told[item] = (new, int(m.group(1)))
+        account.told[item] = (label, 1)
         self.saves += 1
+        return True
 
     def close(self):
         self._drop()
 
 
 def get_baseline(port, n):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    # generous: the first request waits for gunicorn's workers to finish starting, slow on a busy machine
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
     times = []
     for _ in range(n):
         t0 = time.perf_counter()
@@ -237,8 +399,8 @@ def closed_loop(clients, seconds):
         stop = time.perf_counter() + seconds
 
         async def work(client):
-            while time.perf_counter() < stop:
-                await client.save()
+            while time.perf_counter() < stop and await client.save():
+                pass
 
         t0 = time.perf_counter()
         await asyncio.gather(*(work(c) for c in clients))
@@ -264,7 +426,8 @@ def fixed_rate(clients, seconds, rate):
                 delay = due - time.perf_counter()
                 if delay > 0:
                     await asyncio.sleep(delay)
-                await client.save(started=due)
+                if not await client.save(started=due):
+                    return
 
         await asyncio.gather(*(work(i, c) for i, c in enumerate(clients)))
         elapsed = time.perf_counter() - start
@@ -275,20 +438,27 @@ def fixed_rate(clients, seconds, rate):
     return asyncio.run(main())
 
 
-def one_by_one(clients, n=1):
-    """Each client saves n times, the clients one after another (warming up; the one-assessor run)."""
+def one_at_a_time(clients, n):
+    """`n` saves one after another, each client in turn taking a block of them (one assessor at a time: warming
+    up, the one-assessor run); the seconds it took."""
 
     async def main():
+        t0 = time.perf_counter()
+        block = -(-n // len(clients))
+        left = n
         for client in clients:
-            for _ in range(n):
+            for _ in range(min(block, left)):
                 await client.save()
+                left -= 1
             client.close()  # its connection belonged to this event loop
+        return time.perf_counter() - t0
 
-    asyncio.run(main())
+    return asyncio.run(main())
 
 
 class Freshness:
-    """Polls the evaluation's fresh_as_of (every 50 ms, its own connection) while a run goes on."""
+    """Polls the evaluation's fresh_as_of (every 50 ms, its own connection) while a run goes on, and what this
+    database's other connections are waiting for."""
 
     def __init__(self, evaluation_id):
         self.evaluation_id = evaluation_id
@@ -307,16 +477,15 @@ class Freshness:
             f"SELECT (SELECT extract(epoch FROM fresh_as_of)::float FROM {ScoringState._meta.db_table}"
             f" WHERE evaluation_id = %s), (SELECT count(*) FROM {StaleTopic._meta.db_table} WHERE evaluation_id = %s)"
         )
-        # the profile of waits: what each other connection to this database is waiting for at this instant
         waits = (
             "SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU'), left(query, 60) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'"
+            " WHERE datname = current_database() AND application_name <> %s AND state = 'active'"
         )
-        with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
+        with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True, application_name=MONITOR) as conn:
             while not self.stop.is_set():
                 row = conn.execute(sql, (self.evaluation_id, self.evaluation_id)).fetchone()
                 self.polls.append((time.time(), row[0], row[1]))
-                for event, query in conn.execute(waits):
+                for event, query in conn.execute(waits, (MONITOR,)):
                     key = f"{event} | {query.split(chr(10))[0]}"
                     self.waits[key] = self.waits.get(key, 0) + 1
                 self.stop.wait(0.05)
@@ -352,120 +521,174 @@ class Freshness:
         return lags
 
 
-def lost_saves(sessions, clients):
+def lost_saves(accounts, clients):
     """Saves a client was told succeeded but the database does not hold (label, version, history rows)."""
     from assess.models import Judgment, JudgmentChange
 
     lost = 0
-    for _, items, _, told in sessions:
-        stored = {j.item_id: (j.value.get("label"), j.version) for j in Judgment.objects.filter(item_id__in=items)}
-        lost += sum(1 for item, said in told.items() if stored.get(item) != said)
+    for account in accounts:
+        stored = {
+            j.item_id: (j.value.get("label"), j.version)
+            for j in Judgment.objects.filter(item_id__in=list(account.told), kind="instance")
+        }
+        lost += sum(1 for item, said in account.told.items() if stored.get(item) != said)
     history = JudgmentChange.objects.filter(judgment__evaluation__slug=SLUG).count()
     told_total = sum(c.saves for c in clients)
     return lost + max(0, told_total - history), history, told_total
 
 
-def _cpu_of(pids):
-    """CPU seconds used so far by these processes and their children (Linux /proc), 0 for those gone."""
-    total = 0.0
-    tick = os.sysconf("SC_CLK_TCK")
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += sum(int(x) for x in fields[11:15]) / tick  # utime stime cutime cstime
-        except (OSError, IndexError, ValueError):
-            pass
-    return total
+TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _pids(parent):
+def _cpu_of(pid):
+    """CPU seconds (user + system) the process has used, or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _tree(parent):
     """The process and its children (gunicorn's and Celery's workers)."""
     out = subprocess.run(["pgrep", "-P", str(parent)], capture_output=True, text=True).stdout.split()
     return [parent, *map(int, out)]
 
 
-def _postgres_pids():
-    """The server processes serving this benchmark's database (the server is shared with other work)."""
-    import psycopg
-
-    url = os.environ["DATABASE_URL"]
-    with psycopg.connect(url, autocommit=True) as conn:
-        rows = conn.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        ).fetchall()
-    return [pid for (pid,) in rows]
-
-
-class CPU:
-    """CPU seconds per process group over a block (children's time counts once they are reaped, so live children
-    are read directly)."""
+class CPUMeter:
+    """CPU seconds per process group over a run, sampled every 100 ms from /proc so that processes starting or
+    ending within the run count: a process first seen during the run counts from zero, one that ends counts
+    up to its last sample (at most 100 ms of it missed). `groups`: name -> callable returning pids; PostgreSQL's
+    backends of this database are a group of their own, without the benchmark's monitoring connections. The
+    load generator's CPU is its main thread's (the clients' event loop), without the monitors' threads."""
 
     def __init__(self, groups):
-        self.groups = groups  # name -> callable returning pids
+        self.groups = groups
+        self.first, self.last = {}, {}  # (group, pid) -> CPU seconds
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._sample, daemon=True)
 
-    def read(self):
-        reading = {name: _cpu_of(pids()) for name, pids in self.groups.items()}
-        reading["load generator"] = time.process_time()
-        return reading
+    def _pids(self, conn):
+        found = {name: pids() for name, pids in self.groups.items()}
+        found["postgres"] = [
+            pid
+            for (pid,) in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name <> %s",
+                (MONITOR,),
+            )
+        ]
+        return found
+
+    def _read(self, conn, first=False):
+        for name, pids in self._pids(conn).items():
+            for pid in pids:
+                cpu = _cpu_of(pid)
+                if cpu is None:
+                    continue
+                if (name, pid) not in self.first:
+                    self.first[name, pid] = cpu if first else 0.0
+                self.last[name, pid] = cpu
+
+    def _sample(self):
+        while not self.stop.wait(0.1):
+            self._read(self.conn)
 
     def __enter__(self):
-        self.before, self.t0 = self.read(), time.perf_counter()
+        import psycopg
+
+        self.conn = psycopg.connect(os.environ["DATABASE_URL"], autocommit=True, application_name=MONITOR)
+        self._read(self.conn, first=True)
+        self.client0, self.t0 = time.thread_time(), time.perf_counter()
+        self.thread.start()
         return self
 
     def __exit__(self, *exc):
-        after, wall = self.read(), time.perf_counter() - self.t0
-        self.cores = {name: round((after[name] - self.before[name]) / wall, 2) for name in after}
+        self.client = time.thread_time() - self.client0
+        self.wall = time.perf_counter() - self.t0
+        self.stop.set()
+        self.thread.join()
+        self._read(self.conn)
+        self.conn.close()
+        self.seconds = {"client": self.client}
+        for (name, pid), cpu in self.last.items():
+            self.seconds[name] = self.seconds.get(name, 0.0) + cpu - self.first[name, pid]
 
 
-def single_run(port, sessions, args):
-    """One assessor alone, `args.single` saves one after another."""
-    client = Client(port, *sessions[0])
-    one_by_one([client], args.single)
-    numbers = {"p50": percentile(client.latencies, 50), "p99": percentile(client.latencies, 99)}
-    for kind, values in sorted(client.by_kind.items()):
+def cpu_probe():
+    """Seconds a fixed pure-Python loop takes, best of three: how fast a core is for this process right now (the
+    machine is shared; the same loop is used by ../shared/peer-bench)."""
+
+    def once():
+        t0, s = time.perf_counter(), 0
+        for i in range(5_000_000):
+            s += i
+        return time.perf_counter() - t0
+
+    return round(min(once() for _ in range(3)), 3)
+
+
+def single_run(port, accounts, args):
+    """One assessor at a time, `args.single` saves one after another."""
+    clients = [Client(port, a) for a in accounts]
+    elapsed = one_at_a_time(clients, args.single)
+    lat = [x for c in clients for x in c.latencies]
+    numbers = {"saves/s": len(lat) / elapsed, "p50": percentile(lat, 50), "p99": percentile(lat, 99)}
+    by_kind = {}
+    for c in clients:
+        for kind, values in c.by_kind.items():
+            by_kind.setdefault(kind, []).extend(values)
+    for kind, values in sorted(by_kind.items()):
         numbers[f"{kind} p99"] = percentile(values, 99)
-    return numbers, [client]
+    return numbers, clients
 
 
-def closed_run(port, sessions, args):
-    clients = [Client(port, *s) for s in sessions]
+def closed_run(port, accounts, args):
+    clients = [Client(port, a) for a in accounts]
     elapsed = closed_loop(clients, args.seconds)
     lat = [x for c in clients for x in c.latencies]
     return {"saves/s": len(lat) / elapsed, "p50": percentile(lat, 50), "p99": percentile(lat, 99)}, clients
 
 
-def rate_run(port, sessions, args):
-    clients = [Client(port, *s) for s in sessions]
+def rate_run(port, accounts, args):
+    clients = [Client(port, a) for a in accounts]
     elapsed = fixed_rate(clients, args.seconds, args.rate)
     lat = [x for c in clients for x in c.latencies]
-    numbers = {"achieved": len(lat) / elapsed}
+    numbers = {"saves/s": len(lat) / elapsed}
     for p in (50, 95, 99):
         numbers[f"p{p}"] = percentile(lat, p)
     return numbers, clients
 
 
 MODES = {"single": single_run, "closed": closed_run, "rate": rate_run}
+GROUPS = ("web", "postgres", "worker", "client")
 
 
-def measure(mode, port, sessions, args, evaluation_id, cpu_groups, worker_on):
-    """One run of `mode` against the server as it is (worker on or off): its numbers, with the CPU each process
-    group used, what the database's connections waited for and, with the worker on, score freshness."""
+def measure(mode, port, accounts, args, evaluation_id, groups, worker_on):
+    """One run of `mode` against the server as it is (worker on or off): its numbers, with the CPU per
+    acknowledged save of each process group, what the database's connections waited for and, with the worker
+    on, score freshness."""
+    numbers = {"probe": cpu_probe(), "load": os.getloadavg()[0]}
     with Freshness(evaluation_id) as poll:
-        with CPU(cpu_groups) as cpu:
-            numbers, clients = MODES[mode](port, sessions, args)
+        with CPUMeter(groups) as cpu:
+            got, clients = MODES[mode](port, accounts, args)
+        numbers |= got
         if worker_on:
             answered = [t for c in clients for t in c.answered]
             numbers["drain"] = poll.drain(max(answered)) if answered else 0.0  # (polls the rest first)
             lags = poll.lags(answered)
             numbers["freshness p50"], numbers["freshness p95"] = percentile(lags, 50), percentile(lags, 95)
-    numbers["cpu"] = cpu.cores
+    saves = sum(c.saves for c in clients) or 1
+    numbers["cpu ms"] = {g: 1000 * cpu.seconds.get(g, 0.0) / saves for g in GROUPS}
+    numbers["cpu ms"]["server"] = sum(numbers["cpu ms"][g] for g in ("web", "postgres", "worker"))
+    numbers["cores"] = {g: round(cpu.seconds.get(g, 0.0) / cpu.wall, 2) for g in GROUPS}
     numbers["waits"] = dict(sorted(poll.waits.items(), key=lambda kv: -kv[1])[:12])
     return numbers, clients
 
 
 def run(args):
     load_before = os.getloadavg()[0]  # the machine is shared: say how busy it was
+    probe_before = cpu_probe()
     cpu_before = _cpu_times()
     queue = f"assay-bench-judging-{uuid.uuid4().hex[:8]}"
     broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/0")
@@ -477,7 +700,7 @@ def run(args):
     from config.celery import app
 
     built = time.perf_counter()
-    evaluation, sessions = build_data(args)
+    evaluation, accounts, n_items = build_data(args)
     built = time.perf_counter() - built
     connection.close()
     port = free_port()
@@ -487,84 +710,121 @@ def run(args):
         options += ["-w", str(args.workers)]
     if args.threads:
         options += ["--threads", str(args.threads)]
-    server = production.start_gunicorn(env, port, options)
+    server_env = env | dict(s.split("=", 1) for s in args.server_env)
+    server = production.start_gunicorn(server_env, port, options)
+    other = other_port = None
+    if args.against:  # the other checkout's server, on the same database, idle while this one is measured
+        other_port = free_port()
+        other_env = server_env | dict(s.split("=", 1) for s in args.against_env)
+        other = production.start_gunicorn(other_env, other_port, options, root=Path(args.against).resolve())
     worker = None
-    groups = {"gunicorn": lambda: _pids(server.pid), "postgres": _postgres_pids}
+    groups = {"web": lambda: _tree(server.pid)}
     # the worker's banner and warnings go to a file, out of the report
     worker_log = open(Path(tempfile.gettempdir()) / f"{queue}-worker.log", "w")
     clients = []  # every client of every run: what each was told is checked against the database at the end
-    on, off, previous = {}, {}, {}
+    on, off, previous, against = {}, {}, {}, {}
     try:
+        if other is not None:
+            get_baseline(other_port, 50)
         get_baseline(port, 50)  # warm every worker
         baseline = get_baseline(port, args.single)
-        warm = [Client(port, *s) for s in sessions]
-        one_by_one(warm)  # first save of every client: code paths warm
-        clients += warm
+        logins = time.perf_counter()
+        log_in_all(port, accounts)
+        logins = time.perf_counter() - logins
+        for at in (port, other_port) if other is not None else (port,):
+            warm = [Client(at, a) for a in accounts]
+            one_at_a_time(warm, len(warm))  # first save of every assessor: code paths warm
+            clients += warm
         # Each mode with the worker on, then at once with it stopped: the pair shares the machine's state (it is
         # shared with other work whose load drifts). Before each worker-on run the worker catches up first.
-        configurations = [(on, {})] + ([(previous, PREVIOUS_WORKER)] if args.previous else [])
+        # (numbers, worker settings, port, checkout, gunicorn): this checkout, then the pairs asked for
+        configurations = [(on, {}, port, production.ROOT, server)]
+        if args.previous:
+            configurations.append((previous, PREVIOUS_WORKER, port, production.ROOT, server))
+        if other is not None:
+            configurations.append((against, {}, other_port, Path(args.against).resolve(), other))
         tuning = dict(setting.split("=", 1) for setting in args.worker_env)
         for mode in args.modes.split(","):
-            repeats = {id(numbers): [] for numbers in (on, previous, off)}
+            repeats = {id(numbers): [] for numbers in (on, previous, off, against)}
             for _ in range(args.repeat):
-                for numbers, worker_env in configurations:
-                    worker = production.start_worker(env | tuning | worker_env, queue, app, log=worker_log)
+                for numbers, worker_env, at, root, web in configurations:
+                    worker = production.start_worker(env | tuning | worker_env, queue, app, log=worker_log, root=root)
                     with Freshness(evaluation.pk) as poll:
                         poll.drain()  # the marks the last run left
-                    workers = groups | {"worker": lambda w=worker: _pids(w.pid)}
-                    got, used = measure(mode, port, sessions, args, evaluation.pk, workers, worker_on=True)
+                    workers = {"web": lambda p=web.pid: _tree(p), "worker": lambda w=worker: _tree(w.pid)}
+                    got, used = measure(mode, at, accounts, args, evaluation.pk, workers, worker_on=True)
                     repeats[id(numbers)].append(got)
                     clients += used
                     production.stop(worker)
                     worker = None
                 if not args.no_baseline:
-                    got, used = measure(mode, port, sessions, args, evaluation.pk, groups, worker_on=False)
+                    got, used = measure(mode, port, accounts, args, evaluation.pk, groups, worker_on=False)
                     repeats[id(off)].append(got)
                     clients += used
-            for numbers in (on, previous, off):
+            for numbers in (on, previous, off, against):
                 if repeats[id(numbers)]:
                     numbers[mode] = _median(repeats[id(numbers)])
     finally:
         if worker is not None:
             production.stop(worker)
         production.stop(server)
+        if other is not None:
+            production.stop(other)
         production.drop_queue(broker, queue)
         worker_log.close()
 
-    lost, history, told_total = lost_saves(sessions, clients)
+    lost, history, told_total = lost_saves(accounts, clients)
     errors = [e for c in clients for e in c.errors]
     ms = 1000
-    base_p50 = percentile(baseline, 50) * ms
 
-    def paired(name, mode, key, unit="ms", goal="", scale=ms, notes=""):
-        value = on[mode][key] * scale
+    def paired(name, mode, key, unit="ms", goal="", scale=ms, notes="", sub=None):
+        def get(numbers):
+            value = numbers.get(mode, {}).get(key)
+            return value.get(sub) if isinstance(value, dict) else value
+
+        value = get(on) * scale
         extra = {}
-        for label, other in (("worker_off", off), ("previous_worker", previous)):
-            if key in other.get(mode, {}):
-                theirs = other[mode][key]
-                extra |= {label: theirs * scale, f"ratio_to_{label}": on[mode][key] / theirs if theirs else None}
-        for label, other in (("each", on), ("each_previous_worker", previous), ("each_worker_off", off)):
-            if f"{key} each" in other.get(mode, {}):
-                extra[label] = [round(v * scale, 3) for v in other[mode][f"{key} each"]]
+        for label, other in (("worker_off", off), ("previous_worker", previous), ("against", against)):
+            theirs = get(other)
+            if theirs is not None:
+                extra |= {label: theirs * scale, f"ratio_to_{label}": get(on) / theirs if theirs else None}
+        if sub is None:
+            for label, other in (("each", on), ("each_previous_worker", previous), ("each_worker_off", off)):
+                if f"{key} each" in other.get(mode, {}):
+                    extra[label] = [round(v * scale, 3) for v in other[mode][f"{key} each"]]
         return Result(name, value, unit, goal=goal, notes=notes, extra=extra)
 
-    setup = f"gunicorn {args.workers or 'config'} x {args.threads or 'config'} threads, {len(sessions)} assessors"
+    setup = f"gunicorn {args.workers or 'config'} x {args.threads or 'config'} threads, {len(accounts)} assessors"
     results = [
         Result(
-            "baseline GET /login/ p50",
-            base_p50,
-            "ms",
-            notes="same server, one client",
+            "CPU probe before (best of 3 loops)",
+            probe_before,
+            "s",
+            notes="a fixed Python loop: how fast a core was",
             extra={
+                "probe_after": cpu_probe(),
                 "load_average_before": load_before,
                 "load_average_after": os.getloadavg()[0],
                 "cpus": os.cpu_count(),
                 "cpu_share_during_run": _cpu_share(cpu_before, _cpu_times()),
                 "data_seconds": built,
-                "items": sum(len(s[1]) for s in sessions),
+                "login_seconds": logins,
+                "items": n_items,
+                "setup": setup,
             },
         ),
+        Result("baseline GET /login/ p50", percentile(baseline, 50) * ms, "ms", notes="same server, one client"),
     ]
+    # The headline: CPU per acknowledged save, all server processes, then each group.
+    for mode in on:
+        goal = "<= 4" if mode in ("closed", "rate") else ""
+        results.append(
+            paired(f"{mode}: CPU per save, web+postgres+worker", mode, "cpu ms", goal=goal, scale=1, sub="server")
+        )
+        for group in GROUPS:
+            results.append(paired(f"{mode}: CPU per save, {group}", mode, "cpu ms", scale=1, sub=group))
+        results.append(paired(f"{mode}: CPU probe", mode, "probe", "s", scale=1))
+        results.append(paired(f"{mode}: load average", mode, "load", "", scale=1))
     if "single" in on:
         results += [
             paired("one assessor p50", "single", "p50"),
@@ -581,7 +841,7 @@ def run(args):
         ]
     if "rate" in on:
         results += [
-            paired(f"fixed {args.rate:g}/s achieved", "rate", "achieved", "saves/s", scale=1),
+            paired(f"fixed {args.rate:g}/s achieved", "rate", "saves/s", "saves/s", scale=1),
             paired(f"fixed {args.rate:g}/s p50", "rate", "p50"),
             paired(f"fixed {args.rate:g}/s p95", "rate", "p95"),
             paired(f"fixed {args.rate:g}/s p99", "rate", "p99", goal="<= 50"),
@@ -593,11 +853,12 @@ def run(args):
                 f"{mode}: score freshness p95",
                 on[mode]["freshness p95"],
                 "s",
+                goal="<= 2" if mode == "rate" else "",
                 extra={
                     "previous_worker": previous.get(mode, {}).get("freshness p95"),
-                    "cpu_cores_worker_on": on[mode]["cpu"],
-                    "cpu_cores_previous_worker": previous.get(mode, {}).get("cpu"),
-                    "cpu_cores_worker_off": off.get(mode, {}).get("cpu"),
+                    "cpu_cores_worker_on": on[mode]["cores"],
+                    "cpu_cores_previous_worker": previous.get(mode, {}).get("cores"),
+                    "cpu_cores_worker_off": off.get(mode, {}).get("cores"),
                 },
             ),
             paired(f"{mode}: all scored after the load", mode, "drain", "s", scale=1),
@@ -629,7 +890,11 @@ def _with_baselines(results):
     out = []
     for r in results:
         out.append(r)
-        for label, title in (("worker_off", "worker stopped"), ("previous_worker", "previous worker")):
+        for label, title in (
+            ("worker_off", "worker stopped"),
+            ("previous_worker", "previous worker"),
+            ("against", "the other checkout (--against)"),
+        ):
             if isinstance(r.extra.get(label), (int, float)):
                 out.append(Result(f"  {title}", r.extra[label], r.unit, extra={"of": r.name}))
     return out

@@ -43,12 +43,13 @@ def environment(broker, queue, **extra):
     )
 
 
-def start_gunicorn(env, port, options=(), log=None):
-    """collectstatic, then gunicorn on 127.0.0.1:`port` once it listens; `options` go after the config file's."""
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+def start_gunicorn(env, port, options=(), log=None, root=ROOT):
+    """collectstatic, then gunicorn on 127.0.0.1:`port` once it listens; `options` go after the config file's.
+    `root`: the checkout to serve (another one for an A/B pair)."""
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=root, env=env, check=True)
     command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py"]
     command += ["-b", f"127.0.0.1:{port}", "--log-level", "warning", *options]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT if log else None)
+    server = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT if log else None)
     deadline = Deadline(60)  # (a quiet machine's seconds, stretched by the load)
     while not deadline.passed():
         if server.poll() is not None:
@@ -99,12 +100,12 @@ def session_for(user):
 WORKER_COMMAND = ["-m", "celery", "-A", "config", "worker", "--loglevel=WARNING"]
 
 
-def start_worker(env, queue, control, log=None, timeout=60.0):
+def start_worker(env, queue, control, log=None, timeout=60.0, root=ROOT):
     """A Celery worker started as production starts it, consuming only `queue`, once it answers a ping sent
     through `control` (a Celery app on the same broker)."""
     node = f"{queue}@localhost"
     command = [sys.executable, *WORKER_COMMAND, "-Q", queue, "-n", node, "--without-gossip", "--without-mingle"]
-    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT if log else None)
+    worker = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT if log else None)
     from config.worker import await_ping
 
     return await_ping(worker, node, control, timeout, stop)

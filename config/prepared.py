@@ -17,6 +17,15 @@ NEVER_AUTOMATICALLY = 2**31 - 1
 def fetchone(sql, params):
     """Run `sql` (psycopg %(name)s placeholders, parameters cast in the SQL) as a prepared statement; its first
     row or None. The statement must return rows."""
+    return _run(sql, params, lambda cursor: cursor.fetchone())  # (a CTE ends in SELECT)
+
+
+def fetchall(sql, params):
+    """fetchone's statement, all its rows."""
+    return _run(sql, params, lambda cursor: cursor.fetchall())
+
+
+def _run(sql, params, fetch):
     connection.validate_no_broken_transaction()
     connection.close_if_health_check_failed()
     connection.ensure_connection()
@@ -29,7 +38,7 @@ def fetchone(sql, params):
             raw.prepare_threshold = NEVER_AUTOMATICALLY
         with psycopg.Cursor(raw) as cursor:
             cursor.execute(sql, params, prepare=True)
-            row = cursor.fetchone()  # every caller's statement returns rows (a CTE ends in SELECT)
+            rows = fetch(cursor)
     if connection.queries_logged:  # keep assertNumQueries and the debug log honest
         connection.queries_log.append({"sql": f"{sql} -- {params!r}", "time": f"{time.monotonic() - started:.3f}"})
-    return row
+    return rows

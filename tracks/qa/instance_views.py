@@ -10,9 +10,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from assess import documents, judging, keymap, progress
+from assess import documents, fastsave, judging, keymap, progress
 from assess.models import AnswerClass, Assignment, Judgment
-from config import params
+from config import params, prepared
 from config.roles import assessor_required
 from pooling.models import PoolItem
 from tracks.qa import instance_judging, questions
@@ -164,6 +164,19 @@ def item_panel_context(request, assignment, question, item_id=None, want=None):
     return context | bar_context(item, assignment.role, judgment)
 
 
+_BAR_CLASSES = f"SELECT id, label FROM {AnswerClass._meta.db_table} WHERE topic_id = %(topic)s::bigint ORDER BY id"
+
+
+def bar_classes(question):
+    """The question's answer classes in the order they were made (ids and labels: what the bar shows). On
+    PostgreSQL a prepared statement: the ORM's query (its default ordering joins the topic) cost a list save
+    ~1 ms of web CPU and 0.3 ms of the database's, about a fifth of the whole save (issue 32)."""
+    if not fastsave.available():
+        return list(AnswerClass.objects.filter(topic=question).order_by("id"))
+    rows = prepared.fetchall(_BAR_CLASSES, {"topic": question.pk})
+    return [AnswerClass(id=pk, topic_id=question.pk, label=label) for pk, label in rows]
+
+
 def bar_context(item, role, judgment, message=None, error=None):
     """The judgment bar: label buttons with their keys (assess.keymap: the digits), the current value, and on a
     list question (primary) the answer classes, numbered for ⇧digits: putting an answer into a class also judges
@@ -189,7 +202,7 @@ def bar_context(item, role, judgment, message=None, error=None):
     classed = questions.is_list_question(question) and role == Assignment.PRIMARY
     if classed:
         correct = value.get("label") == questions.class_label(evaluation)
-        classes = list(AnswerClass.objects.filter(topic=question))
+        classes = bar_classes(question)
         for i, c in enumerate(classes, start=1):
             c.number = i
             c.current = correct and c.pk == value.get("answer_class")

@@ -1,5 +1,7 @@
 """The judging services: every save is one transaction with history, version checks, closure and staleness."""
 
+import re
+
 import pytest
 
 from assess import judging
@@ -307,3 +309,20 @@ def test_time_per_item_from_consecutive_saves(sample, primary):
     assert (
         progress.time_per_assessor(sample.evaluation, by_series=True)[(primary.pk, sample.series[0].pk)]["items"] == 3
     )
+
+
+def test_the_bar_lists_the_question_s_classes_in_the_order_they_were_made(sample, primary, save_path, client):
+    """The judgment bar's class buttons (read by a prepared statement on PostgreSQL, the ORM elsewhere): this
+    question's classes only, in the order they were made, numbered from 1 for ⇧digits, whatever their labels."""
+    from tracks.qa.instance_views import bar_classes
+
+    q = sample.questions["1.2"]
+    made = [AnswerClass.objects.create(topic=q, label=label, created_by=primary) for label in ("Zed", "Ann", "Mo")]
+    AnswerClass.objects.create(topic=sample.questions["1.1"], label="elsewhere", created_by=primary)
+    assert [(c.pk, c.label, c.topic_id) for c in bar_classes(q)] == [(c.pk, c.label, q.pk) for c in made]
+    client.force_login(primary)
+    answer = client.post(f"/assess/item/{sample.items['1.2'][0].pk}/judge", {"version": 0, "label": "globally-correct"})
+    assert answer.status_code == 200
+    buttons = re.findall(rb'name="answer_class" value="(\d+)" data-class-number="(\d)"', answer.content)
+    assert buttons == [(str(c.pk).encode(), str(n).encode()) for n, c in enumerate(made, start=1)]
+    assert b"elsewhere" not in answer.content

@@ -1,0 +1,201 @@
+"""CPU of one judgment save on each side, measured in process: the web side (the thread running Django's WSGI
+handler, as gunicorn calls it: every middleware, the session and user, CSRF, the view, the partial) and the
+PostgreSQL backend serving it (/proc), per save, over `--saves` sequential saves of fresh items after a real login
+through /login/, with the request headers a browser's htmx POST carries. No concurrency and no HTTP server: this
+isolates the save path itself, so a change to it shows where `benchmarks judging` (the whole stack under load) is
+too noisy on a shared machine. `--against DIR` measures another checkout's code the same way, the two alternating
+`--rounds` times in one run (the before/after of a change: medians and their ratio). Each measurement is a child
+process started in the checkout it measures; a CPU-speed probe and the load average are recorded beside.
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def add_arguments(parser):
+    parser.add_argument("--saves", type=int, default=300, help="measured saves per round and checkout")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--against", metavar="DIR", help="another checkout, measured alternately")
+
+
+def run(args):
+    from benchmarks.harness import Result, setup_django
+    from benchmarks.judging import PASSWORD, build_data, cpu_probe
+
+    load_before, probe_before = os.getloadavg()[0], cpu_probe()
+    setup_django("assay_bench_save_cpu")
+    from django.conf import settings
+    from django.db import connection
+
+    trees = {"this": ROOT} | ({"against": Path(args.against).resolve()} if args.against else {})
+    data = type("Args", (), {"clients": len(trees) * args.rounds, "questions": 48, "runs": 30, "candidates": 60})
+    evaluation, accounts, _ = build_data(data)
+    connection.close()
+    env = dict(
+        os.environ,
+        DEBUG="0",
+        SECRET_KEY=settings.SECRET_KEY,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+        LOG_LEVEL="WARNING",
+        CELERY_BROKER_URL=os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/0"),
+        CELERY_QUEUE=f"assay-bench-save-cpu-{os.getpid()}",  # nobody consumes it: a waiting task's claim stays
+        CELERY_TASK_ALWAYS_EAGER="0",
+        BENCH_PASSWORD=PASSWORD,
+        # the pages render {% static %}: hashed names from a manifest, as in production
+        STATIC_ROOT=os.environ.get("BENCH_STATIC_ROOT", str(ROOT / ".bench-staticfiles")),
+    )
+    for root in trees.values():
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=root, env=env, check=True
+        )
+    got = {name: [] for name in trees}
+    accounts = iter(accounts)
+    for _ in range(args.rounds):
+        for name, root in trees.items():
+            account = next(accounts)
+            child = subprocess.run(
+                [sys.executable, __file__, account.username, ",".join(map(str, account.items)), str(args.saves)],
+                cwd=root,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
+            if child.returncode:
+                raise RuntimeError(f"the measurement in {root} failed:\n{child.stderr[-3000:]}")
+            got[name].append(json.loads(child.stdout.strip().splitlines()[-1]))
+
+    def median(name, key):
+        return statistics.median(r[key] for r in got[name])
+
+    results = []
+    for key, label in (
+        ("web", "web thread"),
+        ("process", "web process (with its publisher thread)"),
+        ("pg", "PostgreSQL backend"),
+    ):
+        extra = {"each": [round(r[key], 4) for r in got["this"]]}
+        if "against" in got:
+            theirs = median("against", key)
+            extra |= {"against": theirs, "ratio_to_against": median("this", key) / theirs if theirs else None}
+            extra["each_against"] = [round(r[key], 4) for r in got["against"]]
+        results.append(Result(f"CPU per save, {label}", median("this", key), "ms", extra=extra))
+        if "against" in got:
+            results.append(Result("  the other checkout (--against)", extra["against"], "ms", extra={"of": label}))
+    total = median("this", "web") + median("this", "pg")
+    results.append(Result("CPU per save, web thread + PostgreSQL", total, "ms"))
+    if "against" in got:
+        theirs = median("against", "web") + median("against", "pg")
+        results.append(Result("  the other checkout (--against)", theirs, "ms", extra={"ratio": total / theirs}))
+    results.append(
+        Result(
+            "CPU probe before (best of 3 loops)",
+            probe_before,
+            "s",
+            extra={
+                "probe_after": cpu_probe(),
+                "load_average_before": load_before,
+                "load_average_after": os.getloadavg()[0],
+            },
+        )
+    )
+    return results
+
+
+def _measure(username, items, saves):
+    """In the child, in the checkout to measure: log in, warm up, then `saves` saves; prints JSON."""
+    import io
+    import re
+
+    sys.path[0] = os.getcwd()  # the checkout to measure, not this file's
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.db import connection
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True, HTTP_HOST="127.0.0.1")
+    page = browser.get("/login/").content
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1).decode()
+    form = {"csrfmiddlewaretoken": token, "username": username, "password": os.environ["BENCH_PASSWORD"], "next": ""}
+    answer = browser.post("/login/", form, HTTP_REFERER="http://127.0.0.1/login/", HTTP_ORIGIN="http://127.0.0.1")
+    assert answer.status_code == 302, answer.status_code
+    page = browser.get("/assess/").content
+    csrf = re.search(rb"hx-headers='\{\"X-CSRFToken\": \"([^\"]+)\"\}'", page).group(1).decode()
+    cookie = "; ".join(f"{k}={v.value}" for k, v in browser.cookies.items())
+    connection.close()
+    handler = WSGIHandler()
+    origin = "http://127.0.0.1"
+
+    def save(item):
+        body = b"version=0&label=incorrect"
+        environ = {
+            "REQUEST_METHOD": "POST",
+            "PATH_INFO": f"/assess/item/{item}/judge",
+            "SCRIPT_NAME": "",
+            "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_HOST": "127.0.0.1",
+            "CONTENT_TYPE": "application/x-www-form-urlencoded",
+            "CONTENT_LENGTH": str(len(body)),
+            "HTTP_COOKIE": cookie,
+            "HTTP_X_CSRFTOKEN": csrf,
+            "HTTP_HX_REQUEST": "true",
+            "HTTP_HX_TARGET": "judge-bar",
+            "HTTP_HX_TRIGGER": "judge-bar",
+            "HTTP_HX_CURRENT_URL": f"{origin}/assess/",
+            "HTTP_ORIGIN": origin,
+            "HTTP_REFERER": f"{origin}/assess/",
+            "HTTP_ACCEPT": "*/*",
+            "HTTP_USER_AGENT": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36",
+            "HTTP_ACCEPT_ENCODING": "gzip, deflate, br, zstd",
+            "HTTP_ACCEPT_LANGUAGE": "en-US,en;q=0.9",
+            "wsgi.input": io.BytesIO(body),
+            "wsgi.url_scheme": "http",
+            "wsgi.errors": sys.stderr,
+            "wsgi.multithread": True,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": False,
+            "wsgi.version": (1, 0),
+        }
+        status = []
+        content = b"".join(handler(environ, lambda s, h, e=None: status.append(s)))
+        if not status[0].startswith("200") or b'name="version" value="1"' not in content:
+            raise RuntimeError(f"save of item {item}: {status[0]} {content[:300]!r}")
+
+    def backend_cpu():
+        pid = connection.connection.info.backend_pid
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    todo = iter(items)
+    for _ in range(30):  # warm: templates compiled, statements prepared, caches filled
+        save(next(todo))
+    backend = connection.connection.info.backend_pid
+    pg0, web0, process0 = backend_cpu(), time.thread_time(), time.process_time()
+    for _ in range(saves):
+        save(next(todo))
+    pg1, web1, process1 = backend_cpu(), time.thread_time(), time.process_time()
+    if connection.connection.info.backend_pid != backend:
+        raise RuntimeError("the connection was replaced during the measurement: its backend's CPU is not all here")
+    ms = 1000 / saves
+    print(json.dumps({"web": (web1 - web0) * ms, "process": (process1 - process0) * ms, "pg": (pg1 - pg0) * ms}))
+
+
+if __name__ == "__main__":
+    _measure(sys.argv[1], [int(x) for x in sys.argv[2].split(",")], int(sys.argv[3]))
