@@ -18,19 +18,19 @@ def context(topic_ids=("t1", "t2"), collection=COLLECTION, **settings):
     )
 
 
-def answer_2024(topic="t1", run_id="team-a1", references=(SEG[0], SEG[1], SEG[2]), answer=None, **extra):
-    answer = answer or [
+def answer_2024(topic_id="t1", run_id="team-a1", references=(SEG[0], SEG[1], SEG[2]), answer=None, **extra):
+    default = [
         {"text": "Vicarious trauma follows exposure.", "citations": [0, 2]},
         {"text": "It affects  therapists.", "citations": [1]},
         {"text": "No citation here.", "citations": []},
     ]
     return {
         "run_id": run_id,
-        "topic_id": topic,
+        "topic_id": topic_id,
         "topic": "what is vicarious trauma",
         "references": list(references),
         "response_length": 10,
-        "answer": answer,
+        "answer": default if answer is None else answer,
     } | extra
 
 
@@ -173,3 +173,185 @@ def test_the_segments_a_run_would_pool_are_read_without_an_evaluation():
     assert problems == [] and docids == {SEG[0], SEG[1], SEG[2]}
     ranked = "".join(f"t1 Q0 {SEG[i]} {i + 1} {20 - i} r\n" for i in range(5)).encode()
     assert runs.pooled_docids(ranked, "r.txt", pool_depth=3)[1] == {SEG[0], SEG[1], SEG[2]}
+
+
+# ------------------------------------------------------------------ one rule each, every problem by line
+
+
+def test_an_answer_over_400_words_is_refused():
+    long = [{"text": "word " * 200, "citations": [0]}, {"text": "word " * 201, "citations": []}]
+    errors, _, parsed = check(jsonl(answer_2024("t1"), answer_2024("t2", answer=long)))
+    assert errors == ["run.jsonl:2: topic t2: 401 words, over the cap of 400"] and parsed is None
+    assert check(jsonl(answer_2024("t1", answer=long[:1])))[0] == []  # 200 words: fine
+    assert check(jsonl(answer_2024("t1", answer=long)), context(max_words=500))[0] == []  # the setting's cap
+
+
+def test_more_than_100_references_are_refused():
+    refs = [f"msmarco_v2.1_doc_01_{i}#0_0" for i in range(101)]
+    ctx = context(collection=COLLECTION | set(refs))
+    errors, _, _ = check(jsonl(answer_2024("t1", references=refs)), ctx)
+    assert errors == ["run.jsonl:1: topic t1: 101 references, over the cap of 100"]
+    assert check(jsonl(answer_2024("t1", references=refs[:100])), ctx)[0] == []
+
+
+def test_citation_indices_must_be_in_range_and_whole_numbers():
+    bad = [{"text": "One.", "citations": [3, -1, "0", True, 1]}]
+    errors, _, _ = check(jsonl(answer_2024("t1", answer=bad)))
+    assert errors == [
+        "run.jsonl:1: topic t1, sentence 1: citation 3 is out of range (references has 3)",
+        "run.jsonl:1: topic t1, sentence 1: citation -1 is out of range (references has 3)",
+        "run.jsonl:1: topic t1, sentence 1: citation '0' is not an index into references",
+        "run.jsonl:1: topic t1, sentence 1: citation True is not an index into references",
+    ]
+    errors, _, _ = check(jsonl(answer_2024("t1", answer=[{"text": "One.", "citations": "0"}])))
+    assert errors == ["run.jsonl:1: topic t1, sentence 1: 'citations' must be a list of indices into references"]
+
+
+def test_segment_ids_must_be_well_formed():
+    errors, _, _ = check(jsonl(answer_2024("t1", references=[SEG[0], "msmarco_v2_doc_00_1", 7])))
+    assert errors == [
+        "run.jsonl:1: topic t1: references[1] 'msmarco_v2_doc_00_1' is not a segment id",
+        "run.jsonl:1: topic t1: references[2] 7 is not a segment id",
+    ]
+    errors, _, _ = check(jsonl(answer_shared("t1", citations=["doc#1"])))
+    assert errors == ["run.jsonl:1: topic t1, sentence 1: citation 'doc#1' is not a segment id"]
+    # another collection's ids, by the evaluation's setting
+    ctx = context(docid_pattern=r"[0-9a-f-]{36}", collection={"0b1c2d3e-0000-0000-0000-000000000000"})
+    uuid = {"0b1c2d3e-0000-0000-0000-000000000000": 1.0}
+    line = answer_shared("t1", citations=list(uuid))
+    line["responses"][1]["citations"], line["references"] = uuid, list(uuid)
+    assert check(jsonl(line), ctx)[0] == []
+
+
+def test_segments_must_be_in_the_collection_each_named_once():
+    missing = "msmarco_v2.1_doc_99_1#0_0"
+    errors, _, _ = check(jsonl(answer_2024("t1", references=[SEG[0], missing, SEG[2]])))
+    assert errors == [f"run.jsonl:1: topic t1: segment {missing} is not in the collection"]
+    asked = []
+    ctx = context()
+    ctx.known_docids = lambda found: asked.append(set(found)) or found & COLLECTION
+    check(jsonl(answer_2024("t1"), answer_2024("t2")), ctx)
+    assert asked == [{SEG[0], SEG[1], SEG[2]}]  # one question for the whole file
+
+
+def test_each_topic_is_answered_once():
+    errors, _, parsed = check(jsonl(answer_2024("t1"), answer_2024("t2"), answer_2024("t1")))
+    assert errors == ["run.jsonl:3: topic t1 is answered twice (also line 1)"] and parsed is None
+
+
+def test_topic_ids_must_be_the_evaluations_and_missing_ones_are_a_note():
+    errors, notes, parsed = check(jsonl(answer_2024("t1"), answer_2024("t7")))
+    assert errors == ["run.jsonl:2: topic t7 is not a topic of this evaluation"]
+    errors, notes, parsed = check(jsonl(answer_2024("t1")))
+    assert errors == [] and notes == ["run.jsonl:0: note: no answer for 1 topic(s): t2"] and parsed is not None
+
+
+def test_one_run_id_team_id_and_shape_a_file():
+    errors, _, _ = check(jsonl(answer_2024("t1"), answer_2024("t2", run_id="team-a2")))
+    assert errors == ["run.jsonl:2: run_id 'team-a2' differs from 'team-a1' of line 1: one run a file, one run_id"]
+    errors, _, _ = check(jsonl(answer_2025("t1"), answer_2025("t2", team_id="other")))
+    assert errors == ["run.jsonl:2: team_id 'other' differs from 'team-b' of line 1: one run a file, one team_id"]
+    two = answer_shared("t2")
+    two["metadata"]["run_id"] = "team-a1"
+    errors, _, _ = check(jsonl(answer_2024("t1"), two))
+    # (a 2024 line has no team_id: the shared line's is the only one, no difference)
+    assert errors == [
+        "run.jsonl:2: answer shape 'shared' differs from '2024' of line 1: one run a file, one answer shape"
+    ]
+
+
+def test_malformed_json_is_named_by_line_and_column_with_the_other_lines_still_checked():
+    data = jsonl(answer_2024("t1")) + b'{"run_id": "team-a1", "topic_id": "t2",}\n[1, 2]\n{"topic_id": "t2"}\n'
+    errors, _, parsed = check(data)
+    assert errors == [
+        "run.jsonl:2: malformed JSON: Illegal trailing comma before end of object (column 39)",
+        "run.jsonl:3: each line must hold one JSON object (one topic's answer)",
+        "run.jsonl:4: not an answer of a known shape: 2024 (run_id, topic_id, answer), 2025 (narrative_id, answer) "
+        "or the shared shape (metadata, responses)",
+    ]
+    assert parsed is None
+
+
+def test_fields_each_shape_needs():
+    no_ids = answer_2024("t1")
+    del no_ids["run_id"]
+    no_ids["references"] = "x"
+    errors, _, _ = check(jsonl(no_ids, answer_2024("t2", answer=[{"text": " ", "citations": []}])))
+    assert errors == [
+        "run.jsonl:1: no 'run_id'",
+        "run.jsonl:1: topic t1: 'references' must be a list of segment ids",
+        "run.jsonl:2: topic t2, sentence 1: needs a non-empty 'text'",
+    ]
+    errors, _, _ = check(jsonl(answer_2025("t1", type="semi"), answer_2025("t2", team_id="")))
+    assert errors == [
+        "run.jsonl:1: topic t1: 'type' must be one of automatic, manual, not 'semi'",
+        "run.jsonl:2: no 'team_id'",
+    ]
+    errors, _, _ = check(jsonl(answer_2024("t1", answer=[])))
+    assert errors == ["run.jsonl:1: topic t1: 'answer' must be a non-empty list of sentences"]
+
+
+def test_size_and_depth_are_bounded_before_anything_is_decoded(monkeypatch):
+    deep = answer_2024("t1")
+    deep["answer"][0]["citations"] = [[[[[[0]]]]]]
+    errors, _, _ = check(jsonl(deep))
+    assert errors == ["run.jsonl:1: malformed JSON: nested deeper than 6 levels (column 287)"]
+    monkeypatch.setattr(runs, "MAX_LINE_CHARS", 500)
+    errors, _, _ = check(jsonl(answer_2024("t1"), answer_2024("t2", topic="x" * 600)))
+    assert errors == ["run.jsonl:2: the line has more than 500 characters; not read"]
+    monkeypatch.setattr(runs, "MAX_FILE_BYTES", 100)
+    data = jsonl(answer_2024("t1"))
+    errors, _, parsed = check(data)
+    assert errors == [f"run.jsonl:0: the file has {len(data)} bytes, more than 100; not read"] and parsed is None
+
+
+def test_far_more_answers_than_topics_stop_the_reading():
+    lines = [answer_2024(f"x{i}") for i in range(103)]
+    errors, _, parsed = check(jsonl(*lines), context(topic_ids=("t1",)))
+    assert errors[-1] == (
+        "run.jsonl:102: more than 100 answers beyond the 1 topics of this evaluation (each topic is answered once); "
+        "the run is refused whole here, the rest is not read"
+    )
+    assert parsed is None
+
+
+def test_a_file_that_is_not_utf8_or_is_empty_or_a_json_array_is_named_as_such():
+    assert check(jsonl(answer_2024("t1")) + b'{"x": "\xff"}\n')[0] == ["run.jsonl:2: not UTF-8 (invalid start byte)"]
+    assert check(b"\n  \n")[0] == ["run.jsonl:0: the file is empty"]
+    assert check(json.dumps([answer_2024("t1")]).encode())[0] == [
+        "run.jsonl:1: an answer run is JSON Lines (one JSON object a line), not a JSON array"
+    ]
+
+
+def test_retrieval_run_lines_are_checked_each_by_line():
+    lines = [
+        f"t1 Q0 {SEG[0]} 1 2.0 bm25",
+        f"t1 Q0 {SEG[1]} 2 1.0",
+        f"t1 Q0 {SEG[1]} zero 1.0 bm25",
+        f"t1 Q0 {SEG[1]} 3 nan bm25",
+        "t1 Q0 msmarco_v2.1_doc_00_1 4 0.5 bm25",
+        f"t1 Q0 {SEG[0]} 5 0.4 bm25",
+        f"t3 Q0 {SEG[2]} 1 0.3 bm25",
+        "t1 Q0 msmarco_v2.1_doc_99_1#0_0 6 0.2 bm25",
+        f"t2 Q0 {SEG[2]} 1 1 other",
+    ]
+    errors, _, parsed = check("\n".join(lines).encode())
+    assert errors == [
+        "run.jsonl:2: 5 columns; a TREC run line has 6: topic Q0 docid rank score tag",
+        "run.jsonl:3: rank 'zero' is not a whole number of 1 or more",
+        "run.jsonl:4: score 'nan' is not a finite number",
+        "run.jsonl:5: 'msmarco_v2.1_doc_00_1' is not a segment id",
+        "run.jsonl:9: run tag 'other' differs from 'bm25' of line 1: one run a file",
+        f"run.jsonl:6: topic t1: {SEG[0]} is ranked twice (also line 1)",
+        "run.jsonl:7: topic t3 is not a topic of this evaluation",
+        "run.jsonl:8: topic t1: segment msmarco_v2.1_doc_99_1#0_0 is not in the collection",
+    ]
+    assert parsed is None
+
+
+def test_a_retrieval_run_ranks_at_most_100_segments_a_topic():
+    docs = [f"msmarco_v2.1_doc_02_{i}#0_0" for i in range(101)]
+    ctx = context(collection=set(docs))
+    data = "".join(f"t1 Q0 {d} {i + 1} {200 - i} r\n" for i, d in enumerate(docs)).encode()
+    assert check(data, ctx)[0] == ["run.jsonl:101: topic t1: more than 100 segments ranked"]
+    assert check(data, context(collection=set(docs), max_ranked=101))[0] == []

@@ -235,7 +235,8 @@ def _read_answer(obj, line, limits, pattern, shape, fields, topic_field, body_fi
     task = fields.get("task")
     answer.task = task if task in ("AG", "RAG") else ""
     references = obj.get("references", [] if shape == "shared" else None)
-    if not isinstance(references, list):
+    listed = isinstance(references, list)
+    if not listed:
         problems.append(Problem(line, f"{label}: 'references' must be a list of segment ids"))
         references = []
     if len(references) > limits["max_references"]:
@@ -245,7 +246,8 @@ def _read_answer(obj, line, limits, pattern, shape, fields, topic_field, body_fi
     for i, ref in enumerate(references):
         if not isinstance(ref, str) or not pattern.match(ref):
             problems.append(Problem(line, f"{label}: references[{i}] {_short(ref)} is not a segment id"))
-        answer.references.append(ref if isinstance(ref, str) else "")
+            ref = ""  # kept in its place, so that the indices after it still point right
+        answer.references.append(ref)
     body = obj.get(body_field)
     if not isinstance(body, list) or not body:
         problems.append(Problem(line, f"{label}: {body_field!r} must be a non-empty list of sentences"))
@@ -256,7 +258,8 @@ def _read_answer(obj, line, limits, pattern, shape, fields, topic_field, body_fi
         if not isinstance(part, dict) or not isinstance(part.get("text"), str) or not part["text"].strip():
             problems.append(Problem(line, f"{where}: needs a non-empty 'text'"))
             continue
-        found, cited = _citations(part.get("citations", []), answer.references, where, line, pattern, shape)
+        refs = answer.references if listed else None
+        found, cited = _citations(part.get("citations", []), refs, where, line, pattern, shape)
         problems += found
         words += len(part["text"].split())
         answer.sentences.append((" ".join(part["text"].split()), cited))
@@ -273,7 +276,8 @@ def _short(value: Any) -> str:
 
 
 def _citations(value, references, where, line, pattern, shape):
-    """(problems, cited segment ids in the run's order, each once) of one sentence's citations."""
+    """(problems, cited segment ids in the run's order, each once) of one sentence's citations; `references`
+    None when they could not be read (indices into them are then not checked)."""
     problems: list[Problem] = []
     if isinstance(value, dict) and shape == "shared":
         items: list[Any] = list(value)
@@ -285,6 +289,8 @@ def _citations(value, references, where, line, pattern, shape):
     cited: list[str] = []
     for item in items:
         if isinstance(item, int) and not isinstance(item, bool):
+            if references is None:
+                continue
             if not 0 <= item < len(references):
                 problems.append(
                     Problem(line, f"{where}: citation {item} is out of range (references has {len(references)})")
