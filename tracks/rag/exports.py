@@ -9,7 +9,6 @@
 """
 
 import json
-from collections import defaultdict
 
 from assess.official import official_values
 from pooling.formats.base import ParsedEntry
@@ -45,7 +44,10 @@ def nuggetizer_assignments(evaluation):
     topics = _topics(evaluation)
     tids = [t.pk for t in topics]
     nuggets, texts = topic_nuggets(tids), _texts(tids)
-    items = {(tid, key): pk for pk, tid, key in PoolItem.objects.filter(topic_id__in=tids).values_list("id", "topic_id", "key")}
+    items = {
+        (tid, key): pk
+        for pk, tid, key in PoolItem.objects.filter(topic_id__in=tids).values_list("id", "topic_id", "key")
+    }
     official = official_values(tids, KIND)
     answers = {}
     for run_id, tid, docid, text, data in RunEntry.objects.filter(

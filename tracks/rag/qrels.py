@@ -21,9 +21,7 @@ def ranked_documents(run):
     """A retrieval run's segments in rank order, topic by topic; an answer run's cited segments, in citation
     order, with descending scores (what trec_eval needs to read them as a ranking)."""
     rows = (
-        RunEntry.objects.filter(run=run)
-        .order_by("topic__position", "id")
-        .values_list("topic__ident", "docid", "data")
+        RunEntry.objects.filter(run=run).order_by("topic__position", "id").values_list("topic__ident", "docid", "data")
     )
     seen, count = set(), {}
     for ident, docid, data in rows:

@@ -61,7 +61,8 @@ def run_report(run):
         if section:
             sections.append(ReportSection(f"{measure_label(name, evaluation.track)} per topic", section, "Topic"))
     plotted = sections[0].rows if sections else []
+    title = sections[0].title.removesuffix(" per topic") if sections else "Score"
     return assemble_report(
         run, others, summary, sections, notes, plotted, measures_note=NOTE,
-        plot_title=f"{sections[0].title.removesuffix(' per topic') if sections else 'Score'}: difference from the median, per topic",
+        plot_title=f"{title}: difference from the median, per topic",
     )  # fmt: skip
