@@ -13,15 +13,14 @@ from assess.models import Assignment, Judgment, JudgmentChange, Nugget, Structur
 from core.audit import AuditEntry
 from corpus.loading import load_collection
 from pooling.evaluations import create_evaluation
-from pooling.models import PoolItem
 from pooling.pools import build_pools
 from pooling.runs import RunFile, load_run_files
 from pooling.topics import load_topics
 from scoring.models import Score
 from scoring.qrels import qrels_lines
 from scoring.rescore import rescore_evaluation
-from tracks.rag import exports, judging
 from tests.tracks.rag.conftest import FORMAT
+from tracks.rag import exports, judging
 from tracks.rag.suggestions import SuggestionError, load_suggestions
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "rag"
