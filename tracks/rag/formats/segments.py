@@ -11,13 +11,16 @@ what runs cite (`wanted_from_runs`), and the scan that decides it reads each lin
 """
 
 import re
+import sys
 from collections.abc import Iterable, Iterator
+from types import ModuleType
 
 from config import safejson
 from corpus.formats.base import CHUNK, ByteStream, FormatError, ParsedDocument, Record, SizeLimitExceeded, size_text
 from tracks.rag.formats import runs
 
 NAME = "msmarco-v2.1-segmented"
+LABEL = "MS MARCO V2.1 segments"
 SEGMENT_ID = re.compile(r"^(msmarco_v2\.1_doc_\d+_\d+)#(\d+)_(\d+)$")
 META_FIELDS = ("title", "url", "headings", "start_char", "end_char")
 _DOCID_AT_START = b'{"docid": "'  # how every line of the official shards begins: read without a JSON decoder
@@ -131,3 +134,8 @@ def wanted_from_runs(files: Iterable[tuple[str, bytes]], neighbours: int = DEFAU
         problems += [p.format(filename) for p in found]
         cited |= docids
     return problems, CitedSegments(cited, neighbours)
+
+
+def collection_formats() -> dict[str, ModuleType]:
+    """What the track registers as core.extension_points.collection_formats: this module under its name."""
+    return {NAME: sys.modules[__name__]}
