@@ -4,7 +4,7 @@
 from core import extension_points as ep
 from core.tracks import PageLink, Track, register_track
 from tracks.rag import demo, exports, judging, keys, kinds, qrels, report, scorer
-from tracks.rag.formats import runs, topics
+from tracks.rag.formats import runs, segments, topics
 from tracks.rag.labels import KIND
 from tracks.rag.measures import MEASURES
 
@@ -53,3 +53,4 @@ def register():
     ep.qrels.register(slug, qrels.qrels)
     ep.ranked_documents.register(slug, qrels.ranked_documents)
     # loading (formats)
+    ep.collection_formats.register(slug, segments.collection_formats)

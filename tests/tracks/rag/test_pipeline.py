@@ -19,7 +19,6 @@ from pooling.topics import load_topics
 from scoring.models import Score
 from scoring.qrels import qrels_lines
 from scoring.rescore import rescore_evaluation
-from tests.tracks.rag.conftest import FORMAT
 from tracks.rag import exports, judging
 from tracks.rag.suggestions import SuggestionError, load_suggestions
 
@@ -33,7 +32,7 @@ def seg(doc, n):
 
 @pytest.fixture
 def pooled(db):
-    load_collection("rag-segs", FORMAT, [str(FIXTURES / "segments.jsonl")])
+    load_collection("rag-segs", "msmarco-v2.1-segmented", [str(FIXTURES / "segments.jsonl")])
     ev = create_evaluation("rag", judging.TRACK, ["rag-segs"])
     load_topics(ev, (FIXTURES / "topics.jsonl").read_bytes(), "topics.jsonl")
     files = [
