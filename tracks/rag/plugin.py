@@ -11,7 +11,7 @@ from tracks.rag.measures import MEASURES
 RAG = Track(
     slug=judging.TRACK,
     title="TREC RAG 2024/2025 (answers citing MS MARCO V2.1 segments)",
-    seed="SPEC-NOTES: TREC RAG",
+    seed='SPEC-NOTES "TREC RAG"',
     collection_formats=("msmarco-v2.1-segmented",),
     topic_format=topics,
     run_format=runs,
