@@ -22,6 +22,12 @@ def _objects(world):
     return ev, mine, relevance, answer, nugget, disputed
 
 
+def _suggesting(ev, world):
+    """The everyone's primary assignment whose topic still has suggestions (2024-212: only its relevance judged)."""
+    mine = Assignment.objects.filter(evaluation=ev, assessor=world["everyone"], role=Assignment.PRIMARY)
+    return next(a for a in mine.select_related("topic") if judging.suggestions(a.topic))
+
+
 def routes(world):
     ev, mine, relevance, answer, nugget, disputed = _objects(world)
     a = {"pk": mine.pk}
@@ -33,7 +39,7 @@ def routes(world):
         "rag:nuggets": [Route(a, query={"at": "0"})],
         "rag:nugget_create": [Route(a, ("POST",), json={"text": "A new fact", "importance": "okay"})],
         "rag:nugget": [Route(a | {"nugget_id": nugget.pk}, ("POST",), json={"action": "edit", "text": nugget.text})],
-        "rag:suggestion": [Route(a | {"index": 1}, ("POST",), json={"action": "reject"})],
+        "rag:suggestion": [Route({"pk": _suggesting(ev, world).pk, "index": 1}, ("POST",), json={"action": "reject"})],
         "rag:judge": [Route({"item_id": relevance.pk}, ("POST",), json={"version": 1, "value": {"label": "3"}})],
         "rag:overview": [Route({"slug": ev.slug})],
         "rag:adjudication": [Route({"slug": ev.slug}, adjudication=True)],
