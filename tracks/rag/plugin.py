@@ -53,4 +53,4 @@ def register():
     ep.qrels.register(slug, qrels.qrels)
     ep.ranked_documents.register(slug, qrels.ranked_documents)
     # loading (formats)
-    ep.collection_formats.register(slug, segments.collection_formats)
+    ep.collection_formats.register(slug, segments.collection_formats)  # MS MARCO V2.1 segmented, to corpus

@@ -355,3 +355,24 @@ def test_a_retrieval_run_ranks_at_most_100_segments_a_topic():
     data = "".join(f"t1 Q0 {d} {i + 1} {200 - i} r\n" for i, d in enumerate(docs)).encode()
     assert check(data, ctx)[0] == ["run.jsonl:101: topic t1: more than 100 segments ranked"]
     assert check(data, context(collection=set(docs), max_ranked=101))[0] == []
+
+
+# ------------------------------------------------------------------ checking in a worker process
+
+
+def test_a_worker_checks_with_the_segments_looked_up_beforehand_and_answers_as_at_home():
+    from pooling.formats import parallel
+
+    missing = "msmarco_v2.1_doc_99_1#0_0"
+    data = jsonl(answer_2024("t1", references=[SEG[0], missing, SEG[2]]), answer_2024("t2"))
+    asked = []
+    ctx = context()
+    ctx.known_docids = lambda found: asked.append(set(found)) or found & COLLECTION
+    extra = runs.process_extra(ctx, data)
+    assert asked == [{SEG[0], SEG[1], SEG[2], missing}]  # every id the file holds, in one lookup
+    worker = CheckContext(topics=ctx.topics, settings={}, known_docids=parallel.unavailable, extra=extra)
+    at_home, in_worker = runs.check_run(data, "r", context()), runs.check_run(data, "r", worker)
+    assert in_worker == at_home and in_worker[0][0].message == f"topic t1: segment {missing} is not in the collection"
+    with pytest.raises(parallel.NeedsParent):  # an id the file did not show: back to the parent
+        extra["known_segments"]({SEG[11]})
+    assert runs.process_extra(context(docid_pattern="[a-z]+"), data) is None  # other ids: checked at home

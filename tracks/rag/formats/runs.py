@@ -26,12 +26,13 @@ Run entries (the contract with the judging half, tracks/rag): per topic of an an
 import hashlib
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from config import safejson
 from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
+from pooling.formats.parallel import NeedsParent
 
 FILE_SHAPE = "text"  # JSON Lines or TREC run lines; an XML file is named as meant for another evaluation
 SHAPES = ("2024", "2025", "shared", "retrieval")
@@ -76,11 +77,12 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
     problems, read = _read(data, limits, len(context.topics))
     if read is None:
         return problems, None
+    known = (context.extra or {}).get("known_segments") or context.known_docids
     if read and isinstance(read[0], _Ranked):
-        problems += _cross_check_ranked(read, context, limits)  # type: ignore[arg-type]
+        problems += _cross_check_ranked(read, context, known)  # type: ignore[arg-type]
         run = None if _errors(problems) else _parsed_ranked(read, limits)  # type: ignore[arg-type]
     else:
-        problems += _cross_check_answers(read, context)  # type: ignore[arg-type]
+        problems += _cross_check_answers(read, context, known)  # type: ignore[arg-type]
         run = None if _errors(problems) else _parsed_answers(read, context.settings)  # type: ignore[arg-type]
     return problems, run
 
@@ -386,11 +388,11 @@ def _read_ranked(text, limits, pattern):
 # ---------------------------------------------------------------- checks against the evaluation
 
 
-def _cross_check_answers(answers: list[_Answer], context: CheckContext) -> list[Problem]:
+def _cross_check_answers(answers: list[_Answer], context: CheckContext, lookup: Callable) -> list[Problem]:
     problems: list[Problem] = []
     docids = {s for a in answers for s in a.references} | {s for a in answers for _, c in a.sentences for s in c}
     docids.discard("")
-    known = context.known_docids(docids) if docids else set()
+    known = lookup(docids) if docids else set()
     first: dict[str, int] = {}
     for a in answers:
         label = f"topic {a.topic}"
@@ -416,9 +418,9 @@ def _cross_check_answers(answers: list[_Answer], context: CheckContext) -> list[
     return problems
 
 
-def _cross_check_ranked(ranked: list[_Ranked], context: CheckContext, limits: dict[str, Any]) -> list[Problem]:
+def _cross_check_ranked(ranked: list[_Ranked], context: CheckContext, lookup: Callable) -> list[Problem]:
     problems: list[Problem] = []
-    known = context.known_docids({r.docid for r in ranked}) if ranked else set()
+    known = lookup({r.docid for r in ranked}) if ranked else set()
     unknown_topics: set[str] = set()
     for r in ranked:
         if r.topic not in context.topics and r.topic not in unknown_topics:
@@ -488,6 +490,37 @@ def _parsed_ranked(ranked: list[_Ranked], limits: dict[str, Any]) -> ParsedRun:
     return ParsedRun(
         tag=tag, entries=entries, data={"shape": "retrieval", "task": "R", "team_id": "", "type": "", "priority": 1}
     )
+
+
+# ---------------------------------------------------------------- checking in worker processes
+
+
+class KnownSegments:
+    """CheckContext.extra["known_segments"] for a worker process (pooling.formats.parallel): which of the segment
+    ids found in the file are in the collection, looked up beforehand; NeedsParent when a check asks for others."""
+
+    def __init__(self, asked: Iterable[str], found: Iterable[str]) -> None:
+        self.asked, self.found = frozenset(asked), frozenset(found)
+
+    def __call__(self, docids: Iterable[str]) -> set[str]:
+        docids = set(docids)
+        if not self.asked.issuperset(docids):
+            raise NeedsParent
+        return docids & self.found
+
+
+_ANY_SEGMENT_ID = re.compile(SEGMENT_ID.encode())  # a longer id holding one only adds an id to look up
+
+
+def process_extra(context: CheckContext, data: bytes) -> dict[str, Any] | None:
+    """What a worker needs to check the file: the collection's answer for every MS MARCO V2.1 segment id the file
+    holds, looked up here. None (checked in this process) under another `docid_pattern`."""
+    if (context.settings or {}).get("docid_pattern"):
+        return None
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    found = {m.decode("ascii") for m in _ANY_SEGMENT_ID.findall(data)}
+    return {"known_segments": KnownSegments(found, context.known_docids(found) if found else set())}
 
 
 # ---------------------------------------------------------------- pooling
