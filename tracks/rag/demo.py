@@ -88,6 +88,7 @@ def load_rag_demo(out):
         load_suggestions(
             evaluation, (FIXTURES / "nuggets-suggested.jsonl").read_bytes(), "nuggets-suggested.jsonl", None
         )
+        topics = {t.ident: t for t in evaluation.topics.all()}  # with their suggestions
     texts = dict(Document.objects.filter(collection__name=COLLECTION).values_list("docno", "text"))
     if "assessor" in users and "2024-145" in topics:
         _judge_topic(users["assessor"], topics["2024-145"], texts)

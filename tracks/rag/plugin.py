@@ -5,13 +5,14 @@ from core import extension_points as ep
 from core.tracks import PageLink, Track, register_track
 from tracks.rag import demo, exports, judging, keys, kinds, qrels, report, scorer
 from tracks.rag.formats import runs, segments, topics
+from tracks.rag.judgments_jsonl import RagRecords
 from tracks.rag.labels import KIND
 from tracks.rag.measures import MEASURES
 
 RAG = Track(
     slug=judging.TRACK,
     title="TREC RAG 2024/2025 (answers citing MS MARCO V2.1 segments)",
-    seed="SPEC-NOTES: TREC RAG",
+    seed='SPEC-NOTES "TREC RAG"',
     collection_formats=("msmarco-v2.1-segmented",),
     topic_format=topics,
     run_format=runs,
@@ -52,5 +53,6 @@ def register():
     ep.judgment_exports.register(slug, judgment_exports)
     ep.qrels.register(slug, qrels.qrels)
     ep.ranked_documents.register(slug, qrels.ranked_documents)
+    ep.judgments_jsonl.register(slug, RagRecords)  # nuggets and suggestions in the judgments file
     # loading (formats)
     ep.collection_formats.register(slug, segments.collection_formats)  # MS MARCO V2.1 segmented, to corpus

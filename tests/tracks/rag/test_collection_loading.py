@@ -74,11 +74,11 @@ def answer_run(tmp_path, cited):
     return str(path)
 
 
-def test_the_track_brings_its_format_to_corpus_through_the_extension_point():
+def test_the_track_brings_its_format_to_corpus_through_the_extension_point(monkeypatch):
     assert "msmarco-v2.1-segmented" in format_names()
     assert format_module("msmarco-v2.1-segmented") is segments
     assert ("msmarco-v2.1-segmented", "MS MARCO V2.1 segments") in format_choices()
-    ep.collection_formats._by_track.pop("trec-rag")
+    monkeypatch.delitem(ep.collection_formats._by_track, "trec-rag")  # put back after the test (the plugin's)
     with pytest.raises(ValueError, match="unknown collection format 'msmarco-v2.1-segmented'; known: aquaint2"):
         format_module("msmarco-v2.1-segmented")
 

@@ -7,6 +7,8 @@ import math
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from assess.judging import Forbidden, StaleJudgment
 from assess.models import Assignment, Judgment, JudgmentChange, Nugget, StructureChange
@@ -19,7 +21,6 @@ from pooling.topics import load_topics
 from scoring.models import Score
 from scoring.qrels import qrels_lines
 from scoring.rescore import rescore_evaluation
-from tests.tracks.rag.conftest import FORMAT
 from tracks.rag import exports, judging
 from tracks.rag.suggestions import SuggestionError, load_suggestions
 
@@ -33,7 +34,7 @@ def seg(doc, n):
 
 @pytest.fixture
 def pooled(db):
-    load_collection("rag-segs", FORMAT, [str(FIXTURES / "segments.jsonl")])
+    load_collection("rag-segs", "msmarco-v2.1-segmented", [str(FIXTURES / "segments.jsonl")])
     ev = create_evaluation("rag", judging.TRACK, ["rag-segs"])
     load_topics(ev, (FIXTURES / "topics.jsonl").read_bytes(), "topics.jsonl")
     files = [
@@ -230,3 +231,24 @@ def test_the_nuggetizer_exports_and_qrels(judged):
     assert f"{T} 0 {seg(0, 0)} 3\n" in lines and f"{T} 0 {seg(1, 0)} 1\n" in lines
     assert f"{T} 0 {seg(0, 3)} -1\n" in lines  # pooled, not judged yet
     assert Nugget.objects.filter(topic=topic).count() == 3
+
+
+def test_the_commands_load_suggestions_and_decide(judged, make_user, capsys, tmp_path):
+    ev, topic, ann = judged
+    make_user("boss", "organizer")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"qid": "nope", "query": "", "nuggets": []}\n')
+    with pytest.raises(CommandError, match="no topic 'nope'"):
+        call_command("rag_suggestions", "rag", str(bad), "--by", "boss")
+    call_command("rag_suggestions", "rag", str(FIXTURES / "nuggets-suggested.jsonl"), "--by", "boss")
+    assert "11 suggested nuggets loaded for 3 topics of rag" in capsys.readouterr().out
+    bob = make_user("bob", "assessor")
+    Assignment.objects.create(evaluation=ev, topic=topic, assessor=bob, role=Assignment.SECONDARY)
+    r = items(topic, "relevance")[seg(0, 0)]
+    judging.judge_item(ann, r, {"label": "3"}, 0)
+    judging.judge_item(bob, r, {"label": "1"}, 0)
+    call_command("rag_adjudicate", "rag")
+    listed = capsys.readouterr().out
+    assert r.pool_id in listed and "ann: 3" in listed and "bob: 1" in listed and "open" in listed
+    call_command("rag_adjudicate", "rag", r.pool_id, "--by", "boss", "--label", "2")
+    assert Judgment.objects.get(item=r, role=Judgment.ADJUDICATED).value == {"label": "2", "nuggets": {}}

@@ -37,7 +37,7 @@
   // One judgment's saves, in order: a value chosen while one is out replaces any not sent yet.
   function Saver(url, version, value, shown) {
     this.url = url; this.version = version; this.value = value; this.shown = shown;
-    this.busy = false; this.waiting = null;
+    this.busy = false; this.waiting = null; this.intended = null;
   }
   Saver.prototype.save = function (value) {
     if (this.busy) { this.waiting = value; return; }
@@ -53,14 +53,14 @@
         self.shown(d.value, "saved", false, first);
         say("Saved (version " + d.version + ").");
         if (self.waiting) { var next = self.waiting; self.waiting = null; self.save(next); }
-        else if (self.after) self.after();
+        else { self.intended = null; if (self.after) self.after(); }
       } else if (res.status === 409) {
-        self.waiting = null;
+        self.waiting = null; self.intended = null;
         self.version = d.version; self.value = d.value;
         self.shown(d.value, "changed elsewhere", true);
         say(d.error, true);
       } else {
-        self.waiting = null;
+        self.waiting = null; self.intended = null;
         self.shown(value, "not saved", true);
         say(d.error || "Not saved.", true);
       }
@@ -98,13 +98,18 @@
   var answer = null;
   if (answerEl) {
     var st = JSON.parse(answerEl.textContent);
-    answer = new Saver(st.judge_url, st.version, st.value, function (value, note, bad, first) {
+    var full = function (value) {
+      var held = (value && value.nuggets) || {};
+      return rows.length > 0 && rows.every(function (r) { return held[r.getAttribute("data-nugget")]; });
+    };
+    var counted = full(st.value);  // the answer counts as assigned once every nugget is
+    answer = new Saver(st.judge_url, st.version, st.value, function (value, note, bad) {
       var held = (value && value.nuggets) || {};
       rows.forEach(function (r) {
         var mine = held[r.getAttribute("data-nugget")];
         if (mine || r.getAttribute("data-label")) mark(r, mine || "", mine ? note : "", bad);
       });
-      if (first === true && rows.every(function (r) { return held[r.getAttribute("data-nugget")]; })) bump();
+      if (note === "saved" && !counted && full(value)) { counted = true; bump(); }
     });
   } else {
     rows.forEach(function (row) {
@@ -120,8 +125,10 @@
   function choose(row, button) {
     var label = button.getAttribute("data-label");
     if (answer) {
-      var value = {label: "assigned", nuggets: Object.assign({}, (answer.waiting || answer.value || {}).nuggets || {})};
+      // built on the last value chosen (saved, on its way or waiting), so keys typed quickly add up
+      var value = {label: "assigned", nuggets: Object.assign({}, (answer.intended || answer.value || {}).nuggets || {})};
       value.nuggets[row.getAttribute("data-nugget")] = label;
+      answer.intended = value;
       answer.save(value);
     } else if (row.saver) {
       var advance = list.getAttribute("data-advance");
