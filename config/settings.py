@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "tracks.qa4mre",
     "tracks.bolt",
     "tracks.biogen",
+    "tracks.rag",
     # The REST API: after the stage apps; it reaches tracks only through the stages' registries.
     "rest_framework",
     "drf_spectacular",

@@ -83,6 +83,16 @@ document_access = point(
     QuerySet (corpus.access; organizers read everything, anyone else the union of the grants, nothing if none).""",
 )
 
+# --- corpus: collection formats (corpus.formats.format_module, `load_collection`) ---------------------------------
+
+collection_formats = point(
+    "collection_formats",
+    """collection_formats() -> {format name: module}: the collection formats a track brings beside corpus's own
+    (TREC RAG: msmarco-v2.1-segmented), each a pure module as corpus.formats describes (records, docno_of,
+    parse_record; optionally wanted_from_runs for `load_collection --only-cited`). corpus.formats.format_module
+    asks every registered track for a name its own table lacks; a name corpus already has is not replaced.""",
+)
+
 # --- pooling: topics and runs (pooling.topics, pooling.runs, pooling.formats.parallel) ---------------------------
 
 after_topics_loaded = point(

@@ -101,6 +101,32 @@ def read_docnos(path):
     return wanted
 
 
+def wanted_from_runs(fmt, paths, **options):
+    """What `load_collection --only-cited` keeps: the format's wanted_from_runs over run files read from disk
+    (each bounded by the setting UPLOAD_MAX_BYTES["runs"], as an uploaded run is). `options` (neighbours,
+    pool_depth) go to the format as given. Raises ValueError naming every problem (a run file that cannot be
+    read as the format's runs would be refused anyway, and loading by it would miss what it cites)."""
+    module = format_module(fmt)
+    if not hasattr(module, "wanted_from_runs"):
+        raise ValueError(f"the {fmt} format reads no run files: --only-cited is for formats that do")
+    most = int(settings.UPLOAD_MAX_BYTES.get("runs", 256 << 20))
+    files = []
+    for path in paths:
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"{path}: no such file")
+        with open(path, "rb") as fh:
+            data = fh.read(most + 1)
+        if len(data) > most:
+            raise ValueError(f"{path}: a run file larger than {size_text(most)} (setting UPLOAD_MAX_BYTES_RUNS)")
+        files.append((str(path), data))
+    problems, wanted = module.wanted_from_runs(files, **{k: v for k, v in options.items() if v is not None})
+    if problems:
+        raise ValueError(
+            "\n".join(problems[:50] + ([f"… and {len(problems) - 50} more"] if len(problems) > 50 else []))
+        )
+    return wanted
+
+
 def _parse(module, name, rec):
     """A ParsedDocument, or a BadRecord saying why not."""
     if rec.problem:
@@ -376,9 +402,11 @@ def load_collection(
 ):
     """Load `paths` (files of format `fmt`, gzip or plain) into collection `name`. Returns a LoadReport.
 
-    `docnos`: a set limiting which documents are loaded. `workers` > 1 loads that many files at once, each in its
-    own process with its own database connection (reading, parsing and COPY all run in parallel); inside an open
-    transaction the load stays in this process. `progress(report)` is called as batches are stored.
+    `docnos`: a set limiting which documents are loaded, or any object answering `docno in docnos` with the
+    docnos it must find in `docnos.expected` (the format's wanted_from_runs: cited segments and their
+    neighbours). `workers` > 1 loads that many files at once, each in its own process with its own database
+    connection (reading, parsing and COPY all run in parallel); inside an open transaction the load stays in this
+    process. `progress(report)` is called as batches are stored.
     A file over a size limit (size_limits()) raises LoadRefused after removing what the load had stored.
     `search_index`: index the new documents for full-text search at the end (corpus.search.build_index; its time
     is in `report.index_seconds`, not in `report.seconds`); False leaves that to a later build (the Celery task
@@ -438,7 +466,7 @@ def load_collection(
     report.files = len(paths)
     report.seconds = time.perf_counter() - start
     if docnos is not None:
-        report.missing = sorted(docnos - report.found)
+        report.missing = sorted(set(getattr(docnos, "expected", docnos)) - report.found)
     if search_index:
         start = time.perf_counter()
         build_index(collection)

@@ -69,11 +69,20 @@ class RunLoadResult:
 
 
 def known_docids_for(evaluation):
-    """A bulk lookup: which of a set of docids are documents of the evaluation's collection(s)."""
+    """A bulk lookup: which of a set of docids are documents of the evaluation's collection(s). Each docid is
+    asked of the database once for the lookup's life (one check, or one batch of files: the runs of a batch cite
+    many of the same documents, TREC RAG's AG runs the same 20 segments a topic)."""
     collection_ids = list(evaluation.collections.values_list("pk", flat=True))
+    answered = {}  # docid -> whether it is a document of the collections
 
     def known(docids):
-        docids = list(docids)
+        wanted = set(docids)
+        found = _lookup([d for d in wanted if d not in answered])
+        for d in wanted:
+            answered.setdefault(d, d in found)
+        return {d for d in wanted if answered[d]}
+
+    def _lookup(docids):
         found = set()
         for start in range(0, len(docids), DOCID_BATCH):
             batch = docids[start : start + DOCID_BATCH]

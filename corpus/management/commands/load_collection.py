@@ -3,8 +3,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from corpus.formats import FORMAT_MODULES
-from corpus.loading import load_collection, read_docnos
+from corpus.formats import format_names
+from corpus.loading import load_collection, read_docnos, wanted_from_runs
 
 
 class Command(BaseCommand):
@@ -13,14 +13,35 @@ class Command(BaseCommand):
         "left alone. Bad records are skipped and listed at the end. A file that decompresses to more than "
         "the setting CORPUS_MAX_FILE_BYTES (default 2 GiB) or holds a record longer than "
         "CORPUS_MAX_RECORD_BYTES (default 64 MiB) refuses the whole load (exit status 1): what it had stored "
-        "is removed again."
+        "is removed again. --only-cited RUN_FILE… loads only what the runs would have judged (for a collection too "
+        "large to load whole: MS MARCO V2.1 segments), scanning every shard but storing only those documents."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("name")
         parser.add_argument("paths", nargs="+", metavar="PATH")
-        parser.add_argument("--format", required=True, choices=sorted(FORMAT_MODULES))
+        parser.add_argument("--format", required=True, choices=format_names())
         parser.add_argument("--docnos", metavar="FILE", help="load only the docnos listed in FILE (one per line)")
+        parser.add_argument(
+            "--only-cited",
+            nargs="+",
+            metavar="RUN_FILE",
+            help="load only the documents these run files cite or rank within the pool depth, with their neighbours "
+            "(formats that read runs: msmarco-v2.1-segmented)",
+        )
+        parser.add_argument(
+            "--neighbours",
+            type=int,
+            metavar="K",
+            help="with --only-cited: also the segments of the same document numbered within ±K of a cited one "
+            "(default: the format's, 1 for msmarco-v2.1-segmented; 0 for none)",
+        )
+        parser.add_argument(
+            "--pool-depth",
+            type=int,
+            metavar="D",
+            help="with --only-cited: the ranks of a retrieval run that are pooled (default: the format's, 20)",
+        )
         parser.add_argument(
             "--workers", type=int, default=min(2, os.cpu_count() or 1), help="parsing processes (default: up to 2)"
         )
@@ -35,7 +56,23 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts):
+        if opts["docnos"] and opts["only_cited"]:
+            raise CommandError("--docnos and --only-cited each say what to load: give one of them")
+        if (opts["neighbours"] is not None or opts["pool_depth"] is not None) and not opts["only_cited"]:
+            raise CommandError("--neighbours and --pool-depth go with --only-cited")
+        if opts["neighbours"] is not None and opts["neighbours"] < 0:
+            raise CommandError("--neighbours must be 0 or more")
+        if opts["pool_depth"] is not None and opts["pool_depth"] < 1:
+            raise CommandError("--pool-depth must be 1 or more")
         wanted = read_docnos(opts["docnos"]) if opts["docnos"] else None
+        if opts["only_cited"]:
+            try:
+                wanted = wanted_from_runs(
+                    opts["format"], opts["only_cited"], neighbours=opts["neighbours"], pool_depth=opts["pool_depth"]
+                )
+            except (ValueError, FileNotFoundError) as e:
+                raise CommandError(str(e)) from None
+            self.stdout.write(f"{len(wanted)} segment(s) cited by {len(opts['only_cited'])} run file(s)")
         err = self.stderr
         tty = sys.stderr.isatty()
 
@@ -67,7 +104,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{r.collection}: {r.seen} records read from {r.files} file(s) in {r.seconds:.1f} s "
             f"({r.rate:,.0f} docs/s): {r.inserted} new, {r.already_present} already present, "
-            f"{len(r.bad)} bad" + (f", {r.not_wanted} not in the docno list" if wanted else "")
+            f"{len(r.bad)} bad"
+            + (f", {r.not_wanted} not {'cited' if opts['only_cited'] else 'in the docno list'}" if wanted else "")
         )
         if opts["search"] == "now":
             self.stdout.write(f"search index built in {r.index_seconds:.1f} s")
@@ -82,7 +120,7 @@ class Command(BaseCommand):
             self.stdout.write("search index build queued (see `search_index --status`)")
         if r.missing:
             self.stdout.write(
-                f"{len(r.missing)} listed docno(s) not found: "
+                f"{len(r.missing)} {'cited' if opts['only_cited'] else 'listed'} docno(s) not found: "
                 + " ".join(r.missing[:20])
                 + (" ..." if len(r.missing) > 20 else "")
             )

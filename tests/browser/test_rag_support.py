@@ -1,0 +1,100 @@
+"""TREC RAG support judging in Chromium, keyboard only, batched by segment: from the topic page `u` opens the first
+segment with unjudged sentences, the segment is shown once in the viewer's sandboxed frame beside every sentence
+(of every run) that cites it, a number judges the current sentence and moves to the next, `k` goes back, `u` goes
+on to the next segment with unjudged sentences; each save is kept with its version."""
+
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from assess.models import Assignment, Judgment
+from corpus.loading import load_collection
+from pooling.evaluations import create_evaluation
+from pooling.pools import build_pools
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
+from tracks.rag import judging
+
+pytestmark = pytest.mark.browser
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rag"
+
+
+@pytest.fixture
+def assigned(transactional_db, make_user):
+    """Topic 2024-145 with the answers of two runs (2024 and 2025 shapes), assigned to ann."""
+    ann = make_user("ann", "assessor")
+    load_collection("rag-segs", "msmarco-v2.1-segmented", [str(FIXTURES / "segments.jsonl")])
+    ev = create_evaluation("rag", judging.TRACK, ["rag-segs"])
+    load_topics(ev, (FIXTURES / "topics.jsonl").read_bytes(), "topics.jsonl")
+    files = [RunFile(n, (FIXTURES / n).read_bytes(), "Team Alpha") for n in ("alpha-2024.jsonl", "beta-2025.jsonl")]
+    assert [r.problems for r in load_run_files(ev, files)] == [[], []]
+    build_pools(ev)
+    topic = ev.topics.get(ident="2024-145")
+    return ann, topic, Assignment.objects.create(evaluation=ev, topic=topic, assessor=ann)
+
+
+def row_saved(page, n, label):
+    """Row n (1-based) shows `label` saved (the database is checked after)."""
+    page.wait_for_function(
+        "([n, label]) => { const r = document.querySelectorAll('.rag-row')[n - 1];"
+        " return r.dataset.label === label && r.querySelector('.row-status').textContent.includes('saved'); }",
+        arg=[n, label],
+    )
+
+
+def current(page):
+    return page.evaluate("[...document.querySelectorAll('.rag-row')].findIndex(r => r.ariaCurrent === 'true') + 1")
+
+
+def test_support_batched_by_segment_with_the_keyboard_only(page, login, live_server, assigned):
+    ann, topic, assignment = assigned
+    batches = judging.support_batches(topic)
+    shared = next(n for n, (_, items) in enumerate(batches, start=1) if len(items) == 2)  # cited by both runs
+    assert len(batches) == 5  # alpha cites 4 segments, beta 3, two of them the same (one sentence identical)
+
+    login(page, "ann")
+    page.goto(live_server.url + reverse("rag:topic", args=[assignment.pk]))
+    page.wait_for_load_state()  # "load": the deferred key scripts run
+    page.keyboard.press("u")
+    page.wait_for_url(f"**{reverse('rag:support', args=[assignment.pk, 1])}")
+    page.wait_for_load_state()
+    segid, items = batches[0]
+    assert page.locator("#segment-id").inner_text() == segid
+    assert page.locator("iframe.rag-frame[sandbox]").count() == 1  # the segment, once, in the sandboxed viewer
+    body = page.frame_locator("iframe.rag-frame").locator("body")
+    assert "adenosine" in body.inner_text()
+    assert page.locator(".rag-row .item-text").all_inner_texts() == [i.text for i in items]
+
+    page.keyboard.press("1")  # full support
+    row_saved(page, 1, "full_support")
+    assert page.locator("#judged-count").inner_text() == "1"
+
+    for n in range(2, shared + 1):  # on to the segment both runs cite, one segment at a time: ] next segment
+        with page.expect_navigation(url=f"**{reverse('rag:support', args=[assignment.pk, n])}"):
+            page.keyboard.press("]")
+    page.wait_for_url(f"**{reverse('rag:support', args=[assignment.pk, shared])}")
+    segid, items = batches[shared - 1]
+    assert page.locator("#segment-id").inner_text() == segid and page.locator(".rag-row").count() == 2
+    assert current(page) == 1
+    page.keyboard.press("3")  # the first sentence: no support; the second becomes current
+    row_saved(page, 1, "no_support")
+    assert current(page) == 2
+    page.keyboard.press("1")  # the second: full support
+    row_saved(page, 2, "full_support")
+    page.keyboard.press("k")  # back to the first, and change it
+    assert current(page) == 1
+    page.keyboard.press("2")
+    row_saved(page, 1, "partial_support")
+    assert page.locator("#judged-count").inner_text() == "2"
+
+    saved = {j.item_id: (j.value["label"], j.version) for j in Judgment.objects.filter(assessor=ann)}
+    assert saved == {
+        batches[0][1][0].pk: ("full_support", 1),
+        items[0].pk: ("partial_support", 2),
+        items[1].pk: ("full_support", 1),
+    }
+
+    page.keyboard.press("u")  # the next segment with unjudged sentences (the one after, not the first: judged)
+    expected = next(n for n in list(range(shared + 1, 6)) + list(range(2, shared)))
+    page.wait_for_url(f"**{reverse('rag:support', args=[assignment.pk, expected])}")

@@ -1,0 +1,128 @@
+"""TREC RAG pages per role: the topic page, support batched by segment and relevance (the segment only in the
+viewer's sandboxed frame), nugget assignment, the nugget page with suggestions, JSON saves with versions (409),
+another assessor's pages not found, text from runs escaped, the organizer's overview and adjudication."""
+
+import json
+
+from django.urls import reverse
+
+from assess.models import Assignment, Judgment, Nugget
+from tests.test_keymap import assert_page_keys
+from tests.tracks.rag.test_pipeline import FIXTURES, T, items, judged, pooled, seg  # noqa: F401 (fixtures)
+from tracks.rag import judging
+from tracks.rag import keys as rag_keys
+from tracks.rag.suggestions import load_suggestions
+
+
+def post(client, url, body):
+    return client.post(url, json.dumps(body), content_type="application/json")
+
+
+def test_the_support_page_shows_the_segment_once_beside_every_sentence_citing_it(client, judged):
+    ev, topic, ann = judged
+    a = Assignment.objects.get(assessor=ann)
+    client.force_login(ann)
+    html = assert_page_keys(client, reverse("rag:topic", args=[a.pk]), rag_keys.TOPIC.ident)
+    assert 'id="start"' in html and "how does caffeine affect sleep" in html
+    number = next(n for n, (s, _) in enumerate(judging.support_batches(topic), start=1) if s == seg(0, 1))
+    html = assert_page_keys(client, reverse("rag:support", args=[a.pk, number]), rag_keys.SUPPORT.ident)
+    assert "Caffeine taken six hours before bed cut sleep by more than an hour." in html
+    assert 'sandbox data-frame-src="/corpus/' in html and "1000%231_400" in html
+    assert "controlled study" not in html  # the segment's text only inside the frame
+    assert html.count('class="rag-row"') == 1 and 'data-label="partial_support" data-n="2"' in html
+    assert client.get(reverse("rag:support", args=[a.pk, 99])).status_code == 404
+
+
+def test_the_assessor_saves_as_json_with_versions(client, judged):
+    ev, topic, ann = judged
+    client.force_login(ann)
+    r = items(topic, "relevance")[seg(0, 0)]
+    url = reverse("rag:judge", args=[r.pk])
+    first = post(client, url, {"version": 0, "value": {"label": "3"}})
+    assert first.status_code == 200 and first.json()["version"] == 1
+    stale = post(client, url, {"version": 0, "value": {"label": "1"}})
+    assert stale.status_code == 409 and stale.json()["value"]["label"] == "3" and stale.json()["version"] == 1
+    bad = post(client, url, {"version": 1, "value": {"label": "full_support"}})
+    assert bad.status_code == 400 and "judged 0, 1, 2, 3" in bad.json()["error"]
+    no_version = post(client, url, {"value": {"label": "2"}})
+    assert no_version.status_code == 400 and "which version" in no_version.json()["error"]
+    assert Judgment.objects.get(item=r).value == {"label": "3", "nuggets": {}}
+
+
+def test_nuggets_are_made_from_suggestions_and_assigned_per_answer(client, judged):
+    ev, topic, ann = judged
+    a = Assignment.objects.get(assessor=ann)
+    load_suggestions(ev, (FIXTURES / "nuggets-suggested.jsonl").read_bytes(), "n.jsonl", ann)
+    client.force_login(ann)
+    html = assert_page_keys(client, reverse("rag:nuggets", args=[a.pk]), rag_keys.NUGGETS.ident)
+    assert html.count('class="rag-row suggestion"') == 5 and 'value="Caffeine blocks adenosine receptors"' in html
+    url = reverse("rag:suggestion", args=[a.pk, 1])
+    assert post(client, url, {"action": "accept", "text": "Caffeine blocks adenosine", "importance": "vital"}).json()[
+        "ok"
+    ]
+    assert post(client, url, {"action": "reject"}).json()["ok"]  # the next one moved up to 1
+    assert post(client, reverse("rag:suggestion", args=[a.pk, 9]), {"action": "reject"}).status_code == 400
+    made = post(client, reverse("rag:nugget_create", args=[a.pk]), {"text": "Avoid late coffee", "importance": "okay"})
+    twice = post(
+        client, reverse("rag:nugget_create", args=[a.pk]), {"text": "avoid  LATE coffee", "importance": "okay"}
+    )
+    assert made.status_code == 200 and twice.status_code == 400 and "already says" in twice.json()["error"]
+    n1, n2 = Nugget.objects.filter(topic=topic).order_by("position")
+    answer = next(iter(items(topic, "answer").values()))
+    html = assert_page_keys(client, reverse("rag:assign", args=[a.pk, answer.pk]), rag_keys.ASSIGN.ident)
+    assert html.count('class="rag-row"') == 2 and "Avoid late coffee" in html and ">vital<" in html
+    url = reverse("rag:judge", args=[answer.pk])
+    held = {str(n1.pk): "support", str(n2.pk): "partial_support"}
+    assert post(client, url, {"version": 0, "value": {"label": "assigned", "nuggets": held}}).status_code == 200
+    wrong = post(client, url, {"version": 1, "value": {"label": "assigned", "nuggets": {"999999": "support"}}})
+    assert wrong.status_code == 400 and "999999" in wrong.json()["error"]
+    changed = post(client, reverse("rag:nugget", args=[a.pk, n2.pk]), {"action": "importance", "importance": "vital",
+                                                                       "version": 1})  # fmt: skip
+    assert changed.status_code == 200 and changed.json()["value"] == {"vote": "vital"}
+    assert post(client, reverse("rag:nugget", args=[a.pk, n2.pk]), {"action": "delete"}).status_code == 200
+    assert Judgment.objects.get(item=answer).value["nuggets"] == {str(n1.pk): "support"}
+
+
+def test_other_people_cannot_judge_or_change_nuggets(client, judged, make_user, participant):
+    ev, topic, ann = judged
+    a = Assignment.objects.get(assessor=ann)
+    bob = make_user("bob", "assessor")
+    client.force_login(bob)
+    assert client.get(reverse("rag:topic", args=[a.pk])).status_code == 404
+    r = items(topic, "relevance")[seg(0, 0)]
+    assert post(client, reverse("rag:judge", args=[r.pk]), {"version": 0, "value": {"label": "3"}}).status_code == 403
+    Assignment.objects.create(evaluation=ev, topic=topic, assessor=bob, role=Assignment.SECONDARY)
+    mine = Assignment.objects.get(assessor=bob)
+    refused = post(client, reverse("rag:nugget_create", args=[mine.pk]), {"text": "x", "importance": "okay"})
+    assert refused.status_code == 403 and "primary assessor" in refused.json()["error"]
+    client.force_login(participant)
+    assert client.get(reverse("rag:topic", args=[a.pk])).status_code == 403
+    assert client.get(reverse("rag:overview", args=[ev.slug])).status_code == 403
+
+
+def test_text_from_runs_is_escaped(client, judged):
+    ev, topic, ann = judged
+    answer = next(iter(items(topic, "answer").values()))
+    answer.text = '<script>alert(1)</script><img src=x onerror="alert(2)">'
+    answer.save()
+    a = Assignment.objects.get(assessor=ann)
+    client.force_login(ann)
+    html = client.get(reverse("rag:assign", args=[a.pk, answer.pk])).content.decode()
+    assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_the_overview_and_adjudication_for_organizers(client, judged, make_user, organizer):
+    ev, topic, ann = judged
+    bob = make_user("bob", "assessor")
+    Assignment.objects.create(evaluation=ev, topic=topic, assessor=bob, role=Assignment.SECONDARY)
+    r = items(topic, "relevance")[seg(0, 0)]
+    judging.judge_item(ann, r, {"label": "3"}, 0)
+    judging.judge_item(bob, r, {"label": "1"}, 0)
+    client.force_login(organizer)
+    html = client.get(reverse("rag:overview", args=[ev.slug])).content.decode()
+    assert f'data-topic="{T}"' in html and "1 of 1 disagreements open" in html
+    html = assert_page_keys(client, reverse("rag:adjudicate", args=[ev.slug, r.pk]), rag_keys.ADJUDICATION.ident)
+    assert "Primary (ann)" in html and "Second (bob)" in html
+    done = client.post(reverse("rag:decide", args=[ev.slug, r.pk]), {"version": "0", "label": "2"})
+    assert done.status_code == 302
+    assert Judgment.objects.get(item=r, role=Judgment.ADJUDICATED).value == {"label": "2", "nuggets": {}}
