@@ -31,6 +31,7 @@ def rescore_stale(evaluation_id):
     from django.conf import settings
 
     from core import rescoring_claims as pending
+    from scoring.agreement_store import refresh_changed
     from scoring.rescore import has_stale, rescore_stale_topics
 
     eager = rescore_stale.app.conf.task_always_eager
@@ -48,15 +49,28 @@ def rescore_stale(evaluation_id):
             break
         # let the marks of the burst under way gather: one pass then covers them all (see the setting)
         time.sleep(settings.SCORING_PASS_GAP_MS / 1000)
+    if total:
+        refresh_changed(evaluation_id)  # after the scores' commit: agreement of the questions judged since (issue 29)
     return total
 
 
 @shared_task(name="scoring.rescore_evaluation", acks_late=True)
 def rescore_evaluation(evaluation_id):
     """Recompute every score of one evaluation (one task)."""
+    from scoring.agreement_store import refresh_changed
     from scoring.rescore import rescore_evaluation as full
 
-    return full(evaluation_id)
+    done = full(evaluation_id)
+    refresh_changed(evaluation_id)
+    return done
+
+
+@shared_task(name="scoring.refresh_agreement", acks_late=True)
+def refresh_agreement(evaluation_id):
+    """Recompute all of an evaluation's stored agreement (a judgment set loaded, deleted or released)."""
+    from scoring.agreement_store import refresh
+
+    return refresh(evaluation_id)
 
 
 def sweep():

@@ -1,0 +1,294 @@
+"""Agreement between judges, stored per evaluation, comparison, kind and topic (scoring.models.Agreement), written
+by the rescoring worker after its passes (scoring.tasks) and when a judgment set is loaded — never on the save
+path — and read by the pages and the API (issue 29).
+
+Comparisons: each judgment set against the official judgments (assess.official's precedence: adjudicated, else
+primary), and the human one (judgment_set empty): the second assessor against the primary. A unit is a subject
+(pool item or nugget) of a kind the track declares a scale for (core.extension_points.judgment_scales), its label
+the scale's key of the value; a kind whose value is a set of nuggets is compared per (item, nugget of the
+question), "match" or "no match". Krippendorff's alpha "over all judges" counts, per unit, the primary, the second
+assessor and every judgment set (the adjudicator decides between judges and is not one more).
+
+Each topic's row keeps its confusion and coincidence matrices; the evaluation's row per comparison and kind (topic
+empty) sums them (coincidences of disjoint units add up), so a pass recomputes only the topics whose judgments
+changed since their row was written.
+"""
+
+import logging
+from collections import defaultdict
+
+from django.db import transaction
+from django.db.models import Count, Max, Sum
+from django.utils import timezone
+
+from assess import agreement as stats
+from assess.models import Judgment, Nugget
+from assess.official import VOTE_KINDS
+from core.label_scales import NUGGETS
+from pooling.models import Evaluation, Topic
+from scoring.models import Agreement, JudgmentSet, SetJudgment
+
+log = logging.getLogger(__name__)
+
+MATCH, NO_MATCH = "match", "no match"
+PRIMARY, SECOND = "primary", "second"
+_PRECEDENCE = {Judgment.ADJUDICATED: 2, Judgment.PRIMARY: 1}
+
+
+def _scales(evaluation):
+    from scoring.judgment_sets import scales
+
+    return scales(evaluation)
+
+
+def units(evaluation, kind, scale, topic_ids, set_ids):
+    """{topic id: {unit: {judge: label}}}, judges "official", PRIMARY, SECOND and each set's id; a unit is a subject
+    id, or (item id, nugget id) for a kind whose value is a set of nuggets."""
+    found = defaultdict(lambda: defaultdict(dict))
+    per_nugget = scale.key == NUGGETS
+    nuggets_of = defaultdict(list)
+    if per_nugget:
+        for nid, tid in Nugget.objects.filter(topic_id__in=list(topic_ids)).values_list("id", "topic_id"):
+            nuggets_of[tid].append(nid)
+
+    def put(topic_id, subject, judge, value):
+        if per_nugget:
+            held = set(value.get(NUGGETS) or ()) if isinstance(value, dict) else set()
+            for nid in nuggets_of[topic_id]:
+                found[topic_id][subject, nid][judge] = MATCH if nid in held else NO_MATCH
+            return
+        label = scale.label(value)
+        if label is not None:
+            found[topic_id][subject][judge] = label
+
+    best = {}
+    second = {}
+    rows = (
+        Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind)
+        .order_by("id")
+        .values_list("id", "topic_id", "item_id", "nugget_id", "role", "value")
+    )
+    for pk, tid, item, nugget, role, value in rows:
+        subject = item if item is not None else nugget
+        if role == Judgment.SECONDARY:
+            second[subject] = (tid, value)  # the latest, as the qrels_jg export takes it
+            continue
+        if role == Judgment.PRIMARY:
+            put(tid, subject, PRIMARY, value)
+        rank = (_PRECEDENCE[role], pk)
+        if subject not in best or rank > best[subject][0]:
+            best[subject] = (rank, tid, value)
+    for subject, (_, tid, value) in best.items():
+        put(tid, subject, "official", value)
+    for subject, (tid, value) in second.items():
+        put(tid, subject, SECOND, value)
+    if set_ids:
+        for set_id, tid, item, nugget, value in SetJudgment.objects.filter(
+            judgment_set_id__in=list(set_ids), topic_id__in=list(topic_ids), kind=kind
+        ).values_list("judgment_set_id", "topic_id", "item_id", "nugget_id", "value"):
+            put(tid, item if item is not None else nugget, set_id, value)
+    return found
+
+
+def _labels(scale):
+    return [MATCH, NO_MATCH] if scale.key == NUGGETS else list(scale.labels)
+
+
+def _pairs(topic_units, first, second):
+    return [(judges[first], judges[second]) for judges in topic_units.values() if first in judges and second in judges]
+
+
+def summary(labels, confusion, coincidence, ordinal):
+    """The stored stats of one comparison from its confusion matrix (pairs) and its all-judges coincidences."""
+    n = sum(map(sum, confusion))
+    agree = sum(confusion[i][i] for i in range(len(confusion)))
+    pair_coincidence = [[confusion[i][j] + confusion[j][i] for j in range(len(labels))] for i in range(len(labels))]
+    metric = "ordinal" if ordinal else "nominal"
+    return {
+        "labels": labels,
+        "confusion": confusion,
+        "coincidence": coincidence,
+        "items": n,
+        "percent": agree / n if n else None,
+        "kappa": stats.weighted_kappa(confusion, "nominal"),
+        "weighted_kappa": stats.weighted_kappa(confusion, "linear") if ordinal else None,
+        "alpha": stats.alpha_from_coincidences(labels, pair_coincidence, metric),
+        "alpha_all": stats.alpha_from_coincidences(labels, coincidence, metric),
+        "ordinal": ordinal,
+    }
+
+
+def _topic_stats(topic_units, first, second, judges, labels, ordinal):
+    labels, confusion = stats.confusion(_pairs(topic_units, first, second), labels)
+    every = [[unit.get(j) for j in judges] for unit in topic_units.values()]
+    labels, coincidence = stats.coincidences(every, labels)
+    # a label met late (outside the scale) widens both matrices: pad the confusion matrix to match
+    width = len(labels)
+    confusion = [row + [0] * (width - len(row)) for row in confusion] + [[0] * width] * (width - len(confusion))
+    return summary(labels, confusion, coincidence, ordinal)
+
+
+def _add(a, b):
+    """Sum of two stored rows' matrices, over the union of their labels (in order of first appearance)."""
+    labels = list(a["labels"]) + [x for x in b["labels"] if x not in a["labels"]]
+    out = {}
+    for key in ("confusion", "coincidence"):
+        m = [[0] * len(labels) for _ in labels]
+        for src in (a, b):
+            at = [labels.index(x) for x in src["labels"]]
+            for i, row in enumerate(src[key]):
+                for j, v in enumerate(row):
+                    m[at[i]][at[j]] += v
+        out[key] = m
+    return labels, out["confusion"], out["coincidence"]
+
+
+def refresh(evaluation_id, topic_ids=None):
+    """Recompute the stored agreement of the given topics (None: every topic) and the evaluation's totals.
+    Returns the number of topic rows written."""
+    evaluation = Evaluation.objects.get(pk=evaluation_id)
+    scales = _scales(evaluation)
+    set_ids = list(JudgmentSet.objects.filter(evaluation=evaluation).values_list("id", flat=True))
+    if not scales:
+        return 0
+    if topic_ids is None:
+        topic_ids = set(Topic.objects.filter(evaluation=evaluation).values_list("id", flat=True))
+    topic_ids = set(topic_ids)
+    now = timezone.now()
+    judged = fingerprints(evaluation.id, scales, topic_ids)  # read before the judgments: see fingerprints
+    written = []
+    judges = [PRIMARY, SECOND, *set_ids]
+    for kind, scale in scales.items():
+        labels = _labels(scale)
+        found = units(evaluation, kind, scale, topic_ids, set_ids)
+        for tid, topic_units in found.items():
+            human = _topic_stats(topic_units, PRIMARY, SECOND, judges, labels, scale.ordinal)
+            human["judged"] = judged.get(tid)
+            written.append(
+                Agreement(
+                    evaluation=evaluation, judgment_set_id=None, topic_id=tid, kind=kind, stats=human, computed_at=now
+                )
+            )
+            for set_id in set_ids:
+                row = _topic_stats(topic_units, "official", set_id, judges, labels, scale.ordinal)
+                written.append(
+                    Agreement(
+                        evaluation=evaluation,
+                        judgment_set_id=set_id,
+                        topic_id=tid,
+                        kind=kind,
+                        stats=row,
+                        computed_at=now,
+                    )
+                )
+    with transaction.atomic():
+        Agreement.objects.filter(evaluation=evaluation, topic_id__in=topic_ids).delete()
+        Agreement.objects.filter(evaluation=evaluation, topic__isnull=True).delete()
+        Agreement.objects.bulk_create(written, batch_size=1000)
+        _totals(evaluation, scales, now)
+    return len(written)
+
+
+def _totals(evaluation, scales, now):
+    summed = {}
+    for set_id, kind, row in Agreement.objects.filter(evaluation=evaluation, topic__isnull=False).values_list(
+        "judgment_set_id", "kind", "stats"
+    ):
+        key = (set_id, kind)
+        if key not in summed:
+            summed[key] = (row["labels"], row["confusion"], row["coincidence"])
+        else:
+            labels, confusion, coincidence = _add(
+                dict(zip(("labels", "confusion", "coincidence"), summed[key], strict=True)), row
+            )
+            summed[key] = (labels, confusion, coincidence)
+    Agreement.objects.bulk_create(
+        Agreement(
+            evaluation=evaluation,
+            judgment_set_id=set_id,
+            topic=None,
+            kind=kind,
+            stats=summary(*summed[set_id, kind], scales[kind].ordinal),
+            computed_at=now,
+        )
+        for set_id, kind in summed
+        if kind in scales
+    )
+
+
+def fingerprints(evaluation_id, kinds, topic_ids=None):
+    """{topic id: [judgments, sum of versions, largest id]} of the topics' judgments of `kinds`: every save, new
+    judgment or deletion changes it, and a save not yet committed is simply seen by a later pass (timestamps
+    would not do: a save's updated_at is its transaction's start, which can precede a refresh it commits after)."""
+    rows = Judgment.objects.filter(evaluation_id=evaluation_id, kind__in=list(kinds))
+    if topic_ids is not None:
+        rows = rows.filter(topic_id__in=list(topic_ids))
+    found = rows.order_by().values("topic_id").annotate(n=Count("id"), v=Sum("version"), m=Max("id"))
+    return {r["topic_id"]: [r["n"], r["v"], r["m"]] for r in found}
+
+
+def changed_topics(evaluation_id, kinds):
+    """The topics whose judgments of `kinds` changed since their stored agreement was computed (or that have
+    none yet)."""
+    stored = dict(
+        Agreement.objects.filter(
+            evaluation_id=evaluation_id, topic__isnull=False, judgment_set__isnull=True
+        ).values_list("topic_id", "stats__judged")
+    )
+    return {tid for tid, now in fingerprints(evaluation_id, kinds).items() if stored.get(tid) != now}
+
+
+def worth_comparing(evaluation_id):
+    """Anything to compare: a judgment set, or a second assessor's judgment."""
+    return (
+        JudgmentSet.objects.filter(evaluation_id=evaluation_id).exists()
+        or Judgment.objects.filter(evaluation_id=evaluation_id, role=Judgment.SECONDARY).exists()
+    )
+
+
+def refresh_changed(evaluation_id):
+    """The rescoring worker's step after a pass: the changed topics' agreement, when there is anything to compare.
+    A failure is logged and left for the next pass (the scores are already committed)."""
+    try:
+        if not worth_comparing(evaluation_id):
+            return 0
+        kinds = _scales(Evaluation.objects.get(pk=evaluation_id))
+        topics = changed_topics(evaluation_id, kinds)
+        return refresh(evaluation_id, topics) if topics else 0
+    except Exception:
+        log.warning("agreement of evaluation %s not refreshed", evaluation_id, exc_info=True)
+        return 0
+
+
+def as_of(evaluation):
+    return Agreement.objects.filter(evaluation=evaluation, topic__isnull=True).aggregate(at=Max("computed_at"))["at"]
+
+
+def disagreements(evaluation, judgment_set, kind, topic=None, cell=None):
+    """The units of one comparison whose two labels differ (or, with cell=(a, b), whose labels are exactly a
+    and b), as dicts {topic, item, nugget, first, second}, for the page one click from the confusion matrix."""
+    scale = _scales(evaluation).get(kind)
+    if scale is None:
+        return []
+    topic_ids = (
+        [topic.id]
+        if topic is not None
+        else list(Topic.objects.filter(evaluation=evaluation).values_list("id", flat=True))
+    )
+    set_ids = [judgment_set.id] if judgment_set is not None else []
+    first, second = ("official", judgment_set.id) if judgment_set is not None else (PRIMARY, SECOND)
+    found = []
+    for tid, topic_units in units(evaluation, kind, scale, topic_ids, set_ids).items():
+        for unit, judges in topic_units.items():
+            if first not in judges or second not in judges:
+                continue
+            a, b = judges[first], judges[second]
+            if (cell is None and a != b) or (cell is not None and (a, b) == tuple(cell)):
+                if scale.key == NUGGETS:
+                    item, nugget = unit
+                elif kind in VOTE_KINDS:
+                    item, nugget = None, unit
+                else:
+                    item, nugget = unit, None
+                found.append({"topic_id": tid, "item_id": item, "nugget_id": nugget, "first": a, "second": b})
+    return found
