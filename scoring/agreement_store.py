@@ -292,3 +292,36 @@ def disagreements(evaluation, judgment_set, kind, topic=None, cell=None):
                     item, nugget = unit, None
                 found.append({"topic_id": tid, "item_id": item, "nugget_id": nugget, "first": a, "second": b})
     return found
+
+
+ASSESSORS = "assessors"  # the name the human comparison (second against primary) goes by in tables and the API
+NUMBERS = ("items", "percent", "kappa", "weighted_kappa", "alpha", "alpha_all")
+
+
+def table(evaluation, judgment_set=..., per_topic=False, set_ids=None):
+    """The stored agreement as rows {set, set_id, kind, topic, items, percent, kappa, weighted_kappa, alpha,
+    alpha_all, labels, confusion, computed_at}: the evaluation's totals (per_topic: each topic's rows too), of
+    every comparison, or of one (`judgment_set`: a JudgmentSet, or None for the assessors' comparison), or of
+    the sets `set_ids` only (a team's)."""
+    rows = Agreement.objects.filter(evaluation=evaluation).select_related("judgment_set", "topic")
+    if judgment_set is not ...:
+        rows = rows.filter(judgment_set=judgment_set)
+    if set_ids is not None:
+        rows = rows.filter(judgment_set_id__in=list(set_ids))
+    if not per_topic:
+        rows = rows.filter(topic__isnull=True)
+    found = []
+    for a in rows.order_by("judgment_set__name", "kind", "topic__position", "topic__ident"):
+        found.append(
+            {
+                "set": a.judgment_set.name if a.judgment_set_id else ASSESSORS,
+                "set_id": a.judgment_set_id,
+                "kind": a.kind,
+                "topic": a.topic.ident if a.topic_id else "all",
+                **{k: a.stats.get(k) for k in NUMBERS},
+                "labels": a.stats.get("labels"),
+                "confusion": a.stats.get("confusion"),
+                "computed_at": a.computed_at,
+            }
+        )
+    return found

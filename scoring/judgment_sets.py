@@ -35,6 +35,7 @@ from scoring.models import JudgmentSet, SetJudgment
 FORMATS = ("qrels", "nuggetizer", "jsonl")
 PROVENANCE_KEYS = ("producer", "model", "prompt", "version", "date", "note")
 MAX_PROVENANCE_CHARS = 2000
+MAX_FILE_BYTES = 256 << 20  # as config.uploads' "judgments" (the pages and the API check that limit)
 MAX_JSONL_DEPTH = 8  # record > value > groups > group > members: deeper is no judgment's value
 SET_LOADED, SET_RELEASED, SET_DELETED = "judgment set loaded", "judgment set released", "judgment set deleted"
 
@@ -71,6 +72,8 @@ def load_set(evaluation, data, filename, fmt, name, *, by, provenance=None, team
     if fmt not in FORMATS:
         raise LoadError([f"no judgment set format {fmt!r}; choose {', '.join(FORMATS)}"])
     provenance = clean_provenance(provenance)
+    if len(data) > MAX_FILE_BYTES:
+        raise LoadError([f"{filename}: {len(data):,} bytes, over the limit of {MAX_FILE_BYTES:,}"])
     if JudgmentSet.objects.filter(evaluation=evaluation, name=name).exists():
         raise LoadError([f"{evaluation.slug} already has a judgment set named {name!r}"])
     rows, skipped = READERS[fmt](evaluation, data, filename)
@@ -394,3 +397,20 @@ def promote(judgment_set, *, by, reason, only_unjudged=False):
 
 def _subject(row):
     return f"pool item {row.item.pool_id or row.item.key}" if row.item is not None else f"nugget {row.nugget_id}"
+
+
+def as_jsonl(judgment_set):
+    """The set's judgments as Assay JSON Lines judgment records (what the "jsonl" reader loads back)."""
+    import json
+
+    rows = judgment_set.judgments.select_related("topic", "item__topic").order_by("topic__position", "kind", "id")
+    for j in rows.iterator():
+        record = {
+            "type": "judgment",
+            "topic": j.topic.ident,
+            "kind": j.kind,
+            "item": {"topic": j.item.topic.ident, "key": j.item.key} if j.item_id else None,
+            "nugget": j.nugget_id,
+            "value": j.value,
+        }
+        yield json.dumps(record, ensure_ascii=False) + "\n"
