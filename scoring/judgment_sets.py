@@ -127,10 +127,13 @@ def _read_qrels(evaluation, data, filename):
         if q.topic not in topics:
             bad.append(f"{filename}:{line}: topic {q.topic} is not a topic of {evaluation.slug}")
             continue
-        if q.rel == trec.UNJUDGED or (q.topic, q.docno) not in index:
+        if q.rel == trec.UNJUDGED:
             skipped += 1
             continue
         value = scale.value_of_grade(q.rel) if scale else None
+        if value is not None and (q.topic, q.docno) not in index:
+            skipped += 1
+            continue
         if value is None:
             bad.append(
                 f"{filename}:{line}: grade {q.rel} has no {kind} label in track {evaluation.track} "

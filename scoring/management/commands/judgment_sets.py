@@ -2,7 +2,7 @@
 
 manage.py judgment_sets SLUG list
 manage.py judgment_sets SLUG load NAME FILE --format qrels|nuggetizer|jsonl --by ORGANIZER [--model M --prompt P
-    --producer X --version V --date D --note N] [--team TEAM: a team's judge run]
+    --producer X --model-version V --date D --note N] [--team TEAM: a team's judge run]
 manage.py judgment_sets SLUG release NAME --by ORGANIZER [--withdraw]
 manage.py judgment_sets SLUG delete NAME --by ORGANIZER
 manage.py judgment_sets SLUG promote NAME --by ORGANIZER --reason TEXT [--only-unjudged]
@@ -42,8 +42,9 @@ class Command(BaseCommand):
         parser.add_argument("--only-unjudged", action="store_true")
         parser.add_argument("--per-topic", action="store_true")
         parser.add_argument("--refresh", action="store_true", help="recompute the agreement here first")
-        for key in judgment_sets.PROVENANCE_KEYS:
-            parser.add_argument(f"--{key}", dest=f"prov_{key}", default="")
+        for key in judgment_sets.PROVENANCE_KEYS:  # --version is Django's own: the model's is --model-version
+            option = "--model-version" if key == "version" else f"--{key}"
+            parser.add_argument(option, dest=f"prov_{key}", default="")
 
     def handle(self, slug, action, rest, **o):
         evaluation = Evaluation.objects.filter(slug=slug).first()
