@@ -49,8 +49,9 @@ def rescore_stale(evaluation_id):
             break
         # let the marks of the burst under way gather: one pass then covers them all (see the setting)
         time.sleep(settings.SCORING_PASS_GAP_MS / 1000)
-    if total:
-        refresh_changed(evaluation_id)  # after the scores' commit: agreement of the questions judged since (issue 29)
+    # After the scores' commit: the agreement of the questions judged since (issue 29); a few counting queries
+    # when nothing changed (a track's scorer may rescore its questions without counting them in `total`).
+    refresh_changed(evaluation_id)
     return total
 
 

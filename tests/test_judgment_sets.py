@@ -171,3 +171,21 @@ def test_promotion_is_an_audited_organizer_action_through_the_judgment_writer(lo
     # now every differing value: T2:p1 taxi (maybe -> no) and the metro (no -> maybe); the fare, T2:p2's taxi and
     # the two just promoted are the same
     assert counts == {"promoted": 2, "unchanged": 4, "skipped_judged": 0, "votes_left": 0}
+
+
+def test_the_rescoring_worker_recomputes_agreement_after_its_pass(loaded, machine):
+    from scoring.tasks import rescore_stale
+    from tracks.bolt import judging
+
+    made, _ = machine
+    agreement_store.refresh(loaded.id)
+    StaleTopic.objects.all().delete()
+    metro = passages(loaded)[(f"{T2}:p2", "The metro is")]
+    judgment = Judgment.objects.get(item=metro, role=Judgment.PRIMARY)
+    judging.judge_citation(judgment.assessor, metro, {"rel": "maybe"}, judgment.version)  # the save: a stale mark
+    row = Agreement.objects.get(evaluation=loaded, judgment_set=made, topic__isnull=True, kind="citation")
+    assert row.stats["percent"] == 0.5  # nothing recomputed on the save path
+    rescore_stale(loaded.id)
+    assert not StaleTopic.objects.exists()
+    row = Agreement.objects.get(evaluation=loaded, judgment_set=made, topic__isnull=True, kind="citation")
+    assert row.stats["percent"] == 0.75
