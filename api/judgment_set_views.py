@@ -109,9 +109,9 @@ class JudgmentSetRelease(RoleAPIView):
 
     @extend_schema(request=s.JudgmentSetRelease)
     def post(self, request, slug, pk):
-        found = _set_or_404(evaluation_or_404(slug), pk)
-        body = s.JudgmentSetRelease(data=request.data)
+        body = s.JudgmentSetRelease(data=request.data)  # the body first: a malformed one is a 400 whatever the set
         body.is_valid(raise_exception=True)
+        found = _set_or_404(evaluation_or_404(slug), pk)
         judgment_sets.set_release(found, body.validated_data["released"], by=request.user)
         return Response(set_data(found))
 
@@ -123,9 +123,9 @@ class JudgmentSetPromote(RoleAPIView):
 
     @extend_schema(request=s.JudgmentSetPromote)
     def post(self, request, slug, pk):
-        found = _set_or_404(evaluation_or_404(slug), pk)
         body = s.JudgmentSetPromote(data=request.data)
         body.is_valid(raise_exception=True)
+        found = _set_or_404(evaluation_or_404(slug), pk)
         d = body.validated_data
         return Response(
             judgment_sets.promote(found, by=request.user, reason=d["reason"], only_unjudged=d["only_unjudged"])
