@@ -48,7 +48,26 @@ def rescore_stale(evaluation_id):
             break
         # let the marks of the burst under way gather: one pass then covers them all (see the setting)
         time.sleep(settings.SCORING_PASS_GAP_MS / 1000)
+    if total:
+        _rankings_changed(evaluation_id)
     return total
+
+
+def _rankings_changed(evaluation_id):
+    """After the official scores are stored (never on the save path): the rankings under every reading of the
+    judgments follow, as a task of their own when due (scoring.rankings)."""
+    from scoring.rankings import request_refresh
+
+    request_refresh(evaluation_id)
+
+
+@shared_task(name="scoring.refresh_rankings", acks_late=True)
+def refresh_rankings(evaluation_id):
+    """Recompute the evaluation's rankings under every reading and their correlations, if anything changed since
+    the last time (scoring.rankings.run_due)."""
+    from scoring.rankings import run_due
+
+    return run_due(evaluation_id)
 
 
 @shared_task(name="scoring.rescore_evaluation", acks_late=True)

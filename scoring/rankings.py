@@ -1,0 +1,289 @@
+"""The runs ranked under every reading of the judgments, kept live by the rescoring worker (issue 29, deliverables 3
+and 4): the official scores (as stored), the primary assessors' judgments only, the second assessors', and each
+judgment set; Kendall's τ, τ_AP and top-k overlap between the rankings, per run-level measure of the track; and the
+robustness report (scoring.robustness). Stored in RankingState; pages and the API read it.
+
+Every other reading is scored by the track's own scorer (core.extension_points.scorer, the whole evaluation)
+inside assess.official.reading(...), in a READ ONLY transaction of one snapshot on PostgreSQL: nothing is stored but
+the RankingState row, so a judgment set can never change an official Score.
+
+When: the rescoring worker asks for a refresh after a pass that changed official scores (request_refresh), and so
+does a judgment set's load. A refresh runs as a task of its own, at most once per RANKINGS_SPACING × the last
+refresh's duration (default 9: at most a tenth of a busy worker's time), so the save path and the official scores'
+freshness never wait on it; "as of" says which judgments it saw. Without a broker (demo, tests) it runs at once.
+"""
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from assess.models import Judgment
+from assess.official import OFFICIAL, PRIMARY_ONLY, SECOND, VOTE_KINDS, reading
+from core import extension_points as ep
+from pooling.models import Evaluation, Run
+from scoring.measures import ranking
+from scoring.models import JudgmentSet, RankingState, Score, ScoringState
+from scoring.robustness import BEST, WORST, Filled, readings_for_robustness
+from scoring.set_reading import SetReading
+
+log = logging.getLogger(__name__)
+
+HEADLINE = "score"
+NOT_RANKED = {"judged"}  # run-level values that are no measure to rank by
+
+
+@dataclass
+class Reading:
+    key: str
+    label: str
+    source: object
+    judgment_set: int | None = None
+
+
+def readings(evaluation):
+    """The readings whose rankings are compared: official, primary-only, second-only, each judgment set."""
+    out = [
+        Reading("official", "Official", OFFICIAL),
+        Reading("primary", "Primary assessors only", PRIMARY_ONLY),
+        Reading("second", "Second assessors (else primary)", SECOND),
+    ]
+    for pk, name in JudgmentSet.objects.filter(evaluation=evaluation).order_by("name").values_list("id", "name"):
+        out.append(Reading(f"set:{pk}", name, SetReading(pk), pk))
+    return out
+
+
+def stored_run_scores(evaluation):
+    """{run id: {measure: value}} of the stored official run-level scores."""
+    out = {}
+    rows = Score.objects.filter(run__evaluation=evaluation, scope=Score.RUN, topic__isnull=True).order_by()
+    for run_id, measure, value in rows.values_list("run_id", "measure", "value"):
+        out.setdefault(run_id, {})[measure] = value
+    return out
+
+
+def scores_under(evaluation, source):
+    """{run id: {measure: value}}: the track's scorer over the whole evaluation with `source` read as the official
+    judgments (assess.official.reading). Returns nothing stored; None when the track has no scorer."""
+    scorer = ep.scorer.get(evaluation.track)
+    if scorer is None:
+        return None
+    with reading(source):
+        batch = scorer(evaluation, None)
+    out = {}
+    for row in batch.rows:
+        if row.scope == Score.RUN and row.topic_id is None:
+            out.setdefault(row.run_id, {})[row.measure] = row.value
+    return out
+
+
+def _same_as(evaluation):
+    """{reading key: the reading it is known to equal}: primary-only is the official reading when nothing was
+    adjudicated, second-only the primary-only one when no second assessor judged an item (votes aside)."""
+    judgments = Judgment.objects.filter(evaluation=evaluation).exclude(kind__in=VOTE_KINDS)
+    same = {}
+    if not judgments.filter(role=Judgment.ADJUDICATED).exists():
+        same["primary"] = "official"
+    if not judgments.filter(role=Judgment.SECONDARY).exists():
+        same["second"] = "primary"
+    return same
+
+
+def _top_k(evaluation, n):
+    k = int(evaluation.setting("ranking_top_k", 10) or 10)
+    return k if n >= 2 * k else max(1, n // 2)
+
+
+def _measure(values, measure):
+    return {run: (scores or {}).get(measure) for run, scores in values.items()}
+
+
+def compare(evaluation, keys, scores, measures):
+    """[{a, b, measure, runs, tau, tau_ap, top_k, k}] for every pair of readings (a before b) and measure; τ_AP
+    takes `a` as the truth (the official reading comes first)."""
+    out = []
+    for i, a in enumerate(keys):
+        for b in keys[i + 1 :]:
+            if scores.get(a) is None or scores.get(b) is None:
+                continue
+            for measure in measures:
+                x, y = _measure(scores[a], measure), _measure(scores[b], measure)
+                n = sum(1 for r in x if x[r] is not None and y.get(r) is not None)
+                k = _top_k(evaluation, n)
+                out.append(
+                    {
+                        "a": a,
+                        "b": b,
+                        "measure": measure,
+                        "runs": n,
+                        "tau": ranking.kendall_tau(x, y),
+                        "tau_ap": ranking.tau_ap(x, y),
+                        "top_k": ranking.top_k_overlap(x, y, k),
+                        "k": k,
+                    }
+                )
+    return out
+
+
+def compute(evaluation):
+    """Everything a refresh stores (RankingState.data): {"readings": [{key, label, set, same_as}], "measures",
+    "runs": {run id: {"tag", "team"}}, "scores": {reading key: {run id: {measure: value}}}, "pairs": compare(...),
+    "robustness": robustness(...)}. Run ids are text (JSON keys)."""
+    official = stored_run_scores(evaluation)
+    same = _same_as(evaluation)
+    found = readings(evaluation)
+    scores = {"official": official}
+    for r in found[1:]:
+        scores[r.key] = scores[same[r.key]] if r.key in same else scores_under(evaluation, r.source)
+    measures = [HEADLINE] + sorted(
+        {m for values in official.values() for m in values if m != HEADLINE and m not in NOT_RANKED}
+    )
+    runs = {
+        str(pk): {"tag": tag, "team": team}
+        for pk, tag, team in Run.objects.filter(evaluation=evaluation).values_list("id", "tag", "team__name")
+    }
+    keys = [r.key for r in found]
+    return {
+        "readings": [
+            {"key": r.key, "label": r.label, "set": r.judgment_set, "same_as": same.get(r.key)} for r in found
+        ],
+        "measures": measures,
+        "runs": runs,
+        "scores": {key: _text_keys(values) for key, values in scores.items()},
+        "pairs": compare(evaluation, keys, scores, measures),
+        "robustness": robustness(evaluation, scores, same),
+    }
+
+
+def _text_keys(values):
+    return {str(k): v for k, v in (values or {}).items()}
+
+
+def robustness(evaluation, scores, same):
+    """{"readings": [{key, label}], "runs": [{run, score, rank, scores: {key: value}, interval: [best, worst],
+    worst, best, judged, filled}] best first, "filled": [worst items filled, best]}: see scoring.robustness."""
+    names = dict(get_user_model().objects.values_list("id", "username"))
+    found = readings_for_robustness(evaluation, names)
+    headline = {}
+    for key, _label, source in found:
+        if key in scores and scores[key] is not None:
+            values = scores[key]
+        elif key.startswith("without:"):
+            values = scores_under(evaluation, source)
+        else:
+            values = scores.get(same.get(key)) or scores_under(evaluation, source)
+        headline[key] = _measure(values or {}, HEADLINE)
+    worst_reading, best_reading = Filled(evaluation, WORST), Filled(evaluation, BEST)
+    worst = _measure(scores_under(evaluation, worst_reading) or {}, HEADLINE)
+    if worst_reading.filled:
+        best = _measure(scores_under(evaluation, best_reading) or {}, HEADLINE)
+    else:  # judging complete: both bounds are the score
+        best = worst
+    intervals = ranking.rank_intervals(headline.values())
+    official = headline["official"]
+    official_ranks = ranking.ranks(official)
+    judged = _measure(scores["official"], "judged")
+    runs = []
+    for run_id in ranking.order(official) + sorted(r for r in official if official[r] is None):
+        runs.append(
+            {
+                "run": str(run_id),
+                "score": official[run_id],
+                "rank": official_ranks.get(run_id),
+                "scores": {key: values.get(run_id) for key, values in headline.items()},
+                "interval": list(intervals.get(run_id, ())) or None,
+                "worst": worst.get(run_id),
+                "best": best.get(run_id),
+                "judged": judged.get(run_id),
+            }
+        )
+    return {
+        "readings": [{"key": key, "label": label} for key, label, _ in found],
+        "runs": runs,
+        "filled": worst_reading.filled,
+    }
+
+
+def _snapshot():
+    """One read-only snapshot for the whole refresh on PostgreSQL (every reading sees the same judgments, and the
+    transaction cannot write a Score); inside a caller's transaction (tests, eager tasks) that one serves."""
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return atomic
+    return None
+
+
+def refresh(evaluation_id):
+    """Recompute and store the evaluation's rankings; returns the RankingState (None if the evaluation is gone)."""
+    started = time.perf_counter()
+    snapshot = _snapshot()
+    try:
+        evaluation = Evaluation.objects.filter(pk=evaluation_id).first()
+        if evaluation is None:
+            return None
+        computed_at = timezone.now()  # within the snapshot: what it saw was committed before this instant
+        official_as_of = (
+            ScoringState.objects.filter(evaluation_id=evaluation_id).values_list("fresh_as_of", flat=True).first()
+        )
+        data = compute(evaluation)
+    finally:
+        if snapshot is not None:
+            snapshot.__exit__(None, None, None)
+    seconds = time.perf_counter() - started
+    RankingState.objects.get_or_create(evaluation_id=evaluation_id)
+    # an older refresh finishing late never replaces a newer one's result
+    RankingState.objects.filter(evaluation_id=evaluation_id).filter(
+        Q(computed_at__isnull=True) | Q(computed_at__lt=computed_at)
+    ).update(computed_at=computed_at, official_as_of=official_as_of, seconds=seconds, data=data)
+    return RankingState.objects.get(evaluation_id=evaluation_id)
+
+
+def spacing():
+    return float(getattr(settings, "RANKINGS_SPACING", 9))
+
+
+def request_refresh(evaluation_id):
+    """Official scores or a judgment set of the evaluation changed: refresh its rankings now (no broker), or queue
+    a refresh task for when it is due (see the module's docstring). Never raises into the caller: the official
+    scores are already stored, and a failed refresh leaves the last rankings with their "as of"."""
+    from config.celery import app
+    from scoring.tasks import refresh_rankings
+
+    try:
+        now = timezone.now()
+        RankingState.objects.get_or_create(evaluation_id=evaluation_id)
+        RankingState.objects.filter(evaluation_id=evaluation_id).update(requested_at=now)
+        if app.conf.task_always_eager:
+            refresh(evaluation_id)
+            return
+        state = RankingState.objects.get(evaluation_id=evaluation_id)
+        if state.scheduled_for is not None and state.scheduled_for >= now - timedelta(minutes=5):
+            return  # a refresh task is already waiting (or running); it will see this request
+        due = now
+        if state.computed_at is not None and state.seconds is not None:
+            due = max(now, state.computed_at + timedelta(seconds=spacing() * state.seconds))
+        RankingState.objects.filter(pk=state.pk).update(scheduled_for=due)
+        refresh_rankings.apply_async((evaluation_id,), eta=due)
+    except Exception:
+        log.exception("the rankings of evaluation %s could not be refreshed", evaluation_id)
+
+
+def run_due(evaluation_id):
+    """The refresh task's body: refresh if something changed since the last refresh."""
+    RankingState.objects.filter(evaluation_id=evaluation_id).update(scheduled_for=None)
+    state = RankingState.objects.filter(evaluation_id=evaluation_id).first()
+    if state is None or state.requested_at is None:
+        return False
+    if state.computed_at is not None and state.requested_at <= state.computed_at:
+        return False
+    refresh(evaluation_id)
+    return True
