@@ -47,6 +47,7 @@ urlpatterns = [
     path("evaluations/<slug:slug>/judgments/import/", jv.JudgmentImport.as_view(), name="import"),
     path("evaluations/<slug:slug>/scores/", sv.Scores.as_view(), name="scores"),
     path("evaluations/<slug:slug>/rescore/", sv.Rescore.as_view(), name="rescore"),
+    path("evaluations/<slug:slug>/rankings/", sv.Rankings.as_view(), name="rankings"),
     path("jobs/<id:pk>/", jv.JobStatus.as_view(), name="job"),
     path("users/", pv.Users.as_view(), name="users"),
     path("users/<str:username>/token/", pv.UserToken.as_view(), name="user_token"),

@@ -287,3 +287,57 @@ def run_due(evaluation_id):
         return False
     refresh(evaluation_id)
     return True
+
+
+def present(evaluation):
+    """What the board, the robustness page, the API and `manage.py rankings` show, from the stored RankingState
+    (None before the first refresh): runs by tag, readings with labels, pairs with the readings' labels."""
+    state = RankingState.objects.filter(evaluation=evaluation).first()
+    if state is None or state.computed_at is None:
+        return None
+    data = state.data or {}
+    tags = {pk: run["tag"] for pk, run in (data.get("runs") or {}).items()}
+    labels = {r["key"]: r["label"] for r in data.get("readings", ())}
+    robust = data.get("robustness") or {}
+    robust_labels = {r["key"]: r["label"] for r in robust.get("readings", ())}
+    pairs = [
+        p | {"a_label": labels.get(p["a"], p["a"]), "b_label": labels.get(p["b"], p["b"])}
+        for p in data.get("pairs", ())
+    ]
+    return {
+        "as_of": state.computed_at,
+        "official_as_of": state.official_as_of,
+        "seconds": state.seconds,
+        "pending": state.requested_at is not None and state.requested_at > state.computed_at,
+        "readings": data.get("readings", []),
+        "measures": data.get("measures", []),
+        "headline": [p for p in pairs if p["measure"] == HEADLINE],
+        "pairs": pairs,
+        "scores": {
+            key: {tags.get(run, run): values for run, values in runs.items()}
+            for key, runs in (data.get("scores") or {}).items()
+        },
+        "robustness": {
+            "readings": robust.get("readings", []),
+            "filled": robust.get("filled", 0),
+            "runs": [
+                row
+                | {
+                    "tag": tags.get(row["run"], row["run"]),
+                    "by_reading": [(robust_labels.get(k, k), v) for k, v in row["scores"].items()],
+                }
+                for row in robust.get("runs", ())
+            ],
+        },
+    }
+
+
+def set_correlation(evaluation, judgment_set_id, measure=HEADLINE):
+    """The stored comparison of the official ranking with a judgment set's ({tau, tau_ap, top_k, k, runs}), or
+    None before a refresh has seen the set (for a team's judge-run report)."""
+    state = RankingState.objects.filter(evaluation=evaluation).first()
+    key = f"set:{judgment_set_id}"
+    for pair in (state.data or {}).get("pairs", ()) if state else ():
+        if pair["a"] == "official" and pair["b"] == key and pair["measure"] == measure:
+            return pair
+    return None

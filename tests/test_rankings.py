@@ -275,3 +275,101 @@ def test_a_refresh_follows_a_full_rescoring_without_a_broker(world, django_captu
     state = RankingState.objects.get(evaluation=world["ev"])
     assert state.computed_at is not None and state.computed_at >= state.requested_at
     assert state.data["robustness"]["runs"][0]["rank"] == 1
+
+
+def _login(client, user):
+    from tests.conftest import PASSWORD
+
+    client.login(username=user.username, password=PASSWORD)
+    return client
+
+
+def test_the_board_the_page_the_api_and_the_command_show_the_rankings(world, client, make_user):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.urls import reverse
+
+    slug = world["ev"].slug
+    organizer = make_user("org", "organizer")
+    c = _login(client, organizer)
+    assert "Not computed yet" in c.get(reverse("scoring:board", args=[slug])).content.decode()
+    assert c.get(reverse("api:rankings", args=[slug])).json()["as_of"] is None
+    rankings.refresh(world["ev"].pk)
+    board = c.get(reverse("scoring:board", args=[slug])).content.decode()
+    assert 'data-pair="official|second"' in board and "0.333" in board  # τ = 1/3
+    page = c.get(reverse("scoring:robustness", args=[slug])).content.decode()
+    row = page[page.index('<tr data-run="X">') :]
+    assert '<td class="interval">1–2</td>' in row[: row.index("</tr>")]
+    shown = c.get(reverse("api:rankings", args=[slug])).json()
+    assert shown["as_of"] and shown["pending"] is False
+    assert {r["tag"]: r["interval"] for r in shown["robustness"]["runs"]} == {"X": [1, 2], "Y": [1, 2], "Z": [3, 3]}
+    out = StringIO()
+    call_command("rankings", slug, stdout=out)
+    assert "Second assessors (else primary) | Official | 3 | 0.333 | 0.000" in out.getvalue()
+    for who in (make_user("pat", "participant"), make_user("ann", "assessor")):
+        c = _login(client, who)
+        assert c.get(reverse("scoring:robustness", args=[slug])).status_code == 403
+        assert c.get(reverse("api:rankings", args=[slug])).status_code == 403
+
+
+def test_with_a_broker_a_refresh_is_queued_when_due_never_run_in_place(world, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from config.celery import app
+    from scoring import tasks
+
+    sent = []
+    app.conf.task_always_eager = False  # (the autouse _tasks_in_process fixture puts it back)
+    monkeypatch.setattr(tasks.refresh_rankings, "apply_async", lambda args, eta: sent.append((args, eta)))
+    monkeypatch.setattr(rankings, "refresh", lambda pk: pytest.fail("refreshed on the caller's path"))
+    ev = world["ev"].pk
+    RankingState.objects.update_or_create(
+        evaluation_id=ev, defaults={"computed_at": timezone.now() - timedelta(seconds=5), "seconds": 2.0}
+    )
+    rankings.request_refresh(ev)
+    ((args, eta),) = sent
+    state = RankingState.objects.get(evaluation_id=ev)
+    # due 9 × 2 s after the last refresh: about 13 s from now
+    assert args == (ev,) and eta == state.scheduled_for
+    assert timedelta(seconds=10) < eta - timezone.now() < timedelta(seconds=14)
+    rankings.request_refresh(ev)  # a task already waits: no second one
+    assert len(sent) == 1
+    assert state.requested_at > state.computed_at  # pending, shown so
+
+
+def test_the_refresh_task_runs_only_when_something_changed(world):
+    from scoring.tasks import refresh_rankings
+
+    ev = world["ev"].pk
+    assert refresh_rankings(ev) is False  # never requested
+    rankings.request_refresh(ev)  # (no broker: refreshed at once)
+    state = RankingState.objects.get(evaluation_id=ev)
+    assert state.computed_at >= state.requested_at
+    assert refresh_rankings(ev) is False
+
+
+def test_every_declared_bound_is_a_valid_judgment_of_its_kind():
+    from assess.kinds import problems
+    from core.tracks import TRACKS
+
+    samples = [{}, {"kind": "answer"}, {"kind": "sentence"}, {"kind": "citation"}, {"bolt": "view"}]
+    checked = 0
+    for track in TRACKS.values():
+        for kind in track.kinds:
+            if kind.bounds is None:
+                continue
+            for data in samples:
+                pair = kind.bounds(data, (3, 5))
+                if pair is None:
+                    continue
+                worst, best = pair
+                assert worst != best
+                for value in pair:
+                    assert problems(value, kind.shape) == [], (track.slug, kind.name, value)
+                    if kind.labels and "label" in value:
+                        assert value["label"] in kind.labels
+                checked += 1
+    assert checked >= 6  # QA's instance and match, BOLT's citation, BioGen's answer, sentence and citation
