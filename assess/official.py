@@ -226,6 +226,36 @@ def _vote_sets_under(source, topic_ids):
     return official, votes
 
 
+def official_by_subject(evaluation_id, kinds):
+    """{(kind, subject id): (topic id, value)} of the official judgments of `kinds` in the evaluation (what a
+    judgment set is compared with to find the topics where its reading differs)."""
+    best = {}
+    rows = (
+        Judgment.objects.filter(evaluation_id=evaluation_id, kind__in=list(kinds), role__in=list(_PRECEDENCE))
+        .order_by()
+        .values_list("id", "kind", "topic_id", "item_id", "nugget_id", "role", "value")
+    )
+    for pk, kind, topic_id, item_id, nugget_id, role, value in rows:
+        key = (kind, item_id if item_id is not None else nugget_id)
+        rank = (_PRECEDENCE[role], pk)  # see TIES
+        if key not in best or rank > best[key][0]:
+            best[key] = (rank, (topic_id, value))
+    return {key: found for key, (rank, found) in best.items()}
+
+
+def topics_judged_by(evaluation_id, *, roles=(), assessor_id=None, kinds=None, exclude_kinds=()):
+    """The topics holding a judgment of one of `roles` (or by `assessor_id`), of `kinds` (None: any) but not of
+    `exclude_kinds`: where a reading other than the official one can differ from it."""
+    found = Judgment.objects.filter(evaluation_id=evaluation_id).exclude(kind__in=list(exclude_kinds))
+    if roles:
+        found = found.filter(role__in=list(roles))
+    if assessor_id is not None:
+        found = found.filter(assessor_id=assessor_id)
+    if kinds is not None:
+        found = found.filter(kind__in=list(kinds))
+    return set(found.order_by().values_list("topic_id", flat=True).distinct())
+
+
 def voters(topic_ids):
     """The assessor ids who cast a vital/okay vote on the topics' nuggets (the pyramid's voters)."""
     return sorted(

@@ -9,8 +9,12 @@ the RankingState row, so a judgment set can never change an official Score.
 
 When: the rescoring worker asks for a refresh after a pass that changed official scores (request_refresh), and so
 does a judgment set's load. A refresh runs as a task of its own, at most once per RANKINGS_SPACING × the last
-refresh's duration (default 9: at most a tenth of a busy worker's time), so the save path and the official scores'
-freshness never wait on it; "as of" says which judgments it saw. Without a broker (demo, tests) it runs at once.
+refresh's duration (spacing()), so the save path and the official scores' freshness never wait on it; "as of" says
+which judgments it saw. Without a broker (demo, tests) it runs at once.
+
+A reading is rescored only where it can differ from the official one (differing_topics: the adjudicated or second-
+judged topics, a set's disagreements, a voter's nuggets, the topics with unjudged items); the track's scorer takes
+the stored official scores for the rest, which are that reading's too.
 """
 
 import logging
@@ -25,9 +29,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from assess.models import Judgment
-from assess.official import OFFICIAL, PRIMARY_ONLY, SECOND, VOTE_KINDS, reading
+from assess.official import OFFICIAL, PRIMARY_ONLY, SECOND, VOTE_KINDS, WithoutVoter, reading, topics_judged_by
 from core import extension_points as ep
-from pooling.models import Evaluation, Run
+from pooling.models import Evaluation, Run, StaleTopic
 from scoring.measures import ranking
 from scoring.models import JudgmentSet, RankingState, Score, ScoringState
 from scoring.robustness import BEST, WORST, Filled, readings_for_robustness
@@ -68,19 +72,47 @@ def stored_run_scores(evaluation):
     return out
 
 
-def scores_under(evaluation, source):
-    """{run id: {measure: value}}: the track's scorer over the whole evaluation with `source` read as the official
-    judgments (assess.official.reading). Returns nothing stored; None when the track has no scorer."""
+def scores_under(evaluation, source, topics=None, official=None):
+    """{run id: {measure: value}}: the track's scorer with `source` read as the official judgments
+    (assess.official.reading). `topics`: where the reading can differ from the official one (None: anywhere);
+    only they are rescored, and the scorer's live path takes the stored official scores for the others, which are
+    that reading's too (`official`, the stored run scores, given: the evaluation has been scored). Stores nothing;
+    None when the track has no scorer."""
     scorer = ep.scorer.get(evaluation.track)
     if scorer is None:
         return None
+    if topics is not None and official:
+        # questions whose official scores wait for a pass: their stored scores are not those of today's judgments
+        topics = set(topics) | set(StaleTopic.objects.filter(evaluation=evaluation).values_list("topic_id", flat=True))
+        if not topics:
+            return official
+    else:
+        topics = None
     with reading(source):
-        batch = scorer(evaluation, None)
-    out = {}
+        batch = scorer(evaluation, topics)
+    out = {run: dict(values) for run, values in (official or {}).items()} if topics is not None else {}
     for row in batch.rows:
         if row.scope == Score.RUN and row.topic_id is None:
             out.setdefault(row.run_id, {})[row.measure] = row.value
     return out
+
+
+def differing_topics(evaluation, source):
+    """The topics where `source` can read other judgments than the official reading (None: unknown)."""
+    if source == OFFICIAL:
+        return set()
+    if source == PRIMARY_ONLY:
+        return topics_judged_by(evaluation.pk, roles=[Judgment.ADJUDICATED], exclude_kinds=VOTE_KINDS)
+    if source == SECOND:
+        roles = [Judgment.SECONDARY, Judgment.ADJUDICATED]
+        return topics_judged_by(evaluation.pk, roles=roles, exclude_kinds=VOTE_KINDS)
+    if isinstance(source, WithoutVoter):
+        return topics_judged_by(evaluation.pk, assessor_id=source.assessor_id, kinds=VOTE_KINDS)
+    if isinstance(source, SetReading):
+        return source.differing_topics(evaluation.pk)
+    if isinstance(source, Filled):
+        return source.topics
+    return None
 
 
 def _same_as(evaluation):
@@ -140,7 +172,10 @@ def compute(evaluation):
     found = readings(evaluation)
     scores = {"official": official}
     for r in found[1:]:
-        scores[r.key] = scores[same[r.key]] if r.key in same else scores_under(evaluation, r.source)
+        if r.key in same:
+            scores[r.key] = scores[same[r.key]]
+        else:
+            scores[r.key] = scores_under(evaluation, r.source, differing_topics(evaluation, r.source), official)
     measures = [HEADLINE] + sorted(
         {m for values in official.values() for m in values if m != HEADLINE and m not in NOT_RANKED}
     )
@@ -157,7 +192,7 @@ def compute(evaluation):
         "runs": runs,
         "scores": {key: _text_keys(values) for key, values in scores.items()},
         "pairs": compare(evaluation, keys, scores, measures),
-        "robustness": robustness(evaluation, scores, same),
+        "robustness": robustness(evaluation, scores),
     }
 
 
@@ -165,28 +200,27 @@ def _text_keys(values):
     return {str(k): v for k, v in (values or {}).items()}
 
 
-def robustness(evaluation, scores, same):
+def robustness(evaluation, scores):
     """{"readings": [{key, label}], "runs": [{run, score, rank, scores: {key: value}, interval: [best, worst],
     worst, best, judged, filled}] best first, "filled": [worst items filled, best]}: see scoring.robustness."""
     names = dict(get_user_model().objects.values_list("id", "username"))
     found = readings_for_robustness(evaluation, names)
     headline = {}
+    official = scores["official"]
     for key, _label, source in found:
-        if key in scores and scores[key] is not None:
-            values = scores[key]
-        elif key.startswith("without:"):
-            values = scores_under(evaluation, source)
-        else:
-            values = scores.get(same.get(key)) or scores_under(evaluation, source)
+        values = scores.get(key)
+        if values is None:
+            values = scores_under(evaluation, source, differing_topics(evaluation, source), official)
         headline[key] = _measure(values or {}, HEADLINE)
-    worst_reading, best_reading = Filled(evaluation, WORST), Filled(evaluation, BEST)
-    worst = _measure(scores_under(evaluation, worst_reading) or {}, HEADLINE)
+    worst_reading = Filled(evaluation, WORST)
     if worst_reading.filled:
-        best = _measure(scores_under(evaluation, best_reading) or {}, HEADLINE)
+        worst = _measure(scores_under(evaluation, worst_reading, worst_reading.topics, official) or {}, HEADLINE)
+        best_reading = Filled(evaluation, BEST)
+        best = _measure(scores_under(evaluation, best_reading, best_reading.topics, official) or {}, HEADLINE)
     else:  # judging complete: both bounds are the score
-        best = worst
+        worst = best = _measure(official, HEADLINE)
     intervals = ranking.rank_intervals(headline.values())
-    official = headline["official"]
+    official = headline["official"]  # (the headline from here on)
     official_ranks = ranking.ranks(official)
     judged = _measure(scores["official"], "judged")
     runs = []
@@ -248,42 +282,67 @@ def refresh(evaluation_id):
 
 
 def spacing():
-    return float(getattr(settings, "RANKINGS_SPACING", 9))
+    """A refresh is due RANKINGS_SPACING × its last duration after it started (default 12): the passes between two
+    refreshes then take at least 11 times a refresh, so refreshes add at most 1/11 (9 %) to rescoring."""
+    return float(getattr(settings, "RANKINGS_SPACING", 12))
 
 
-def request_refresh(evaluation_id):
-    """Official scores or a judgment set of the evaluation changed: refresh its rankings now (no broker), or queue
-    a refresh task for when it is due (see the module's docstring). Never raises into the caller: the official
-    scores are already stored, and a failed refresh leaves the last rankings with their "as of"."""
+def request_refresh(evaluation_id, *, set_changed=False):
+    """The evaluation's official scores changed (the rescoring worker, after its passes) or one of its judgment
+    sets did (`set_changed`, its loader): refresh its rankings now (no broker), or queue a refresh task for when it
+    is due (see the module's docstring). While one waits, a pass costs one read here: the waiting task sees the
+    newer official scores (ScoringState.fresh_as_of). Never raises into the caller: the official scores are stored
+    already, and a failed refresh leaves the last rankings with their "as of"."""
     from config.celery import app
     from scoring.tasks import refresh_rankings
 
     try:
         now = timezone.now()
-        RankingState.objects.get_or_create(evaluation_id=evaluation_id)
-        RankingState.objects.filter(evaluation_id=evaluation_id).update(requested_at=now)
-        if app.conf.task_always_eager:
-            refresh(evaluation_id)
-            return
-        state = RankingState.objects.get(evaluation_id=evaluation_id)
-        if state.scheduled_for is not None and state.scheduled_for >= now - timedelta(minutes=5):
-            return  # a refresh task is already waiting (or running); it will see this request
+        if app.conf.task_always_eager or set_changed:
+            _requested(evaluation_id, now)
+            if app.conf.task_always_eager:
+                refresh(evaluation_id)
+                return
+        row = (
+            RankingState.objects.filter(evaluation_id=evaluation_id)
+            .values_list("computed_at", "seconds", "scheduled_for")
+            .first()
+        )
+        computed_at, seconds, scheduled_for = row or (None, None, None)
+        if scheduled_for is not None and scheduled_for >= now - timedelta(minutes=5):
+            return  # a refresh task is already waiting (or running: a lost one is replaced after 5 minutes)
         due = now
-        if state.computed_at is not None and state.seconds is not None:
-            due = max(now, state.computed_at + timedelta(seconds=spacing() * state.seconds))
-        RankingState.objects.filter(pk=state.pk).update(scheduled_for=due)
+        if computed_at is not None and seconds is not None:
+            due = max(now, computed_at + timedelta(seconds=spacing() * seconds))
+        _requested(evaluation_id, now, scheduled_for=due)
         refresh_rankings.apply_async((evaluation_id,), eta=due)
     except Exception:
         log.exception("the rankings of evaluation %s could not be refreshed", evaluation_id)
+
+
+def _requested(evaluation_id, now, **fields):
+    if not RankingState.objects.filter(evaluation_id=evaluation_id).update(requested_at=now, **fields):
+        RankingState.objects.get_or_create(evaluation_id=evaluation_id, defaults={"requested_at": now, **fields})
+
+
+def _pending(state, fresh_as_of):
+    """Whether judgments or sets changed after the state's refresh saw them."""
+    if state.computed_at is None:
+        return True
+    if state.requested_at is not None and state.requested_at > state.computed_at:
+        return True
+    return fresh_as_of is not None and (state.official_as_of is None or fresh_as_of > state.official_as_of)
+
+
+def _fresh_as_of(evaluation_id):
+    return ScoringState.objects.filter(evaluation_id=evaluation_id).values_list("fresh_as_of", flat=True).first()
 
 
 def run_due(evaluation_id):
     """The refresh task's body: refresh if something changed since the last refresh."""
     RankingState.objects.filter(evaluation_id=evaluation_id).update(scheduled_for=None)
     state = RankingState.objects.filter(evaluation_id=evaluation_id).first()
-    if state is None or state.requested_at is None:
-        return False
-    if state.computed_at is not None and state.requested_at <= state.computed_at:
+    if state is None or not _pending(state, _fresh_as_of(evaluation_id)):
         return False
     refresh(evaluation_id)
     return True
@@ -308,7 +367,7 @@ def present(evaluation):
         "as_of": state.computed_at,
         "official_as_of": state.official_as_of,
         "seconds": state.seconds,
-        "pending": state.requested_at is not None and state.requested_at > state.computed_at,
+        "pending": _pending(state, _fresh_as_of(evaluation.pk)),
         "readings": data.get("readings", []),
         "measures": data.get("measures", []),
         "headline": [p for p in pairs if p["measure"] == HEADLINE],

@@ -21,37 +21,40 @@ WORST, BEST = 0, 1
 
 class Filled:
     """A reading (assess.official.reading) of the official judgments with every unjudged pool item of a bounded kind
-    judged its worst (WORST) or best (BEST) value. `filled` counts the items it filled so far."""
+    judged its worst (WORST) or best (BEST) value. `filled` counts the items it fills, `topics` holds their topics
+    (elsewhere the reading is the official one)."""
 
     def __init__(self, evaluation, which):
         track = evaluation.track_spec
-        self.which = which
-        self.bounded = {k.name: k.bounds for k in track.kinds if k.bounds is not None}
-        self.done_kinds = track.done_kinds
-        self.filled = 0
+        bounded = {k.name: k.bounds for k in track.kinds if k.bounds is not None}
+        self.fills = defaultdict(dict)  # (kind, topic id) -> {item id: value}
+        by_kind = defaultdict(list)
+        for tid, topic_kind in Topic.objects.filter(evaluation=evaluation).order_by().values_list("id", "kind"):
+            kind = track.done_kinds.get((topic_kind or "").upper())
+            if kind in bounded:
+                by_kind[kind].append(tid)
+        for kind, topics in by_kind.items():
+            judged = values_under(OFFICIAL, topics, kind)
+            nuggets = defaultdict(list)
+            if kind == "nugget_match":
+                for nid, tid in Nugget.objects.filter(topic_id__in=topics).order_by().values_list("id", "topic_id"):
+                    nuggets[tid].append(nid)
+            items = PoolItem.objects.filter(topic_id__in=topics).order_by()
+            for pk, tid, data in items.values_list("id", "topic_id", "data"):
+                if pk not in judged:
+                    pair = bounded[kind](data or {}, tuple(nuggets[tid]))
+                    if pair is not None:
+                        self.fills[(kind, tid)][pk] = pair[which]
+        self.filled = sum(len(f) for f in self.fills.values())
+        self.topics = {tid for _, tid in self.fills}
 
     def rows(self, topic_ids, kind):
-        bounds = self.bounded.get(kind)
-        if bounds is None:
+        wanted = [tid for tid in topic_ids if (kind, tid) in self.fills]
+        if not wanted:
             return None
         values = values_under(OFFICIAL, topic_ids, kind)
-        topics = [
-            tid
-            for tid, topic_kind in Topic.objects.filter(id__in=list(topic_ids)).values_list("id", "kind")
-            if self.done_kinds.get((topic_kind or "").upper()) == kind
-        ]
-        nuggets = defaultdict(list)
-        for nid, tid in Nugget.objects.filter(topic_id__in=topics).order_by().values_list("id", "topic_id"):
-            nuggets[tid].append(nid)
-        for pk, tid, data in (
-            PoolItem.objects.filter(topic_id__in=topics).order_by().values_list("id", "topic_id", "data")
-        ):
-            if pk in values:
-                continue
-            pair = bounds(data or {}, tuple(nuggets[tid]))
-            if pair is not None:
-                values[pk] = pair[self.which]
-                self.filled += 1
+        for tid in wanted:
+            values.update(self.fills[(kind, tid)])
         return list(values.items())
 
 

@@ -332,12 +332,15 @@ def test_with_a_broker_a_refresh_is_queued_when_due_never_run_in_place(world, mo
     rankings.request_refresh(ev)
     ((args, eta),) = sent
     state = RankingState.objects.get(evaluation_id=ev)
-    # due 9 × 2 s after the last refresh: about 13 s from now
+    # due 12 × 2 s after the last refresh began: about 19 s from now
     assert args == (ev,) and eta == state.scheduled_for
-    assert timedelta(seconds=10) < eta - timezone.now() < timedelta(seconds=14)
+    assert timedelta(seconds=16) < eta - timezone.now() < timedelta(seconds=20)
+    assert state.requested_at > state.computed_at  # pending, shown so
     rankings.request_refresh(ev)  # a task already waits: no second one
     assert len(sent) == 1
-    assert state.requested_at > state.computed_at  # pending, shown so
+    rankings.request_refresh(ev, set_changed=True)  # a set's load is noted even so
+    assert RankingState.objects.get(evaluation_id=ev).requested_at > state.requested_at
+    assert len(sent) == 1
 
 
 def test_the_refresh_task_runs_only_when_something_changed(world):
@@ -373,3 +376,70 @@ def test_every_declared_bound_is_a_valid_judgment_of_its_kind():
                         assert value["label"] in kind.labels
                 checked += 1
     assert checked >= 6  # QA's instance and match, BOLT's citation, BioGen's answer, sentence and citation
+
+
+def test_rescoring_only_where_a_reading_differs_gives_the_full_scoring(make_user):
+    """Every reading scored on the topics where it differs (the stored official scores for the rest) equals the
+    same reading scored over the whole evaluation, on a generated TREC 2007 evaluation with adjudications, second
+    judgments, a judgment set, unjudged items and eight voters."""
+    import random
+
+    from assess.official import OFFICIAL
+    from scoring.robustness import BEST, WORST, Filled
+    from tracks.qa.synthetic import trec2007_sized
+
+    ev = trec2007_sized(slug="partial", series=4, questions=24, runs=5, seed=3)
+    adjudicator = make_user("adj", "assessor")
+    rng = random.Random(29)
+    instance = list(Judgment.objects.filter(evaluation=ev, kind="instance").order_by("id"))
+    flip = {"incorrect": GOOD, GOOD: "incorrect"}
+    second = make_user("second", "assessor")
+    for j in rng.sample(instance, 6):  # a second assessor disagrees, an adjudicator decides on some
+        Judgment.objects.create(
+            evaluation=ev,
+            topic_id=j.topic_id,
+            kind="instance",
+            item_id=j.item_id,
+            assessor=second,
+            role=Judgment.SECONDARY,
+            value=dict(j.value, label=flip.get(j.value["label"], GOOD)),
+        )
+        if rng.random() < 0.5:
+            Judgment.objects.create(
+                evaluation=ev,
+                topic_id=j.topic_id,
+                kind="instance",
+                item_id=j.item_id,
+                assessor=adjudicator,
+                role=Judgment.ADJUDICATED,
+                value=dict(j.value, label=flip.get(j.value["label"], GOOD)),
+            )
+    judgment_set = JudgmentSet.objects.create(evaluation=ev, name="m", created_by=adjudicator)
+    SetJudgment.objects.bulk_create(
+        SetJudgment(
+            judgment_set=judgment_set,
+            topic_id=j.topic_id,
+            kind=j.kind,
+            item_id=j.item_id,
+            value=dict(j.value, label=flip.get(j.value["label"], GOOD)) if rng.random() < 0.2 else j.value,
+        )
+        for j in instance[: len(instance) // 2]
+    )
+    Judgment.objects.filter(pk__in=[j.pk for j in rng.sample(instance, 5)]).delete()  # unjudged items
+    rescore_evaluation(ev.pk)
+    official = rankings.stored_run_scores(ev)
+    voters = sorted(
+        set(Judgment.objects.filter(evaluation=ev, kind="nugget_vote").values_list("assessor_id", flat=True))
+    )
+    sources = [OFFICIAL, PRIMARY_ONLY, SECOND, SetReading(judgment_set.pk), Filled(ev, WORST), Filled(ev, BEST)]
+    sources += [WithoutVoter(v) for v in voters[:3]]
+    for source in sources:
+        topics = rankings.differing_topics(ev, source)
+        partial = rankings.scores_under(ev, source, topics, official)
+        full = rankings.scores_under(ev, source)
+        assert partial.keys() == full.keys()
+        for run, values in full.items():
+            for measure, value in values.items():
+                assert partial[run][measure] == pytest.approx(value, abs=1e-12), (source, run, measure)
+    assert rankings.differing_topics(ev, Filled(ev, WORST))  # (the fixture has unjudged items)
+    assert rankings.scores_under(ev, Filled(ev, WORST)) != rankings.scores_under(ev, Filled(ev, BEST))
