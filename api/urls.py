@@ -63,6 +63,7 @@ urlpatterns = [
     path("evaluations/<slug:slug>/agreement/", jsv.Agreement.as_view(), name="agreement"),
     path("evaluations/<slug:slug>/agreement/disagreements/", jsv.Disagreements.as_view(), name="disagreements"),
     path("evaluations/<slug:slug>/judge-runs/", jsv.JudgeRuns.as_view(), name="judge_runs"),
+    path("evaluations/<slug:slug>/rankings/", sv.Rankings.as_view(), name="rankings"),
     path("jobs/<id:pk>/", jv.JobStatus.as_view(), name="job"),
     path("users/", pv.Users.as_view(), name="users"),
     path("users/<str:username>/token/", pv.UserToken.as_view(), name="user_token"),

@@ -141,3 +141,22 @@ class Agreement(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["evaluation", "judgment_set"], name="agreement_eval_set")]
+
+
+class RankingState(models.Model):
+    """Per evaluation: the runs' rankings under every reading of the judgments (official, primary-only,
+    second-only, each judgment set), how alike they are, and how robust each run's rank is (issue 29). Written
+    only by the rescoring worker (scoring.rankings.refresh), after the official scores are stored; read by pages
+    and the API, never computed by them. Its row is also the lock that keeps one refresh per evaluation."""
+
+    evaluation = models.OneToOneField("pooling.Evaluation", on_delete=models.CASCADE, related_name="ranking_state")
+    computed_at = models.DateTimeField(null=True, blank=True)  # "as of": judgments committed before it are in
+    official_as_of = models.DateTimeField(null=True, blank=True)  # the official scores' fresh_as_of it read
+    seconds = models.FloatField(null=True, blank=True)  # how long the last refresh took
+    # the last time official scores or a judgment set changed: a refresh is pending while it is after computed_at
+    requested_at = models.DateTimeField(null=True, blank=True)
+    scheduled_for = models.DateTimeField(null=True, blank=True)  # a refresh task waits until then
+    data = models.JSONField(default=dict, blank=True)  # scoring.rankings.refresh says what it holds
+
+    def __str__(self):
+        return f"{self.evaluation_id} rankings as of {self.computed_at}"

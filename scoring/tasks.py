@@ -52,7 +52,26 @@ def rescore_stale(evaluation_id):
     # After the scores' commit: the agreement of the questions judged since (issue 29); a few counting queries
     # when nothing changed (a track's scorer may rescore its questions without counting them in `total`).
     refresh_changed(evaluation_id)
+    if total:
+        _rankings_changed(evaluation_id)
     return total
+
+
+def _rankings_changed(evaluation_id):
+    """After the official scores are stored (never on the save path): the rankings under every reading of the
+    judgments follow, as a task of their own when due (scoring.rankings)."""
+    from scoring.rankings import request_refresh
+
+    request_refresh(evaluation_id)
+
+
+@shared_task(name="scoring.refresh_rankings", acks_late=True)
+def refresh_rankings(evaluation_id):
+    """Recompute the evaluation's rankings under every reading and their correlations, if anything changed since
+    the last time (scoring.rankings.run_due)."""
+    from scoring.rankings import run_due
+
+    return run_due(evaluation_id)
 
 
 @shared_task(name="scoring.rescore_evaluation", acks_late=True)
@@ -68,10 +87,14 @@ def rescore_evaluation(evaluation_id):
 
 @shared_task(name="scoring.refresh_agreement", acks_late=True)
 def refresh_agreement(evaluation_id):
-    """Recompute all of an evaluation's stored agreement (a judgment set loaded, deleted or released)."""
+    """Recompute all of an evaluation's stored agreement (a judgment set loaded or deleted), and ask for its
+    rankings under each reading (one per set) to follow."""
     from scoring.agreement_store import refresh
+    from scoring.rankings import request_refresh
 
-    return refresh(evaluation_id)
+    done = refresh(evaluation_id)
+    request_refresh(evaluation_id, set_changed=True)  # the rankings under each set follow (scoring.rankings)
+    return done
 
 
 def sweep():

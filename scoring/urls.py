@@ -9,6 +9,7 @@ urlpatterns = [
     path("<slug:slug>/", views.scoreboard, name="scoreboard"),
     path("<slug:slug>/board/", views.board, name="board"),
     path("<slug:slug>/significance/", views.significance, name="significance"),
+    path("<slug:slug>/robustness/", views.robustness, name="robustness"),
     path("<slug:slug>/release/", views.release_view, name="release"),
     path("<slug:slug>/rescore/", views.rescore_view, name="rescore"),
     path("<slug:slug>/export/<segment:kind>/", views.export_view, name="export"),

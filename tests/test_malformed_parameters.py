@@ -191,6 +191,7 @@ def _shared_routes(w):
         "api:import": [Route(api_slug, ("POST",), post_as_is=False)],
         "api:scores": [Route(api_slug, query={"scope": "run", "run": alpha_run.tag, "measure": "score", "page": "1"})],
         "api:rescore": [Route(api_slug, ("POST",), post_as_is=False)],
+        "api:rankings": [Route(api_slug)],
         "api:job": [Route({"pk": api_job.pk})],
         "api:users": [Route(query={"page": "1"})],
         "api:user_token": [Route({"username": "participant"}, ("POST",), post_as_is=False)],
@@ -352,6 +353,7 @@ def _shared_routes(w):
         "assess:closure": [Route({"topic_id": q1, "action": "close"}, ("POST",))],
         "scoring:scoreboard": [Route({"slug": tac_slug})],
         "scoring:board": [Route({"slug": tac_slug})],
+        "scoring:robustness": [Route({"slug": tac_slug})],
         "scoring:significance": [Route({"slug": tac_slug}, query={"permutations": "100", "seed": "1"})],
         "scoring:release": [
             Route(

@@ -344,6 +344,7 @@ ENDPOINTS = [
     ("post", "/api/evaluations/api-bolt/judgment-sets/{set}/promote/", (ORG,)),
     ("get", "/api/evaluations/api-bolt/agreement/", (ORG,)),
     ("get", "/api/evaluations/api-bolt/agreement/disagreements/", (ORG,)),
+    ("get", "/api/evaluations/api-bolt/rankings/", (ORG,)),
     ("get", "/api/evaluations/api-bolt/judge-runs/", ("alpha", "beta")),
     ("post", "/api/evaluations/api-bolt/judge-runs/", ("alpha", "beta")),
 ]
@@ -355,7 +356,7 @@ def test_the_matrix_covers_every_api_route():
     (api_urls,) = [p for p in get_resolver().url_patterns if getattr(p, "app_name", None) == "api"]
     routes = {p.name for p in api_urls.url_patterns} - {"token"}  # the token page is HTML, tested above
     covered = {resolve(path.format(alpha="a", build=1, job=1, set=1)).url_name for _, path, _ in ENDPOINTS}
-    assert covered == routes and len(routes) == 30
+    assert covered == routes and len(routes) == 31
 
 
 @pytest.mark.parametrize("method, path, allowed", ENDPOINTS, ids=[f"{m} {p}" for m, p, _ in ENDPOINTS])
@@ -385,4 +386,4 @@ def test_the_schema_validates_as_openapi_3(world):
     validate(schema)  # raises on anything that is not OpenAPI 3
     assert schema["openapi"].startswith("3.")
     assert "/api/evaluations/{slug}/runs/" in schema["paths"] and "tokenAuth" in schema["components"]["securitySchemes"]
-    assert len(schema["paths"]) == 28  # schema and docs describe no path of their own
+    assert len(schema["paths"]) == 29  # schema and docs describe no path of their own
