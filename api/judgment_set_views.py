@@ -169,8 +169,9 @@ class Disagreements(RoleAPIView):
 class JudgeRuns(RoleAPIView):
     """Who: participants, for a team they belong to (?team= / `team` when several). GET: the team's judge runs,
     why none is taken now, and once the results are released to the team each one's agreement with the official
-    judgments. POST multipart (`file`, `format`, `name`, provenance fields): submit one within the campaign's
-    rules: 201, or 400 naming each rule or problem."""
+    judgments and how the runs' ranking under each compares with the official one (Kendall's τ, τ_AP, top-k
+    overlap: scoring.rankings). POST multipart (`file`, `format`, `name`, provenance fields): submit one within
+    the campaign's rules: 201, or 400 naming each rule or problem."""
 
     allowed_roles = (PARTICIPANT,)
 
@@ -184,6 +185,7 @@ class JudgeRuns(RoleAPIView):
         evaluation = evaluation_or_404(slug)
         team = self._team(request, params.text(request.query_params.get("team"), "team"))
         agreement = judge_runs.agreement_for(evaluation, team)
+        rankings = judge_runs.rankings_for(evaluation, team)
         return Response(
             {
                 "team": team.name,
@@ -192,6 +194,12 @@ class JudgeRuns(RoleAPIView):
                 ],
                 "closed": judge_runs.refusals(evaluation, team),
                 "agreement": None if agreement is None else agreement_data(agreement),
+                "rankings": None
+                if rankings is None
+                else {
+                    "as_of": rankings[1] and rankings[1].isoformat(),
+                    "judge_runs": {str(k): v for k, v in rankings[0].items()},
+                },
             }
         )
 

@@ -13,13 +13,12 @@ from core.submission_rules import window_breach
 from pooling.campaign_rules import submission_window
 from pooling.evaluations import LoadError
 from scoring import agreement_store, judgment_sets
-from scoring.models import JudgmentSet
+from scoring.models import JudgmentSet, RankingState
+from scoring.rankings import HEADLINE
 from scoring.release import released_for
 
 DEFAULT_MAX_JUDGE_RUNS = 3
-# Kendall's tau of the ranking a judge run induces against the official ranking is helper rankings' part
-# (scoring.rankings, issue 29 item 3); this branch leaves its slot on the team's page.
-RANKING_NOTE = "Kendall's τ of the ranking your judge run induces: not computed on this server yet."
+RANKING_NOTE = "The rankings are recomputed by the scoring workers after judging changes; not computed yet."
 
 
 def max_judge_runs(evaluation):
@@ -74,3 +73,19 @@ def agreement_for(evaluation, team):
     if not released_for(evaluation, team.pk):
         return None
     return agreement_store.table(evaluation, set_ids=of_team(evaluation, team).values_list("id", flat=True))
+
+
+def rankings_for(evaluation, team):
+    """Once released to the team: ({judge run id: {"tau", "tau_ap", "top_k", "k", "runs"} or None}, as of) — how
+    the runs' ranking by the track's headline score under each of its judge runs compares with the official one
+    (stored by scoring.rankings; None for a run not compared yet). None before release."""
+    if not released_for(evaluation, team.pk):
+        return None
+    state = RankingState.objects.filter(evaluation=evaluation).first()
+    pairs = {}
+    if state is not None and state.computed_at is not None:
+        for p in (state.data or {}).get("pairs", []):
+            if p.get("a") == "official" and p.get("measure") == HEADLINE and str(p.get("b", "")).startswith("set:"):
+                pairs[str(p["b"])[4:]] = {k: p.get(k) for k in ("tau", "tau_ap", "top_k", "k", "runs")}
+    rows = {js.pk: pairs.get(str(js.pk)) for js in of_team(evaluation, team)}
+    return rows, (state.computed_at if state is not None else None)

@@ -185,6 +185,15 @@ def judgment_set_download(request, slug, pk):
     return response
 
 
+def _rankings(evaluation, team):
+    found = judge_runs.rankings_for(evaluation, team)
+    if found is None:
+        return None
+    rows, as_of = found
+    names = dict(judge_runs.of_team(evaluation, team).values_list("id", "name"))
+    return {"rows": [(names[pk], row) for pk, row in rows.items()], "as_of": as_of}
+
+
 @role_required(PARTICIPANT)
 def judge_runs_page(request, slug):
     """Who: participants, for a team they belong to (?team= when several). The team's judge runs (judgment sets
@@ -230,6 +239,7 @@ def judge_runs_page(request, slug):
             "mine": judge_runs.of_team(evaluation, team),
             "released_sets": JudgmentSet.objects.filter(evaluation=evaluation, released=True).exclude(team=team),
             "agreement": judge_runs.agreement_for(evaluation, team),
+            "rankings": _rankings(evaluation, team),
             "closed": judge_runs.refusals(evaluation, team),
             "formats": judgment_sets.FORMATS,
             "provenance_keys": judgment_sets.PROVENANCE_KEYS,

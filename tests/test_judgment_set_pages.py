@@ -175,6 +175,9 @@ def test_a_promotion_after_release_is_stated_on_the_report(loaded, world, client
 
 
 def test_judge_runs_within_the_campaigns_rules(loaded, world, client):
+    from scoring.rescore import rescore_evaluation
+
+    rescore_evaluation(loaded.id)  # the official scores, which the rankings under the judge run are compared with
     member = world["member"]
     client.force_login(member)
     page = reverse("scoring:judge_runs", args=[loaded.slug]) + "?team=Team%20Alpha"
@@ -202,10 +205,15 @@ def test_judge_runs_within_the_campaigns_rules(loaded, world, client):
     # once released: agreement shown (the tau slot named), and no more judge runs
     release(loaded, Team.objects.get(name="Team Alpha"))
     shown = client.get(page).content.decode()
-    assert 'id="judge-run-agreement"' in shown and "0.200" in shown and 'id="ranking-slot"' in shown
+    assert 'id="judge-run-agreement"' in shown and "0.200" in shown
+    ranked = shown.split('id="judge-run-rankings"')[1].split("</table>")[0]
     assert "the official judgments are released to your team" in shown
     api_view = api(member).get(f"/api/evaluations/{loaded.slug}/judge-runs/", {"team": "Team Alpha"}).json()
     assert api_view["agreement"][0]["kappa"] == pytest.approx(0.2) and api_view["closed"]
+    # the ranking of the three runs under the judge run against the official one (scoring.rankings stores it)
+    (tau_row,) = api_view["rankings"]["judge_runs"].values()
+    assert tau_row["runs"] == 3 and -1 <= tau_row["tau"] <= 1 and api_view["rankings"]["as_of"]
+    assert "Team Alpha: alpha-umbrela" in ranked and f"{tau_row['tau']:.3f}" in ranked
     posted = api(member).post(
         f"/api/evaluations/{loaded.slug}/judge-runs/", {"file": qrels_upload(), "name": "late", "team": "Team Alpha"}
     )
