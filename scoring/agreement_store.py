@@ -17,7 +17,7 @@ changed since their row was written.
 import logging
 from collections import defaultdict
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Max, Sum
 from django.utils import timezone
 
@@ -143,9 +143,24 @@ def _add(a, b):
     return labels, out["confusion"], out["coincidence"]
 
 
+def _serialised(evaluation_id):
+    """One refresh of an evaluation at a time (the worker's step and a set's load may overlap): a transaction-long
+    advisory lock on PostgreSQL, so two refreshes never both delete and re-insert the same rows. Nothing else
+    waits on it. (SQLite, the demo: one writer at a time anyway.)"""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [(29 << 40) | int(evaluation_id)])
+
+
 def refresh(evaluation_id, topic_ids=None):
     """Recompute the stored agreement of the given topics (None: every topic) and the evaluation's totals.
     Returns the number of topic rows written."""
+    with transaction.atomic():
+        _serialised(evaluation_id)
+        return _refresh(evaluation_id, topic_ids)
+
+
+def _refresh(evaluation_id, topic_ids):
     evaluation = Evaluation.objects.get(pk=evaluation_id)
     scales = _scales(evaluation)
     set_ids = list(JudgmentSet.objects.filter(evaluation=evaluation).values_list("id", flat=True))
@@ -181,11 +196,10 @@ def refresh(evaluation_id, topic_ids=None):
                         computed_at=now,
                     )
                 )
-    with transaction.atomic():
-        Agreement.objects.filter(evaluation=evaluation, topic_id__in=topic_ids).delete()
-        Agreement.objects.filter(evaluation=evaluation, topic__isnull=True).delete()
-        Agreement.objects.bulk_create(written, batch_size=1000)
-        _totals(evaluation, scales, now)
+    Agreement.objects.filter(evaluation=evaluation, topic_id__in=topic_ids).delete()
+    Agreement.objects.filter(evaluation=evaluation, topic__isnull=True).delete()
+    Agreement.objects.bulk_create(written, batch_size=1000)
+    _totals(evaluation, scales, now)
     return len(written)
 
 
