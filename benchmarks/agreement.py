@@ -6,9 +6,10 @@ every official instance and match judgment with one instance label in ten flippe
 
 - **a full refresh** (scoring.agreement_store.refresh: every topic, every kind, the human comparison and the set):
   median and best of --repeat;
-- **sustained judging** for --seconds: one judgment changed, a live pass (scoring.rescore.rescore_stale_topics, what
-  the worker runs), then the worker's agreement step (scoring.agreement_store.refresh_changed, as
-  scoring.tasks.rescore_stale calls it after its passes). Goal: the step adds at most 10 % to the passes' time
+- **sustained judging** for --seconds: one judgment changed (its version bumped and the question marked stale, as
+  a save does), the marks read and a live pass (scoring.rescore.rescore_stale_topics), then the worker's agreement
+  step on those questions (scoring.agreement_store.refresh_topics, as scoring.tasks.rescore_stale calls it).
+  Goal: the step adds at most 10 % to the passes' time
   (their ratio, the baseline being the passes themselves in the same run);
 - **the save path**: --saves judgments saved through assess.judging.save_judgment with every entry point of
   scoring.agreement_store replaced by a counter: it must stay 0, with the saves' p50/p99.
@@ -82,7 +83,7 @@ def _refreshes(ev, args):
 
 def _sustained(ev, args):
     from assess.models import Judgment
-    from benchmarks.rankings import _flip_one
+    from pooling.models import StaleTopic
     from scoring import agreement_store
     from scoring.rescore import rescore_stale_topics
 
@@ -98,12 +99,15 @@ def _sustained(ev, args):
     deadline = time.monotonic() + args.seconds
     while time.monotonic() < deadline:
         _flip_one(ev, rng, judgments)
+        with Timer() as t:  # the task reads the marks before its pass: counted with the agreement step
+            marked = set(StaleTopic.objects.filter(evaluation_id=ev.pk).values_list("topic_id", flat=True))
+        steps += t.seconds
         with Timer() as t:
             rescore_stale_topics(ev.pk)
         passes += t.seconds
         n_passes += 1
         with Timer() as t:
-            written = agreement_store.refresh_changed(ev.pk)  # what scoring.tasks.rescore_stale does next
+            written = agreement_store.refresh_topics(ev.pk, marked)  # what scoring.tasks.rescore_stale does next
         steps += t.seconds
         n_topics += written > 0
     added = steps / passes
@@ -122,6 +126,28 @@ def _sustained(ev, args):
     ]
 
 
+def _flip_one(ev, rng, judgments):
+    """One instance label changed as a save changes it (version bumped, the question marked stale)."""
+    from django.db import transaction
+    from django.db.models import F
+    from django.utils import timezone
+
+    from assess.models import Judgment
+    from pooling.models import StaleTopic
+
+    jid, tid, value = rng.choice(judgments)
+    value.update(label="incorrect" if value.get("label") == "globally-correct" else "globally-correct")
+    now = timezone.now()
+    with transaction.atomic():
+        Judgment.objects.filter(pk=jid).update(value=value, version=F("version") + 1, updated_at=now)
+        StaleTopic.objects.bulk_create(
+            [StaleTopic(topic_id=tid, evaluation_id=ev.id, since=now, changed_at=now)],
+            update_conflicts=True,
+            unique_fields=["topic"],
+            update_fields=["changed_at"],
+        )
+
+
 def _saves(ev, args):
     """Saves through the one judgment writer, with every entry point of scoring.agreement_store counting calls."""
     from django.contrib.auth.models import User
@@ -133,7 +159,7 @@ def _saves(ev, args):
     from scoring import agreement_store, tasks
 
     calls = []
-    names = ("refresh", "refresh_changed", "changed_topics", "fingerprints", "units")
+    names = ("refresh", "refresh_topics", "refresh_changed", "changed_topics", "fingerprints", "units")
     saved = {name: getattr(agreement_store, name) for name in names}
     for name in saved:
         setattr(agreement_store, name, lambda *a, _name=name, **k: calls.append(_name))

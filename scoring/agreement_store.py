@@ -128,21 +128,6 @@ def _topic_stats(topic_units, first, second, judges, labels, ordinal):
     return summary(labels, confusion, coincidence, ordinal)
 
 
-def _add(a, b):
-    """Sum of two stored rows' matrices, over the union of their labels (in order of first appearance)."""
-    labels = list(a["labels"]) + [x for x in b["labels"] if x not in a["labels"]]
-    out = {}
-    for key in ("confusion", "coincidence"):
-        m = [[0] * len(labels) for _ in labels]
-        for src in (a, b):
-            at = [labels.index(x) for x in src["labels"]]
-            for i, row in enumerate(src[key]):
-                for j, v in enumerate(row):
-                    m[at[i]][at[j]] += v
-        out[key] = m
-    return labels, out["confusion"], out["coincidence"]
-
-
 def _serialised(evaluation_id):
     """One refresh of an evaluation at a time (the worker's step and a set's load may overlap): a transaction-long
     advisory lock on PostgreSQL, so two refreshes never both delete and re-insert the same rows. Nothing else
@@ -166,7 +151,8 @@ def _refresh(evaluation_id, topic_ids):
     set_ids = list(JudgmentSet.objects.filter(evaluation=evaluation).values_list("id", flat=True))
     if not scales:
         return 0
-    if topic_ids is None:
+    whole = topic_ids is None
+    if whole:
         topic_ids = set(Topic.objects.filter(evaluation=evaluation).values_list("id", flat=True))
     topic_ids = set(topic_ids)
     now = timezone.now()
@@ -196,49 +182,72 @@ def _refresh(evaluation_id, topic_ids):
                         computed_at=now,
                     )
                 )
-    Agreement.objects.filter(evaluation=evaluation, topic_id__in=topic_ids).delete()
-    Agreement.objects.filter(evaluation=evaluation, topic__isnull=True).delete()
+    stored = Agreement.objects.filter(evaluation=evaluation)
+    if whole:
+        summed = _sums((r.judgment_set_id, r.kind, r.stats) for r in written)
+    else:
+        # The totals move by what the topics' rows change: coincidences and confusions of disjoint units add up.
+        old = stored.filter(topic_id__in=topic_ids).values_list("judgment_set_id", "kind", "stats")
+        totals = stored.filter(topic__isnull=True).values_list("judgment_set_id", "kind", "stats")
+        summed = _sums(
+            [*totals, *((r.judgment_set_id, r.kind, r.stats) for r in written)],
+            minus=list(old),
+        )
+    stored.filter(topic_id__in=topic_ids).delete()
+    stored.filter(topic__isnull=True).delete()
     Agreement.objects.bulk_create(written, batch_size=1000)
-    _totals(evaluation, scales, now)
-    return len(written)
-
-
-def _totals(evaluation, scales, now):
-    summed = {}
-    for set_id, kind, row in Agreement.objects.filter(evaluation=evaluation, topic__isnull=False).values_list(
-        "judgment_set_id", "kind", "stats"
-    ):
-        key = (set_id, kind)
-        if key not in summed:
-            summed[key] = (row["labels"], row["confusion"], row["coincidence"])
-        else:
-            labels, confusion, coincidence = _add(
-                dict(zip(("labels", "confusion", "coincidence"), summed[key], strict=True)), row
-            )
-            summed[key] = (labels, confusion, coincidence)
     Agreement.objects.bulk_create(
         Agreement(
             evaluation=evaluation,
             judgment_set_id=set_id,
             topic=None,
             kind=kind,
-            stats=summary(*summed[set_id, kind], scales[kind].ordinal),
+            stats=summary(labels, confusion, coincidence, scales[kind].ordinal),
             computed_at=now,
         )
-        for set_id, kind in summed
-        if kind in scales
+        for (set_id, kind), (labels, confusion, coincidence) in summed.items()
+        if kind in scales and (set_id is None or set_id in set_ids)
     )
+    return len(written)
+
+
+def _sums(rows, minus=()):
+    """{(set id, kind): (labels, confusion, coincidence)}: the matrices of `rows` added up, those of `minus`
+    taken away, over the union of their labels (in order of first appearance)."""
+    found = {}
+    for sign, group in ((1, rows), (-1, minus)):
+        for set_id, kind, row_stats in group:
+            key = (set_id, kind)
+            labels, confusion, coincidence = found.get(key, ([], [], []))
+            labels = list(labels) + [x for x in row_stats["labels"] if x not in labels]
+            width = len(labels)
+            out = []
+            for have, add in ((confusion, row_stats["confusion"]), (coincidence, row_stats["coincidence"])):
+                m = [[0] * width for _ in range(width)]
+                for i, row in enumerate(have):
+                    for j, v in enumerate(row):
+                        m[i][j] += v
+                at = [labels.index(x) for x in row_stats["labels"]]
+                for i, row in enumerate(add):
+                    for j, v in enumerate(row):
+                        m[at[i]][at[j]] += sign * v
+                out.append(m)
+            found[key] = (labels, out[0], out[1])
+    return found
 
 
 def fingerprints(evaluation_id, kinds, topic_ids=None):
-    """{topic id: [judgments, sum of versions, largest id]} of the topics' judgments of `kinds`: every save, new
-    judgment or deletion changes it, and a save not yet committed is simply seen by a later pass (timestamps
-    would not do: a save's updated_at is its transaction's start, which can precede a refresh it commits after)."""
+    """{topic id: [judgments, sum of versions, largest id, latest update]} of the topics' judgments of `kinds`:
+    every save (which bumps the version), new judgment or deletion changes it, and a save not yet committed is
+    simply seen by a later pass (the latest update alone would not do: a save's updated_at is its transaction's
+    start, which can precede a refresh it commits after)."""
     rows = Judgment.objects.filter(evaluation_id=evaluation_id, kind__in=list(kinds))
     if topic_ids is not None:
         rows = rows.filter(topic_id__in=list(topic_ids))
-    found = rows.order_by().values("topic_id").annotate(n=Count("id"), v=Sum("version"), m=Max("id"))
-    return {r["topic_id"]: [r["n"], r["v"], r["m"]] for r in found}
+    found = (
+        rows.order_by().values("topic_id").annotate(n=Count("id"), v=Sum("version"), m=Max("id"), u=Max("updated_at"))
+    )
+    return {r["topic_id"]: [r["n"], r["v"], r["m"], r["u"].isoformat()] for r in found}
 
 
 def changed_topics(evaluation_id, kinds):
@@ -260,9 +269,29 @@ def worth_comparing(evaluation_id):
     )
 
 
+def refresh_topics(evaluation_id, topic_ids):
+    """The rescoring worker's step after its passes (scoring.tasks.rescore_stale): the agreement of the questions
+    whose stale marks the passes took, when the evaluation has anything to compare there; the totals move by what
+    those questions' rows change. A failure is logged and left (the next change of those questions, a set's load or
+    a full rescoring recomputes them); the scores are committed already."""
+    try:
+        topic_ids = set(topic_ids)
+        if not topic_ids:
+            return 0
+        if not (
+            JudgmentSet.objects.filter(evaluation_id=evaluation_id).exists()
+            or Judgment.objects.filter(topic_id__in=list(topic_ids), role=Judgment.SECONDARY).exists()
+        ):
+            return 0
+        return refresh(evaluation_id, topic_ids)
+    except Exception:
+        log.warning("agreement of evaluation %s not refreshed", evaluation_id, exc_info=True)
+        return 0
+
+
 def refresh_changed(evaluation_id):
-    """The rescoring worker's step after a pass: the changed topics' agreement, when there is anything to compare.
-    A failure is logged and left for the next pass (the scores are already committed)."""
+    """After a full rescoring: the agreement of every topic whose judgments changed since it was computed (the
+    fingerprints), when there is anything to compare. A failure is logged and left (the scores are committed)."""
     try:
         if not worth_comparing(evaluation_id):
             return 0

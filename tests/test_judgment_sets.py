@@ -189,3 +189,14 @@ def test_the_rescoring_worker_recomputes_agreement_after_its_pass(loaded, machin
     assert not StaleTopic.objects.exists()
     row = Agreement.objects.get(evaluation=loaded, judgment_set=made, topic__isnull=True, kind="citation")
     assert row.stats["percent"] == 0.75
+    # the totals moved by the topic's change equal the totals of a refresh of everything
+    moved = sorted(
+        (a.judgment_set_id or 0, a.kind, a.stats["confusion"], a.stats["coincidence"])
+        for a in Agreement.objects.filter(evaluation=loaded, topic__isnull=True)
+    )
+    agreement_store.refresh(loaded.id)
+    whole = sorted(
+        (a.judgment_set_id or 0, a.kind, a.stats["confusion"], a.stats["coincidence"])
+        for a in Agreement.objects.filter(evaluation=loaded, topic__isnull=True)
+    )
+    assert moved == whole and len(whole) == 2
