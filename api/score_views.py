@@ -69,6 +69,25 @@ class Scores(RoleAPIView):
         return response
 
 
+class Rankings(RoleAPIView):
+    """Who: organizers. The runs' rankings under every reading of the judgments (official, primary assessors only,
+    second assessors, each judgment set), Kendall's τ, τ_AP and top-k overlap between them per run-level measure,
+    and each run's rank interval and bounds for unjudged answers, with "as_of" (scoring.rankings; stored by the
+    rescoring worker; before its first refresh, "as_of" is null and nothing else is given)."""
+
+    def get(self, request, slug):
+        from scoring.rankings import present
+
+        shown = present(evaluation_or_404(slug))
+        if shown is None:
+            return Response({"as_of": None, "detail": "not computed yet: the worker ranks after its next pass"})
+        for key in ("as_of", "official_as_of"):
+            shown[key] = shown[key].isoformat() if shown[key] else None
+        for row in shown["robustness"]["runs"]:
+            row.pop("by_reading", None)  # (the page's pairs; "scores" holds the same by reading key)
+        return Response(shown)
+
+
 class Rescore(RoleAPIView):
     """Who: organizers. Recompute every score of the evaluation: 202 with a status URL."""
 

@@ -11,7 +11,25 @@ Values by kind (see assess.models.Judgment):
                   asked for by the organizer (TREC 2006/2007: nine vote sets from eight assessors). It is one more
                   vote set for the pyramid weights, never the official vital/okay (that stays the first vote).
 - "citation":     {"rel": "yes"|"maybe"|"no", "trans": ..., "chksrc": bool, "relspans": [[start, length], ...]}
+
+Readings (issue 29): `with reading(source):` makes every function below read other judgments as if they were the
+official ones, so a scorer called inside scores the runs under them (scoring.rankings; nothing it returns is
+stored as an official Score). `source` is
+- "official" (the default): as above;
+- "primary": the primary assessors' judgments only (adjudications and second judgments ignored);
+- "second": the second assessor's judgment where there is one, else the primary's (adjudications ignored);
+- WithoutVoter(assessor id): the official judgments, but the pyramid's vote list without that voter's vote sets
+  (the official vital/okay vote stays);
+- any object with `rows(topic_ids, kind)` returning (subject id, value) pairs in the shapes above, or None for
+  "this source has none of this kind: read the official ones" (scoring.judgment_sets' reader, the bounds' fills).
+Under "primary" and "second" the nugget votes (the official vital/okay vote and the pyramid's vote list) stay the
+official ones: those readings vary the item judgments, WithoutVoter varies the pyramid.
 """
+
+import json
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 
 from assess.models import Judgment
 
@@ -24,8 +42,78 @@ VOTE, REVOTE = "nugget_vote", "nugget_revote"
 VOTE_KINDS = (VOTE, REVOTE)  # every vote set of the pyramid
 
 
+OFFICIAL, PRIMARY_ONLY, SECOND = "official", "primary", "second"
+_SOURCE = ContextVar("assess_official_source", default=OFFICIAL)
+_ROLE_PRECEDENCE = {
+    PRIMARY_ONLY: {Judgment.PRIMARY: 1},
+    SECOND: {Judgment.SECONDARY: 2, Judgment.PRIMARY: 1},
+}
+
+
+@dataclass(frozen=True)
+class WithoutVoter:
+    """The official judgments with one voter's vital/okay vote sets left out of the pyramid's vote list."""
+
+    assessor_id: int
+
+
+@contextmanager
+def reading(source):
+    """Within the block, this module's functions read `source` (see the module's docstring) as the official
+    judgments. A context variable: other threads and tasks keep their own reading."""
+    if not (source in (OFFICIAL, PRIMARY_ONLY, SECOND) or isinstance(source, WithoutVoter) or hasattr(source, "rows")):
+        raise ValueError(f"unknown judgment source {source!r}")
+    token = _SOURCE.set(source)
+    try:
+        yield source
+    finally:
+        _SOURCE.reset(token)
+
+
+def current_source():
+    return _SOURCE.get()
+
+
+def _by_precedence(topic_ids, kinds, precedence):
+    """{subject: value} of the judgments of `kinds` whose role is in `precedence`, the highest (then latest) one."""
+    best = {}
+    rows = (
+        Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=list(kinds), role__in=list(precedence))
+        .order_by()
+        .values_list("id", "item_id", "nugget_id", "role", "value")
+    )
+    for pk, item_id, nugget_id, role, value in rows:
+        subject = item_id if item_id is not None else nugget_id
+        rank = (precedence[role], pk)  # see TIES
+        if subject not in best or rank > best[subject][0]:
+            best[subject] = (rank, value)
+    return {subject: value for subject, (rank, value) in best.items()}
+
+
+def values_under(source, topic_ids, kind):
+    """{subject id: value} of `kind` as `source` reads it (official_values under reading(source)); for a
+    source object that sources the kind, its rows as they are (a later row of a subject wins)."""
+    if isinstance(source, str) and source in _ROLE_PRECEDENCE:
+        return _by_precedence(topic_ids, (kind,), _ROLE_PRECEDENCE[source])
+    if hasattr(source, "rows"):
+        rows = source.rows(topic_ids, kind)
+        if rows is not None:
+            return dict(rows)
+    return _by_precedence(topic_ids, (kind,), _PRECEDENCE)
+
+
+def _as_text(value):
+    """A JSON value as the database's ->> gives it (official_fields): text as is, anything else as JSON."""
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
 def official_values(topic_ids, kind):
     """{subject id: value} for the given topics; subject is the item id, or the nugget id for nugget kinds."""
+    source = _SOURCE.get()
+    if source != OFFICIAL:
+        return values_under(source, topic_ids, kind)
     best = {}
     rows = (
         Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(_PRECEDENCE))
@@ -43,6 +131,8 @@ def official_values(topic_ids, kind):
 def nugget_votes(topic_ids):
     """{nugget id: [vote, ...]} with every vote set's vital/okay vote (the pyramid's vote sets: every voter's
     vote and the primary's later vote)."""
+    if _SOURCE.get() != OFFICIAL:
+        return nugget_vote_sets(topic_ids)[1]
     votes = {}
     rows = (
         Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS)
@@ -60,6 +150,12 @@ def official_fields(topic_ids, kind, *keys):
     judgments per rescoring). Same precedence as official_values."""
     from django.db.models.fields.json import KT
 
+    source = _SOURCE.get()
+    if source != OFFICIAL:
+        return {
+            subject: tuple(_as_text(value.get(key)) for key in keys)
+            for subject, value in values_under(source, topic_ids, kind).items()
+        }
     names = {f"k{i}": KT(f"value__{key}") for i, key in enumerate(keys)}
     rows = (
         Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(_PRECEDENCE))
@@ -81,6 +177,9 @@ def nugget_vote_sets(topic_ids):
     i.e. official_values(topic_ids, "nugget_vote") reduced to the vote, and nugget_votes(topic_ids)."""
     from django.db.models.fields.json import KT
 
+    source = _SOURCE.get()
+    if source != OFFICIAL:
+        return _vote_sets_under(source, topic_ids)
     official, votes = {}, {}
     rows = (
         Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS)
@@ -97,3 +196,72 @@ def nugget_vote_sets(topic_ids):
             best[nugget_id] = rank
             official[nugget_id] = vote
     return official, votes
+
+
+def _vote_sets_under(source, topic_ids):
+    """nugget_vote_sets under a reading other than the official one (see the module's docstring)."""
+    if hasattr(source, "rows"):
+        first = source.rows(topic_ids, VOTE)
+        if first is not None:  # the source's own votes: its first vote is the official one
+            later = source.rows(topic_ids, REVOTE) or ()
+            official, votes = {}, {}
+            for nugget_id, value in first:
+                official[nugget_id] = value.get("vote")
+                votes.setdefault(nugget_id, []).append(value.get("vote"))
+            for nugget_id, value in later:
+                votes.setdefault(nugget_id, []).append(value.get("vote"))
+            return official, votes
+    with reading(OFFICIAL):
+        official, votes = nugget_vote_sets(topic_ids)
+    if isinstance(source, WithoutVoter):
+        votes = {}
+        rows = (
+            Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS)
+            .exclude(assessor_id=source.assessor_id)
+            .order_by()
+            .values_list("nugget_id", "value")
+        )
+        for nugget_id, value in rows:
+            votes.setdefault(nugget_id, []).append(value.get("vote"))
+    return official, votes
+
+
+def official_by_subject(evaluation_id, kinds):
+    """{(kind, subject id): (topic id, value)} of the official judgments of `kinds` in the evaluation (what a
+    judgment set is compared with to find the topics where its reading differs)."""
+    best = {}
+    rows = (
+        Judgment.objects.filter(evaluation_id=evaluation_id, kind__in=list(kinds), role__in=list(_PRECEDENCE))
+        .order_by()
+        .values_list("id", "kind", "topic_id", "item_id", "nugget_id", "role", "value")
+    )
+    for pk, kind, topic_id, item_id, nugget_id, role, value in rows:
+        key = (kind, item_id if item_id is not None else nugget_id)
+        rank = (_PRECEDENCE[role], pk)  # see TIES
+        if key not in best or rank > best[key][0]:
+            best[key] = (rank, (topic_id, value))
+    return {key: found for key, (rank, found) in best.items()}
+
+
+def topics_judged_by(evaluation_id, *, roles=(), assessor_id=None, kinds=None, exclude_kinds=()):
+    """The topics holding a judgment of one of `roles` (or by `assessor_id`), of `kinds` (None: any) but not of
+    `exclude_kinds`: where a reading other than the official one can differ from it."""
+    found = Judgment.objects.filter(evaluation_id=evaluation_id).exclude(kind__in=list(exclude_kinds))
+    if roles:
+        found = found.filter(role__in=list(roles))
+    if assessor_id is not None:
+        found = found.filter(assessor_id=assessor_id)
+    if kinds is not None:
+        found = found.filter(kind__in=list(kinds))
+    return set(found.order_by().values_list("topic_id", flat=True).distinct())
+
+
+def voters(topic_ids):
+    """The assessor ids who cast a vital/okay vote on the topics' nuggets (the pyramid's voters)."""
+    return sorted(
+        set(
+            Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS)
+            .order_by()
+            .values_list("assessor_id", flat=True)
+        )
+    )

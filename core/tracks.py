@@ -39,6 +39,11 @@ class JudgmentKind:
     # text}}); None: assess.kinds.in_words' generic "key: value" words
     words: Any = None
     labels: tuple[str, ...] = ()
+    # The worst and best judgment an unjudged pool item of this kind could get (issue 29's bounds: each run's score
+    # if every unjudged item were wrong, and if every one were right): bounds(item_data, nugget_ids) -> (worst
+    # value, best value), given the item's PoolItem.data and its topic's nugget ids, or None for an item without a
+    # bound. None: the kind is not judged item by item (votes) or has no bound; scoring.robustness says so.
+    bounds: Any = None
 
 
 @dataclass(frozen=True)

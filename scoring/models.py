@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 
 
@@ -57,3 +58,105 @@ class ScoringState(models.Model):
 
     def __str__(self):
         return f"{self.evaluation_id} fresh as of {self.fresh_as_of}"
+
+
+class JudgmentSet(models.Model):
+    """A named set of judgments beside the official ones (issue 29): a machine judge's labels, an external
+    assessor's qrels, or a team's judge run. It never writes assess.models.Judgment, never marks a score stale,
+    and is never shown on an assessor's page; teams see it only once `released` (the organizer's decision).
+    Its values can become official only through scoring.judgment_sets.promote (an audited organizer action)."""
+
+    FILE = "file"
+    TEAM = "team"
+    DERIVED = "derived"
+    ORIGINS = [(FILE, "Loaded from a file"), (TEAM, "A team's judge run"), (DERIVED, "Derived")]
+
+    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="judgment_sets")
+    name = models.CharField(max_length=100)
+    origin = models.CharField(max_length=10, choices=ORIGINS, default=FILE)
+    # who or what produced it: {"producer", "model", "prompt", "version", "date", "note"} (all optional text)
+    provenance = models.JSONField(default=dict, blank=True)
+    team = models.ForeignKey(
+        "accounts.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="judgment_sets"
+    )
+    released = models.BooleanField(default=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    file_name = models.CharField(max_length=255, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["evaluation", "name"]
+        constraints = [models.UniqueConstraint(fields=["evaluation", "name"], name="judgment_set_name_unique")]
+
+    def __str__(self):
+        return f"{self.evaluation_id}: {self.name}"
+
+
+class SetJudgment(models.Model):
+    """One judgment of a JudgmentSet: the same subject and value shape as assess.models.Judgment (the value in
+    exactly the shape assess/official.py documents for its kind), without assessor, role or history."""
+
+    judgment_set = models.ForeignKey(JudgmentSet, on_delete=models.CASCADE, related_name="judgments")
+    topic = models.ForeignKey("pooling.Topic", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=30)
+    item = models.ForeignKey("pooling.PoolItem", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    nugget = models.ForeignKey("assess.Nugget", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    value = models.JSONField(default=dict)
+
+    class Meta:
+        indexes = [models.Index(fields=["judgment_set", "topic", "kind"], name="set_judgment_set_topic_kind")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["judgment_set", "kind", "item"],
+                condition=models.Q(item__isnull=False),
+                name="one_item_judgment_per_set",
+            ),
+            models.UniqueConstraint(
+                fields=["judgment_set", "kind", "nugget"],
+                condition=models.Q(nugget__isnull=False),
+                name="one_nugget_judgment_per_set",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.judgment_set_id} {self.kind} {self.item_id or self.nugget_id}: {self.value}"
+
+
+class Agreement(models.Model):
+    """Stored agreement between judges, per evaluation, comparison, kind and topic (topic empty: all topics),
+    written only by the rescoring worker (scoring.agreement_store) and read by pages, never computed by them.
+
+    `judgment_set` empty is the human comparison (second assessors against primary assessors); otherwise the set
+    against the official judgments. `stats`: items, percent, kappa, weighted_kappa, alpha, labels, confusion."""
+
+    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="+")
+    judgment_set = models.ForeignKey(
+        JudgmentSet, null=True, blank=True, on_delete=models.CASCADE, related_name="agreements"
+    )
+    topic = models.ForeignKey("pooling.Topic", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=30)
+    stats = models.JSONField(default=dict)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["evaluation", "judgment_set"], name="agreement_eval_set")]
+
+
+class RankingState(models.Model):
+    """Per evaluation: the runs' rankings under every reading of the judgments (official, primary-only,
+    second-only, each judgment set), how alike they are, and how robust each run's rank is (issue 29). Written
+    only by the rescoring worker (scoring.rankings.refresh), after the official scores are stored; read by pages
+    and the API, never computed by them. Its row is also the lock that keeps one refresh per evaluation."""
+
+    evaluation = models.OneToOneField("pooling.Evaluation", on_delete=models.CASCADE, related_name="ranking_state")
+    computed_at = models.DateTimeField(null=True, blank=True)  # "as of": judgments committed before it are in
+    official_as_of = models.DateTimeField(null=True, blank=True)  # the official scores' fresh_as_of it read
+    seconds = models.FloatField(null=True, blank=True)  # how long the last refresh took
+    # the last time official scores or a judgment set changed: a refresh is pending while it is after computed_at
+    requested_at = models.DateTimeField(null=True, blank=True)
+    scheduled_for = models.DateTimeField(null=True, blank=True)  # a refresh task waits until then
+    data = models.JSONField(default=dict, blank=True)  # scoring.rankings.refresh says what it holds
+
+    def __str__(self):
+        return f"{self.evaluation_id} rankings as of {self.computed_at}"

@@ -180,8 +180,13 @@ def has_stale(evaluation_id):
 
 
 def rescore_evaluation(evaluation_id):
-    """Recompute every score of the evaluation in one transaction (and clear its stale marks)."""
-    return _recompute(evaluation_id, full=True)
+    """Recompute every score of the evaluation in one transaction (and clear its stale marks); then its rankings
+    under every reading of the judgments follow (scoring.rankings, after the caller's transaction commits)."""
+    from scoring.rankings import request_refresh
+
+    done = _recompute(evaluation_id, full=True)
+    transaction.on_commit(lambda: request_refresh(evaluation_id))
+    return done
 
 
 def freshness(evaluation):

@@ -12,6 +12,7 @@ from config import params
 from config.roles import ORGANIZER, PARTICIPANT, organizer_required, role_required
 from core import extension_points as ep
 from pooling.models import Evaluation, Run
+from scoring import rankings
 from scoring.judgments_jsonl import export_jsonl
 from scoring.measures.randomization import MAX_PERMUTATIONS
 from scoring.registry import get_exports, measure_label
@@ -46,6 +47,7 @@ def _board_context(evaluation):
         "width": len(names) + 5,
         "fresh": freshness(evaluation),
         "teams": teams,
+        "rankings": rankings.present(evaluation),
     }
 
 
@@ -65,6 +67,16 @@ def board(request, slug):
     """Who: organizers. The board's table and freshness line alone, polled by htmx while judging goes on."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
     return render(request, "scoring/_board.html", _board_context(evaluation))
+
+
+@organizer_required
+def robustness(request, slug):
+    """Who: organizers. Each run's score and rank under every reading of the judgments, its rank interval, bounds
+    for unjudged answers, and the rankings' correlation per measure, as the rescoring worker last stored them."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    return render(
+        request, "scoring/robustness.html", {"evaluation": evaluation, "rankings": rankings.present(evaluation)}
+    )
 
 
 @organizer_required

@@ -12,6 +12,23 @@ def label_words(value, names):
     return value["label"] + (f", {n} supporting passage{'s' if n > 1 else ''} marked" if n else "")
 
 
+# (worst, best) label by item kind, for the track's headline and shares: an answer not accurate or accurate, a
+# sentence inappropriate or required, a citation not relevant or supporting.
+BOUND_LABELS = {
+    "answer": ("not_accurate", "accurate"),
+    "sentence": ("inappropriate", "required"),
+    "citation": ("not_relevant", "supports"),
+}
+
+
+def label_bounds(item_data, nugget_ids):
+    """Bounds of an unjudged answer, sentence or citation (BOUND_LABELS), by the item's kind."""
+    labels = BOUND_LABELS.get(item_data.get("kind"))
+    if labels is None:
+        return None
+    return tuple({"label": label, "evidence": []} for label in labels)
+
+
 KINDS = (
     JudgmentKind(
         KIND,
@@ -19,5 +36,6 @@ KINDS = (
         "an answer's accuracy, a sentence's label or a citation's support, with the supporting words of a citation",
         label_words,
         labels=ALL_LABELS,
+        bounds=label_bounds,
     ),
 )

@@ -21,6 +21,15 @@ def citation_words(value, names):
     return ", ".join(parts)
 
 
+def citation_bounds(item_data, nugget_ids):
+    """Bounds of an unjudged citation: not relevant, or relevant in all its characters (no relspans). A grouping
+    view (judged apart) and a citation LDC judged in the topic file ("rel" in its data) have none."""
+    if item_data.get("bolt") == "view" or "rel" in item_data:
+        return None
+    worst = {"rel": "no", "trans": "na", "chksrc": False, "relspans": []}
+    return worst, worst | {"rel": "yes"}
+
+
 KINDS = (
     JudgmentKind(
         "citation",
@@ -28,6 +37,7 @@ KINDS = (
         "a citation's relevance, translation grade, source checked and relevant spans [start, length]",
         citation_words,
         labels=RELS,
+        bounds=citation_bounds,
     ),
     JudgmentKind(
         "grouping",
@@ -37,5 +47,6 @@ KINDS = (
             "groups": MapOf({"relevant": YES_NO, "cohesive": YES_NO, "scope": YES_NO, "members": MapOf(bool)}),
         },
         "a grouping view's yes/no answers, its groups' and their members'",
+        # no bounds: a grouping view is judged on a page of its own, group by group (Track.items_judged_apart)
     ),
 )

@@ -1,0 +1,243 @@
+"""Live ranking correlation at TREC 2007 size with one judgment set (issue 29, deliverable 7): what it adds to
+rescoring, and that it adds nothing to the save path.
+
+On a TREC 2007-sized evaluation (70 series, 515 questions, 51 runs, all judged, eight pyramid voters: see
+tracks.qa.synthetic.trec2007_sized) with one judgment set (every official instance and match judgment copied, one
+instance label in ten flipped, as a machine judge would disagree):
+
+- **a refresh** (scoring.rankings.refresh: the official ranking as stored, the set's, primary-only and second-only
+  when they differ, the pyramid without each voter, the bounds, τ/τ_AP/top-k for every run-level measure): median
+  and best of --repeat;
+- **sustained judging** for --seconds: one judgment changed, then a live pass (scoring.rescore.rescore_stale_topics,
+  what the worker runs), then the worker's hook (scoring.rankings.request_refresh, with the task it queues run here
+  when its time comes, as a worker would take it). Goal: the hook and the refreshes add at most 10 % to the passes'
+  time (their ratio), the baseline being the passes themselves in the same run;
+- **the save path**: --saves judgments saved through assess.judging.save_judgment (the one writer every page and
+  the API call) while every entry point of scoring.rankings is replaced by a counter: it must stay 0 (the save
+  path never reaches the rankings), with the saves' p50/p99.
+
+The load average is recorded before and after. Scratch database `assay_bench_rankings` (--reuse keeps it).
+"""
+
+import os
+import random
+import statistics
+import time
+import uuid
+
+from benchmarks.harness import Result, Timer, peak_rss_mb, percentile, setup_django
+
+
+def add_arguments(parser):
+    parser.add_argument("--series", type=int, default=70)
+    parser.add_argument("--questions", type=int, default=515)
+    parser.add_argument("--runs", type=int, default=51)
+    parser.add_argument("--repeat", type=int, default=3, help="refreshes timed")
+    parser.add_argument("--seconds", type=float, default=60, help="length of the sustained judging phase")
+    parser.add_argument("--saves", type=int, default=200)
+    parser.add_argument("--reuse", action="store_true", help="keep the scratch database and its data if present")
+
+
+def run(args):
+    os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
+    os.environ["CELERY_QUEUE"] = f"assay-bench-{uuid.uuid4().hex[:8]}"
+    setup_django("assay_bench_rankings", fresh=not args.reuse)
+    load_before = os.getloadavg()
+    ev, judgment_set = _evaluation(args)
+    results = _refreshes(ev, args)
+    results += _sustained(ev, args)
+    results += _saves(ev, args)
+    load_after = os.getloadavg()
+    results.append(Result("load average before (1 min)", load_before[0], "", extra={"loadavg": load_before}))
+    results.append(
+        Result("load average after (1 min)", load_after[0], "", extra={"loadavg": load_after, "cpus": os.cpu_count()})
+    )
+    results.append(Result("peak memory", peak_rss_mb(), "MB"))
+    return results
+
+
+def _evaluation(args):
+    from django.contrib.auth.models import User
+
+    from assess.models import Judgment
+    from pooling.models import Evaluation
+    from scoring.models import JudgmentSet, SetJudgment
+    from scoring.rescore import rescore_evaluation
+    from tracks.qa.synthetic import trec2007_sized
+
+    ev = Evaluation.objects.filter(slug="bench-rankings").first()
+    if ev is None:
+        ev = trec2007_sized(slug="bench-rankings", series=args.series, questions=args.questions, runs=args.runs)
+    rescore_evaluation(ev.pk)  # (its on_commit refresh runs at once outside a transaction: untimed)
+    judgment_set = JudgmentSet.objects.filter(evaluation=ev, name="machine").first()
+    if judgment_set is None:
+        rng = random.Random(29)
+        owner = User.objects.get_or_create(username="bench-organizer")[0]
+        judgment_set = JudgmentSet.objects.create(evaluation=ev, name="machine", created_by=owner)
+        rows = []
+        for topic_id, kind, item_id, value in (
+            Judgment.objects.filter(evaluation=ev, kind__in=("instance", "nugget_match"), role=Judgment.PRIMARY)
+            .order_by("id")
+            .values_list("topic_id", "kind", "item_id", "value")
+        ):
+            if kind == "instance" and rng.random() < 0.1:
+                flipped = "incorrect" if value.get("label") == "globally-correct" else "globally-correct"
+                value = dict(value, label=flipped)
+            rows.append(
+                SetJudgment(judgment_set=judgment_set, topic_id=topic_id, kind=kind, item_id=item_id, value=value)
+            )
+        SetJudgment.objects.bulk_create(rows, batch_size=5000)
+    return ev, judgment_set
+
+
+def _refreshes(ev, args):
+    from scoring import rankings
+
+    times = []
+    state = None
+    for _ in range(args.repeat):
+        with Timer() as t:
+            state = rankings.refresh(ev.pk)
+        times.append(t.seconds)
+    data = state.data
+    scored = [r["key"] for r in data["readings"] if r["key"] != "official" and not r["same_as"]]
+    robust = [r["key"] for r in data["robustness"]["readings"] if r["key"].startswith("without:")]
+    note = (
+        f"scorings per refresh: {len(scored)} reading(s) {scored}, {len(robust)} pyramid voters left out, "
+        f"{1 + (data['robustness']['filled'] > 0)} bound(s); {len(data['pairs'])} comparisons"
+    )
+    return [
+        Result("refresh (median)", statistics.median(times), "s", notes=note, extra={"all": times}),
+        Result("refresh (best)", min(times), "s"),
+    ]
+
+
+def _flip_one(ev, rng, judgments):
+    from django.db import transaction
+    from django.utils import timezone
+
+    from assess.models import Judgment
+    from pooling.models import StaleTopic
+
+    jid, tid, value = rng.choice(judgments)
+    label = "incorrect" if value.get("label") == "globally-correct" else "globally-correct"
+    value.update(label=label)
+    now = timezone.now()
+    with transaction.atomic():
+        Judgment.objects.filter(pk=jid).update(value=value)
+        StaleTopic.objects.bulk_create(
+            [StaleTopic(topic_id=tid, evaluation_id=ev.id, since=now, changed_at=now)],
+            update_conflicts=True,
+            unique_fields=["topic"],
+            update_fields=["changed_at"],
+        )
+
+
+def _sustained(ev, args):
+    """Passes back to back, each after one changed judgment, with the worker's rankings hook and its queued
+    refreshes run here when due: (hook + refresh time) / pass time."""
+    from django.utils import timezone
+
+    from assess.models import Judgment
+    from scoring import rankings, tasks
+    from scoring.rescore import rescore_stale_topics
+
+    rng = random.Random(7)
+    judgments = [
+        (jid, tid, dict(value))
+        for jid, tid, value in Judgment.objects.filter(evaluation=ev, kind="instance", role=Judgment.PRIMARY)
+        .order_by("id")
+        .values_list("id", "topic_id", "value")
+    ]
+    queued = []
+    original = tasks.refresh_rankings.apply_async
+    tasks.refresh_rankings.apply_async = lambda args, eta: queued.append(eta)  # the worker's queue, taken below
+    passes = hooks = refreshes = 0.0
+    n_passes = n_refreshes = 0
+    try:
+        deadline = time.monotonic() + args.seconds
+        while time.monotonic() < deadline:
+            _flip_one(ev, rng, judgments)
+            with Timer() as t:
+                rescore_stale_topics(ev.pk)
+            passes += t.seconds
+            n_passes += 1
+            with Timer() as t:
+                rankings.request_refresh(ev.pk)  # what scoring.tasks.rescore_stale does after its passes
+            hooks += t.seconds
+            if queued and queued[0] <= timezone.now():
+                queued.pop(0)
+                with Timer() as t:
+                    ran = rankings.run_due(ev.pk)
+                refreshes += t.seconds
+                n_refreshes += ran
+    finally:
+        tasks.refresh_rankings.apply_async = original
+    added = (hooks + refreshes) / passes
+    return [
+        Result("sustained: live passes", n_passes, "passes", notes=f"{passes:.2f} s in all"),
+        Result("sustained: hook per pass (mean)", 1000 * hooks / max(n_passes, 1), "ms"),
+        Result("sustained: refreshes", n_refreshes, "refreshes", notes=f"{refreshes:.2f} s in all"),
+        Result(
+            "sustained: rankings added to rescoring",
+            100 * added,
+            "%",
+            goal="<= 10",
+            notes="(hook + refresh time) / pass time, same run",
+            extra={"passes_s": passes, "hooks_s": hooks, "refreshes_s": refreshes},
+        ),
+    ]
+
+
+def _saves(ev, args):
+    """Saves through the one judgment writer, with every entry point of scoring.rankings counting its calls."""
+    from django.contrib.auth.models import User
+
+    from assess.judging import save_judgment
+    from assess.models import Judgment
+    from config.celery import app
+    from pooling.models import PoolItem
+    from scoring import rankings, tasks
+
+    calls = []
+    saved = {name: getattr(rankings, name) for name in ("request_refresh", "refresh", "run_due", "compute")}
+    for name in saved:
+        setattr(rankings, name, lambda *a, _name=name, **k: calls.append(_name))
+    original = tasks.rescore_stale.apply_async
+    tasks.rescore_stale.apply_async = lambda *a, **k: None  # no worker here: the pass is not what is timed
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = False
+    times = []
+    try:
+        user = User.objects.get_or_create(username="bench-saver")[0]
+        items = list(
+            PoolItem.objects.filter(evaluation=ev, topic__kind="FACTOID")
+            .select_related("topic")
+            .order_by("id")[: args.saves]
+        )
+        Judgment.objects.filter(assessor=user).delete()
+        for i, item in enumerate(items):
+            label = "globally-correct" if i % 2 else "incorrect"
+            with Timer() as t:
+                save_judgment(
+                    user,
+                    topic=item.topic,
+                    kind="instance",
+                    role=Judgment.SECONDARY,
+                    value={"label": label, "answer_class": None},
+                    expected_version=0,  # a new judgment, as a page saves it (the one-statement path)
+                    item=item,
+                )
+            times.append(t.seconds)
+    finally:
+        for name, function in saved.items():
+            setattr(rankings, name, function)
+        tasks.rescore_stale.apply_async = original
+        app.conf.task_always_eager = eager
+        Judgment.objects.filter(assessor__username="bench-saver").delete()  # (a --reuse run starts as this one did)
+    return [
+        Result("save path: calls into scoring.rankings", len(calls), "calls", goal="<= 0", notes=f"{len(times)} saves"),
+        Result("save path: p50", 1000 * percentile(times, 50), "ms"),
+        Result("save path: p99", 1000 * percentile(times, 99), "ms"),
+    ]
