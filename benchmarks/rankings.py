@@ -69,7 +69,7 @@ def _evaluation(args):
     ev = Evaluation.objects.filter(slug="bench-rankings").first()
     if ev is None:
         ev = trec2007_sized(slug="bench-rankings", series=args.series, questions=args.questions, runs=args.runs)
-    rescore_evaluation(ev.pk)  # (its on_commit refresh runs at once outside a transaction: untimed)
+    rescore_evaluation(ev.pk)  # (and no stale marks left by a --reuse run's saves; its refresh runs here, untimed)
     judgment_set = JudgmentSet.objects.filter(evaluation=ev, name="machine").first()
     if judgment_set is None:
         rng = random.Random(29)
