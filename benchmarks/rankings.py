@@ -150,6 +150,14 @@ def _sustained(ev, args):
         .order_by("id")
         .values_list("id", "topic_id", "value")
     ]
+    # as if the last refresh were long past: the first pass queues one at once, the spacing rule the next ones
+    from datetime import timedelta
+
+    from scoring.models import RankingState
+
+    RankingState.objects.filter(evaluation=ev).update(
+        computed_at=timezone.now() - timedelta(hours=1), scheduled_for=None
+    )
     queued = []
     original = tasks.refresh_rankings.apply_async
     tasks.refresh_rankings.apply_async = lambda args, eta: queued.append(eta)  # the worker's queue, taken below

@@ -43,8 +43,13 @@ def _label(right, run, q):
 
 @pytest.fixture
 def world(make_user):
+    return build_world(make_user)
+
+
+def build_world(make_user, slug="ranks"):
+    """The module's fixture (see its docstring), scored."""
     primary, second, adjudicator = (make_user(n, "assessor") for n in ("prim", "sec", "adj"))
-    ev = Evaluation.objects.create(slug="ranks", title="Ranks", track="trec2007-qa")
+    ev = Evaluation.objects.create(slug=slug, title="Ranks", track="trec2007-qa")
     team = Team.objects.create(name="Team R")
     runs = {tag: Run.objects.create(evaluation=ev, team=team, tag=tag, priority=1) for tag in "XYZ"}
     series = Topic.objects.create(evaluation=ev, ident="300", kind="series", position=1)
