@@ -21,7 +21,8 @@ stored as an official Score). `source` is
 - WithoutVoter(assessor id): the official judgments, but the pyramid's vote list without that voter's vote sets
   (the official vital/okay vote stays);
 - any object with `rows(topic_ids, kind)` returning (subject id, value) pairs in the shapes above, or None for
-  "this source has none of this kind: read the official ones" (scoring.judgment_sets' reader, the bounds' fills).
+  "this source has none of this kind: read the official ones" (scoring.set_reading, scoring.robustness's fills);
+  it may also offer `fields(topic_ids, kind, keys)`, official_fields' answer pulled out by the database, or None.
 Under "primary" and "second" the nugget votes (the official vital/okay vote and the pyramid's vote list) stay the
 official ones: those readings vary the item judgments, WithoutVoter varies the pyramid.
 """
@@ -102,7 +103,7 @@ def values_under(source, topic_ids, kind):
     return _by_precedence(topic_ids, (kind,), _PRECEDENCE)
 
 
-def _as_text(value):
+def as_text(value):
     """A JSON value as the database's ->> gives it (official_fields): text as is, anything else as JSON."""
     if value is None or isinstance(value, str):
         return value
@@ -112,7 +113,7 @@ def _as_text(value):
 def official_values(topic_ids, kind):
     """{subject id: value} for the given topics; subject is the item id, or the nugget id for nugget kinds."""
     source = _SOURCE.get()
-    if source != OFFICIAL:
+    if source != OFFICIAL and not isinstance(source, WithoutVoter):  # (which changes only the votes)
         return values_under(source, topic_ids, kind)
     best = {}
     rows = (
@@ -151,14 +152,21 @@ def official_fields(topic_ids, kind, *keys):
     from django.db.models.fields.json import KT
 
     source = _SOURCE.get()
-    if source != OFFICIAL:
-        return {
-            subject: tuple(_as_text(value.get(key)) for key in keys)
-            for subject, value in values_under(source, topic_ids, kind).items()
-        }
+    precedence = _PRECEDENCE
+    if isinstance(source, str) and source in _ROLE_PRECEDENCE:
+        precedence = _ROLE_PRECEDENCE[source]
+    elif hasattr(source, "rows"):
+        # a source's own fields where it offers them (pulled out by the database too), else its values
+        found = source.fields(topic_ids, kind, keys) if hasattr(source, "fields") else None
+        if found is not None:
+            return found
+        rows = source.rows(topic_ids, kind)
+        if rows is not None:
+            return {subject: tuple(as_text(value.get(key)) for key in keys) for subject, value in dict(rows).items()}
+    # (WithoutVoter changes only the votes: the official fields)
     names = {f"k{i}": KT(f"value__{key}") for i, key in enumerate(keys)}
     rows = (
-        Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(_PRECEDENCE))
+        Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(precedence))
         .order_by()
         .annotate(**names)
         .values_list("id", "item_id", "nugget_id", "role", *names)
@@ -166,7 +174,7 @@ def official_fields(topic_ids, kind, *keys):
     best = {}
     for pk, item_id, nugget_id, role, *fields in rows:
         subject = item_id if item_id is not None else nugget_id
-        rank = (_PRECEDENCE[role], pk)  # see TIES
+        rank = (precedence[role], pk)  # see TIES
         if subject not in best or rank > best[subject][0]:
             best[subject] = (rank, tuple(fields))
     return {subject: fields for subject, (rank, fields) in best.items()}

@@ -69,7 +69,7 @@ def _evaluation(args):
     ev = Evaluation.objects.filter(slug="bench-rankings").first()
     if ev is None:
         ev = trec2007_sized(slug="bench-rankings", series=args.series, questions=args.questions, runs=args.runs)
-    rescore_evaluation(ev.pk)  # (its on_commit refresh runs at once outside a transaction: untimed)
+    rescore_evaluation(ev.pk)  # (and no stale marks left by a --reuse run's saves; its refresh runs here, untimed)
     judgment_set = JudgmentSet.objects.filter(evaluation=ev, name="machine").first()
     if judgment_set is None:
         rng = random.Random(29)
@@ -150,6 +150,14 @@ def _sustained(ev, args):
         .order_by("id")
         .values_list("id", "topic_id", "value")
     ]
+    # as if the last refresh were long past: the first pass queues one at once, the spacing rule the next ones
+    from datetime import timedelta
+
+    from scoring.models import RankingState
+
+    RankingState.objects.filter(evaluation=ev).update(
+        computed_at=timezone.now() - timedelta(hours=1), scheduled_for=None
+    )
     queued = []
     original = tasks.refresh_rankings.apply_async
     tasks.refresh_rankings.apply_async = lambda args, eta: queued.append(eta)  # the worker's queue, taken below

@@ -13,7 +13,17 @@ judging is complete nothing is filled and both bounds are the score.
 from collections import defaultdict
 
 from assess.models import Nugget
-from assess.official import OFFICIAL, PRIMARY_ONLY, SECOND, WithoutVoter, values_under, voters
+from assess.official import (
+    OFFICIAL,
+    PRIMARY_ONLY,
+    SECOND,
+    WithoutVoter,
+    as_text,
+    official_fields,
+    reading,
+    values_under,
+    voters,
+)
 from pooling.models import PoolItem, Topic
 
 WORST, BEST = 0, 1
@@ -34,7 +44,8 @@ class Filled:
             if kind in bounded:
                 by_kind[kind].append(tid)
         for kind, topics in by_kind.items():
-            judged = values_under(OFFICIAL, topics, kind)
+            with reading(OFFICIAL):
+                judged = official_fields(topics, kind)  # (no field: which subjects are judged)
             nuggets = defaultdict(list)
             if kind == "nugget_match":
                 for nid, tid in Nugget.objects.filter(topic_id__in=topics).order_by().values_list("id", "topic_id"):
@@ -47,6 +58,18 @@ class Filled:
                         self.fills[(kind, tid)][pk] = pair[which]
         self.filled = sum(len(f) for f in self.fills.values())
         self.topics = {tid for _, tid in self.fills}
+
+    def fields(self, topic_ids, kind, keys):
+        """assess.official.official_fields under this reading: the official fields, the fills' beside them."""
+        wanted = [tid for tid in topic_ids if (kind, tid) in self.fills]
+        if not wanted:
+            return None
+        with reading(OFFICIAL):
+            out = official_fields(topic_ids, kind, *keys)
+        for tid in wanted:
+            for item, value in self.fills[(kind, tid)].items():
+                out[item] = tuple(as_text(value.get(key)) for key in keys)
+        return out
 
     def rows(self, topic_ids, kind):
         wanted = [tid for tid in topic_ids if (kind, tid) in self.fills]

@@ -1,6 +1,9 @@
 """A judgment set read as the judgments (assess.official.reading's source object), so a track's scorer scores the
 runs under it. Reading only: nothing here writes a judgment or a score."""
 
+from django.db import connection
+
+from assess.models import Judgment
 from assess.official import VOTE_KINDS, official_by_subject
 from scoring.models import SetJudgment
 
@@ -35,6 +38,21 @@ class SetReading:
             .values_list("item_id", "nugget_id", "value")
         ]
 
+    def fields(self, topic_ids, kind, keys):
+        """assess.official.official_fields under this set: the values' top-level keys as text, from the database."""
+        from django.db.models.fields.json import KT
+
+        if kind not in self.kinds():
+            return None
+        names = {f"k{i}": KT(f"value__{key}") for i, key in enumerate(keys)}
+        rows = (
+            SetJudgment.objects.filter(judgment_set_id=self.judgment_set_id, topic_id__in=list(topic_ids), kind=kind)
+            .order_by("id")
+            .annotate(**names)
+            .values_list("item_id", "nugget_id", *names)
+        )
+        return {item_id if item_id is not None else nugget_id: tuple(fields) for item_id, nugget_id, *fields in rows}
+
     def differing_topics(self, evaluation_id):
         """The topics where reading the set differs from the official reading: a subject of a kind the set holds
         that the two judge differently or only one of them judges; for votes, every topic either votes on (the
@@ -42,6 +60,11 @@ class SetReading:
         kinds = self.kinds()
         if not kinds:
             return set()
+        if connection.vendor == "postgresql":
+            return self._differing_in_the_database(evaluation_id, kinds)
+        return self._differing_in_python(evaluation_id, kinds)
+
+    def _differing_in_python(self, evaluation_id, kinds):
         official = official_by_subject(evaluation_id, kinds)
         mine = {}
         topics = set()
@@ -58,3 +81,38 @@ class SetReading:
                 if ours is not None and theirs is not None:
                     topics.add(ours[0])
         return topics
+
+    def _differing_in_the_database(self, evaluation_id, kinds):
+        """differing_topics by one query: the official judgment of each subject (adjudicated first, then the latest,
+        as assess.official reads it) fully joined to the set's, compared as jsonb; no value comes to Python."""
+        sql = f"""
+            WITH official AS (
+                SELECT DISTINCT ON (kind, coalesce(item_id, nugget_id)) topic_id, kind,
+                       coalesce(item_id, nugget_id) AS subject, value
+                FROM "{Judgment._meta.db_table}"
+                WHERE evaluation_id = %s AND kind = ANY(%s) AND role = ANY(%s)
+                ORDER BY kind, coalesce(item_id, nugget_id), role = %s DESC, id DESC
+            ), mine AS (
+                SELECT DISTINCT ON (kind, coalesce(item_id, nugget_id)) topic_id, kind,
+                       coalesce(item_id, nugget_id) AS subject, value
+                FROM "{SetJudgment._meta.db_table}"
+                WHERE judgment_set_id = %s AND kind = ANY(%s)
+                ORDER BY kind, coalesce(item_id, nugget_id), id DESC
+            )
+            SELECT DISTINCT unnest(ARRAY[o.topic_id, m.topic_id])
+            FROM official o FULL JOIN mine m ON m.kind = o.kind AND m.subject = o.subject
+            WHERE o.value IS DISTINCT FROM m.value OR coalesce(o.kind, m.kind) = ANY(%s)"""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                sql,
+                [
+                    evaluation_id,
+                    sorted(kinds),
+                    [Judgment.PRIMARY, Judgment.ADJUDICATED],
+                    Judgment.ADJUDICATED,
+                    self.judgment_set_id,
+                    sorted(kinds),
+                    list(VOTE_KINDS),
+                ],
+            )
+            return {topic_id for (topic_id,) in cursor if topic_id is not None}

@@ -43,8 +43,13 @@ def _label(right, run, q):
 
 @pytest.fixture
 def world(make_user):
+    return build_world(make_user)
+
+
+def build_world(make_user, slug="ranks"):
+    """The module's fixture (see its docstring), scored."""
     primary, second, adjudicator = (make_user(n, "assessor") for n in ("prim", "sec", "adj"))
-    ev = Evaluation.objects.create(slug="ranks", title="Ranks", track="trec2007-qa")
+    ev = Evaluation.objects.create(slug=slug, title="Ranks", track="trec2007-qa")
     team = Team.objects.create(name="Team R")
     runs = {tag: Run.objects.create(evaluation=ev, team=team, tag=tag, priority=1) for tag in "XYZ"}
     series = Topic.objects.create(evaluation=ev, ident="300", kind="series", position=1)
@@ -431,7 +436,11 @@ def test_rescoring_only_where_a_reading_differs_gives_the_full_scoring(make_user
     voters = sorted(
         set(Judgment.objects.filter(evaluation=ev, kind="nugget_vote").values_list("assessor_id", flat=True))
     )
-    sources = [OFFICIAL, PRIMARY_ONLY, SECOND, SetReading(judgment_set.pk), Filled(ev, WORST), Filled(ev, BEST)]
+    set_reading = SetReading(judgment_set.pk)
+    kinds = set_reading.kinds()
+    python_topics = set_reading._differing_in_python(ev.pk, kinds)
+    assert python_topics and set_reading._differing_in_the_database(ev.pk, kinds) == python_topics
+    sources = [OFFICIAL, PRIMARY_ONLY, SECOND, set_reading, Filled(ev, WORST), Filled(ev, BEST)]
     sources += [WithoutVoter(v) for v in voters[:3]]
     for source in sources:
         topics = rankings.differing_topics(ev, source)
