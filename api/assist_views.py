@@ -16,6 +16,7 @@ from assess import assist, assist_client, assist_report
 from assess.formats.suggestion_files import SuggestionFileError, parse_grades
 from assess.models import Assignment, AssistDesign, Suggestion
 from assess.tasks import suggest_topic
+from config import params
 from config.celery import run_here_or_send
 from config.roles import ASSESSOR
 from pooling.models import PoolItem, Topic
@@ -98,7 +99,7 @@ class Suggestions(RoleAPIView):
     def get(self, request, slug):
         evaluation = evaluation_or_404(slug)
         rows = Suggestion.objects.filter(evaluation=evaluation).select_related("topic", "item").order_by("id")
-        topic = request.query_params.get("topic")
+        topic = params.text(request.query_params.get("topic"), "topic")  # NUL and bad UTF-8: 400
         if topic:
             rows = rows.filter(topic__ident=topic[:50])
         paginator = PageNumberPagination()

@@ -155,6 +155,13 @@ def _shared_routes(w):
         "api:scores": [Route(api_slug, query={"scope": "run", "run": alpha_run.tag, "measure": "score", "page": "1"})],
         "api:rescore": [Route(api_slug, ("POST",), post_as_is=False)],
         "api:job": [Route({"pk": api_job.pk})],
+        "api:assist_design": [Route(api_slug, ("GET", "POST"), post_as_is=False)],
+        "api:assist_suggestions": [
+            Route(api_slug, ("GET", "POST"), query={"topic": "1001.1", "page": "1"}, post_as_is=False)
+        ],
+        "api:assist_pass": [Route(api_slug, ("POST",), post_as_is=False)],
+        "api:assist_report": [Route(api_slug, query={"kind": "instance"})],
+        "api:item_suggestion": [Route({"item_id": item.pk, "kind": "instance"})],
         "api:users": [Route(query={"page": "1"})],
         "api:user_token": [Route({"username": "participant"}, ("POST",), post_as_is=False)],
         "api:teams": [Route()],
@@ -313,6 +320,11 @@ def _shared_routes(w):
         ],
         "assess:revote": [Route({"slug": tac_slug}, ("POST",), form={"series": str(mine.topic_id)})],
         "assess:closure": [Route({"topic_id": q1, "action": "close"}, ("POST",))],
+        "assess:assist": [Route({"slug": tac_slug}, query={"kind": "instance"})],
+        "assess:assist_design": [
+            Route({"slug": tac_slug}, ("POST",), form={"unit": "item", "conditions": ["none"], "seed": "5"})
+        ],
+        "assess:assist_panel": [Route({"item_id": item.pk, "kind": "instance"})],
         "scoring:scoreboard": [Route({"slug": tac_slug})],
         "scoring:board": [Route({"slug": tac_slug})],
         "scoring:significance": [Route({"slug": tac_slug}, query={"permutations": "100", "seed": "1"})],
