@@ -228,3 +228,44 @@ def test_off_by_default_and_the_task_and_command_report_what_was_stored(sample, 
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{sample.items['1.1'][0].key}: {{'label': 'globally-correct'}} (")
     assert out[-1] == "assess-sample topic 1.1: 4 suggestions stored, 0 errors (model tiny-instruct)"
+
+
+def test_the_prompt_template_fills_only_its_places():
+    from assess.formats.model_reply import fill, read_reply, unknown_places
+
+    template = 'Q: {question} {{"label": {labels}}} {question.__class__} {other}'
+    assert (
+        fill(template, {"question": "why?", "labels": "a, b"}) == 'Q: why? {"label": a, b} {question.__class__} {other}'
+    )
+    assert unknown_places(template) == ["other", "question.__class__"]
+    assert read_reply('Sure!\n```json\n{"label": "b", "rationale": " because "}\n```', ("a", "b")) == ("b", "because")
+
+
+def test_the_assist_model_command_turns_it_on_and_off(sample, tmp_path, capsys):
+    prompt = tmp_path / "p.txt"
+    prompt.write_text("Judge {text} for {question}: {labels}")
+    call_command(
+        "assist_model",
+        sample.evaluation.slug,
+        "--on",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--model",
+        "m",
+        "--per-minute",
+        "10",
+        "--prompt",
+        "instance",
+        str(prompt),
+    )
+    sample.evaluation.refresh_from_db()
+    conf = assist_client.settings_of(sample.evaluation)
+    assert (conf["model"], conf["per_minute"], conf["prompts"]) == ("m", 10, {"instance": prompt.read_text()})
+    assert "'prompts': ['instance']" in capsys.readouterr().out
+    prompt.write_text("{nonsense}")
+    with pytest.raises(Exception, match="unknown places nonsense"):
+        call_command("assist_model", sample.evaluation.slug, "--prompt", "instance", str(prompt))
+    call_command("assist_model", sample.evaluation.slug, "--off")
+    sample.evaluation.refresh_from_db()
+    with pytest.raises(assist_client.Off):
+        assist_client.settings_of(sample.evaluation)

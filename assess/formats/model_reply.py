@@ -11,7 +11,10 @@ import re
 from typing import Any
 
 PLACES = ("question", "text", "document", "labels", "kind")
-_PLACE = re.compile(r"\{(" + "|".join(PLACES) + r")\}")
+# read left to right as str.format does: a doubled brace is a brace, {place} a place ("{labels}}}" is a place and
+# a brace)
+_TOKEN = re.compile(r"\{\{|\}\}|\{(" + "|".join(PLACES) + r")\}")
+_ANY_TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 MAX_REPLY_CHARS = 100_000
 MAX_RATIONALE_CHARS = 5_000
 
@@ -31,15 +34,12 @@ class MalformedReply(ValueError):
 
 def fill(template: str, fields: dict[str, str]) -> str:
     """The template with its places filled (`{{` and `}}` give braces, as in str.format)."""
-    marked = template.replace("{{", "\0").replace("}}", "\1")
-    filled = _PLACE.sub(lambda m: fields.get(m.group(1), ""), marked)
-    return filled.replace("\0", "{").replace("\1", "}")
+    return _TOKEN.sub(lambda m: fields.get(m.group(1), "") if m.group(1) else m.group(0)[0], template)
 
 
 def unknown_places(template: str) -> list[str]:
     """Places of the template that fill() does not know ({name} other than PLACES)."""
-    marked = template.replace("{{", "").replace("}}", "")
-    return sorted({m for m in re.findall(r"\{([^{}]*)\}", marked) if m not in PLACES})
+    return sorted({m.group(1) for m in _ANY_TOKEN.finditer(template) if m.group(1) is not None} - set(PLACES))
 
 
 def _json_object(text: str) -> dict[str, Any]:
