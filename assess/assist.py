@@ -171,6 +171,15 @@ def _mark_shown(user, item, kind, suggestion, condition):
     return first
 
 
+def shown_versions(item):
+    """{(assessor id, kind): version of their judgment when a suggestion was first shown} for one item: the
+    versions after it were saved with the suggestion visible (the history marks them)."""
+    out = {}
+    for row in SuggestionShown.objects.filter(item_id=item.pk).select_related("suggestion").order_by("id"):
+        out.setdefault((row.assessor_id, row.suggestion.kind), row.judgment_version)
+    return out
+
+
 # --- values -------------------------------------------------------------------------------------------------------
 
 

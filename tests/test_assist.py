@@ -240,6 +240,8 @@ def test_reveal_after_sends_nothing_of_the_suggestion_before_the_first_save(clie
     client.post(reverse("qa:judge", args=[item.pk]), {"label": "globally-correct", "version": "1"})
     panel = client.get(reverse("assess:assist_panel", args=[item.pk, "instance"])).content.decode()
     assert "saved with this suggestion visible (your own, before it: incorrect)" in panel
+    history = client.get(reverse("assess:item_history", args=[item.pk])).content.decode()
+    assert history.count("⚑ suggestion visible") == 1  # version 2 only: version 1 was the assessor's own
     # another item of the same question is still hidden
     assert SECRET not in _wire(client, assisted, assisted["items"][1])["api"].content.decode()
 
