@@ -10,6 +10,7 @@ from assess import assist
 from assess.models import Assignment, Judgment, Suggestion
 from pooling.models import PoolItem
 from tests.tracks.biogen.browser.test_judging import assigned as biogen_assigned  # noqa: F401 (a fixture)
+from tests.tracks.bolt.browser.test_judging import topic as bolt_topic  # noqa: F401 (a fixture)
 from tests.tracks.qa.browser.test_judging import expect_text
 from tracks.qa.sample import build_sample
 
@@ -87,3 +88,37 @@ def test_biogen_suggest_first_accepted_with_one_key(page, login, live_server, bi
     page.wait_for_function("(t) => document.getElementById('status').textContent.includes(t)", arg="(version 1)")
     expect_text(page, "#assist-mark", "saved with this suggestion visible")
     assert Judgment.objects.get(item=citation, assessor=ann).value["label"] == label
+
+
+def test_bolt_reveal_after_across_citations(page, login, live_server, bolt_topic):
+    """BOLT's queued JSON saves: the suggestion appears once the citation is judged, `g` takes its relevance, and
+    the next citation (its panel swapped in by htmx) starts hidden again."""
+    from tracks.bolt import judging as bolt_judging
+
+    t, assignment, user = bolt_topic
+    items = bolt_judging.citation_items(t)
+    for item in items[:2]:
+        Suggestion.objects.create(
+            evaluation=t.evaluation,
+            topic=t,
+            kind="citation",
+            item=item,
+            value={"rel": "yes"},
+            rationale="The post names the funding.",
+            source="model",
+            source_name="tiny-instruct",
+        )
+    assist.set_design(t.evaluation, unit="item", conditions=["reveal_after"], seed=5)
+    login(page, "boltie")
+    page.goto(live_server.url + reverse("bolt:item", args=[assignment.pk, items[0].pk]))
+    page.wait_for_load_state()
+    expect_text(page, "#assist-panel", "once you have saved your own judgment")
+    page.keyboard.press("n")  # not relevant: the assessor's own
+    expect_text(page, "#assist-panel", "The post names the funding.")
+    page.keyboard.press("g")
+    expect_text(page, "#assist-mark", "saved with this suggestion visible (your own, before it: relevant: no)")
+    assert Judgment.objects.get(item=items[0], assessor=user).value["rel"] == "yes"
+    page.keyboard.press("j")
+    page.wait_for_url(f"**/item/{items[1].pk}/")
+    expect_text(page, "#assist-panel", "once you have saved your own judgment")
+    assert "The post names the funding." not in page.content()
