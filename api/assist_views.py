@@ -147,7 +147,8 @@ class SuggestionPass(RoleAPIView):
 
 
 class Report(RoleAPIView):
-    """Who: organizers. The report per condition and assessor for one kind (?kind=, ?format=csv for CSV)."""
+    """Who: organizers. The report per condition and assessor for one kind (?kind=; ?output=csv for CSV,
+    ?output=facts for one CSV line per judgment; not ?format=, which DRF keeps for its renderers)."""
 
     def get(self, request, slug):
         evaluation = evaluation_or_404(slug)
@@ -155,8 +156,12 @@ class Report(RoleAPIView):
         kind = request.query_params.get("kind") or (kinds[0] if kinds else "")
         if kind not in kinds:
             raise ValidationError({"kind": f"one of {', '.join(kinds) or 'none'}"})
+        if request.query_params.get("output") == "facts":
+            return HttpResponse(
+                assist_report.facts_csv(assist_report.facts(evaluation, kind)), content_type="text/csv; charset=utf-8"
+            )
         rows = assist_report.report(evaluation, kind)
-        if request.query_params.get("format") == "csv":
+        if request.query_params.get("output") == "csv":
             return HttpResponse(assist_report.as_csv(rows), content_type="text/csv; charset=utf-8")
         return Response({"kind": kind, **_design(evaluation), "rows": rows})
 

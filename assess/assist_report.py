@@ -181,6 +181,30 @@ def as_csv(rows):
     return buffer.getvalue()
 
 
+FACT_COLUMNS = (
+    "condition",
+    "assessor",
+    "item",
+    "suggested",
+    "before",
+    "final",
+    "shown",
+    "revised_after",
+    "seconds",
+    "second",
+)
+
+
+def facts_csv(rows):
+    """One line per primary judgment (Fact), for an analysis of one's own (the paper's statistics)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(FACT_COLUMNS)
+    for f in rows:
+        writer.writerow(["" if getattr(f, c) is None else getattr(f, c) for c in FACT_COLUMNS])
+    return buffer.getvalue()
+
+
 def assisted_kinds(evaluation):
     """The evaluation's judgment kinds that suggestions can be given for (a label or nugget matches)."""
     from assess.assist import label_key

@@ -7,12 +7,16 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from assess import assist, assist_report
+from assess import assist, assist_client, assist_report
+from assess.formats.suggestion_files import SuggestionFileError, parse_grades
 from assess.models import Assignment, AssistDesign, Suggestion
+from assess.tasks import suggest_topic
 from assess.templatetags.assist import panel_context
 from config import params
+from config.celery import run_here_or_send
 from config.roles import assessor_required, organizer_required
-from pooling.models import Evaluation, PoolItem
+from pooling.evaluations import LoadError, read_upload
+from pooling.models import Evaluation, PoolItem, Topic
 
 
 @assessor_required
@@ -47,6 +51,10 @@ def overview(request, slug):
     (?format=csv: the report as CSV)."""
     evaluation = get_object_or_404(Evaluation, slug=slug)
     kind, kinds = _kind(request, evaluation)
+    if request.GET.get("format") == "facts":
+        response = HttpResponse(assist_report.facts_csv(assist_report.facts(evaluation, kind)), content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="{evaluation.slug}-assist-{kind}-judgments.csv"'
+        return response
     rows = assist_report.report(evaluation, kind) if kind else []
     if request.GET.get("format") == "csv":
         response = HttpResponse(assist_report.as_csv(rows), content_type="text/csv; charset=utf-8")
@@ -68,6 +76,7 @@ def overview(request, slug):
             "good": suggestions.filter(error="").count(),
             "errors": list(suggestions.exclude(error="").order_by("-id")[:20]),
             "error_count": suggestions.exclude(error="").count(),
+            "model_on": _model_on(evaluation),
         },
     )
 
@@ -87,3 +96,58 @@ def design(request, slug):
     except assist.AssistError as e:
         messages.error(request, "; ".join(e.problems))
     return redirect("assess:assist", slug=slug)
+
+
+@require_POST
+@organizer_required
+def load_file(request, slug):
+    """Who: organizers. Load suggestions from a file (as manage.py load_suggestions): all or nothing."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    upload = request.FILES.get("file")
+    fmt = params.text(request.POST.get("format"), "format", default="jsonl")
+    try:
+        if upload is None:
+            raise assist.AssistError(["choose a file"])
+        grades_text = params.text(request.POST.get("grades"), "grades")
+        grades = parse_grades(grades_text) if grades_text else None
+        kind = params.text(request.POST.get("kind"), "kind") or None
+        stored = assist.load_suggestions(
+            evaluation, fmt, read_upload(upload, "judgments"), upload.name, kind=kind, grades=grades, by=request.user
+        )
+        messages.success(request, f"{len(stored)} suggestions stored from {upload.name}.")
+    except SuggestionFileError as e:
+        messages.error(request, "; ".join(e.problems))
+    except LoadError as e:  # AssistError too
+        messages.error(request, "; ".join(e.problems[:20]))
+    return redirect("assess:assist", slug=slug)
+
+
+@require_POST
+@organizer_required
+def run_pass(request, slug):
+    """Who: organizers. Ask the model server for one kind on every item of one topic (a Celery task, as manage.py
+    suggest_topic and the API's assist/pass/); the rows appear on this page as they are stored."""
+    evaluation = get_object_or_404(Evaluation, slug=slug)
+    ident = params.text(request.POST.get("topic"), "topic")
+    kind = params.text(request.POST.get("kind"), "kind")
+    topic = Topic.objects.filter(evaluation=evaluation, ident=ident[:50]).first()
+    try:
+        assist_client.settings_of(evaluation)
+        if topic is None:
+            raise assist_client.Off(f"{evaluation.slug} has no topic {ident!r}")
+        if kind not in assist_report.assisted_kinds(evaluation):
+            raise assist_client.Off(f"kind must be one of {', '.join(assist_report.assisted_kinds(evaluation))}")
+    except assist_client.Off as e:
+        messages.error(request, str(e))
+        return redirect("assess:assist", slug=slug)
+    run_here_or_send(suggest_topic, evaluation.pk, topic.pk, kind, request.user.pk)
+    messages.success(request, f"A suggestion pass over topic {topic.ident} ({kind}) was started.")
+    return redirect("assess:assist", slug=slug)
+
+
+def _model_on(evaluation):
+    try:
+        assist_client.settings_of(evaluation)
+    except assist_client.Off:
+        return False
+    return True

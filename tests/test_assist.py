@@ -348,6 +348,10 @@ def test_the_anchoring_rate_of_a_judged_fixture_equals_the_hand_count(client, as
     assert csv_text.splitlines()[2].startswith("reveal_after,prim,4,4,0.25,4,0.5,4,2,0.3333,1,3,")
     api = client.get(reverse("api:assist_report", args=["assess-sample"]), {"kind": "instance"}).json()
     assert api["rows"] == [all_rows, mine] and api["design"]["seed"] == 1
+    facts = client.get(reverse("api:assist_report", args=["assess-sample"]), {"output": "facts"}).content.decode()
+    lines = facts.splitlines()
+    assert len(lines) == 5 and lines[1].startswith(f"reveal_after,prim,{assisted['items'][0].pk},globally-correct,")
+    assert ",incorrect,globally-correct,True,True," in lines[1]  # own, final, shown, revised
 
 
 def test_the_api_draws_the_design_and_loads_a_file(client, sample, organizer):
@@ -368,3 +372,26 @@ def test_the_api_draws_the_design_and_loads_a_file(client, sample, organizer):
     bad = SimpleUploadedFile("s.jsonl", _jsonl(line | {"topic": "7"}))
     refused = client.post(reverse("api:assist_suggestions", args=["assess-sample"]), {"file": bad, "format": "jsonl"})
     assert refused.status_code == 400 and refused.json() == {"problems": ["s.jsonl:1: assess-sample has no topic '7'"]}
+
+
+def test_the_organizers_page_loads_a_file_and_refuses_a_pass_while_the_model_server_is_off(client, sample, organizer):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(organizer)
+    item = sample.items["1.1"][0]
+    url = reverse("assess:assist_load", args=["assess-sample"])
+    qrels = SimpleUploadedFile("u.qrels", f"1.1 0 {item.docid} 1\n".encode())
+    page = client.post(
+        url, {"file": qrels, "format": "qrels", "kind": "instance", "grades": "1=unsupported"}, follow=True
+    )
+    assert "1 suggestions stored from u.qrels." in page.content.decode()
+    assert Suggestion.objects.get().value == {"label": "unsupported"}
+    bad = SimpleUploadedFile("u.qrels", f"1.1 0 {item.docid} 1\n".encode())
+    page = client.post(url, {"file": bad, "format": "qrels", "kind": "instance", "grades": "1=great"}, follow=True)
+    assert "u.qrels:1: &#x27;great&#x27; is not a label of instance" in page.content.decode()
+    page = client.post(
+        reverse("assess:assist_pass", args=["assess-sample"]), {"topic": "1.1", "kind": "instance"}, follow=True
+    )
+    assert "the model server is off" in page.content.decode()
+    facts = client.get(reverse("assess:assist", args=["assess-sample"]), {"format": "facts"}).content.decode()
+    assert facts.splitlines() == [",".join(assist_report.FACT_COLUMNS)]  # nothing judged yet

@@ -160,7 +160,7 @@ def _shared_routes(w):
             Route(api_slug, ("GET", "POST"), query={"topic": "1001.1", "page": "1"}, post_as_is=False)
         ],
         "api:assist_pass": [Route(api_slug, ("POST",), post_as_is=False)],
-        "api:assist_report": [Route(api_slug, query={"kind": "instance"})],
+        "api:assist_report": [Route(api_slug, query={"kind": "instance", "output": "facts"})],
         "api:item_suggestion": [Route({"item_id": item.pk, "kind": "instance"})],
         "api:users": [Route(query={"page": "1"})],
         "api:user_token": [Route({"username": "participant"}, ("POST",), post_as_is=False)],
@@ -325,6 +325,15 @@ def _shared_routes(w):
             Route({"slug": tac_slug}, ("POST",), form={"unit": "item", "conditions": ["none"], "seed": "5"})
         ],
         "assess:assist_panel": [Route({"item_id": item.pk, "kind": "instance"})],
+        "assess:assist_load": [
+            Route(
+                {"slug": tac_slug},
+                ("POST",),
+                form={"format": "qrels", "kind": "instance", "grades": "0=incorrect"},
+                files={"file": ("s.qrels", b"1001.1 0 NOSUCHDOC 0\n")},
+            )
+        ],
+        "assess:assist_pass": [Route({"slug": tac_slug}, ("POST",), form={"topic": "1001.1", "kind": "instance"})],
         "scoring:scoreboard": [Route({"slug": tac_slug})],
         "scoring:board": [Route({"slug": tac_slug})],
         "scoring:significance": [Route({"slug": tac_slug}, query={"permutations": "100", "seed": "1"})],
