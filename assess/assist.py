@@ -31,6 +31,7 @@ from assess.models import (
     SuggestionShown,
 )
 from core import audit
+from core import extension_points as ep
 from pooling.evaluations import LoadError
 from pooling.models import PoolItem, Topic
 
@@ -202,9 +203,17 @@ def decisive(kind, value):
     return tuple(sorted((k, repr(v)) for k, v in value.items()))
 
 
-def value_problems(evaluation, kind, value, where):
+def labels_of(item, kind):
+    """The labels a suggestion of `kind` for the item may give: the track's for the item (ep.item_labels) or the
+    kind's."""
+    track = item.evaluation.track
+    by_item = ep.item_labels.get(track)
+    return tuple(by_item(item, kind)) if by_item else item.evaluation.track_spec.labels(kind)
+
+
+def value_problems(evaluation, kind, value, where, labels=None):
     """What is wrong with a suggested value: its keys must be the kind's and fit their shapes (a suggestion may
-    give only some of them, its label at least), its label one of the track's labels for the kind."""
+    give only some of them, its label at least), its label one of `labels` (default: the track's for the kind)."""
     declared = declared_kinds().get(kind)
     if declared is None or kind not in evaluation.track_spec.judgment_kinds:
         return [f"{where}: {evaluation.track} has no judgment kind {kind!r}"]
@@ -216,7 +225,7 @@ def value_problems(evaluation, kind, value, where):
     key = label_key(kind)
     if key and key not in value:
         found.append(f"{where}: the value must give its {key!r}")
-    labels = evaluation.track_spec.labels(kind)
+    labels = labels if labels is not None else evaluation.track_spec.labels(kind)
     if key and labels and key in value and value[key] not in labels:
         found.append(f"{where}: {value[key]!r} is not a label of {kind} ({', '.join(labels)})")
     return found
@@ -249,7 +258,7 @@ def load_suggestions(evaluation, fmt, data, filename, *, kind=None, grades=None,
     a qrels file's labels. Returns the stored Suggestions."""
     records = read_file(fmt, data, filename, grades)
     topics = {t.ident: t for t in Topic.objects.filter(evaluation=evaluation)}
-    items = list(PoolItem.objects.filter(evaluation=evaluation).select_related("topic"))
+    items = list(PoolItem.objects.filter(evaluation=evaluation).select_related("topic", "evaluation"))
     by_topic = {}
     for item in items:
         by_topic.setdefault(item.topic_id, []).append(item)
@@ -282,6 +291,9 @@ def load_suggestions(evaluation, fmt, data, filename, *, kind=None, grades=None,
         else:
             value = record.value
         bad = value_problems(evaluation, record_kind, value, where)
+        if not bad and label_key(record_kind):  # labels that depend on the item (BioGen's answer, sentence, citation)
+            for item in matches:
+                bad += value_problems(evaluation, record_kind, value, where, labels_of(item, record_kind))[:1]
         if bad:
             found += bad
             continue

@@ -23,7 +23,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 
-from assess.assist import current_suggestion, label_key
+from assess.assist import current_suggestion, label_key, labels_of
 from assess.formats import model_reply
 from assess.models import Suggestion
 from corpus.models import Document
@@ -159,7 +159,7 @@ def _document_text(evaluation, item):
 
 
 def prompt_for(evaluation, conf, item, kind):
-    labels = evaluation.track_spec.labels(kind)
+    labels = labels_of(item, kind)
     template = (conf.get("prompts") or {}).get(kind) or model_reply.DEFAULT_TEMPLATE
     return model_reply.fill(
         template,
@@ -175,7 +175,7 @@ def prompt_for(evaluation, conf, item, kind):
 
 def suggest_item(evaluation, conf, item, kind, pacer, by=None, sleep=time.sleep):
     """One call for one item: the stored Suggestion, or the stored error row."""
-    labels = evaluation.track_spec.labels(kind)
+    labels = labels_of(item, kind)
     prompt = prompt_for(evaluation, conf, item, kind)
     parameters = {k: conf[k] for k in ("base_url", "temperature", "max_tokens", "timeout", "retries", "per_minute")}
     row = Suggestion(
@@ -219,7 +219,7 @@ def suggest_topic(evaluation, topic, kind, by=None, only_missing=True, pacer=Non
         evaluation=evaluation, topic_id__in=[topic.pk, *topic.children.values_list("pk", flat=True)]
     )
     stored = []
-    for item in items.select_related("topic").order_by("topic__position", "position", "pk"):
+    for item in items.select_related("topic", "evaluation").order_by("topic__position", "position", "pk"):
         if only_missing and current_suggestion(item, kind) is not None:
             continue
         stored.append(suggest_item(evaluation, conf, item, kind, pacer, by, sleep))

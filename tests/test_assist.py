@@ -10,6 +10,7 @@ from django.urls import reverse
 from assess import assist, assist_report
 from assess.assist_report import Fact, summarize
 from assess.models import Assignment, AssistCondition, AssistDesign, Suggestion, SuggestionShown
+from tests.tracks.biogen.browser.test_judging import assigned as biogen_assigned  # noqa: F401 (a fixture)
 from tracks.qa.instance_judging import judge_instance
 
 pytestmark = pytest.mark.django_db
@@ -395,3 +396,16 @@ def test_the_organizers_page_loads_a_file_and_refuses_a_pass_while_the_model_ser
     assert "the model server is off" in page.content.decode()
     facts = client.get(reverse("assess:assist", args=["assess-sample"]), {"format": "facts"}).content.decode()
     assert facts.splitlines() == [",".join(assist_report.FACT_COLUMNS)]  # nothing judged yet
+
+
+def test_biogen_suggestions_must_fit_the_items_own_labels(biogen_assigned):
+    from pooling.models import PoolItem
+
+    ann, topic, assignment = biogen_assigned
+    citation = PoolItem.objects.get(topic=topic, docid="31000103")
+    assert assist.labels_of(citation, "biogen")[0] == "supports"
+    line = {"topic": topic.ident, "key": citation.key, "kind": "biogen", "value": {"label": "accurate"}}
+    with pytest.raises(assist.AssistError, match=r"s.jsonl:1: 'accurate' is not a label of biogen \(supports, "):
+        assist.load_suggestions(topic.evaluation, "jsonl", _jsonl(line), "s.jsonl")
+    (stored,) = assist.load_suggestions(topic.evaluation, "jsonl", _jsonl(line | {"value": {"label": "supports"}}), "s")
+    assert stored.value == {"label": "supports"}
