@@ -269,3 +269,15 @@ def test_the_assist_model_command_turns_it_on_and_off(sample, tmp_path, capsys):
     sample.evaluation.refresh_from_db()
     with pytest.raises(assist_client.Off):
         assist_client.settings_of(sample.evaluation)
+
+
+def test_the_api_starts_a_pass_only_when_the_model_server_is_on(client, sample, organizer, model_server):
+    client.force_login(organizer)
+    url = "/api/evaluations/assess-sample/assist/pass/"
+    off = client.post(url, {"topic": "1.1", "kind": "instance"}, "application/json")
+    assert off.status_code == 400 and "the model server is off" in off.json()["assist_model"]
+    turn_on(sample.evaluation, model_server((200, GOOD, None)))
+    started = client.post(url, {"topic": "1.1", "kind": "instance"}, "application/json")
+    assert started.status_code == 202 and started.json()["status_url"].endswith("/assist/suggestions/?topic=1.1")
+    listed = client.get(started.json()["status_url"]).json()
+    assert listed["count"] == 4 and {r["source_name"] for r in listed["results"]} == {"tiny-instruct"}
