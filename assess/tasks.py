@@ -5,9 +5,10 @@ failed task (the pass goes on)."""
 from celery import shared_task
 
 
-# Not acks_late: a pass can outlast the broker's visibility timeout, and a redelivered copy running beside it would
-# pay for the same calls twice. A pass lost with its worker is run again by hand; it skips items already suggested.
-@shared_task(name="assess.suggest_topic", rate_limit="30/m")
+# Not acknowledged late (unlike the settings' default): a pass can outlast the broker's visibility timeout, and a
+# redelivered copy running beside it would pay for the same calls twice. A pass lost with its worker is run again
+# by hand; it skips items already suggested.
+@shared_task(name="assess.suggest_topic", rate_limit="30/m", acks_late=False)
 def suggest_topic(evaluation_id, topic_id, kind, user_id=None):
     """Run one suggestion pass; returns {"stored": n, "errors": n}."""
     from django.contrib.auth import get_user_model
