@@ -1,6 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from api import assist_views as av
 from api import evaluation_views as ev
 from api import judgment_set_views as jsv
 from api import judgment_views as jv
@@ -64,6 +65,11 @@ urlpatterns = [
     path("evaluations/<slug:slug>/agreement/disagreements/", jsv.Disagreements.as_view(), name="disagreements"),
     path("evaluations/<slug:slug>/judge-runs/", jsv.JudgeRuns.as_view(), name="judge_runs"),
     path("evaluations/<slug:slug>/rankings/", sv.Rankings.as_view(), name="rankings"),
+    path("evaluations/<slug:slug>/assist/design/", av.Design.as_view(), name="assist_design"),
+    path("evaluations/<slug:slug>/assist/suggestions/", av.Suggestions.as_view(), name="assist_suggestions"),
+    path("evaluations/<slug:slug>/assist/pass/", av.SuggestionPass.as_view(), name="assist_pass"),
+    path("evaluations/<slug:slug>/assist/report/", av.Report.as_view(), name="assist_report"),
+    path("items/<id:item_id>/suggestion/<segment:kind>/", av.ItemSuggestion.as_view(), name="item_suggestion"),
     path("jobs/<id:pk>/", jv.JobStatus.as_view(), name="job"),
     path("users/", pv.Users.as_view(), name="users"),
     path("users/<str:username>/token/", pv.UserToken.as_view(), name="user_token"),

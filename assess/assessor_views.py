@@ -5,7 +5,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
-from assess import judging, preferences, progress
+from assess import assist, judging, preferences, progress
 from assess.models import AnswerClass, Assignment, Invitation, JudgmentChange, Nugget, StructureChange
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, has_role, role_required
 from pooling.models import PoolItem, Topic
@@ -43,11 +43,12 @@ def item_history(request, item_id):
         if judging.assignment_role(request.user, item.topic) is None:
             raise Http404("no such pool item among your assignments")
         changes = changes.filter(judgment__assessor=request.user)
-    return render(
-        request,
-        "assess/_history.html",
-        {"item": item, "changes": changes.order_by("-changed_at", "-id"), "names": _names(item.topic_id)},
-    )
+    changes = list(changes.order_by("-changed_at", "-id"))
+    shown = assist.shown_versions(item)  # a save after a suggestion was shown is marked (issue 30)
+    for c in changes:
+        line = shown.get((c.judgment.assessor_id, c.judgment.kind))
+        c.assisted = line is not None and c.version > line
+    return render(request, "assess/_history.html", {"item": item, "changes": changes, "names": _names(item.topic_id)})
 
 
 def _names(topic_id):

@@ -58,6 +58,8 @@ SEARCH = Key(("/",), "/", "search")  # opens the search panel (assess/search_pan
 # adjudication, every track: take one of the two assessors' judgments as the decision
 TAKE_PRIMARY = Key(("p",), "p", "take-primary")
 TAKE_SECOND = Key(("s",), "s", "take-second")
+# assisted judging (assess/assist.py): take the machine suggestion shown beside the item, on the pages that show one
+ACCEPT_SUGGESTION = Key(("g",), "g", "accept-suggestion")
 
 SHARED = (
     HELP,
@@ -71,6 +73,7 @@ SHARED = (
     SEARCH,
     TAKE_PRIMARY,
     TAKE_SECOND,
+    ACCEPT_SUGGESTION,
 )
 
 

@@ -225,3 +225,91 @@ class JudgingPreference(models.Model):
 
     def __str__(self):
         return f"{self.user}: auto-advance {'on' if self.auto_advance else 'off'}"
+
+
+class AssistDesign(models.Model):
+    """The assisted-judging experiment of an evaluation (issue 30, docs/assist.md): which conditions are in play,
+    whether they are drawn per item or per topic, and the seed the draw was made with. The draw itself is kept
+    in AssistCondition rows; assess.assist.draw recomputes it from the seed (the split is reproducible)."""
+
+    ITEM = "item"
+    TOPIC = "topic"
+    UNITS = [(ITEM, "per item"), (TOPIC, "per topic")]
+
+    evaluation = models.OneToOneField("pooling.Evaluation", on_delete=models.CASCADE, related_name="assist_design")
+    unit = models.CharField(max_length=10, choices=UNITS, default=ITEM)
+    conditions = models.JSONField(default=list)  # e.g. ["none", "reveal_after", "suggest_first"]
+    seed = models.BigIntegerField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class AssistCondition(models.Model):
+    """The condition one pool item is judged under (a per-topic draw gives every item of the topic the same)."""
+
+    NONE = "none"
+    REVEAL_AFTER = "reveal_after"
+    SUGGEST_FIRST = "suggest_first"
+    CONDITIONS = [(NONE, "none"), (REVEAL_AFTER, "reveal after"), (SUGGEST_FIRST, "suggest first")]
+
+    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="+")
+    item = models.OneToOneField("pooling.PoolItem", on_delete=models.CASCADE, related_name="assist_condition")
+    condition = models.CharField(max_length=20, choices=CONDITIONS)
+
+    class Meta:
+        indexes = [models.Index(fields=["evaluation", "condition"], name="assess_assist_cond")]
+
+
+class Suggestion(models.Model):
+    """A machine suggestion for one judgment (kind) of one pool item or nugget, with where it came from: a file
+    (source "file", source_name the file's name) or a model server (source "model", source_name the model, with
+    the prompt, parameters, raw output, time and cost it reported). A call that failed is kept as a row with
+    `error` set and no value: it is never shown. Rows are only added; the newest good row of a subject counts."""
+
+    FILE = "file"
+    MODEL = "model"
+    SOURCES = [(FILE, "file"), (MODEL, "model server")]
+
+    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="+")
+    topic = models.ForeignKey("pooling.Topic", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=30)
+    item = models.ForeignKey("pooling.PoolItem", null=True, on_delete=models.CASCADE, related_name="suggestions")
+    nugget = models.ForeignKey(Nugget, null=True, on_delete=models.CASCADE, related_name="suggestions")
+    value = models.JSONField(null=True)  # the kind's shape (the keys given must fit it); None for an error row
+    rationale = models.TextField(blank=True)
+    source = models.CharField(max_length=10, choices=SOURCES)
+    source_name = models.CharField(max_length=300)  # the file name, or the model name
+    prompt = models.TextField(blank=True)
+    parameters = models.JSONField(default=dict, blank=True)  # temperature, max_tokens, base URL, line of a file
+    raw_output = models.TextField(blank=True)
+    seconds = models.FloatField(null=True)  # the call's duration
+    cost = models.JSONField(null=True)  # what the server reported: usage tokens, a price
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["evaluation", "topic", "id"]
+        indexes = [models.Index(fields=["item", "kind"], name="assess_suggestion_item")]
+
+    @property
+    def failed(self):
+        return bool(self.error)
+
+
+class SuggestionShown(models.Model):
+    """When the server first sent a suggestion to an assessor (in a page, a panel or the API), and the version of
+    the assessor's judgment of that kind then (0: none yet): the line between the assessor's own judgment (versions
+    up to it) and one made with the suggestion visible (later versions) — by version, not by clock, so the web
+    and database servers' clocks need not agree. One row per assessor and suggestion."""
+
+    suggestion = models.ForeignKey(Suggestion, on_delete=models.CASCADE, related_name="shown")
+    assessor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    item = models.ForeignKey("pooling.PoolItem", null=True, on_delete=models.CASCADE, related_name="+")
+    condition = models.CharField(max_length=20)
+    judgment_version = models.PositiveIntegerField(default=0)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["suggestion", "assessor"], name="suggestion_shown_once")]
+        indexes = [models.Index(fields=["assessor", "item"], name="assess_shown_who_item")]

@@ -163,6 +163,14 @@ adjudication_queue = point(
     disagreements, each with the two assessors' judgments and the decision if any (user: only those that user
     may decide). The page deciding them is Track.adjudication_page.""",
 )
+item_labels = point(
+    "item_labels",
+    """item_labels(item, kind) -> tuple of str: the labels a judgment of `kind` on the pool item may take, for a
+    track whose labels depend on the item (BioGen: an answer's, a sentence's, a citation's); without it, the
+    kind's labels (Track.labels). Asked by assisted judging (assess.assist.labels_of): the labels a suggestion
+    may give and a model server is offered.""",
+)
+
 search_found = point(
     "search_found",
     """search_found(request, assignment, topic, document) -> (template name, context dict): what a result of the

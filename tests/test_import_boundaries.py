@@ -22,6 +22,7 @@ STAGES = [
 PROJECT = set(STAGES) | {"tracks"}
 # Pure modules: plain data and functions over it, importable and testable without Django.
 PURE_GLOBS = [
+    "assess/formats/*.py",
     "corpus/formats/*.py",
     "pooling/formats/*.py",
     "scoring/measures/*.py",

@@ -193,6 +193,13 @@ def _shared_routes(w):
         "api:rescore": [Route(api_slug, ("POST",), post_as_is=False)],
         "api:rankings": [Route(api_slug)],
         "api:job": [Route({"pk": api_job.pk})],
+        "api:assist_design": [Route(api_slug, ("GET", "POST"), post_as_is=False)],
+        "api:assist_suggestions": [
+            Route(api_slug, ("GET", "POST"), query={"topic": "1001.1", "page": "1"}, post_as_is=False)
+        ],
+        "api:assist_pass": [Route(api_slug, ("POST",), post_as_is=False)],
+        "api:assist_report": [Route(api_slug, query={"kind": "instance", "output": "facts"})],
+        "api:item_suggestion": [Route({"item_id": item.pk, "kind": "instance"})],
         "api:users": [Route(query={"page": "1"})],
         "api:user_token": [Route({"username": "participant"}, ("POST",), post_as_is=False)],
         "api:teams": [Route()],
@@ -351,6 +358,20 @@ def _shared_routes(w):
         ],
         "assess:revote": [Route({"slug": tac_slug}, ("POST",), form={"series": str(mine.topic_id)})],
         "assess:closure": [Route({"topic_id": q1, "action": "close"}, ("POST",))],
+        "assess:assist": [Route({"slug": tac_slug}, query={"kind": "instance"})],
+        "assess:assist_design": [
+            Route({"slug": tac_slug}, ("POST",), form={"unit": "item", "conditions": ["none"], "seed": "5"})
+        ],
+        "assess:assist_panel": [Route({"item_id": item.pk, "kind": "instance"})],
+        "assess:assist_load": [
+            Route(
+                {"slug": tac_slug},
+                ("POST",),
+                form={"format": "qrels", "kind": "instance", "grades": "0=incorrect"},
+                files={"file": ("s.qrels", b"1001.1 0 NOSUCHDOC 0\n")},
+            )
+        ],
+        "assess:assist_pass": [Route({"slug": tac_slug}, ("POST",), form={"topic": "1001.1", "kind": "instance"})],
         "scoring:scoreboard": [Route({"slug": tac_slug})],
         "scoring:board": [Route({"slug": tac_slug})],
         "scoring:robustness": [Route({"slug": tac_slug})],

@@ -347,6 +347,13 @@ ENDPOINTS = [
     ("get", "/api/evaluations/api-bolt/rankings/", (ORG,)),
     ("get", "/api/evaluations/api-bolt/judge-runs/", ("alpha", "beta")),
     ("post", "/api/evaluations/api-bolt/judge-runs/", ("alpha", "beta")),
+    ("get", "/api/evaluations/api-bolt/assist/design/", (ORG,)),
+    ("post", "/api/evaluations/api-bolt/assist/design/", (ORG,)),
+    ("get", "/api/evaluations/api-bolt/assist/suggestions/", (ORG,)),
+    ("post", "/api/evaluations/api-bolt/assist/suggestions/", (ORG,)),
+    ("post", "/api/evaluations/api-bolt/assist/pass/", (ORG,)),
+    ("get", "/api/evaluations/api-bolt/assist/report/", (ORG,)),
+    ("get", "/api/items/{item}/suggestion/citation/", ("assessor",)),  # only an assigned one gets more than 404
 ]
 
 
@@ -355,8 +362,8 @@ def test_the_matrix_covers_every_api_route():
 
     (api_urls,) = [p for p in get_resolver().url_patterns if getattr(p, "app_name", None) == "api"]
     routes = {p.name for p in api_urls.url_patterns} - {"token"}  # the token page is HTML, tested above
-    covered = {resolve(path.format(alpha="a", build=1, job=1, set=1)).url_name for _, path, _ in ENDPOINTS}
-    assert covered == routes and len(routes) == 31
+    covered = {resolve(path.format(alpha="a", build=1, job=1, set=1, item=1)).url_name for _, path, _ in ENDPOINTS}
+    assert covered == routes and len(routes) == 36
 
 
 @pytest.mark.parametrize("method, path, allowed", ENDPOINTS, ids=[f"{m} {p}" for m, p, _ in ENDPOINTS])
@@ -369,7 +376,8 @@ def test_every_endpoint_under_every_role(world, method, path, allowed):
     from scoring.models import JudgmentSet
 
     judgment_set = JudgmentSet.objects.create(evaluation=world["ev"], name="matrix", created_by=world["organizer"])
-    url = path.format(alpha=alpha_tag, build=build.pk, job=job.pk, set=judgment_set.pk)
+    item = world["ev"].pool_items.first()
+    url = path.format(alpha=alpha_tag, build=build.pk, job=job.pk, set=judgment_set.pk, item=item.pk if item else 1)
     assert getattr(APIClient(), method)(url).status_code == 401
     for who in ALL:
         status = getattr(api(world[who] if who != ORG else world["organizer"]), method)(url, {}).status_code
@@ -386,4 +394,4 @@ def test_the_schema_validates_as_openapi_3(world):
     validate(schema)  # raises on anything that is not OpenAPI 3
     assert schema["openapi"].startswith("3.")
     assert "/api/evaluations/{slug}/runs/" in schema["paths"] and "tokenAuth" in schema["components"]["securitySchemes"]
-    assert len(schema["paths"]) == 29  # schema and docs describe no path of their own
+    assert len(schema["paths"]) == 34  # schema and docs describe no path of their own

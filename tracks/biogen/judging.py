@@ -51,6 +51,11 @@ def item_kind(item):
     return KIND_OF_KEY.get(item.key[:1], "")
 
 
+def item_labels(item, kind=KIND):
+    """The labels the item may be judged with (ep.item_labels, for assisted judging's suggestions)."""
+    return labels_for(item_kind(item), run_shape(item.evaluation))
+
+
 def clean_value(item, value, shape="2024"):
     """A judgment value checked against the item's labels; BiogenError naming what is wrong otherwise."""
     if not isinstance(value, dict):

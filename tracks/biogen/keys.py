@@ -1,6 +1,7 @@
 """BioGen's judging pages and their keys (registered with assess.keymap from BiogenConfig.ready())."""
 
 from assess.keymap import (
+    ACCEPT_SUGGESTION,
     NEXT,
     NEXT_ARROW,
     NUMBER,
@@ -36,6 +37,7 @@ ITEM = Page(
             "2 contradicts, 3 neutral, 4 not relevant (5 partially supports, 2025 Task A)",
         ),
         (EVIDENCE, "citation: type or paste the supporting words of the abstract (Enter marks them)"),
+        (ACCEPT_SUGGESTION, "accept the machine suggestion shown beside the item (assisted judging)"),
     ),
 )
 

@@ -57,3 +57,4 @@ def register():
     ep.qrels.register(slug, qrels.qrels)  # cited PMIDs (issue 28)
     ep.judgment_scales.register(slug, qrels.scales)  # agreement and qrels in (issue 29)
     ep.qrels_items.register(slug, qrels.items)
+    ep.item_labels.register(slug, judging.item_labels)  # assisted judging's suggestions (issue 30)

@@ -2,6 +2,7 @@
 the templates pass to {% key_list %}."""
 
 from assess.keymap import (
+    ACCEPT_SUGGESTION,
     NEXT,
     NEXT_ARROW,
     NUMBER,
@@ -45,6 +46,7 @@ CITATIONS = Page(
         (REMOVE_RELSPAN, "remove the last relspan"),
         (SEARCH, "search the collection (Escape closes the search)"),
         (ADD_FOUND, "in a thread opened from the search: add the selected span of a post as a relevant citation"),
+        (ACCEPT_SUGGESTION, "accept the machine suggestion shown beside the item (assisted judging)"),
     ),
 )
 

@@ -2,6 +2,7 @@
 templates pass to {% key_list %}."""
 
 from assess.keymap import (
+    ACCEPT_SUGGESTION,
     NEXT,
     NUMBER,
     NUMBER_DONE,
@@ -40,6 +41,7 @@ INSTANCES = Page(
         (CLASS, "correct, in the answer class with that number (list questions; from 10 classes on, type both digits)"),
         (NEW_CLASS, "correct, in a new answer class named after this answer (list questions)"),
         (SEARCH, "search the collection (an answer found there is added as correct); Escape closes the search"),
+        (ACCEPT_SUGGESTION, "accept the machine suggestion shown beside the item (assisted judging)"),
     ),
     auto_advance=True,
 )

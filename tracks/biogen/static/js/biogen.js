@@ -70,6 +70,7 @@
         say("Saved: " + d.value.label + " (version " + d.version + ").");
         showEvidence(d.value.evidence);
         reframe(d.frame_url);
+        document.dispatchEvent(new CustomEvent("assay:judgment-saved"));  // the assisted-judging panel (static/js/assist.js)
       } else if (res.status === 409) {
         state.version = d.version;
         state.value = d.value;

@@ -103,6 +103,7 @@
       if (r.status === 200) {
         self.version = r.data.version;
         self.handlers.saved(r.data, self.queue.length > 0);
+        document.dispatchEvent(new CustomEvent("assay:judgment-saved"));  // the assisted-judging panel (static/js/assist.js)
       } else {  // refused: what was queued assumed the refused save, so it goes too
         if (r.status === 409) self.version = r.data.version;
         self.queue = [];

@@ -1,0 +1,226 @@
+"""Suggestions from a model server the organizer runs (issue 30; docs/assist.md): the OpenAI-compatible
+chat-completions API over HTTP (vLLM, llama.cpp's server, Ollama and hosted services speak it). Assay downloads no
+model and calls nothing unless the evaluation's `assist_model` setting turns it on.
+
+One pass (`suggest_topic`) asks for one kind on every pool item of one topic, one call at a time, in a Celery task
+(assess.tasks.suggest_topic; never on a save). Each call has a time-out, a failed call is retried (a 429 after the
+server's Retry-After, capped), calls are spaced to the setting's rate, and a call that still fails — time-out,
+refused connection, HTTP error, malformed reply — is stored as a Suggestion row with `error` and no value: the pass
+goes on with the next item, and nothing of it is ever shown.
+
+The setting (evaluation.settings["assist_model"]):
+    {"enabled": true, "base_url": "http://127.0.0.1:8000/v1", "model": "Qwen/Qwen2.5-0.5B-Instruct",
+     "key_env": "ASSIST_API_KEY", "prompts": {"instance": "... {question} ... {text} ..."},
+     "temperature": 0, "max_tokens": 300, "timeout": 30, "retries": 2, "per_minute": 60}
+The key is read from the named environment variable of the worker, so no secret is stored with the evaluation
+(or shown with its settings).
+"""
+
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+
+from assess.assist import current_suggestion, label_key, labels_of
+from assess.formats import model_reply
+from assess.models import Suggestion
+from corpus.models import Document
+from pooling.models import PoolItem
+
+DEFAULTS = {
+    "enabled": False,
+    "base_url": "",
+    "model": "",
+    "key_env": "ASSIST_API_KEY",
+    "prompts": {},
+    "temperature": 0.0,
+    "max_tokens": 300,
+    "timeout": 30.0,
+    "retries": 2,
+    "per_minute": 60,
+}
+MAX_RESPONSE_BYTES = 1 << 20
+MAX_RETRY_AFTER = 60.0
+DOCUMENT_CHARS = 6000  # of the judged document put into a prompt
+
+
+class Off(Exception):
+    """The evaluation has no model server turned on, or its setting is incomplete."""
+
+
+def settings_of(evaluation):
+    """The evaluation's model-server setting with defaults; Off when it is not turned on or incomplete."""
+    given = evaluation.setting("assist_model") or {}
+    if not isinstance(given, dict):
+        raise Off("the assist_model setting must be an object")
+    conf = DEFAULTS | given
+    if not conf["enabled"]:
+        raise Off(f"{evaluation.slug}: the model server is off (assist_model.enabled is not true)")
+    if not str(conf["base_url"]).startswith(("http://", "https://")) or not conf["model"]:
+        raise Off(f"{evaluation.slug}: assist_model needs a base_url (http://…/v1) and a model name")
+    return conf
+
+
+@dataclass
+class Pacer:
+    """At most `per_minute` calls a minute from this pass: each call waits until 60/per_minute seconds after the
+    previous one began. `clock` and `sleep` are injectable so tests count the waits instead of taking them."""
+
+    per_minute: float
+    clock: object = time.monotonic
+    sleep: object = time.sleep
+    last: float | None = None
+    waits: list = field(default_factory=list)
+
+    def wait(self):
+        if self.per_minute and self.last is not None:
+            gap = 60.0 / self.per_minute - (self.clock() - self.last)
+            if gap > 0:
+                self.waits.append(gap)
+                self.sleep(gap)
+        self.last = self.clock()
+
+
+class CallFailed(Exception):
+    def __init__(self, message, raw=""):
+        super().__init__(message)
+        self.raw = raw
+
+
+def _post(url, body, key, timeout):
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (the organizer's own URL)
+        return response.read(MAX_RESPONSE_BYTES + 1)
+
+
+def call(conf, prompt, pacer, sleep=time.sleep):
+    """(parsed body, raw text, seconds) of one chat completion, retried; CallFailed after the last try."""
+    url = conf["base_url"].rstrip("/") + "/chat/completions"
+    body = {
+        "model": conf["model"],
+        "messages": [{"role": "user", "content": prompt}],
+        "temperature": conf["temperature"],
+        "max_tokens": conf["max_tokens"],
+    }
+    key = os.environ.get(conf["key_env"] or "", "")
+    last_error, raw = "no call made", ""
+    for attempt in range(int(conf["retries"]) + 1):
+        pacer.wait()
+        started = time.monotonic()
+        try:
+            data = _post(url, body, key, float(conf["timeout"]))
+        except urllib.error.HTTPError as e:
+            raw = e.read(2000).decode("utf-8", "replace") if e.fp else ""
+            last_error = f"HTTP {e.code} from the model server"
+            if e.code == 429 or e.code >= 500:
+                retry_after = e.headers.get("Retry-After") if e.headers else None
+                try:
+                    pause = min(float(retry_after), MAX_RETRY_AFTER) if retry_after else 1.0 + attempt
+                except ValueError:
+                    pause = 1.0 + attempt
+                if attempt < int(conf["retries"]):
+                    sleep(pause)
+                continue
+            break  # a 4xx other than 429 will not change on a retry
+        except TimeoutError:
+            last_error = f"timed out after {conf['timeout']} s"
+            continue
+        except (urllib.error.URLError, OSError) as e:
+            reason = getattr(e, "reason", e)
+            last_error = (
+                f"timed out after {conf['timeout']} s"
+                if isinstance(reason, TimeoutError)
+                else f"could not reach the model server: {reason}"
+            )
+            continue
+        seconds = time.monotonic() - started
+        if len(data) > MAX_RESPONSE_BYTES:
+            raise CallFailed(f"the response is larger than {MAX_RESPONSE_BYTES} bytes")
+        text = data.decode("utf-8", "replace")
+        try:
+            return json.loads(text), text, seconds
+        except ValueError:
+            raise CallFailed("the response is not JSON", text[:20000]) from None
+    raise CallFailed(last_error, raw)
+
+
+def _document_text(evaluation, item):
+    if not item.docid:
+        return ""
+    doc = Document.objects.filter(collection__evaluations=evaluation, docno=item.docid).first()
+    return (doc.text if doc else "")[:DOCUMENT_CHARS]
+
+
+def prompt_for(evaluation, conf, item, kind):
+    labels = labels_of(item, kind)
+    template = (conf.get("prompts") or {}).get(kind) or model_reply.DEFAULT_TEMPLATE
+    return model_reply.fill(
+        template,
+        {
+            "question": item.topic.text,
+            "text": item.text,
+            "document": _document_text(evaluation, item),
+            "labels": ", ".join(labels),
+            "kind": kind,
+        },
+    )
+
+
+def suggest_item(evaluation, conf, item, kind, pacer, by=None, sleep=time.sleep):
+    """One call for one item: the stored Suggestion, or the stored error row."""
+    labels = labels_of(item, kind)
+    prompt = prompt_for(evaluation, conf, item, kind)
+    parameters = {k: conf[k] for k in ("base_url", "temperature", "max_tokens", "timeout", "retries", "per_minute")}
+    row = Suggestion(
+        evaluation=evaluation,
+        topic=item.topic,
+        kind=kind,
+        item=item,
+        source=Suggestion.MODEL,
+        source_name=str(conf["model"])[:300],
+        prompt=prompt,
+        parameters=parameters,
+        created_by=by,
+    )
+    started = time.monotonic()
+    try:
+        body, raw, seconds = call(conf, prompt, pacer, sleep)
+        row.raw_output, row.seconds = raw[:100000], round(seconds, 3)
+        row.cost = body.get("usage") if isinstance(body, dict) else None
+        label, rationale = model_reply.read_reply(model_reply.completion_content(body), labels)
+        row.value, row.rationale = {label_key(kind): label}, rationale
+    except CallFailed as e:
+        row.error, row.raw_output = str(e), e.raw
+        row.seconds = round(time.monotonic() - started, 3)
+    except model_reply.MalformedReply as e:
+        row.error = f"malformed reply: {e}"
+    row.save()
+    return row
+
+
+def suggest_topic(evaluation, topic, kind, by=None, only_missing=True, pacer=None, sleep=time.sleep):
+    """One suggestion pass: every pool item of the topic (and its questions), one call each (with only_missing,
+    not for an item that has a good suggestion of the kind). Returns the stored rows, errors included."""
+    conf = settings_of(evaluation)
+    if not label_key(kind) or not evaluation.track_spec.labels(kind):
+        raise Off(
+            f"{kind}: a model server can suggest only labelled kinds ({evaluation.track} has labels for "
+            f"{', '.join(k for k in evaluation.track_spec.judgment_kinds if evaluation.track_spec.labels(k))})"
+        )
+    pacer = pacer or Pacer(float(conf["per_minute"] or 0))
+    items = PoolItem.objects.filter(
+        evaluation=evaluation, topic_id__in=[topic.pk, *topic.children.values_list("pk", flat=True)]
+    )
+    stored = []
+    for item in items.select_related("topic", "evaluation").order_by("topic__position", "position", "pk"):
+        if only_missing and current_suggestion(item, kind) is not None:
+            continue
+        stored.append(suggest_item(evaluation, conf, item, kind, pacer, by, sleep))
+    return stored
