@@ -53,6 +53,7 @@ class JudgmentSets(RoleAPIView):
     nuggetizer or jsonl, `name`, provenance fields `producer`, `model`, `prompt`, `version`, `date`, `note`;
     `team`: as that team's judge run): 201 with the set, or 400 with every problem as FILE:LINE."""
 
+    @extend_schema(operation_id="evaluations_judgment_sets_list")
     def get(self, request, slug):
         evaluation = evaluation_or_404(slug)
         rows = JudgmentSet.objects.filter(evaluation=evaluation).select_related("team", "created_by")

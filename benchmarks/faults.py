@@ -39,8 +39,8 @@ from pathlib import Path
 
 from benchmarks import production
 from benchmarks.harness import Result, setup_django
-from benchmarks.judging import LABELS, VERSION, Client
 from benchmarks.production import free_port, session_for
+from benchmarks.raw_client import LABELS, VERSION, Client
 from config.patience import Deadline, scaled
 from config.worker import stop_worker
 

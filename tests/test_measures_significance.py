@@ -74,3 +74,11 @@ def test_letter_groups_overlapping_like_trec_table5():
 
 def test_too_few_runs():
     assert tukey_two_way([("A", "s1", 0.5), ("A", "s2", 0.4)]) is None
+
+
+def test_a_design_with_no_error_term_left_is_none_not_an_error():
+    # Two runs, two series, one cell missing: three scores for three parameters (intercept, run, series), so no
+    # residual degree of freedom; statsmodels' F test would raise (the RAG demo's significance page did).
+    scores = [("a", 1, 0.5), ("a", 2, 0.7), ("b", 1, 0.2)]
+    assert tukey_two_way(scores) is None
+    assert tukey_two_way([*scores, ("b", 2, 0.1)]) is not None
