@@ -178,3 +178,10 @@ def test_a_truncated_shard_keeps_the_cited_segments_before_the_damage_and_names_
     out = capsys.readouterr().out
     assert f"1 cited docno(s) not found: {segid(39, 1)}" in out
     assert f"{shard}: record " in out and "file unreadable from here on" in out
+
+
+def test_only_cited_with_worker_processes_keeps_the_same_segments(shards, tmp_path, transactional_db):
+    answers = answer_run(tmp_path, [segid(1, 2), segid(5, 4)])
+    args = ("--format", "msmarco-v2.1-segmented", "--only-cited", answers, "--workers", "2", "--search", "none")
+    call_command("load_collection", "marco", *shards, *args)
+    assert stored() == sorted([segid(1, 1), segid(1, 2), segid(1, 3), segid(5, 3), segid(5, 4)])
