@@ -169,10 +169,10 @@ def test_pool_items_carry_what_the_judging_pages_show():
 
 
 def test_the_segments_a_run_would_pool_are_read_without_an_evaluation():
-    problems, docids = runs.pooled_docids(jsonl(answer_2024("t9")), "a.jsonl")
-    assert problems == [] and docids == {SEG[0], SEG[1], SEG[2]}
+    line = answer_2024("t9", references=[SEG[0], SEG[1], SEG[2], SEG[3]])
+    assert runs.pooled_docids(jsonl(line), "a.jsonl") == ([], {SEG[0], SEG[1], SEG[2]}, {SEG[3]})
     ranked = "".join(f"t1 Q0 {SEG[i]} {i + 1} {20 - i} r\n" for i in range(5)).encode()
-    assert runs.pooled_docids(ranked, "r.txt", pool_depth=3)[1] == {SEG[0], SEG[1], SEG[2]}
+    assert runs.pooled_docids(ranked, "r.txt", pool_depth=3) == ([], {SEG[0], SEG[1], SEG[2]}, {SEG[3], SEG[4]})
 
 
 # ------------------------------------------------------------------ one rule each, every problem by line

@@ -92,21 +92,25 @@ def _errors(problems: list[Problem]) -> bool:
     return any(not p.warning for p in problems)
 
 
-def pooled_docids(data: bytes, filename: str, pool_depth: int = 20) -> tuple[list[Problem], set[str]]:
-    """The segments a run would put in the relevance pool (what its answers cite, what it ranks within
-    pool_depth), read without an evaluation: for loading a collection by need before any topic exists."""
+def pooled_docids(data: bytes, filename: str, pool_depth: int = 20) -> tuple[list[Problem], set[str], set[str]]:
+    """(problems, pooled, named) of a run read without an evaluation, for loading a collection by need before any
+    topic exists: `pooled` the segments it would put in the relevance pool (what its answers cite, what it ranks
+    within pool_depth), `named` every other segment id it names (uncited references, deeper ranks), which its
+    check will look for in the collection too."""
     problems, read = _read(data, DEFAULTS | {"pool_depth": pool_depth}, None)
-    docids: set[str] = set()
+    pooled: set[str] = set()
+    named: set[str] = set()
     for item in read or []:
         if isinstance(item, _Ranked):
             continue
+        named.update(item.references)
         for _, cited in item.sentences:
-            docids.update(cited)
+            pooled.update(cited)
     ranked = [r for r in read or [] if isinstance(r, _Ranked)]
     for entry in _parsed_ranked(ranked, DEFAULTS | {"pool_depth": pool_depth}).entries if ranked else []:
-        if entry.data["pooled"]:
-            docids.add(entry.docid)
-    return [p for p in problems if not p.warning], docids
+        (pooled if entry.data["pooled"] else named).add(entry.docid)
+    named.discard("")
+    return [p for p in problems if not p.warning], pooled, named - pooled
 
 
 # ---------------------------------------------------------------- reading a file
