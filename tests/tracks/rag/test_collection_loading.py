@@ -165,3 +165,23 @@ def test_only_cited_refuses_what_it_cannot_read_before_scanning(shards, tmp_path
         args = ("--only-cited", str(tmp_path / "nope.jsonl"))
         call_command("load_collection", "marco", *shards, "--format", "msmarco-v2.1-segmented", *args)
     assert not Collection.objects.filter(name__in=["marco", "pm"]).exists()
+
+
+def test_a_truncated_shard_keeps_the_cited_segments_before_the_damage_and_names_where(tmp_path, capsys):
+    whole = gzip.compress("".join(line(d, n) + "\n" for d in range(40) for n in range(5)).encode())
+    shard = tmp_path / "cut.json.gz"
+    shard.write_bytes(whole[: len(whole) * 2 // 3])
+    answers = answer_run(tmp_path, [segid(0, 1), segid(39, 1)])
+    args = ("--format", "msmarco-v2.1-segmented", "--only-cited", answers, "--neighbours", "0", "--search", "none")
+    call_command("load_collection", "marco", str(shard), *args)
+    assert stored() == [segid(0, 1)]
+    out = capsys.readouterr().out
+    assert f"1 cited docno(s) not found: {segid(39, 1)}" in out
+    assert f"{shard}: record " in out and "file unreadable from here on" in out
+
+
+def test_only_cited_with_worker_processes_keeps_the_same_segments(shards, tmp_path, transactional_db):
+    answers = answer_run(tmp_path, [segid(1, 2), segid(5, 4)])
+    args = ("--format", "msmarco-v2.1-segmented", "--only-cited", answers, "--workers", "2", "--search", "none")
+    call_command("load_collection", "marco", *shards, *args)
+    assert stored() == sorted([segid(1, 1), segid(1, 2), segid(1, 3), segid(5, 3), segid(5, 4)])

@@ -94,3 +94,43 @@ def test_a_batch_asks_the_collection_once_per_segment(evaluation):
         assert context.known_docids({SEG[1], SEG[2]}) == {SEG[1], SEG[2]}
     assert len(first.captured_queries) == 1
     assert len(again.captured_queries) == 1  # only SEG[2] was new
+
+
+def test_a_pool_holds_one_item_per_segment_answer_and_pair_across_runs(evaluation):
+    from pooling.models import PoolItem
+    from pooling.pools import build_pools
+
+    ranked = "".join(f"t1 Q0 {SEG[i]} {i + 1} {9 - i} bm25\n" for i in range(3)).encode()
+    spaced = answer_run("team-b1").replace(b"Claim about", b"Claim\\u00a0 about")
+    files = [RunFile("a.jsonl", answer_run("team-a1"), team="A"), RunFile("b.jsonl", spaced, team="B")]
+    evaluation.settings = evaluation.settings | {"pool_depth": 2}  # read when a run is checked
+    evaluation.save()
+    results = load_run_files(evaluation, [*files, RunFile("r.txt", ranked, team="A")])
+    assert [r.problems for r in results] == [[], [], []]
+    build_pools(evaluation)
+    items = PoolItem.objects.filter(evaluation=evaluation, topic__ident="t1")
+    # the two runs' answers differ only in white space: one answer item, one support item per cited segment;
+    # SEG[0] and SEG[1] cited (and ranked within the depth), SEG[2] ranked below it: not pooled
+    assert sorted((i.key[:2], i.docid, i.data["kind"]) for i in items) == [
+        ("a:", "", "answer"),
+        ("p:", SEG[0], "support"),
+        ("p:", SEG[1], "support"),
+        ("r:", SEG[0], "relevance"),
+        ("r:", SEG[1], "relevance"),
+    ]
+    answer = items.get(data__kind="answer")
+    assert answer.text == "Claim about t1." and answer.data == {"kind": "answer", "sentences": 1}
+    assert answer.sources.count() == 2  # both runs' lines
+
+
+def test_what_the_database_cannot_hold_is_a_problem_by_line_not_an_error(evaluation):
+    nul = answer_run("team-a1").replace(b"Claim about t2", b"Claim \\u0000 about t2")
+    long_tag = answer_run("t" * 300)
+    results = load_run_files(
+        evaluation, [RunFile("nul.jsonl", nul, team="A"), RunFile("tag.jsonl", long_tag, team="A")]
+    )
+    assert results[0].problems == [
+        "nul.jsonl:2: the line holds a NUL character (\\u0000), which no text can be stored with"
+    ]
+    assert len(results[1].problems) == 1 and results[1].problems[0].startswith("tag.jsonl:")
+    assert not Run.objects.filter(evaluation=evaluation).exists()

@@ -376,3 +376,11 @@ def test_a_worker_checks_with_the_segments_looked_up_beforehand_and_answers_as_a
     with pytest.raises(parallel.NeedsParent):  # an id the file did not show: back to the parent
         extra["known_segments"]({SEG[11]})
     assert runs.process_extra(context(docid_pattern="[a-z]+"), data) is None  # other ids: checked at home
+
+
+def test_a_nul_in_any_text_kept_is_named_once_a_line():
+    errors, _, _ = check(jsonl(answer_2024("t1", answer=[{"text": "A\u0000b.", "citations": [0]}]), answer_2024("t2")))
+    assert errors == ["run.jsonl:1: the line holds a NUL character (\\u0000), which no text can be stored with"]
+    ctx = context(docid_pattern=".+", collection={"a\u0000"})
+    assert check(jsonl(answer_shared("t1", citations=["a\u0000"])), ctx)[0][0].startswith("run.jsonl:1: the line holds")
+    assert check(f"t1 Q0 {SEG[0]} 1 1 r\u0000\n".encode())[0] == ["run.jsonl:1: the line holds a NUL character"]

@@ -35,6 +35,7 @@ from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
 from pooling.formats.parallel import NeedsParent
 
 FILE_SHAPE = "text"  # JSON Lines or TREC run lines; an XML file is named as meant for another evaluation
+NUL_FREE = True  # the checker refuses a NUL in any text it keeps (once a line), so the columns need not look
 SHAPES = ("2024", "2025", "shared", "retrieval")
 DEFAULTS: dict[str, Any] = {"max_words": 400, "max_references": 100, "max_ranked": 100, "pool_depth": 20}
 SEGMENT_ID = r"msmarco_v2\.1_doc_\d+_\d+#\d+_\d+"
@@ -172,12 +173,23 @@ def _read_answers(text, limits, pattern, topics):
             continue
         found, answer = _READERS[shape](obj, number, limits, pattern)
         problems += found
+        if answer is not None and _holds_nul(answer):
+            problems.append(
+                Problem(number, "the line holds a NUL character (\\u0000), which no text can be stored with")
+            )
+            continue
         if answer is not None:
             answers.append(answer)
     problems += _same_everywhere(answers)
     if not answers and not _errors(problems):
         problems.append(Problem(None, "no answers in the file"))
     return problems, answers
+
+
+def _holds_nul(answer: _Answer) -> bool:
+    texts = [answer.topic, answer.run_id, answer.team_id, answer.type, *answer.references]
+    texts += [t for t, cited in answer.sentences] + [s for _, cited in answer.sentences for s in cited]
+    return any("\x00" in t for t in texts)
 
 
 def _shape_of(obj: dict) -> str | None:
@@ -339,6 +351,9 @@ def _read_ranked(text, limits, pattern):
     for number, raw in _lines(text):
         if len(raw) > 1000:
             problems.append(Problem(number, "the line has more than 1,000 characters; not a TREC run line"))
+            continue
+        if "\x00" in raw:
+            problems.append(Problem(number, "the line holds a NUL character"))
             continue
         parts = raw.split()
         if len(parts) != 6:
