@@ -74,3 +74,9 @@ def test_letter_groups_overlapping_like_trec_table5():
 
 def test_too_few_runs():
     assert tukey_two_way([("A", "s1", 0.5), ("A", "s2", 0.4)]) is None
+
+
+def test_no_error_term_when_runs_were_scored_on_different_series():
+    # 3 runs on s1, one of them on s2 too (the rest not judged yet): 4 scores, 4 parameters (intercept, 2 runs,
+    # 1 series), no residual degree of freedom (the RAG demo's significance page raised on this)
+    assert tukey_two_way([("A", "s1", 0.5), ("B", "s1", 0.4), ("C", "s1", 0.3), ("C", "s2", 0.2)]) is None
