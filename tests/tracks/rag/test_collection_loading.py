@@ -208,3 +208,11 @@ def test_runs_loaded_by_need_pass_their_check_uncited_references_and_deep_ranks_
     load_topics(evaluation, b'{"id": "t1", "title": "x"}\n', "t.jsonl")
     files = [RunFile("a.jsonl", answers.read_bytes(), team="A"), RunFile("r.txt", ranked.read_bytes(), team="A")]
     assert [r.problems for r in load_run_files(evaluation, files)] == [[], []]
+
+
+def test_a_run_file_over_the_run_size_limit_is_refused_before_the_scan(shards, tmp_path, settings):
+    answers = answer_run(tmp_path, [segid(0, 0)])
+    settings.UPLOAD_MAX_BYTES = settings.UPLOAD_MAX_BYTES | {"runs": 50}
+    with pytest.raises(CommandError, match=f"{answers}: a run file larger than 50 bytes"):
+        call_command("load_collection", "marco", *shards, "--format", "msmarco-v2.1-segmented", "--only-cited", answers)
+    assert not Collection.objects.filter(name="marco").exists()
