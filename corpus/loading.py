@@ -110,16 +110,19 @@ def wanted_from_runs(fmt, paths, **options):
     if not hasattr(module, "wanted_from_runs"):
         raise ValueError(f"the {fmt} format reads no run files: --only-cited is for formats that do")
     most = int(settings.UPLOAD_MAX_BYTES.get("runs", 256 << 20))
-    files = []
     for path in paths:
         if not Path(path).is_file():
             raise FileNotFoundError(f"{path}: no such file")
-        with open(path, "rb") as fh:
-            data = fh.read(most + 1)
-        if len(data) > most:
-            raise ValueError(f"{path}: a run file larger than {size_text(most)} (setting UPLOAD_MAX_BYTES_RUNS)")
-        files.append((str(path), data))
-    problems, wanted = module.wanted_from_runs(files, **{k: v for k, v in options.items() if v is not None})
+
+    def files():  # one file in memory at a time
+        for path in paths:
+            with open(path, "rb") as fh:
+                data = fh.read(most + 1)
+            if len(data) > most:
+                raise ValueError(f"{path}: a run file larger than {size_text(most)} (setting UPLOAD_MAX_BYTES_RUNS)")
+            yield str(path), data
+
+    problems, wanted = module.wanted_from_runs(files(), **{k: v for k, v in options.items() if v is not None})
     if problems:
         raise ValueError(
             "\n".join(problems[:50] + ([f"… and {len(problems) - 50} more"] if len(problems) > 50 else []))

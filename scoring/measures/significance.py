@@ -60,8 +60,7 @@ def _letter(index: int) -> str:
 def tukey_two_way(scores: Sequence[tuple[str, Any, float | None]], alpha: float = 0.05) -> Significance | None:
     """`scores` is [(run, series, per-series score)], one per run and series (a complete design).
 
-    Returns None when there are fewer than two runs or two series, or when the design leaves no error term
-    (as many parameters as scores: an incomplete design, such as runs that answered different topics).
+    Returns None when there are fewer than two runs or two series, or too few scores left for an error term.
     """
     frame = pd.DataFrame(scores, columns=["run", "series", "score"]).dropna()
     runs, series = frame["run"].unique(), frame["series"].unique()
@@ -70,7 +69,7 @@ def tukey_two_way(scores: Sequence[tuple[str, Any, float | None]], alpha: float 
     frame["run"] = frame["run"].astype(str)
     frame["series"] = frame["series"].astype(str)
     model = smf.ols("score ~ C(run) + C(series)", data=frame).fit()
-    if model.df_resid < 1:
+    if model.df_resid <= 0:  # as many parameters as scores (runs scored on different series): no error term
         return None
     table = anova_lm(model, typ=2)
     df_error = int(model.df_resid)

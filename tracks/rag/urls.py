@@ -15,6 +15,7 @@ urlpatterns = [
     path("a/<id:pk>/suggestions/<id:index>", views.suggestion, name="suggestion"),
     path("item/<id:item_id>/judge", views.judge, name="judge"),
     path("overview/<slug:slug>/", views.overview_page, name="overview"),
+    path("overview/<slug:slug>/suggestions", views.suggestions_upload, name="suggestions_upload"),
     path("adjudicate/<slug:slug>/", views.queue_page, name="adjudication"),
     path("adjudicate/<slug:slug>/<id:item_id>/", views.decide_page, name="adjudicate"),
     path("adjudicate/<slug:slug>/<id:item_id>/decide", views.decide, name="decide"),

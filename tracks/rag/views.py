@@ -5,6 +5,7 @@ tracks.rag.judging; segments only through the corpus viewer's sandboxed frame.""
 
 from collections import Counter
 
+from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,9 +19,11 @@ from assess.models import Judgment, Nugget
 from config import params
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, organizer_required, role_required
 from corpus import viewer
+from pooling.evaluations import LoadError, read_upload
 from pooling.models import Evaluation, PoolItem, Topic
 from tracks.rag import judging
 from tracks.rag.labels import ASSIGNMENTS, KIND, TEXT, item_kind, labels_for
+from tracks.rag.suggestions import SuggestionError, load_suggestions
 
 # the number keys' order of each kind's labels: relevance 1-4 are grades 0-3
 CHOICES = {kind: [(n, label, TEXT[label]) for n, label in enumerate(labels_for(kind), start=1)] for kind in
@@ -380,6 +383,25 @@ def overview_page(request, slug):
         "rag/overview.html",
         {"evaluation": evaluation, "rows": rows, "open": sum(1 for r in queue if r[3] is None), "disputed": len(queue)},
     )
+
+
+@require_POST
+@organizer_required
+def suggestions_upload(request, slug):
+    """Who: organizers. Load a nuggetizer nuggets file as the topics' suggested nuggets (as `manage.py
+    rag_suggestions`); a refused file is named line by line and nothing is stored."""
+    evaluation = get_object_or_404(Evaluation, slug=slug, track=judging.TRACK)
+    upload = request.FILES.get("file")
+    if upload is None:
+        raise params.BadParameter("file: choose a nuggetizer nuggets file")
+    try:
+        topics, count = load_suggestions(evaluation, read_upload(upload, "topics"), upload.name, request.user)
+    except (SuggestionError, LoadError) as exc:
+        problems = exc.problems if isinstance(exc, LoadError) else str(exc).splitlines()
+        return render(request, "rag/suggestions_refused.html", {"evaluation": evaluation, "problems": problems},
+                      status=400)  # fmt: skip
+    messages.success(request, f"{count} suggested nuggets loaded for {topics} topics.")
+    return redirect("rag:overview", slug)
 
 
 @role_required(ORGANIZER, ASSESSOR)

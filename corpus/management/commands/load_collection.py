@@ -26,8 +26,8 @@ class Command(BaseCommand):
             "--only-cited",
             nargs="+",
             metavar="RUN_FILE",
-            help="load only the documents these run files cite or rank within the pool depth, with their neighbours "
-            "(formats that read runs: msmarco-v2.1-segmented)",
+            help="load only the documents these run files name: those they cite or rank within the pool depth with "
+            "their neighbours, the others alone (formats that read runs: msmarco-v2.1-segmented)",
         )
         parser.add_argument(
             "--neighbours",
@@ -72,7 +72,7 @@ class Command(BaseCommand):
                 )
             except (ValueError, FileNotFoundError) as e:
                 raise CommandError(str(e)) from None
-            self.stdout.write(f"{len(wanted)} segment(s) cited by {len(opts['only_cited'])} run file(s)")
+            self.stdout.write(f"{len(wanted)} document(s) named by {len(opts['only_cited'])} run file(s)")
         err = self.stderr
         tty = sys.stderr.isatty()
 
@@ -105,7 +105,7 @@ class Command(BaseCommand):
             f"{r.collection}: {r.seen} records read from {r.files} file(s) in {r.seconds:.1f} s "
             f"({r.rate:,.0f} docs/s): {r.inserted} new, {r.already_present} already present, "
             f"{len(r.bad)} bad"
-            + (f", {r.not_wanted} not {'cited' if opts['only_cited'] else 'in the docno list'}" if wanted else "")
+            + (f", {r.not_wanted} not {'wanted' if opts['only_cited'] else 'in the docno list'}" if wanted else "")
         )
         if opts["search"] == "now":
             self.stdout.write(f"search index built in {r.index_seconds:.1f} s")
@@ -120,7 +120,7 @@ class Command(BaseCommand):
             self.stdout.write("search index build queued (see `search_index --status`)")
         if r.missing:
             self.stdout.write(
-                f"{len(r.missing)} {'cited' if opts['only_cited'] else 'listed'} docno(s) not found: "
+                f"{len(r.missing)} {'named' if opts['only_cited'] else 'listed'} docno(s) not found: "
                 + " ".join(r.missing[:20])
                 + (" ..." if len(r.missing) > 20 else "")
             )

@@ -7,6 +7,10 @@ from pooling.models import Evaluation
 from tests.samples import Route
 from tracks.rag import judging, keys
 
+SUGGESTIONS = (
+    b'{"qid": "2025-31", "query": "", "nuggets": [{"text": "Compost feeds microbes", "importance": "okay"}]}\n'
+)
+
 
 def _objects(world):
     ev = Evaluation.objects.get(slug="rag-demo")
@@ -42,6 +46,9 @@ def routes(world):
         "rag:suggestion": [Route({"pk": _suggesting(ev, world).pk, "index": 1}, ("POST",), json={"action": "reject"})],
         "rag:judge": [Route({"item_id": relevance.pk}, ("POST",), json={"version": 1, "value": {"label": "3"}})],
         "rag:overview": [Route({"slug": ev.slug})],
+        "rag:suggestions_upload": [
+            Route({"slug": ev.slug}, ("POST",), files={"file": ("s.jsonl", SUGGESTIONS)}, post_as_is=False)
+        ],
         "rag:adjudication": [Route({"slug": ev.slug}, adjudication=True)],
         "rag:adjudicate": [Route({"slug": ev.slug, "item_id": disputed.pk}, adjudication=True)],
         "rag:decide": [

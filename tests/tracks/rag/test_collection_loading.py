@@ -116,13 +116,13 @@ def test_only_cited_stores_the_cited_segments_and_their_neighbours(shards, tmp_p
         "--search",
         "none",
     )
-    # ±1 around each cited segment, within its document; document 2 is ranked below the pool depth
+    # ±1 around each cited segment, within its document; document 2's segment is ranked below the pool depth: alone
     assert stored() == sorted(
-        [segid(1, 1), segid(1, 2), segid(1, 3), segid(5, 0), segid(5, 1), segid(3, 3), segid(3, 4)]
+        [segid(1, 1), segid(1, 2), segid(1, 3), segid(5, 0), segid(5, 1), segid(3, 3), segid(3, 4), segid(2, 2)]
     )
     out = capsys.readouterr().out
-    assert "3 segment(s) cited by 2 run file(s)" in out
-    assert "7 records read from 2 file(s)" in out and "7 new" in out and "23 not cited" in out
+    assert "4 document(s) named by 2 run file(s)" in out
+    assert "8 records read from 2 file(s)" in out and "8 new" in out and "22 not wanted" in out
 
 
 def test_only_cited_with_no_neighbours_and_a_cited_segment_no_shard_holds(shards, tmp_path, capsys):
@@ -142,7 +142,7 @@ def test_only_cited_with_no_neighbours_and_a_cited_segment_no_shard_holds(shards
         "none",
     )
     assert stored() == [segid(0, 0)]
-    assert f"1 cited docno(s) not found: {absent}" in capsys.readouterr().out
+    assert f"1 named docno(s) not found: {absent}" in capsys.readouterr().out
 
 
 def test_only_cited_refuses_what_it_cannot_read_before_scanning(shards, tmp_path):
@@ -176,5 +176,43 @@ def test_a_truncated_shard_keeps_the_cited_segments_before_the_damage_and_names_
     call_command("load_collection", "marco", str(shard), *args)
     assert stored() == [segid(0, 1)]
     out = capsys.readouterr().out
-    assert f"1 cited docno(s) not found: {segid(39, 1)}" in out
+    assert f"1 named docno(s) not found: {segid(39, 1)}" in out
     assert f"{shard}: record " in out and "file unreadable from here on" in out
+
+
+def test_only_cited_with_worker_processes_keeps_the_same_segments(shards, tmp_path, transactional_db):
+    answers = answer_run(tmp_path, [segid(1, 2), segid(5, 4)])
+    args = ("--format", "msmarco-v2.1-segmented", "--only-cited", answers, "--workers", "2", "--search", "none")
+    call_command("load_collection", "marco", *shards, *args)
+    assert stored() == sorted([segid(1, 1), segid(1, 2), segid(1, 3), segid(5, 3), segid(5, 4)])
+
+
+def test_runs_loaded_by_need_pass_their_check_uncited_references_and_deep_ranks_included(shards, tmp_path):
+    from pooling.evaluations import create_evaluation
+    from pooling.runs import RunFile, load_run_files
+    from pooling.topics import load_topics
+    from tracks.rag.judging import TRACK
+
+    answers = tmp_path / "a.jsonl"
+    refs = [segid(0, 2), segid(4, 4)]  # the second is never cited
+    answers.write_text(
+        json.dumps({"run_id": "a1", "topic_id": "t1", "references": refs, "answer": [{"text": "X.", "citations": [0]}]})
+        + "\n"
+    )
+    ranked = tmp_path / "r.txt"
+    ranked.write_text("".join(f"t1 Q0 {segid(d, 0)} {d + 1} {9 - d} bm25\n" for d in range(4)))
+    only = ("--only-cited", str(answers), str(ranked), "--pool-depth", "2", "--neighbours", "0", "--search", "none")
+    call_command("load_collection", "marco", *shards, "--format", "msmarco-v2.1-segmented", *only)
+    assert stored() == sorted([segid(0, 2), segid(4, 4)] + [segid(d, 0) for d in range(4)])
+    evaluation = create_evaluation("rag-need", TRACK, ["marco"])
+    load_topics(evaluation, b'{"id": "t1", "title": "x"}\n', "t.jsonl")
+    files = [RunFile("a.jsonl", answers.read_bytes(), team="A"), RunFile("r.txt", ranked.read_bytes(), team="A")]
+    assert [r.problems for r in load_run_files(evaluation, files)] == [[], []]
+
+
+def test_a_run_file_over_the_run_size_limit_is_refused_before_the_scan(shards, tmp_path, settings):
+    answers = answer_run(tmp_path, [segid(0, 0)])
+    settings.UPLOAD_MAX_BYTES = settings.UPLOAD_MAX_BYTES | {"runs": 50}
+    with pytest.raises(CommandError, match=f"{answers}: a run file larger than 50 bytes"):
+        call_command("load_collection", "marco", *shards, "--format", "msmarco-v2.1-segmented", "--only-cited", answers)
+    assert not Collection.objects.filter(name="marco").exists()

@@ -121,3 +121,16 @@ def test_a_pool_holds_one_item_per_segment_answer_and_pair_across_runs(evaluatio
     answer = items.get(data__kind="answer")
     assert answer.text == "Claim about t1." and answer.data == {"kind": "answer", "sentences": 1}
     assert answer.sources.count() == 2  # both runs' lines
+
+
+def test_what_the_database_cannot_hold_is_a_problem_by_line_not_an_error(evaluation):
+    nul = answer_run("team-a1").replace(b"Claim about t2", b"Claim \\u0000 about t2")
+    long_tag = answer_run("t" * 300)
+    results = load_run_files(
+        evaluation, [RunFile("nul.jsonl", nul, team="A"), RunFile("tag.jsonl", long_tag, team="A")]
+    )
+    assert results[0].problems == [
+        "nul.jsonl:2: the line holds a NUL character (\\u0000), which no text can be stored with"
+    ]
+    assert len(results[1].problems) == 1 and results[1].problems[0].startswith("tag.jsonl:")
+    assert not Run.objects.filter(evaluation=evaluation).exists()

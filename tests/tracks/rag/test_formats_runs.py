@@ -169,10 +169,10 @@ def test_pool_items_carry_what_the_judging_pages_show():
 
 
 def test_the_segments_a_run_would_pool_are_read_without_an_evaluation():
-    problems, docids = runs.pooled_docids(jsonl(answer_2024("t9")), "a.jsonl")
-    assert problems == [] and docids == {SEG[0], SEG[1], SEG[2]}
+    line = answer_2024("t9", references=[SEG[0], SEG[1], SEG[2], SEG[3]])
+    assert runs.pooled_docids(jsonl(line), "a.jsonl") == ([], {SEG[0], SEG[1], SEG[2]}, {SEG[3]})
     ranked = "".join(f"t1 Q0 {SEG[i]} {i + 1} {20 - i} r\n" for i in range(5)).encode()
-    assert runs.pooled_docids(ranked, "r.txt", pool_depth=3)[1] == {SEG[0], SEG[1], SEG[2]}
+    assert runs.pooled_docids(ranked, "r.txt", pool_depth=3) == ([], {SEG[0], SEG[1], SEG[2]}, {SEG[3], SEG[4]})
 
 
 # ------------------------------------------------------------------ one rule each, every problem by line
@@ -376,3 +376,11 @@ def test_a_worker_checks_with_the_segments_looked_up_beforehand_and_answers_as_a
     with pytest.raises(parallel.NeedsParent):  # an id the file did not show: back to the parent
         extra["known_segments"]({SEG[11]})
     assert runs.process_extra(context(docid_pattern="[a-z]+"), data) is None  # other ids: checked at home
+
+
+def test_a_nul_in_any_text_kept_is_named_once_a_line():
+    errors, _, _ = check(jsonl(answer_2024("t1", answer=[{"text": "A\u0000b.", "citations": [0]}]), answer_2024("t2")))
+    assert errors == ["run.jsonl:1: the line holds a NUL character (\\u0000), which no text can be stored with"]
+    ctx = context(docid_pattern=".+", collection={"a\u0000"})
+    assert check(jsonl(answer_shared("t1", citations=["a\u0000"])), ctx)[0][0].startswith("run.jsonl:1: the line holds")
+    assert check(f"t1 Q0 {SEG[0]} 1 1 r\u0000\n".encode())[0] == ["run.jsonl:1: the line holds a NUL character"]

@@ -4,6 +4,7 @@ another assessor's pages not found, text from runs escaped, the organizer's over
 
 import json
 
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from assess.models import Assignment, Judgment, Nugget
@@ -126,3 +127,19 @@ def test_the_overview_and_adjudication_for_organizers(client, judged, make_user,
     done = client.post(reverse("rag:decide", args=[ev.slug, r.pk]), {"version": "0", "label": "2"})
     assert done.status_code == 302
     assert Judgment.objects.get(item=r, role=Judgment.ADJUDICATED).value == {"label": "2", "nuggets": {}}
+
+
+def test_the_organizer_loads_suggestions_on_the_overview(client, judged, organizer):
+    ev, topic, ann = judged
+    client.force_login(organizer)
+    url = reverse("rag:suggestions_upload", args=[ev.slug])
+    bad = SimpleUploadedFile("bad.jsonl", b'{"qid": "nope", "query": "", "nuggets": []}\n')
+    refused = client.post(url, {"file": bad})
+    assert refused.status_code == 400 and "bad.jsonl:1: rag has no topic &#x27;nope&#x27;" in refused.content.decode()
+    good = SimpleUploadedFile("n.jsonl", (FIXTURES / "nuggets-suggested.jsonl").read_bytes())
+    done = client.post(url, {"file": good}, follow=True)
+    assert "11 suggested nuggets loaded for 3 topics." in done.content.decode()
+    topic.refresh_from_db()
+    assert len(judging.suggestions(topic)) == 5
+    client.force_login(ann)
+    assert client.post(url, {"file": good}).status_code == 403

@@ -35,6 +35,7 @@ from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
 from pooling.formats.parallel import NeedsParent
 
 FILE_SHAPE = "text"  # JSON Lines or TREC run lines; an XML file is named as meant for another evaluation
+NUL_FREE = True  # the checker refuses a NUL in any text it keeps (once a line), so the columns need not look
 SHAPES = ("2024", "2025", "shared", "retrieval")
 DEFAULTS: dict[str, Any] = {"max_words": 400, "max_references": 100, "max_ranked": 100, "pool_depth": 20}
 SEGMENT_ID = r"msmarco_v2\.1_doc_\d+_\d+#\d+_\d+"
@@ -91,21 +92,25 @@ def _errors(problems: list[Problem]) -> bool:
     return any(not p.warning for p in problems)
 
 
-def pooled_docids(data: bytes, filename: str, pool_depth: int = 20) -> tuple[list[Problem], set[str]]:
-    """The segments a run would put in the relevance pool (what its answers cite, what it ranks within
-    pool_depth), read without an evaluation: for loading a collection by need before any topic exists."""
+def pooled_docids(data: bytes, filename: str, pool_depth: int = 20) -> tuple[list[Problem], set[str], set[str]]:
+    """(problems, pooled, named) of a run read without an evaluation, for loading a collection by need before any
+    topic exists: `pooled` the segments it would put in the relevance pool (what its answers cite, what it ranks
+    within pool_depth), `named` every other segment id it names (uncited references, deeper ranks), which its
+    check will look for in the collection too."""
     problems, read = _read(data, DEFAULTS | {"pool_depth": pool_depth}, None)
-    docids: set[str] = set()
+    pooled: set[str] = set()
+    named: set[str] = set()
     for item in read or []:
         if isinstance(item, _Ranked):
             continue
+        named.update(item.references)
         for _, cited in item.sentences:
-            docids.update(cited)
+            pooled.update(cited)
     ranked = [r for r in read or [] if isinstance(r, _Ranked)]
     for entry in _parsed_ranked(ranked, DEFAULTS | {"pool_depth": pool_depth}).entries if ranked else []:
-        if entry.data["pooled"]:
-            docids.add(entry.docid)
-    return [p for p in problems if not p.warning], docids
+        (pooled if entry.data["pooled"] else named).add(entry.docid)
+    named.discard("")
+    return [p for p in problems if not p.warning], pooled, named - pooled
 
 
 # ---------------------------------------------------------------- reading a file
@@ -172,12 +177,23 @@ def _read_answers(text, limits, pattern, topics):
             continue
         found, answer = _READERS[shape](obj, number, limits, pattern)
         problems += found
+        if answer is not None and _holds_nul(answer):
+            problems.append(
+                Problem(number, "the line holds a NUL character (\\u0000), which no text can be stored with")
+            )
+            continue
         if answer is not None:
             answers.append(answer)
     problems += _same_everywhere(answers)
     if not answers and not _errors(problems):
         problems.append(Problem(None, "no answers in the file"))
     return problems, answers
+
+
+def _holds_nul(answer: _Answer) -> bool:
+    texts = [answer.topic, answer.run_id, answer.team_id, answer.type, *answer.references]
+    texts += [t for t, cited in answer.sentences] + [s for _, cited in answer.sentences for s in cited]
+    return any("\x00" in t for t in texts)
 
 
 def _shape_of(obj: dict) -> str | None:
@@ -339,6 +355,9 @@ def _read_ranked(text, limits, pattern):
     for number, raw in _lines(text):
         if len(raw) > 1000:
             problems.append(Problem(number, "the line has more than 1,000 characters; not a TREC run line"))
+            continue
+        if "\x00" in raw:
+            problems.append(Problem(number, "the line holds a NUL character"))
             continue
         parts = raw.split()
         if len(parts) != 6:

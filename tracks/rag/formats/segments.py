@@ -7,7 +7,7 @@ its text the segment, and title/url/headings/start_char/end_char are kept in its
 A segment id is `<document id>#<segment number>_<second number>`: the segment number counts the segments of one
 document from 0, so the neighbours of a segment are the segments of the same document numbered within ±k
 (`load_collection --only-cited … --neighbours k`). The collection is ~114 million segments; `--only-cited` loads only
-what runs cite (`wanted_from_runs`), and the scan that decides it reads each line's docid without decoding its JSON.
+what runs name (`wanted_from_runs`), and the scan that decides it reads each line's docid without decoding its JSON.
 """
 
 import re
@@ -91,19 +91,21 @@ def split_id(segid: str) -> tuple[str, int] | None:
 
 
 class CitedSegments:
-    """The docnos a load by need keeps: each cited segment and the segments of its document numbered within ±k.
+    """The docnos a load by need keeps: each cited segment and the segments of its document numbered within ±k,
+    and (`also`) the other segments the runs name, without neighbours.
 
     `docno in wanted` answers per scanned line (one dict lookup for the segments of documents no run cites);
-    `expected` holds the cited segment ids themselves, the ones a load reports as missing when no shard held them.
+    `expected` holds every segment id the runs name, the ones a load reports as missing when no shard held them.
     """
 
-    def __init__(self, cited: Iterable[str], neighbours: int = DEFAULT_NEIGHBOURS) -> None:
+    def __init__(self, cited: Iterable[str], neighbours: int = DEFAULT_NEIGHBOURS, also: Iterable[str] = ()) -> None:
         if neighbours < 0:
             raise ValueError("the number of neighbours must be 0 or more")
-        self.expected = set(cited)
+        cited = set(cited)
+        self.expected = cited | set(also)
         self.neighbours = neighbours
         self._numbers: dict[str, set[int]] = {}  # document id -> the segment numbers to keep
-        for segid in self.expected:
+        for segid in cited:
             parts = split_id(segid)
             if parts is not None:
                 doc, n = parts
@@ -115,7 +117,7 @@ class CitedSegments:
         doc, sharp, rest = docno.partition("#")
         numbers = self._numbers.get(doc)
         if numbers is None:
-            return docno in self.expected  # an id of another shape is kept only when cited itself
+            return docno in self.expected  # a segment of a document nothing cites is kept only when named itself
         number = rest.partition("_")[0]
         return (sharp == "#" and number.isdigit() and int(number) in numbers) or docno in self.expected
 
@@ -124,16 +126,19 @@ class CitedSegments:
 
 
 def wanted_from_runs(files: Iterable[tuple[str, bytes]], neighbours: int = DEFAULT_NEIGHBOURS, pool_depth: int = 20):
-    """(problems, CitedSegments) of the segments a set of run files would put in the relevance pool: every
-    segment an answer cites and every ranked segment at rank <= pool_depth of a retrieval run (runs.pooled_docids).
-    Problems are `FILE:LINE: message` of files that could not be read as RAG runs (they add nothing)."""
+    """(problems, CitedSegments) of a set of run files: every segment an answer cites and every segment a retrieval
+    run ranks within pool_depth (what the relevance pool will hold), each with its neighbours, and every other
+    segment the runs name (uncited references, deeper ranks: the check looks for them in the collection), without.
+    Problems are `FILE:LINE: message` of files that could not be read as RAG runs."""
     problems: list[str] = []
-    cited: set[str] = set()
+    pooled: set[str] = set()
+    named: set[str] = set()
     for filename, data in files:
-        found, docids = runs.pooled_docids(data, filename, pool_depth)
+        found, in_pool, others = runs.pooled_docids(data, filename, pool_depth)
         problems += [p.format(filename) for p in found]
-        cited |= docids
-    return problems, CitedSegments(cited, neighbours)
+        pooled |= in_pool
+        named |= others
+    return problems, CitedSegments(pooled, neighbours, also=named - pooled)
 
 
 def collection_formats() -> dict[str, ModuleType]:
