@@ -1,5 +1,5 @@
 """The judgments file's track records come through core.extension_points.judgments_jsonl (issue 27): QA registers
-its answer classes and nuggets; a track that registers nothing gets the base TrackRecords, which adds no record
+its answer classes and nuggets, TREC RAG its nuggets and suggestions; a track that registers nothing gets the base TrackRecords, which adds no record
 and maps pool-item ids only."""
 
 import json
@@ -11,16 +11,24 @@ from core.tracks import TRACKS
 from pooling.models import Evaluation
 from scoring.judgments_jsonl import FORMAT, ImportFailed, TrackRecords, import_jsonl, item_ids, track_records
 from tracks.qa.judgments_jsonl import QaRecords
+from tracks.rag.judgments_jsonl import RagRecords
 
 QA = ("tac2008-qa", "trec2007-qa", "trec2007-ciqa")
+
+
+# the tracks with records of their own: QA (answer classes, nuggets) and TREC RAG (nuggets, their suggestions)
+OWN = {slug: (QaRecords, {"answer_class", "nugget"}) for slug in QA} | {
+    "trec-rag": (RagRecords, {"nugget", "nugget_suggestions"})
+}
 
 
 @pytest.mark.parametrize("slug", sorted(TRACKS))
 def test_qa_tracks_register_their_records_and_the_others_none(slug):
     records = track_records(Evaluation(slug="e", track=slug))
-    assert type(records) is (QaRecords if slug in QA else TrackRecords)
-    assert (ep.judgments_jsonl.get(slug) is QaRecords) == (slug in QA)
-    assert set(records.readers) == ({"answer_class", "nugget"} if slug in QA else set())
+    cls, readers = OWN.get(slug, (TrackRecords, set()))
+    assert type(records) is cls
+    assert (ep.judgments_jsonl.get(slug) is cls) == (slug in OWN)
+    assert set(records.readers) == readers
 
 
 def test_the_base_maps_pool_items_and_leaves_a_class_alone():

@@ -71,6 +71,10 @@ def test_nuggets_from_suggestions_then_assigned_with_the_keyboard(page, login, l
         "Sensitivity depends on genes (CYP1A2)",
     ]
     assert page.locator("#nuggets li").count() == 3
+    with page.expect_navigation():
+        page.click("#nuggets li:nth-child(2) .importance-toggle")  # "... total sleep time" made vital again
+    page.wait_for_load_state()
+    assert nuggets(topic)[1] == ("Caffeine reduces total sleep time", "vital")
 
     answer = judging.topic_items(topic, "answer")[0]
     page.goto(live_server.url + reverse("rag:assign", args=[assignment.pk, answer.pk]))

@@ -22,7 +22,7 @@ from corpus import viewer
 from pooling.evaluations import LoadError, read_upload
 from pooling.models import Evaluation, PoolItem, Topic
 from tracks.rag import judging
-from tracks.rag.labels import ASSIGNMENTS, KIND, TEXT, item_kind, labels_for
+from tracks.rag.labels import ASSIGNMENTS, IMPORTANCE_KIND, KIND, TEXT, item_kind, labels_for
 from tracks.rag.suggestions import SuggestionError, load_suggestions
 
 # the number keys' order of each kind's labels: relevance 1-4 are grades 0-3
@@ -210,13 +210,18 @@ def nuggets_page(request, pk):
     assignment = own_assignment(request.user, pk, judging.TRACK)
     topic = assignment.topic
     at = params.integer(request.GET.get("at", "0"), "at", maximum=10_000)
+    versions = dict(  # the user's own importance judgments: the version a change is made against
+        Judgment.objects.filter(topic=topic, kind=IMPORTANCE_KIND, assessor=request.user).values_list(
+            "nugget_id", "version"
+        )
+    )
     return render(
         request,
         "rag/nuggets.html",
         {
             "assignment": assignment,
             "topic": topic,
-            "nuggets": judging.nuggets_of(topic),
+            "nuggets": [(n, importance, versions.get(n.pk, 0)) for n, importance in judging.nuggets_of(topic)],
             "suggestions": list(enumerate(judging.suggestions(topic))),
             "at": at,
             "primary": assignment.role == "primary",

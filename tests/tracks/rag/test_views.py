@@ -69,6 +69,8 @@ def test_nuggets_are_made_from_suggestions_and_assigned_per_answer(client, judge
     )
     assert made.status_code == 200 and twice.status_code == 400 and "already says" in twice.json()["error"]
     n1, n2 = Nugget.objects.filter(topic=topic).order_by("position")
+    html = client.get(reverse("rag:nuggets", args=[a.pk])).content.decode()
+    assert html.count('data-version="1"><span class="nugget-text">') == 2 and html.count("make it okay") == 1
     answer = next(iter(items(topic, "answer").values()))
     html = assert_page_keys(client, reverse("rag:assign", args=[a.pk, answer.pk]), rag_keys.ASSIGN.ident)
     assert html.count('class="rag-row"') == 2 and "Avoid late coffee" in html and ">vital<" in html

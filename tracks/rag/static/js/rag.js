@@ -194,6 +194,15 @@
       if (!t) return;
       var s = t.closest(".suggestion");
       if (s && t.closest("button")) { focusRow(rows.indexOf(s)); suggestionAct(t.closest(".accept") ? "accept" : "reject"); }
+      var li = t.closest("#nuggets li");
+      if (li && t.closest(".importance-toggle")) {
+        nuggetCall(li.getAttribute("data-url"), {action: "importance", importance: t.closest(".importance-toggle").getAttribute("data-to"),
+                                                 version: +li.getAttribute("data-version")}, current);
+      }
+      if (li && t.closest(".edit-nugget")) {
+        var text = window.prompt("The nugget's text", li.querySelector(".nugget-text").textContent);
+        if (text && text.trim()) nuggetCall(li.getAttribute("data-url"), {action: "edit", text: text}, current);
+      }
       var del = t.closest(".delete-nugget");
       if (del && window.confirm("Delete this nugget and its assignments?")) nuggetCall(del.closest("li").getAttribute("data-url"), {action: "delete"}, current);
     });
