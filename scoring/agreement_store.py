@@ -128,13 +128,15 @@ def summary(labels, confusion, coincidence, ordinal):
     }
 
 
-def _topic_stats(topic_units, first, second, judges, labels, ordinal):
+def _all_judges(topic_units, judges, labels):
+    """(labels, coincidence matrix) over every judge of the topic's units: the same for each comparison."""
+    return stats.coincidences([[unit.get(j) for j in judges] for unit in topic_units.values()], labels)
+
+
+def _topic_stats(topic_units, first, second, everyone, ordinal):
+    labels, coincidence = everyone
+    # every label of a pair is a label of some judge, so the confusion matrix takes the coincidences' labels
     labels, confusion = stats.confusion(_pairs(topic_units, first, second), labels)
-    every = [[unit.get(j) for j in judges] for unit in topic_units.values()]
-    labels, coincidence = stats.coincidences(every, labels)
-    # a label met late (outside the scale) widens both matrices: pad the confusion matrix to match
-    width = len(labels)
-    confusion = [row + [0] * (width - len(row)) for row in confusion] + [[0] * width] * (width - len(confusion))
     return summary(labels, confusion, coincidence, ordinal)
 
 
@@ -172,7 +174,8 @@ def _refresh(evaluation_id, topic_ids):
     for kind, scale in scales.items():
         labels = _labels(scale)
         for tid, topic_units in by_kind.get(kind, {}).items():
-            human = _topic_stats(topic_units, PRIMARY, SECOND, judges, labels, scale.ordinal)
+            everyone = _all_judges(topic_units, judges, labels)
+            human = _topic_stats(topic_units, PRIMARY, SECOND, everyone, scale.ordinal)
             human["judged"] = judged.get(tid)
             written.append(
                 Agreement(
@@ -180,7 +183,7 @@ def _refresh(evaluation_id, topic_ids):
                 )
             )
             for set_id in set_ids:
-                row = _topic_stats(topic_units, "official", set_id, judges, labels, scale.ordinal)
+                row = _topic_stats(topic_units, "official", set_id, everyone, scale.ordinal)
                 written.append(
                     Agreement(
                         evaluation=evaluation,
