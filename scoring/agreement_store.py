@@ -53,8 +53,20 @@ def all_units(scales, topic_ids, set_ids):
     set of nuggets. The fingerprints are those of `fingerprints`, from the same rows."""
     topic_ids = list(topic_ids)
     found = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
+    rows = list(
+        Judgment.objects.filter(topic_id__in=topic_ids, kind__in=list(scales))
+        .order_by("id")
+        .values_list("id", "topic_id", "kind", "item_id", "nugget_id", "role", "value", "version", "updated_at")
+    )
+    set_rows = []
+    if set_ids:
+        set_rows = SetJudgment.objects.filter(
+            judgment_set_id__in=list(set_ids), topic_id__in=topic_ids, kind__in=list(scales)
+        ).values_list("judgment_set_id", "topic_id", "kind", "item_id", "nugget_id", "value")
+        set_rows = list(set_rows)
     nuggets_of = defaultdict(list)
-    if any(scale.key == NUGGETS for scale in scales.values()):
+    held_kinds = {r[2] for r in rows} | {r[2] for r in set_rows}
+    if any(scales[k].key == NUGGETS for k in held_kinds):  # (a question without nugget judgments: no query)
         for nid, tid in Nugget.objects.filter(topic_id__in=topic_ids).values_list("id", "topic_id"):
             nuggets_of[tid].append(nid)
 
@@ -70,11 +82,6 @@ def all_units(scales, topic_ids, set_ids):
             found[kind][topic_id][subject][judge] = label
 
     best, second, prints = {}, {}, {}
-    rows = (
-        Judgment.objects.filter(topic_id__in=topic_ids, kind__in=list(scales))
-        .order_by("id")
-        .values_list("id", "topic_id", "kind", "item_id", "nugget_id", "role", "value", "version", "updated_at")
-    )
     for pk, tid, kind, item, nugget, role, value, version, updated in rows:
         n, v, m, u = prints.get(tid, (0, 0, 0, updated))
         prints[tid] = (n + 1, v + version, max(m, pk), max(u, updated))
@@ -91,11 +98,8 @@ def all_units(scales, topic_ids, set_ids):
         put(kind, tid, subject, "official", value)
     for (kind, subject), (tid, value) in second.items():
         put(kind, tid, subject, SECOND, value)
-    if set_ids:
-        for set_id, tid, kind, item, nugget, value in SetJudgment.objects.filter(
-            judgment_set_id__in=list(set_ids), topic_id__in=topic_ids, kind__in=list(scales)
-        ).values_list("judgment_set_id", "topic_id", "kind", "item_id", "nugget_id", "value"):
-            put(kind, tid, item if item is not None else nugget, set_id, value)
+    for set_id, tid, kind, item, nugget, value in set_rows:
+        put(kind, tid, item if item is not None else nugget, set_id, value)
     fingerprinted = {tid: [n, v, m, u.isoformat()] for tid, (n, v, m, u) in prints.items()}
     return found, fingerprinted
 
@@ -160,7 +164,7 @@ def refresh(evaluation_id, topic_ids=None):
 def _refresh(evaluation_id, topic_ids):
     evaluation = Evaluation.objects.get(pk=evaluation_id)
     scales = _scales(evaluation)
-    set_ids = list(JudgmentSet.objects.filter(evaluation=evaluation).values_list("id", flat=True))
+    set_ids = list(JudgmentSet.objects.filter(evaluation_id=evaluation_id).values_list("id", flat=True))
     if not scales:
         return 0
     whole = topic_ids is None
