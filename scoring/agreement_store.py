@@ -18,7 +18,7 @@ import logging
 from collections import defaultdict
 
 from django.db import connection, transaction
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
 from assess import agreement as stats
@@ -42,52 +42,66 @@ def _scales(evaluation):
 
 
 def units(evaluation, kind, scale, topic_ids, set_ids):
-    """{topic id: {unit: {judge: label}}}, judges "official", PRIMARY, SECOND and each set's id; a unit is a subject
-    id, or (item id, nugget id) for a kind whose value is a set of nuggets."""
-    found = defaultdict(lambda: defaultdict(dict))
-    per_nugget = scale.key == NUGGETS
+    """{topic id: {unit: {judge: label}}} of one kind (all_units' for that kind)."""
+    return all_units({kind: scale}, topic_ids, set_ids)[0].get(kind, {})
+
+
+def all_units(scales, topic_ids, set_ids):
+    """({kind: {topic id: {unit: {judge: label}}}}, fingerprints) of the topics' judgments of the scales' kinds,
+    read in one query each of judgments, set judgments and (when a kind holds nuggets) nuggets. Judges: "official",
+    PRIMARY, SECOND and each set's id; a unit is a subject id, or (item id, nugget id) for a kind whose value is a
+    set of nuggets. The fingerprints are those of `fingerprints`, from the same rows."""
+    topic_ids = list(topic_ids)
+    found = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
+    rows = list(
+        Judgment.objects.filter(topic_id__in=topic_ids, kind__in=list(scales))
+        .order_by("id")
+        .values_list("id", "topic_id", "kind", "item_id", "nugget_id", "role", "value", "version", "updated_at")
+    )
+    set_rows = []
+    if set_ids:
+        set_rows = SetJudgment.objects.filter(
+            judgment_set_id__in=list(set_ids), topic_id__in=topic_ids, kind__in=list(scales)
+        ).values_list("judgment_set_id", "topic_id", "kind", "item_id", "nugget_id", "value")
+        set_rows = list(set_rows)
     nuggets_of = defaultdict(list)
-    if per_nugget:
-        for nid, tid in Nugget.objects.filter(topic_id__in=list(topic_ids)).values_list("id", "topic_id"):
+    held_kinds = {r[2] for r in rows} | {r[2] for r in set_rows}
+    if any(scales[k].key == NUGGETS for k in held_kinds):  # (a question without nugget judgments: no query)
+        for nid, tid in Nugget.objects.filter(topic_id__in=topic_ids).values_list("id", "topic_id"):
             nuggets_of[tid].append(nid)
 
-    def put(topic_id, subject, judge, value):
-        if per_nugget:
+    def put(kind, topic_id, subject, judge, value):
+        scale = scales[kind]
+        if scale.key == NUGGETS:
             held = set(value.get(NUGGETS) or ()) if isinstance(value, dict) else set()
             for nid in nuggets_of[topic_id]:
-                found[topic_id][subject, nid][judge] = MATCH if nid in held else NO_MATCH
+                found[kind][topic_id][subject, nid][judge] = MATCH if nid in held else NO_MATCH
             return
         label = scale.label(value)
         if label is not None:
-            found[topic_id][subject][judge] = label
+            found[kind][topic_id][subject][judge] = label
 
-    best = {}
-    second = {}
-    rows = (
-        Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind)
-        .order_by("id")
-        .values_list("id", "topic_id", "item_id", "nugget_id", "role", "value")
-    )
-    for pk, tid, item, nugget, role, value in rows:
-        subject = item if item is not None else nugget
+    best, second, prints = {}, {}, {}
+    for pk, tid, kind, item, nugget, role, value, version, updated in rows:
+        n, v, m, u = prints.get(tid, (0, 0, 0, updated))
+        prints[tid] = (n + 1, v + version, max(m, pk), max(u, updated))
+        subject = (kind, item if item is not None else nugget)
         if role == Judgment.SECONDARY:
             second[subject] = (tid, value)  # the latest, as the qrels_jg export takes it
             continue
         if role == Judgment.PRIMARY:
-            put(tid, subject, PRIMARY, value)
+            put(kind, tid, subject[1], PRIMARY, value)
         rank = (_PRECEDENCE[role], pk)
         if subject not in best or rank > best[subject][0]:
             best[subject] = (rank, tid, value)
-    for subject, (_, tid, value) in best.items():
-        put(tid, subject, "official", value)
-    for subject, (tid, value) in second.items():
-        put(tid, subject, SECOND, value)
-    if set_ids:
-        for set_id, tid, item, nugget, value in SetJudgment.objects.filter(
-            judgment_set_id__in=list(set_ids), topic_id__in=list(topic_ids), kind=kind
-        ).values_list("judgment_set_id", "topic_id", "item_id", "nugget_id", "value"):
-            put(tid, item if item is not None else nugget, set_id, value)
-    return found
+    for (kind, subject), (_, tid, value) in best.items():
+        put(kind, tid, subject, "official", value)
+    for (kind, subject), (tid, value) in second.items():
+        put(kind, tid, subject, SECOND, value)
+    for set_id, tid, kind, item, nugget, value in set_rows:
+        put(kind, tid, item if item is not None else nugget, set_id, value)
+    fingerprinted = {tid: [n, v, m, u.isoformat()] for tid, (n, v, m, u) in prints.items()}
+    return found, fingerprinted
 
 
 def _labels(scale):
@@ -118,13 +132,15 @@ def summary(labels, confusion, coincidence, ordinal):
     }
 
 
-def _topic_stats(topic_units, first, second, judges, labels, ordinal):
+def _all_judges(topic_units, judges, labels):
+    """(labels, coincidence matrix) over every judge of the topic's units: the same for each comparison."""
+    return stats.coincidences([[unit.get(j) for j in judges] for unit in topic_units.values()], labels)
+
+
+def _topic_stats(topic_units, first, second, everyone, ordinal):
+    labels, coincidence = everyone
+    # every label of a pair is a label of some judge, so the confusion matrix takes the coincidences' labels
     labels, confusion = stats.confusion(_pairs(topic_units, first, second), labels)
-    every = [[unit.get(j) for j in judges] for unit in topic_units.values()]
-    labels, coincidence = stats.coincidences(every, labels)
-    # a label met late (outside the scale) widens both matrices: pad the confusion matrix to match
-    width = len(labels)
-    confusion = [row + [0] * (width - len(row)) for row in confusion] + [[0] * width] * (width - len(confusion))
     return summary(labels, confusion, coincidence, ordinal)
 
 
@@ -148,7 +164,7 @@ def refresh(evaluation_id, topic_ids=None):
 def _refresh(evaluation_id, topic_ids):
     evaluation = Evaluation.objects.get(pk=evaluation_id)
     scales = _scales(evaluation)
-    set_ids = list(JudgmentSet.objects.filter(evaluation=evaluation).values_list("id", flat=True))
+    set_ids = list(JudgmentSet.objects.filter(evaluation_id=evaluation_id).values_list("id", flat=True))
     if not scales:
         return 0
     whole = topic_ids is None
@@ -156,14 +172,14 @@ def _refresh(evaluation_id, topic_ids):
         topic_ids = set(Topic.objects.filter(evaluation=evaluation).values_list("id", flat=True))
     topic_ids = set(topic_ids)
     now = timezone.now()
-    judged = fingerprints(evaluation.id, scales, topic_ids)  # read before the judgments: see fingerprints
+    by_kind, judged = all_units(scales, topic_ids, set_ids)
     written = []
     judges = [PRIMARY, SECOND, *set_ids]
     for kind, scale in scales.items():
         labels = _labels(scale)
-        found = units(evaluation, kind, scale, topic_ids, set_ids)
-        for tid, topic_units in found.items():
-            human = _topic_stats(topic_units, PRIMARY, SECOND, judges, labels, scale.ordinal)
+        for tid, topic_units in by_kind.get(kind, {}).items():
+            everyone = _all_judges(topic_units, judges, labels)
+            human = _topic_stats(topic_units, PRIMARY, SECOND, everyone, scale.ordinal)
             human["judged"] = judged.get(tid)
             written.append(
                 Agreement(
@@ -171,7 +187,7 @@ def _refresh(evaluation_id, topic_ids):
                 )
             )
             for set_id in set_ids:
-                row = _topic_stats(topic_units, "official", set_id, judges, labels, scale.ordinal)
+                row = _topic_stats(topic_units, "official", set_id, everyone, scale.ordinal)
                 written.append(
                     Agreement(
                         evaluation=evaluation,
@@ -182,31 +198,31 @@ def _refresh(evaluation_id, topic_ids):
                         computed_at=now,
                     )
                 )
-    stored = Agreement.objects.filter(evaluation=evaluation)
+    replaced = Agreement.objects.filter(evaluation=evaluation).filter(Q(topic_id__in=topic_ids) | Q(topic__isnull=True))
     if whole:
         summed = _sums((r.judgment_set_id, r.kind, r.stats) for r in written)
     else:
         # The totals move by what the topics' rows change: coincidences and confusions of disjoint units add up.
-        old = stored.filter(topic_id__in=topic_ids).values_list("judgment_set_id", "kind", "stats")
-        totals = stored.filter(topic__isnull=True).values_list("judgment_set_id", "kind", "stats")
-        summed = _sums(
-            [*totals, *((r.judgment_set_id, r.kind, r.stats) for r in written)],
-            minus=list(old),
-        )
-    stored.filter(topic_id__in=topic_ids).delete()
-    stored.filter(topic__isnull=True).delete()
-    Agreement.objects.bulk_create(written, batch_size=1000)
+        old, totals = [], []
+        for set_id, kind, topic_id, row_stats in replaced.values_list("judgment_set_id", "kind", "topic_id", "stats"):
+            (totals if topic_id is None else old).append((set_id, kind, row_stats))
+        summed = _sums([*totals, *((r.judgment_set_id, r.kind, r.stats) for r in written)], minus=old)
+    replaced.delete()
     Agreement.objects.bulk_create(
-        Agreement(
-            evaluation=evaluation,
-            judgment_set_id=set_id,
-            topic=None,
-            kind=kind,
-            stats=summary(labels, confusion, coincidence, scales[kind].ordinal),
-            computed_at=now,
-        )
-        for (set_id, kind), (labels, confusion, coincidence) in summed.items()
-        if kind in scales and (set_id is None or set_id in set_ids)
+        written
+        + [
+            Agreement(
+                evaluation=evaluation,
+                judgment_set_id=set_id,
+                topic=None,
+                kind=kind,
+                stats=summary(labels, confusion, coincidence, scales[kind].ordinal),
+                computed_at=now,
+            )
+            for (set_id, kind), (labels, confusion, coincidence) in summed.items()
+            if kind in scales and (set_id is None or set_id in set_ids)
+        ],
+        batch_size=1000,
     )
     return len(written)
 
