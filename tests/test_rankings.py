@@ -452,3 +452,47 @@ def test_rescoring_only_where_a_reading_differs_gives_the_full_scoring(make_user
                 assert partial[run][measure] == pytest.approx(value, abs=1e-12), (source, run, measure)
     assert rankings.differing_topics(ev, Filled(ev, WORST))  # (the fixture has unjudged items)
     assert rankings.scores_under(ev, Filled(ev, WORST)) != rankings.scores_under(ev, Filled(ev, BEST))
+
+
+def test_bolt_bounds_fill_the_unjudged_citations_and_collapse_once_all_are_judged(make_user):
+    """BOLT's declared bounds (tracks/bolt/kinds.py): an unjudged citation counts no relevant character today (the
+    worst world), every character in the best; judging every citation makes both the score."""
+    from pathlib import Path
+
+    from assess.models import Assignment
+    from corpus.loading import load_collection
+    from pooling.evaluations import create_evaluation
+    from pooling.pools import build_pools
+    from pooling.runs import RunFile, load_run_files
+    from pooling.topics import load_topics
+    from tracks.bolt import judging
+
+    fixtures = Path(__file__).resolve().parent / "fixtures" / "bolt"
+    load_collection("bolt-rank-forum", "bolt-forum", [str(fixtures / "forum.xml")])
+    ev = create_evaluation("bolt-rank", "bolt-ir-p2", ["bolt-rank-forum"])
+    load_topics(ev, (fixtures / "topics.xml").read_bytes(), "topics.xml")
+    for name, team in (("alpha1.xml", "Team Alpha"), ("beta1.xml", "Team Beta")):
+        files = [RunFile(filename=name, data=(fixtures / name).read_bytes(), team=team, priority=1)]
+        assert all(not r.problems for r in load_run_files(ev, files))
+    build_pools(ev)
+    judge = make_user("bolt-judge", "assessor")
+    items = []
+    for topic in ev.topics.filter(parent__isnull=True):
+        Assignment.objects.create(evaluation=ev, topic=topic, assessor=judge, role=Assignment.PRIMARY)
+        items += judging.citation_items(topic)
+    first, rest = items[: len(items) // 2], items[len(items) // 2 :]
+    for item in first:
+        judging.judge_citation(judge, item, {"rel": "yes", "trans": "accept", "chksrc": True}, 0)
+    rescore_evaluation(ev.pk)
+    report = rankings.refresh(ev.pk).data["robustness"]
+    assert report["filled"] == len(rest) > 0
+    for row in report["runs"]:
+        assert row["worst"] == pytest.approx(row["score"])  # unjudged already counts as nothing relevant
+        assert row["best"] >= row["score"]
+    assert any(row["best"] > row["score"] for row in report["runs"])
+    for item in rest:
+        judging.judge_citation(judge, item, {"rel": "no", "trans": "accept", "chksrc": True}, 0)
+    rescore_evaluation(ev.pk)
+    report = rankings.refresh(ev.pk).data["robustness"]
+    assert report["filled"] == 0
+    assert all(row["worst"] == row["best"] == row["score"] for row in report["runs"])
