@@ -123,3 +123,27 @@ class SubmissionUpload(RunFormFields):
         default="",
         help_text="ciQA: initial, final (runs) or urls (a URL file)",
     )
+
+
+class JudgmentSetUpload(serializers.Serializer):
+    """A judgment set (issue 29): the file, its format, a name, and who or what produced it."""
+
+    file = serializers.FileField()
+    name = serializers.CharField(max_length=100)
+    format = serializers.ChoiceField(choices=["qrels", "nuggetizer", "jsonl"], default="qrels")
+    team = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    producer = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    model = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    prompt = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    version = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    date = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+class JudgmentSetRelease(serializers.Serializer):
+    released = serializers.BooleanField()
+
+
+class JudgmentSetPromote(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+    only_unjudged = serializers.BooleanField(default=False)

@@ -2,6 +2,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import evaluation_views as ev
+from api import judgment_set_views as jsv
 from api import judgment_views as jv
 from api import people_views as pv
 from api import run_views as rv
@@ -47,6 +48,21 @@ urlpatterns = [
     path("evaluations/<slug:slug>/judgments/import/", jv.JudgmentImport.as_view(), name="import"),
     path("evaluations/<slug:slug>/scores/", sv.Scores.as_view(), name="scores"),
     path("evaluations/<slug:slug>/rescore/", sv.Rescore.as_view(), name="rescore"),
+    path("evaluations/<slug:slug>/judgment-sets/", jsv.JudgmentSets.as_view(), name="judgment_sets"),
+    path("evaluations/<slug:slug>/judgment-sets/<id:pk>/", jsv.JudgmentSetDetail.as_view(), name="judgment_set"),
+    path(
+        "evaluations/<slug:slug>/judgment-sets/<id:pk>/release/",
+        jsv.JudgmentSetRelease.as_view(),
+        name="judgment_set_release",
+    ),
+    path(
+        "evaluations/<slug:slug>/judgment-sets/<id:pk>/promote/",
+        jsv.JudgmentSetPromote.as_view(),
+        name="judgment_set_promote",
+    ),
+    path("evaluations/<slug:slug>/agreement/", jsv.Agreement.as_view(), name="agreement"),
+    path("evaluations/<slug:slug>/agreement/disagreements/", jsv.Disagreements.as_view(), name="disagreements"),
+    path("evaluations/<slug:slug>/judge-runs/", jsv.JudgeRuns.as_view(), name="judge_runs"),
     path("evaluations/<slug:slug>/rankings/", sv.Rankings.as_view(), name="rankings"),
     path("jobs/<id:pk>/", jv.JobStatus.as_view(), name="job"),
     path("users/", pv.Users.as_view(), name="users"),

@@ -15,7 +15,8 @@ COLUMNS = ["at", "username", "action", "target", "before", "after", "reason"]
 FROZEN_RUN_LOADED = "frozen run loaded"
 RUN_DELETED = "run deleted"
 GOLD_CHANGED = "gold changed"
-RESCORING = (FROZEN_RUN_LOADED, RUN_DELETED, GOLD_CHANGED)
+SET_PROMOTED = "judgment set promoted"  # a judgment set's values made official (scoring.judgment_sets.promote)
+RESCORING = (FROZEN_RUN_LOADED, RUN_DELETED, GOLD_CHANGED, SET_PROMOTED)
 
 
 def record(by, action, target="", before=None, after=None, reason=""):

@@ -198,6 +198,20 @@ ranked_documents = point(
     by topic, with the docnos of the track's qrels (core.extension_points.qrels), for a TREC run file
     (scoring.qrels.run_file_lines); nothing for a run without a ranking (BOLT: a grouping run).""",
 )
+judgment_scales = point(
+    "judgment_scales",
+    """judgment_scales() -> {kind name: core.label_scales.LabelScale}: how the track's judgment kinds compare and
+    grade (issue 29): the key of a value that judges are compared on, its labels in order (ordinal or not: weighted
+    kappa and ordinal alpha), and the value each qrels grade stands for (the reverse of the track's qrels grading;
+    scoring.judgment_sets reads qrels into a judgment set with it). A kind left out is not compared.""",
+)
+qrels_items = point(
+    "qrels_items",
+    """qrels_items(evaluation) -> (kind, {(topic ident, docno): [(topic id, pool item id), ...]}): the pool items a
+    qrels line names and the judgment kind its grade becomes (core.extension_points.judgment_scales gives the value
+    of each grade), the reverse of core.extension_points.qrels; several items of one document (two passages of a
+    post, a PMID cited by several sentences) each take the line's grade. scoring.qrels.item_index builds it.""",
+)
 run_judgments = point(
     "run_judgments",
     """run_judgments(run) -> (filename, bytes) or None: a run's judgments in the track's official form, given to

@@ -86,3 +86,18 @@ def run_file_lines(run) -> Iterator[str]:
     ranking = ep.ranked_documents.get(run.evaluation.track)
     rows = ranking(run) if ranking is not None else ()
     return write_run(Ranked(topic, docno, score, run.tag) for topic, docno, score in rows)
+
+
+def item_index(
+    evaluation, docno_of: Callable[[str, str, dict[str, Any]], str | None], **item_filter: Any
+) -> dict[tuple[str, str], list[tuple[int, int]]]:
+    """{(topic ident, docno): [(topic id, pool item id), ...]} of the evaluation's pool items that are documents
+    (docno_of as item_qrels takes it; item_filter narrows the items): what a qrels line read into a judgment set
+    names (core.extension_points.qrels_items)."""
+    index: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    items = PoolItem.objects.filter(evaluation=evaluation, **item_filter)
+    for pk, tid, ident, key, docid, data in items.values_list("id", "topic_id", "topic__ident", "key", "docid", "data"):
+        docno = docno_of(key, docid, data or {})
+        if docno is not None:
+            index.setdefault((ident, docno), []).append((tid, pk))
+    return index

@@ -274,8 +274,8 @@ def report_status(run):
 
 def rescorings_since(evaluation, record):
     """The organizer actions that changed scores of the evaluation after the release `record` (frozen runs loaded
-    or deleted, gold answers changed; core.audit.RESCORING), oldest first, each {"at", "by", "what",
-    "because"}; [] for a report not released. A released score changes only through them (issue 26)."""
+    or deleted, gold answers changed, a judgment set promoted; core.audit.RESCORING), oldest first, each {"at",
+    "by", "what", "because"}; [] for a report not released. A released score changes only through them (issue 26)."""
     if record is None:
         return []
     since = record.get("at")
@@ -284,6 +284,7 @@ def rescorings_since(evaluation, record):
         audit.FROZEN_RUN_LOADED: "run {} loaded",
         audit.RUN_DELETED: "run {} deleted",
         audit.GOLD_CHANGED: "gold changed",
+        audit.SET_PROMOTED: "judgment set {} made official judgments",
     }
     return [
         {

@@ -31,6 +31,8 @@ def rescore_stale(evaluation_id):
     from django.conf import settings
 
     from core import rescoring_claims as pending
+    from pooling.models import StaleTopic
+    from scoring.agreement_store import refresh_topics
     from scoring.rescore import has_stale, rescore_stale_topics
 
     eager = rescore_stale.app.conf.task_always_eager
@@ -41,13 +43,17 @@ def rescore_stale(evaluation_id):
         pending.release(evaluation_id)
     deadline = time.monotonic() + _pass_budget(rescore_stale.app)
     total = 0
+    judged = set()  # the questions whose marks the passes take: their agreement follows (issue 29)
     for _ in range(MAX_PASSES):
+        judged |= set(StaleTopic.objects.filter(evaluation_id=evaluation_id).values_list("topic_id", flat=True))
         done = rescore_stale_topics(evaluation_id)
         total += done
         if eager or not done or time.monotonic() >= deadline or not has_stale(evaluation_id):
             break
         # let the marks of the burst under way gather: one pass then covers them all (see the setting)
         time.sleep(settings.SCORING_PASS_GAP_MS / 1000)
+    # After the scores' commit, never on the save path: the agreement of the questions judged since (issue 29).
+    refresh_topics(evaluation_id, judged)
     if total:
         _rankings_changed(evaluation_id)
     return total
@@ -73,9 +79,24 @@ def refresh_rankings(evaluation_id):
 @shared_task(name="scoring.rescore_evaluation", acks_late=True)
 def rescore_evaluation(evaluation_id):
     """Recompute every score of one evaluation (one task)."""
+    from scoring.agreement_store import refresh_changed
     from scoring.rescore import rescore_evaluation as full
 
-    return full(evaluation_id)
+    done = full(evaluation_id)
+    refresh_changed(evaluation_id)
+    return done
+
+
+@shared_task(name="scoring.refresh_agreement", acks_late=True)
+def refresh_agreement(evaluation_id):
+    """Recompute all of an evaluation's stored agreement (a judgment set loaded or deleted), and ask for its
+    rankings under each reading (one per set) to follow."""
+    from scoring.agreement_store import refresh
+    from scoring.rankings import request_refresh
+
+    done = refresh(evaluation_id)
+    request_refresh(evaluation_id, set_changed=True)  # the rankings under each set follow (scoring.rankings)
+    return done
 
 
 def sweep():

@@ -132,7 +132,44 @@ def _shared_routes(w):
     pool_build = PoolBuild.objects.create(evaluation=tac, status=PoolBuild.FAILED)  # a DONE one needs finished_at
     api_job = ApiJob.objects.create(kind=ApiJob.RESCORE, evaluation=tac, status=ApiJob.DONE)
     api_slug = {"slug": tac.slug}
+    from scoring.models import JudgmentSet
+
+    judgment_set = JudgmentSet.objects.create(evaluation=bolt_ev, name="walked", created_by=everyone, released=True)
+    set_kwargs = {"slug": bolt_slug, "pk": judgment_set.pk}
+    bolt_topic = bolt_ev.topics.order_by("position").first().ident
     return {
+        "api:judgment_sets": [Route({"slug": bolt_slug}, ("GET", "POST"), post_as_is=False)],
+        "api:judgment_set": [Route(set_kwargs)],
+        "api:judgment_set_release": [Route(set_kwargs, ("POST",), json={"released": True})],
+        "api:judgment_set_promote": [Route(set_kwargs, ("POST",), post_as_is=False)],
+        "api:agreement": [Route({"slug": bolt_slug}, query={"per_topic": "1"})],
+        "api:disagreements": [
+            Route({"slug": bolt_slug}, query={"kind": "citation", "set": str(judgment_set.pk), "topic": bolt_topic})
+        ],
+        "api:judge_runs": [Route({"slug": bolt_slug}, ("GET", "POST"), query={"team": "Team Alpha"}, post_as_is=False)],
+        "scoring:judgment_sets": [
+            Route(
+                {"slug": bolt_slug},
+                ("GET", "POST"),
+                form={"name": "walked upload", "format": "qrels", "model": "m"},
+                files={"file": ("walked.qrels", b"")},
+            )
+        ],
+        "scoring:assessor_agreement": [
+            Route({"slug": bolt_slug}, query={"kind": "citation", "first": "yes", "second": "no", "topic": bolt_topic})
+        ],
+        "scoring:judgment_set": [Route(set_kwargs, query={"kind": "citation"})],
+        "scoring:judgment_set_action": [Route(set_kwargs, ("POST",), form={"action": "release"})],
+        "scoring:judgment_set_download": [Route(set_kwargs)],
+        "scoring:judge_runs": [
+            Route(
+                {"slug": bolt_slug},
+                ("GET", "POST"),
+                query={"team": "Team Alpha"},
+                form={"team": "Team Alpha", "name": "jr", "format": "qrels"},
+                files={"file": ("jr.qrels", b"")},
+            )
+        ],
         # the REST API: real GETs; its POSTs would create things (201/202), so only their paths are malformed
         "api:token": [Route()],
         "api:schema": [Route()],

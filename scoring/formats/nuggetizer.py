@@ -174,3 +174,63 @@ def read_nuggets(
         seen[record.qid] = number
         found.append(record)
     return problems, ([] if problems else found)
+
+
+def _assignments(obj: object, line: int) -> Assignments:
+    base = _record(obj, line)  # qid, query and the nuggets' text and importance, checked as a nuggets line
+    assert isinstance(obj, dict)
+    run_id = _text(obj.get("run_id"), '"run_id"', limit=MAX_QID_CHARS * 2)
+    answer = obj.get("answer_text", "")
+    if not isinstance(answer, str):
+        raise ValueError('"answer_text" is not a string')
+    length = obj.get("response_length", len(answer.split()))
+    if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+        raise ValueError('"response_length" is not a whole number')
+    assigned = []
+    for number, (nugget, raw) in enumerate(zip(base.nuggets, obj["nuggets"], strict=True), start=1):
+        assignment = raw.get("assignment")
+        if assignment not in ASSIGNMENTS:
+            raise ValueError(f"nugget {number}'s assignment {assignment!r} is not one of {', '.join(ASSIGNMENTS)}")
+        assigned.append(Assigned(nugget.text, nugget.importance, str(assignment)))
+    return Assignments(base.qid, base.query, run_id, answer, length, tuple(assigned))
+
+
+def read_assignments(
+    data: bytes,
+    filename: str,
+    *,
+    max_bytes: int = MAX_NUGGETS_BYTES,
+    max_lines: int = MAX_NUGGETS_LINES,
+) -> tuple[list[Problem], list[tuple[int, Assignments]]]:
+    """Every problem of an assignments file (assign_nuggets.py's output), each with its line, and its lines as
+    (line number, Assignments). Nothing is returned with a problem. A (qid, run_id) twice is a problem."""
+    if len(data) > max_bytes:
+        return [Problem(None, f"the file is {len(data):,} bytes, over the limit of {max_bytes:,}")], []
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        return [Problem(None, f"not UTF-8 text (byte {error.start})")], []
+    problems: list[Problem] = []
+    found: list[tuple[int, Assignments]] = []
+    seen: dict[tuple[str, str], int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if number > max_lines:
+            problems.append(Problem(number, f"more than {max_lines:,} lines; nothing after this line was read"))
+            break
+        if not line.strip():
+            continue
+        try:
+            record = _assignments(safejson.loads(line, max_depth=MAX_DEPTH, max_bytes=max_bytes), number)
+        except safejson.JSONDecodeError as error:
+            problems.append(Problem(number, f"not JSON: {error.msg} (column {error.colno})"))
+            continue
+        except ValueError as error:
+            problems.append(Problem(number, str(error)))
+            continue
+        key = (record.qid, record.run_id)
+        if key in seen:
+            problems.append(Problem(number, f"qid {key[0]} of run {key[1]} again (first on line {seen[key]})"))
+            continue
+        seen[key] = number
+        found.append((number, record))
+    return problems, ([] if problems else found)

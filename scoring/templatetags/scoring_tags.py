@@ -22,3 +22,18 @@ def when(value):
 def percent(share):
     """A share in [0, 1] as "92.5 %"; "–" when unknown."""
     return "–" if share is None else f"{100 * share:.1f} %"
+
+
+@register.filter
+def num3(value):
+    """A statistic to three decimals; "–" when undefined."""
+    return "–" if value is None else f"{value:.3f}"
+
+
+@register.filter
+def index(sequence, position):
+    """sequence[position] ("" outside it)."""
+    try:
+        return sequence[position]
+    except (IndexError, TypeError, KeyError):
+        return ""

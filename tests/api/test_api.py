@@ -336,6 +336,17 @@ ENDPOINTS = [
     ("delete", "/api/users/beta/token/", (ORG,)),
     ("get", "/api/teams/", (ORG,)),
     ("post", "/api/teams/", (ORG,)),
+    ("get", "/api/evaluations/api-bolt/judgment-sets/", (ORG,)),
+    ("post", "/api/evaluations/api-bolt/judgment-sets/", (ORG,)),
+    ("get", "/api/evaluations/api-bolt/judgment-sets/{set}/", (ORG,)),
+    ("delete", "/api/evaluations/api-bolt/judgment-sets/{set}/", (ORG,)),
+    ("post", "/api/evaluations/api-bolt/judgment-sets/{set}/release/", (ORG,)),
+    ("post", "/api/evaluations/api-bolt/judgment-sets/{set}/promote/", (ORG,)),
+    ("get", "/api/evaluations/api-bolt/agreement/", (ORG,)),
+    ("get", "/api/evaluations/api-bolt/agreement/disagreements/", (ORG,)),
+    ("get", "/api/evaluations/api-bolt/rankings/", (ORG,)),
+    ("get", "/api/evaluations/api-bolt/judge-runs/", ("alpha", "beta")),
+    ("post", "/api/evaluations/api-bolt/judge-runs/", ("alpha", "beta")),
 ]
 
 
@@ -344,8 +355,8 @@ def test_the_matrix_covers_every_api_route():
 
     (api_urls,) = [p for p in get_resolver().url_patterns if getattr(p, "app_name", None) == "api"]
     routes = {p.name for p in api_urls.url_patterns} - {"token"}  # the token page is HTML, tested above
-    covered = {resolve(path.format(alpha="a", build=1, job=1)).url_name for _, path, _ in ENDPOINTS}
-    assert covered == routes and len(routes) == 23
+    covered = {resolve(path.format(alpha="a", build=1, job=1, set=1)).url_name for _, path, _ in ENDPOINTS}
+    assert covered == routes and len(routes) == 31
 
 
 @pytest.mark.parametrize("method, path, allowed", ENDPOINTS, ids=[f"{m} {p}" for m, p, _ in ENDPOINTS])
@@ -355,7 +366,10 @@ def test_every_endpoint_under_every_role(world, method, path, allowed):
     alpha_tag = Run.objects.get(evaluation=world["ev"], team__name="Team Alpha").tag
     build = world["ev"].pool_builds.create(status="failed")
     job = ApiJob.objects.create(kind=ApiJob.RESCORE, evaluation=world["ev"], status="done")
-    url = path.format(alpha=alpha_tag, build=build.pk, job=job.pk)
+    from scoring.models import JudgmentSet
+
+    judgment_set = JudgmentSet.objects.create(evaluation=world["ev"], name="matrix", created_by=world["organizer"])
+    url = path.format(alpha=alpha_tag, build=build.pk, job=job.pk, set=judgment_set.pk)
     assert getattr(APIClient(), method)(url).status_code == 401
     for who in ALL:
         status = getattr(api(world[who] if who != ORG else world["organizer"]), method)(url, {}).status_code
@@ -372,4 +386,4 @@ def test_the_schema_validates_as_openapi_3(world):
     validate(schema)  # raises on anything that is not OpenAPI 3
     assert schema["openapi"].startswith("3.")
     assert "/api/evaluations/{slug}/runs/" in schema["paths"] and "tokenAuth" in schema["components"]["securitySchemes"]
-    assert len(schema["paths"]) == 21  # schema and docs describe no path of their own
+    assert len(schema["paths"]) == 29  # schema and docs describe no path of their own

@@ -55,3 +55,5 @@ def register():
     ep.report.register(slug, report.run_report)
     ep.judgment_exports.register(slug, judgment_exports)
     ep.qrels.register(slug, qrels.qrels)  # cited PMIDs (issue 28)
+    ep.judgment_scales.register(slug, qrels.scales)  # agreement and qrels in (issue 29)
+    ep.qrels_items.register(slug, qrels.items)

@@ -3,11 +3,31 @@ citation item, graded from its label supports 2; contradicts, neutral, partially
 track's document precision counts them: tracks.biogen.measures.RELEVANT); not relevant 0. A PMID cited by
 several sentences of a topic keeps its highest grade."""
 
-from scoring.qrels import item_qrels
-from tracks.biogen.labels import KIND
+from core.label_scales import LabelScale
+from scoring.qrels import item_index, item_qrels
+from tracks.biogen.labels import ALL_LABELS, KIND
 from tracks.biogen.measures import RELEVANT
 
 GRADES = {label: 1 for label in RELEVANT} | {"supports": 2, "not_relevant": 0}
+
+
+# A qrels grade read back (issue 29): 2 supports, 0 not relevant; grade 1 stands for four labels and reads as
+# partially supports, the one between supports and not relevant (docs/formats.md).
+FROM_GRADE = {2: "supports", 1: "partially_supports", 0: "not_relevant"}
+
+
+def docno(key, docid, data):
+    return docid if key.startswith("c:") and docid else None
+
+
+def scales():
+    """One kind whose labels differ by item (answer, sentence, citation): compared as a nominal scale."""
+    grades = {rel: {"label": label, "evidence": []} for rel, label in FROM_GRADE.items()}
+    return {KIND: LabelScale("label", ALL_LABELS, grades=grades)}
+
+
+def items(evaluation):
+    return KIND, item_index(evaluation, docno)
 
 
 def qrels(evaluation, which):
@@ -15,6 +35,6 @@ def qrels(evaluation, which):
         evaluation,
         [KIND],
         which,
-        lambda key, docid, data: docid if key.startswith("c:") and docid else None,
+        docno,
         lambda kind, value: GRADES.get(value.get("label")),
     )

@@ -76,3 +76,5 @@ def register():
     ep.run_judgments.register(slug, team_files.assessed_run)
     ep.qrels.register(slug, qrels.qrels)  # cited posts (issue 28)
     ep.ranked_documents.register(slug, qrels.ranked_documents)
+    ep.judgment_scales.register(slug, qrels.scales)  # agreement and qrels in (issue 29)
+    ep.qrels_items.register(slug, qrels.items)

@@ -2,8 +2,9 @@
 THREAD:POST (a post id counts within its thread), graded from the citation judgment yes 2, maybe 1, no 0; a
 citation LDC judged in the topic file counts as judged so. Two passages of one post: the higher grade."""
 
+from core.label_scales import LabelScale
 from pooling.models import RunEntry
-from scoring.qrels import item_qrels
+from scoring.qrels import item_index, item_qrels
 from tracks.bolt.formats.citations import split_key
 
 GRADES = {"yes": 2, "maybe": 1, "no": 0}
@@ -13,6 +14,17 @@ def docno(key, docid, data):
     if data.get("bolt") == "view":  # a grouping view, judged on its own page: no document
         return None
     return f"{docid}:{split_key(key)['post']}"
+
+
+def scales():
+    """Citations compare on rel, an ordinal scale (yes > maybe > no); a qrels grade reads back as that rel with the
+    rest of the value empty (translation "na", source not checked, no relevant span). Groupings are not compared."""
+    grades = {rel: {"rel": label, "trans": "na", "chksrc": False, "relspans": []} for label, rel in GRADES.items()}
+    return {"citation": LabelScale("rel", ("yes", "maybe", "no"), ordinal=True, grades=grades)}
+
+
+def items(evaluation):
+    return "citation", item_index(evaluation, docno)
 
 
 def qrels(evaluation, which):

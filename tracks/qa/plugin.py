@@ -190,11 +190,13 @@ def register():
         ep.scorer.register(track.slug, scorer.score_qa)
         ep.judgment_exports.register(track.slug, nist_exports)
         ep.qrels.register(track.slug, qrels.qrels)  # answer documents (issue 28)
+        ep.judgment_scales.register(track.slug, qrels.scales_of(track))  # agreement and qrels in (issue 29)
         ep.judgments_jsonl.register(track.slug, QaRecords)  # answer classes and nuggets in the judgments file
     ep.demo.register(TAC2008.slug, load_tac_demo)
     ep.demo.register(TREC2007.slug, demo_trec2007.load_trec2007_demo)
     ep.demo.register(CIQA_TRACK.slug, ciqa_demo.load_ciqa_demo)
     for track in (TAC2008, TREC2007):
+        ep.qrels_items.register(track.slug, qrels.items)  # ciQA's responses are judged by nuggets only
         ep.report.register(track.slug, report.qa_report)
         ep.search_found.register(track.slug, search_found.found)
     ep.report.register(CIQA_TRACK.slug, ciqa_results.ciqa_report)  # the QA report with its recall-by-length plot

@@ -1,0 +1,201 @@
+"""Live agreement at TREC 2007 size with one judgment set (issue 29, deliverable 7's agreement half): what the
+rescoring worker's agreement step adds to a rescoring pass, and that the save path never reaches it.
+
+The evaluation and the set are benchmarks.rankings' (70 series, 515 questions, 51 runs, all judged; a set copying
+every official instance and match judgment with one instance label in ten flipped):
+
+- **a full refresh** (scoring.agreement_store.refresh: every topic, every kind, the human comparison and the set):
+  median and best of --repeat;
+- **sustained judging** for --seconds: one judgment changed (its version bumped and the question marked stale, as
+  a save does), the marks read and a live pass (scoring.rescore.rescore_stale_topics), then the worker's agreement
+  step on those questions (scoring.agreement_store.refresh_topics, as scoring.tasks.rescore_stale calls it).
+  Goal: the step adds at most 10 % to the passes' time
+  (their ratio, the baseline being the passes themselves in the same run);
+- **the save path**: --saves judgments saved through assess.judging.save_judgment with every entry point of
+  scoring.agreement_store replaced by a counter: it must stay 0, with the saves' p50/p99.
+
+The load average is recorded before and after. Scratch database `assay_bench_agreement` (--reuse keeps it).
+"""
+
+import os
+import random
+import statistics
+import time
+import uuid
+
+from benchmarks.harness import Result, Timer, peak_rss_mb, percentile, setup_django
+
+
+def add_arguments(parser):
+    parser.add_argument("--series", type=int, default=70)
+    parser.add_argument("--questions", type=int, default=515)
+    parser.add_argument("--runs", type=int, default=51)
+    parser.add_argument("--repeat", type=int, default=3, help="full refreshes timed")
+    parser.add_argument("--seconds", type=float, default=60, help="length of the sustained judging phase")
+    parser.add_argument("--saves", type=int, default=200)
+    parser.add_argument("--reuse", action="store_true", help="keep the scratch database and its data if present")
+
+
+def run(args):
+    os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
+    os.environ["CELERY_QUEUE"] = f"assay-bench-{uuid.uuid4().hex[:8]}"
+    setup_django("assay_bench_agreement", fresh=not args.reuse)
+    from benchmarks import rankings as shared
+    from scoring.tasks import refresh_rankings
+
+    load_before = os.getloadavg()
+    original = refresh_rankings.apply_async
+    refresh_rankings.apply_async = lambda *a, **k: None  # the rankings are benchmarks.rankings' business
+    try:
+        ev, _ = shared._evaluation(args)
+        results = _refreshes(ev, args)
+        results += _sustained(ev, args)
+        results += _saves(ev, args)
+    finally:
+        refresh_rankings.apply_async = original
+    load_after = os.getloadavg()
+    results.append(Result("load average before (1 min)", load_before[0], "", extra={"loadavg": load_before}))
+    results.append(
+        Result("load average after (1 min)", load_after[0], "", extra={"loadavg": load_after, "cpus": os.cpu_count()})
+    )
+    results.append(Result("peak memory", peak_rss_mb(), "MB"))
+    return results
+
+
+def _refreshes(ev, args):
+    from scoring import agreement_store
+    from scoring.models import Agreement
+
+    times = []
+    for _ in range(args.repeat):
+        with Timer() as t:
+            rows = agreement_store.refresh(ev.pk)
+        times.append(t.seconds)
+    total = Agreement.objects.filter(evaluation=ev, topic__isnull=True, judgment_set__isnull=False, kind="instance")
+    stats = total.first().stats if total.exists() else {}
+    note = f"{rows} topic rows; the set's instance labels: {stats.get('items')} in common, kappa {stats.get('kappa')}"
+    return [
+        Result("full refresh (median)", statistics.median(times), "s", notes=note, extra={"all": times}),
+        Result("full refresh (best)", min(times), "s"),
+    ]
+
+
+def _sustained(ev, args):
+    from assess.models import Judgment
+    from pooling.models import StaleTopic
+    from scoring import agreement_store
+    from scoring.rescore import rescore_stale_topics
+
+    rng = random.Random(7)
+    judgments = [
+        (jid, tid, dict(value))
+        for jid, tid, value in Judgment.objects.filter(evaluation=ev, kind="instance", role=Judgment.PRIMARY)
+        .order_by("id")
+        .values_list("id", "topic_id", "value")
+    ]
+    passes = steps = 0.0
+    n_passes = n_topics = 0
+    deadline = time.monotonic() + args.seconds
+    while time.monotonic() < deadline:
+        _flip_one(ev, rng, judgments)
+        with Timer() as t:  # the task reads the marks before its pass: counted with the agreement step
+            marked = set(StaleTopic.objects.filter(evaluation_id=ev.pk).values_list("topic_id", flat=True))
+        steps += t.seconds
+        with Timer() as t:
+            rescore_stale_topics(ev.pk)
+        passes += t.seconds
+        n_passes += 1
+        with Timer() as t:
+            written = agreement_store.refresh_topics(ev.pk, marked)  # what scoring.tasks.rescore_stale does next
+        steps += t.seconds
+        n_topics += written > 0
+    added = steps / passes
+    return [
+        Result("sustained: live passes", n_passes, "passes", notes=f"{passes:.2f} s in all"),
+        Result("sustained: agreement step per pass (mean)", 1000 * steps / max(n_passes, 1), "ms"),
+        Result("sustained: steps that recomputed a topic", n_topics, "steps"),
+        Result(
+            "sustained: agreement added to rescoring",
+            100 * added,
+            "%",
+            goal="<= 10",
+            notes="agreement step time / pass time, same run",
+            extra={"passes_s": passes, "steps_s": steps},
+        ),
+    ]
+
+
+def _flip_one(ev, rng, judgments):
+    """One instance label changed as a save changes it (version bumped, the question marked stale)."""
+    from django.db import transaction
+    from django.db.models import F
+    from django.utils import timezone
+
+    from assess.models import Judgment
+    from pooling.models import StaleTopic
+
+    jid, tid, value = rng.choice(judgments)
+    value.update(label="incorrect" if value.get("label") == "globally-correct" else "globally-correct")
+    now = timezone.now()
+    with transaction.atomic():
+        Judgment.objects.filter(pk=jid).update(value=value, version=F("version") + 1, updated_at=now)
+        StaleTopic.objects.bulk_create(
+            [StaleTopic(topic_id=tid, evaluation_id=ev.id, since=now, changed_at=now)],
+            update_conflicts=True,
+            unique_fields=["topic"],
+            update_fields=["changed_at"],
+        )
+
+
+def _saves(ev, args):
+    """Saves through the one judgment writer, with every entry point of scoring.agreement_store counting calls."""
+    from django.contrib.auth.models import User
+
+    from assess.judging import save_judgment
+    from assess.models import Judgment
+    from config.celery import app
+    from pooling.models import PoolItem
+    from scoring import agreement_store, tasks
+
+    calls = []
+    names = ("refresh", "refresh_topics", "refresh_changed", "changed_topics", "fingerprints", "units")
+    saved = {name: getattr(agreement_store, name) for name in names}
+    for name in saved:
+        setattr(agreement_store, name, lambda *a, _name=name, **k: calls.append(_name))
+    original = tasks.rescore_stale.apply_async
+    tasks.rescore_stale.apply_async = lambda *a, **k: None  # no worker here: the pass is not what is timed
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = False
+    times = []
+    try:
+        user = User.objects.get_or_create(username="bench-saver")[0]
+        items = list(
+            PoolItem.objects.filter(evaluation=ev, topic__kind="FACTOID")
+            .select_related("topic")
+            .order_by("id")[: args.saves]
+        )
+        Judgment.objects.filter(assessor=user).delete()
+        for i, item in enumerate(items):
+            with Timer() as t:
+                save_judgment(
+                    user,
+                    topic=item.topic,
+                    kind="instance",
+                    role=Judgment.SECONDARY,
+                    value={"label": "globally-correct" if i % 2 else "incorrect", "answer_class": None},
+                    expected_version=0,
+                    item=item,
+                )
+            times.append(t.seconds)
+    finally:
+        for name, function in saved.items():
+            setattr(agreement_store, name, function)
+        tasks.rescore_stale.apply_async = original
+        app.conf.task_always_eager = eager
+        Judgment.objects.filter(assessor__username="bench-saver").delete()
+    return [
+        Result("save path: calls into scoring.agreement_store", len(calls), "calls", goal="<= 0"),
+        Result("save path: p50", 1000 * percentile(times, 50), "ms", notes=f"{len(times)} saves"),
+        Result("save path: p99", 1000 * percentile(times, 99), "ms"),
+    ]
