@@ -331,21 +331,29 @@ def test_with_a_broker_a_refresh_is_queued_when_due_never_run_in_place(world, mo
     monkeypatch.setattr(tasks.refresh_rankings, "apply_async", lambda args, eta: sent.append((args, eta)))
     monkeypatch.setattr(rankings, "refresh", lambda pk: pytest.fail("refreshed on the caller's path"))
     ev = world["ev"].pk
-    RankingState.objects.update_or_create(
-        evaluation_id=ev, defaults={"computed_at": timezone.now() - timedelta(seconds=5), "seconds": 2.0}
-    )
+    rankings._unclaim(ev)  # (a claim of an earlier session's evaluation with this id)
+    last = timezone.now() - timedelta(seconds=5)
+    RankingState.objects.update_or_create(evaluation_id=ev, defaults={"computed_at": last, "seconds": 2.0})
     rankings.request_refresh(ev)
     ((args, eta),) = sent
     state = RankingState.objects.get(evaluation_id=ev)
-    # due 12 × 2 s after the last refresh began: about 19 s from now
-    assert args == (ev,) and eta == state.scheduled_for
-    assert timedelta(seconds=16) < eta - timezone.now() < timedelta(seconds=20)
+    # due 15 (RANKINGS_SPACING's default) × 2 s after the last refresh began
+    assert args == (ev,) and eta == state.scheduled_for == last + timedelta(seconds=30)
     assert state.requested_at > state.computed_at  # pending, shown so
     rankings.request_refresh(ev)  # a task already waits: no second one
     assert len(sent) == 1
     rankings.request_refresh(ev, set_changed=True)  # a set's load is noted even so
     assert RankingState.objects.get(evaluation_id=ev).requested_at > state.requested_at
     assert len(sent) == 1
+    rankings._unclaim(ev)  # Redis lost the claim: the database still knows a task waits
+    rankings.request_refresh(ev)
+    assert len(sent) == 1
+    monkeypatch.setattr(rankings, "refresh", lambda pk: None)
+    assert rankings.run_due(ev) is True  # the task starts: the claim is free, the next pass queues the next one
+    monkeypatch.setattr(rankings, "spacing", lambda: 0)
+    rankings.request_refresh(ev)
+    assert len(sent) == 2
+    rankings._unclaim(ev)
 
 
 def test_the_refresh_task_runs_only_when_something_changed(world):
