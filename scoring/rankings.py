@@ -21,6 +21,7 @@ import logging
 import time
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -282,17 +283,19 @@ def refresh(evaluation_id):
 
 
 def spacing():
-    """A refresh is due RANKINGS_SPACING × its last duration after it started (default 12): the passes between two
-    refreshes then take at least 11 times a refresh, so refreshes add at most 1/11 (9 %) to rescoring."""
-    return float(getattr(settings, "RANKINGS_SPACING", 12))
+    """A refresh is due RANKINGS_SPACING × its last duration after it started (default 15): while judgments keep the
+    worker busy, the passes between two refreshes take about 14 times a refresh, so refreshes add about 1/14 (7 %)
+    to rescoring (benchmarks/rankings.py measures it); a worker with time to spare spends it on them."""
+    return float(getattr(settings, "RANKINGS_SPACING", 15))
 
 
 def request_refresh(evaluation_id, *, set_changed=False):
     """The evaluation's official scores changed (the rescoring worker, after its passes) or one of its judgment
     sets did (`set_changed`, its loader): refresh its rankings now (no broker), or queue a refresh task for when it
-    is due (see the module's docstring). While one waits, a pass costs one read here: the waiting task sees the
-    newer official scores (ScoringState.fresh_as_of). Never raises into the caller: the official scores are stored
-    already, and a failed refresh leaves the last rankings with their "as of"."""
+    is due (see the module's docstring). While one waits, a pass costs one Redis command here (a claim, as
+    core.rescoring_claims): the waiting task sees the newer official scores (ScoringState.fresh_as_of). Never
+    raises into the caller: the official scores are stored already, and a failed refresh leaves the last rankings
+    with their "as of"."""
     from config.celery import app
     from scoring.tasks import refresh_rankings
 
@@ -303,6 +306,8 @@ def request_refresh(evaluation_id, *, set_changed=False):
             if app.conf.task_always_eager:
                 refresh(evaluation_id)
                 return
+        if not _claim(evaluation_id):
+            return  # a refresh task is already waiting: it will see the newer official scores
         row = (
             RankingState.objects.filter(evaluation_id=evaluation_id)
             .values_list("computed_at", "seconds", "scheduled_for")
@@ -315,9 +320,47 @@ def request_refresh(evaluation_id, *, set_changed=False):
         if computed_at is not None and seconds is not None:
             due = max(now, computed_at + timedelta(seconds=spacing() * seconds))
         _requested(evaluation_id, now, scheduled_for=due)
-        refresh_rankings.apply_async((evaluation_id,), eta=due)
+        _claim(evaluation_id, seconds=(due - now).total_seconds() + 300)  # (lasts until its task starts)
+        try:
+            refresh_rankings.apply_async((evaluation_id,), eta=due)
+        except Exception:
+            _unclaim(evaluation_id)
+            raise
     except Exception:
         log.exception("the rankings of evaluation %s could not be refreshed", evaluation_id)
+
+
+@lru_cache(maxsize=1)
+def _redis():
+    import redis
+
+    return redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=1, socket_timeout=1)
+
+
+def _claim_key(evaluation_id):
+    from config.celery import app
+
+    return f"assay:rankings:scheduled:{app.conf.task_default_queue}:{evaluation_id}"
+
+
+def _claim(evaluation_id, seconds=None):
+    """As core.rescoring_claims: True if no refresh task is known to wait (the caller may queue one); `seconds`
+    given, (re)set the claim for that long. A pass costs this one Redis command while a task waits. Redis away:
+    True, and RankingState.scheduled_for decides."""
+    try:
+        if seconds is not None:
+            _redis().set(_claim_key(evaluation_id), "1", ex=max(1, int(seconds)))
+            return True
+        return bool(_redis().set(_claim_key(evaluation_id), "1", nx=True, ex=60))
+    except Exception:
+        return True
+
+
+def _unclaim(evaluation_id):
+    try:
+        _redis().delete(_claim_key(evaluation_id))
+    except Exception:  # Redis gone: the key expires by itself
+        pass
 
 
 def _requested(evaluation_id, now, **fields):
@@ -340,6 +383,7 @@ def _fresh_as_of(evaluation_id):
 
 def run_due(evaluation_id):
     """The refresh task's body: refresh if something changed since the last refresh."""
+    _unclaim(evaluation_id)  # from here on a pass queues the next refresh
     RankingState.objects.filter(evaluation_id=evaluation_id).update(scheduled_for=None)
     state = RankingState.objects.filter(evaluation_id=evaluation_id).first()
     if state is None or not _pending(state, _fresh_as_of(evaluation_id)):

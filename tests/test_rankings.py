@@ -331,21 +331,29 @@ def test_with_a_broker_a_refresh_is_queued_when_due_never_run_in_place(world, mo
     monkeypatch.setattr(tasks.refresh_rankings, "apply_async", lambda args, eta: sent.append((args, eta)))
     monkeypatch.setattr(rankings, "refresh", lambda pk: pytest.fail("refreshed on the caller's path"))
     ev = world["ev"].pk
-    RankingState.objects.update_or_create(
-        evaluation_id=ev, defaults={"computed_at": timezone.now() - timedelta(seconds=5), "seconds": 2.0}
-    )
+    rankings._unclaim(ev)  # (a claim of an earlier session's evaluation with this id)
+    last = timezone.now() - timedelta(seconds=5)
+    RankingState.objects.update_or_create(evaluation_id=ev, defaults={"computed_at": last, "seconds": 2.0})
     rankings.request_refresh(ev)
     ((args, eta),) = sent
     state = RankingState.objects.get(evaluation_id=ev)
-    # due 12 × 2 s after the last refresh began: about 19 s from now
-    assert args == (ev,) and eta == state.scheduled_for
-    assert timedelta(seconds=16) < eta - timezone.now() < timedelta(seconds=20)
+    # due 15 (RANKINGS_SPACING's default) × 2 s after the last refresh began
+    assert args == (ev,) and eta == state.scheduled_for == last + timedelta(seconds=30)
     assert state.requested_at > state.computed_at  # pending, shown so
     rankings.request_refresh(ev)  # a task already waits: no second one
     assert len(sent) == 1
     rankings.request_refresh(ev, set_changed=True)  # a set's load is noted even so
     assert RankingState.objects.get(evaluation_id=ev).requested_at > state.requested_at
     assert len(sent) == 1
+    rankings._unclaim(ev)  # Redis lost the claim: the database still knows a task waits
+    rankings.request_refresh(ev)
+    assert len(sent) == 1
+    monkeypatch.setattr(rankings, "refresh", lambda pk: None)
+    assert rankings.run_due(ev) is True  # the task starts: the claim is free, the next pass queues the next one
+    monkeypatch.setattr(rankings, "spacing", lambda: 0)
+    rankings.request_refresh(ev)
+    assert len(sent) == 2
+    rankings._unclaim(ev)
 
 
 def test_the_refresh_task_runs_only_when_something_changed(world):
@@ -452,3 +460,47 @@ def test_rescoring_only_where_a_reading_differs_gives_the_full_scoring(make_user
                 assert partial[run][measure] == pytest.approx(value, abs=1e-12), (source, run, measure)
     assert rankings.differing_topics(ev, Filled(ev, WORST))  # (the fixture has unjudged items)
     assert rankings.scores_under(ev, Filled(ev, WORST)) != rankings.scores_under(ev, Filled(ev, BEST))
+
+
+def test_bolt_bounds_fill_the_unjudged_citations_and_collapse_once_all_are_judged(make_user):
+    """BOLT's declared bounds (tracks/bolt/kinds.py): an unjudged citation counts no relevant character today (the
+    worst world), every character in the best; judging every citation makes both the score."""
+    from pathlib import Path
+
+    from assess.models import Assignment
+    from corpus.loading import load_collection
+    from pooling.evaluations import create_evaluation
+    from pooling.pools import build_pools
+    from pooling.runs import RunFile, load_run_files
+    from pooling.topics import load_topics
+    from tracks.bolt import judging
+
+    fixtures = Path(__file__).resolve().parent / "fixtures" / "bolt"
+    load_collection("bolt-rank-forum", "bolt-forum", [str(fixtures / "forum.xml")])
+    ev = create_evaluation("bolt-rank", "bolt-ir-p2", ["bolt-rank-forum"])
+    load_topics(ev, (fixtures / "topics.xml").read_bytes(), "topics.xml")
+    for name, team in (("alpha1.xml", "Team Alpha"), ("beta1.xml", "Team Beta")):
+        files = [RunFile(filename=name, data=(fixtures / name).read_bytes(), team=team, priority=1)]
+        assert all(not r.problems for r in load_run_files(ev, files))
+    build_pools(ev)
+    judge = make_user("bolt-judge", "assessor")
+    items = []
+    for topic in ev.topics.filter(parent__isnull=True):
+        Assignment.objects.create(evaluation=ev, topic=topic, assessor=judge, role=Assignment.PRIMARY)
+        items += judging.citation_items(topic)
+    first, rest = items[: len(items) // 2], items[len(items) // 2 :]
+    for item in first:
+        judging.judge_citation(judge, item, {"rel": "yes", "trans": "accept", "chksrc": True}, 0)
+    rescore_evaluation(ev.pk)
+    report = rankings.refresh(ev.pk).data["robustness"]
+    assert report["filled"] == len(rest) > 0
+    for row in report["runs"]:
+        assert row["worst"] == pytest.approx(row["score"])  # unjudged already counts as nothing relevant
+        assert row["best"] >= row["score"]
+    assert any(row["best"] > row["score"] for row in report["runs"])
+    for item in rest:
+        judging.judge_citation(judge, item, {"rel": "no", "trans": "accept", "chksrc": True}, 0)
+    rescore_evaluation(ev.pk)
+    report = rankings.refresh(ev.pk).data["robustness"]
+    assert report["filled"] == 0
+    assert all(row["worst"] == row["best"] == row["score"] for row in report["runs"])
