@@ -55,3 +55,4 @@ def register():
     ep.report.register(slug, report.run_report)
     ep.judgment_exports.register(slug, judgment_exports)
     ep.qrels.register(slug, qrels.qrels)  # cited PMIDs (issue 28)
+    ep.ranked_documents.register(slug, qrels.ranked_documents)  # their run files

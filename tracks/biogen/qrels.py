@@ -3,6 +3,7 @@ citation item, graded from its label supports 2; contradicts, neutral, partially
 track's document precision counts them: tracks.biogen.measures.RELEVANT); not relevant 0. A PMID cited by
 several sentences of a topic keeps its highest grade."""
 
+from pooling.models import RunEntry
 from scoring.qrels import item_qrels
 from tracks.biogen.labels import KIND
 from tracks.biogen.measures import RELEVANT
@@ -18,3 +19,17 @@ def qrels(evaluation, which):
         lambda key, docid, data: docid if key.startswith("c:") and docid else None,
         lambda kind, value: GRADES.get(value.get("label")),
     )
+
+
+def ranked_documents(run):
+    """A run's PMIDs as a ranking, topic by topic (core.extension_points.ranked_documents): the answer's own
+    `references` list in its order (2024, where every cited PMID must be listed), then any PMID cited but not
+    listed (2025's shapes have no such list) in the order the answer cites it, sentence by sentence. The score
+    falls along the ranking (a TREC run file needs one; trec_eval sorts by it)."""
+    entries = RunEntry.objects.filter(run=run, data__kind__in=("answer", "sentence")).order_by("topic__position", "pk")
+    ranked = []
+    for ident, data in entries.values_list("topic__ident", "data"):
+        pmids = data.get("references") if data["kind"] == "answer" else data.get("pmids")
+        ranked += [(ident, str(pmid)) for pmid in pmids or ()]
+    # (a PMID met again keeps its first place: scoring.formats.trec.write_run)
+    return [(ident, pmid, float(len(ranked) - n)) for n, (ident, pmid) in enumerate(ranked)]
