@@ -7,11 +7,15 @@ import io
 import ir_measures
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 from ir_measures import SetP, SetR
 
+from accounts.models import Team
 from pooling.models import RunEntry
 from scoring.formats.trec import Ranked, write_run
+from scoring.release import release
 from scoring.rescore import rescore_evaluation
+from scoring.team_downloads import downloads, official_export
 from tests.tracks.biogen.test_pipeline import evaluation, judged, pooled, score_of  # noqa: F401 (fixtures)
 
 
@@ -85,3 +89,25 @@ def test_a_runs_references_are_its_trec_run_file_scored_against_the_qrels(judged
     assert got["alpha-run1"][measures[0]] == pytest.approx(1 / 2)  # 101, 102
     assert got["beta-run2"][measures[1]] == pytest.approx(2 / 3)  # 101, 105, 106
     assert got["alpha-run1"][measures[2]] == pytest.approx((1 / 1 + 2 / 3) / 3)  # 101 at 1, 103 at 3, 106 unranked
+
+
+def test_every_runs_file_on_the_board_and_each_team_its_own_once_released(judged, make_user, client):
+    ev = judged[0]
+    alpha, beta = run_file_of(ev, "alpha-run1"), run_file_of(ev, "beta-run2")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        call_command("export_judgments", ev.slug, "--format", "runs")
+    assert out.getvalue() == alpha + beta  # by tag
+    client.force_login(make_user("runs-org", "organizer"))
+    assert (
+        reverse("scoring:export", args=[ev.slug, "runs"])
+        in client.get(reverse("scoring:scoreboard", args=[ev.slug])).content.decode()
+    )
+    api = client.get(f"/api/evaluations/{ev.slug}/judgments/export/runs/")
+    assert api.status_code == 200 and b"".join(api.streaming_content).decode() == alpha + beta
+    team = Team.objects.get(name="Team Alpha")
+    offered = reverse("scoring:team_judgments", args=[ev.slug, "runs"])
+    assert not any(d.url.startswith(offered) for d in downloads(ev, team))  # nothing released yet
+    release(ev, team)
+    assert any(d.url.startswith(offered) for d in downloads(ev, team))
+    assert "".join(official_export(ev, team, "runs")) == alpha  # its own run only
