@@ -10,7 +10,7 @@ from typing import Any
 from assess.models import Judgment
 from assess.official import official_values
 from core import extension_points as ep
-from pooling.models import PoolItem
+from pooling.models import PoolItem, Run
 from scoring.formats.trec import UNJUDGED, Qrel, Ranked, write_qrels, write_qrels_jg, write_run
 
 OFFICIAL, ASSESSORS = "official", "assessors"
@@ -101,3 +101,10 @@ def item_index(
         if docno is not None:
             index.setdefault((ident, docno), []).append((tid, pk))
     return index
+
+
+def run_files_lines(evaluation) -> Iterator[str]:
+    """Every run's TREC run file (run_file_lines), one after the other by tag: the board's and the API's "runs"
+    export; a team's download keeps its own runs' lines (the tag is a line's sixth field)."""
+    for run in Run.objects.filter(evaluation=evaluation).select_related("evaluation").order_by("tag"):
+        yield from run_file_lines(run)

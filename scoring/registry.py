@@ -65,14 +65,19 @@ def get_exports(evaluation: "Evaluation") -> tuple[tuple[Export, ...], str]:
     core.extension_points.qrels; none for a track without either."""
     exports = ep.judgment_exports.get(evaluation.track)
     found, note = exports(evaluation) if exports is not None else ((), "")
-    if ep.qrels.get(evaluation.track) is not None:  # issue 28: the IR tools' shapes, for every document track
+    ir: tuple[Export, ...] = ()  # issue 28: the IR tools' shapes, before the track's own, whose note the board
+    if ep.qrels.get(evaluation.track) is not None:  # shows after the last of them; for every document track
         from scoring.qrels import qrels_jg_lines, qrels_lines
 
-        found = (  # before the track's own, whose note the board shows after the last of them
+        ir += (
             Export("qrels", "qrels (trec_eval)", qrels_lines, everyones=True),
             Export("qrels-jg", "qrels per assessor (trec_eval qrels_jg)", qrels_jg_lines, everyones=True),
-            *found,
         )
+    if ep.ranked_documents.get(evaluation.track) is not None:  # the runs' rankings, to score against the qrels
+        from scoring.qrels import run_files_lines
+
+        ir += (Export("runs", "run files (trec_eval)", run_files_lines, run_of=lambda line: line.split()[5]),)
+    found = (*ir, *found)
     return tuple(found), note
 
 

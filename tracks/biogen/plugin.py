@@ -58,3 +58,4 @@ def register():
     ep.judgment_scales.register(slug, qrels.scales)  # agreement and qrels in (issue 29)
     ep.qrels_items.register(slug, qrels.items)
     ep.item_labels.register(slug, judging.item_labels)  # assisted judging's suggestions (issue 30)
+    ep.ranked_documents.register(slug, qrels.ranked_documents)  # their run files

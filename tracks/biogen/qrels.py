@@ -4,6 +4,7 @@ track's document precision counts them: tracks.biogen.measures.RELEVANT); not re
 several sentences of a topic keeps its highest grade."""
 
 from core.label_scales import LabelScale
+from pooling.models import RunEntry
 from scoring.qrels import item_index, item_qrels
 from tracks.biogen.labels import ALL_LABELS, KIND
 from tracks.biogen.measures import RELEVANT
@@ -38,3 +39,17 @@ def qrels(evaluation, which):
         docno,
         lambda kind, value: GRADES.get(value.get("label")),
     )
+
+
+def ranked_documents(run):
+    """A run's PMIDs as a ranking, topic by topic (core.extension_points.ranked_documents): the answer's own
+    `references` list in its order (2024, where every cited PMID must be listed), then any PMID cited but not
+    listed (2025's shapes have no such list) in the order the answer cites it, sentence by sentence. The score
+    falls along the ranking (a TREC run file needs one; trec_eval sorts by it)."""
+    entries = RunEntry.objects.filter(run=run, data__kind__in=("answer", "sentence")).order_by("topic__position", "pk")
+    ranked = []
+    for ident, data in entries.values_list("topic__ident", "data"):
+        pmids = data.get("references") if data["kind"] == "answer" else data.get("pmids")
+        ranked += [(ident, str(pmid)) for pmid in pmids or ()]
+    # (a PMID met again keeps its first place: scoring.formats.trec.write_run)
+    return [(ident, pmid, float(len(ranked) - n)) for n, (ident, pmid) in enumerate(ranked)]

@@ -10,8 +10,8 @@ from scoring.qrels import run_file_lines
 class Command(BaseCommand):
     help = (
         "Write a run's ranked documents as a TREC run file (topic Q0 docno rank score tag), to score with trec_eval "
-        "or ir_measures against `export_judgments SLUG --format qrels` (tracks with a ranking: BOLT). To stdout, or "
-        "to --output FILE."
+        "or ir_measures against `export_judgments SLUG --format qrels` (tracks with a ranking: BOLT, BioGen). To "
+        "stdout, or to --output FILE."
     )
 
     def add_arguments(self, parser):
