@@ -72,6 +72,11 @@ def test_run_file_ranks_and_keeps_the_order_trec_eval_sorts_by():
     read = list(ir_measures.read_trec_run("".join(lines)))
     assert [d.doc_id for d in read] == ["a", "b", "c", "a"]
     assert read[0].score > read[1].score > read[2].score
+    # pytrec_eval (ir_measures' default) reads scores in single precision: the nudged tie must survive that,
+    # else it breaks the tie by docno and b's relevance is seen at rank 1.
+    qrels = list(ir_measures.read_trec_qrels("1 0 a 1\n1 0 b 0\n"))
+    (p1,) = [m.value for m in ir_measures.iter_calc([ir_measures.P @ 1], qrels, read) if m.query_id == "1"]
+    assert p1 == 1.0
 
 
 RESULTS = [

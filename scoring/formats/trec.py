@@ -87,6 +87,9 @@ def write_qrels_jg(qrels: Iterable[Qrel]) -> Iterator[str]:
         yield f"{q.topic} {q.group} {q.docno} {q.rel}\n"
 
 
+TIE_STEP = 1e-6  # relative; float32 resolves about 6e-8
+
+
 def write_run(ranked: Iterable[Ranked]) -> Iterator[str]:
     """`TOPIC Q0 DOCNO RANK SCORE TAG` lines. Within a (tag, topic) the given order is the ranking: ranks count
     from 1 and the scores are made strictly decreasing along it (trec_eval sorts by score, not rank); a docno
@@ -102,7 +105,10 @@ def write_run(ranked: Iterable[Ranked]) -> Iterator[str]:
         rank[key] = rank.get(key, 0) + 1
         score = float(r.score)
         if key in last and score >= last[key]:
-            score = math.nextafter(last[key], -math.inf)  # a tie or a rise kept in the given order
+            # A tie or a rise kept in the given order, by a step a single-precision reader still sees
+            # (pytrec_eval, and so ir_measures, hold scores as floats: one ulp below 7.5 read back as 7.5, and the
+            # tie was broken by docno instead).
+            score = last[key] - max(abs(last[key]), 1e-3) * TIE_STEP
         last[key] = score
         yield f"{r.topic} Q0 {r.docno} {rank[key]} {score!r} {r.tag}\n"
 

@@ -31,6 +31,7 @@ from tracks.qa.measures import CIQA, TAC2008_MEASURES, TREC2007_MEASURES, TREC20
 from tracks.qa.nist_exports import EXPORTS
 from tracks.qa.nuggetizer_exports import EXPORTS as NUGGETIZER_EXPORTS
 from tracks.qa.questions import INSTANCE_TYPES, NUGGET_TYPES
+from tracks.qa.top_docs_run import EXPORTS as TOP_DOCS_EXPORTS
 
 # Progress, for every QA question type (ciQA's too): an instance question's items are judged by their labels, a
 # nugget question's by their matches, which are the primary's (a second assessor labels instances only).
@@ -169,7 +170,10 @@ def load_tac_demo(out):
 
 
 def nist_exports(evaluation) -> tuple[tuple[Export, ...], str]:
-    return EXPORTS + NUGGETIZER_EXPORTS, "NIST formats; nuggets and assignments in nuggetizer's JSON Lines"
+    return (
+        EXPORTS + NUGGETIZER_EXPORTS + TOP_DOCS_EXPORTS,
+        "NIST formats; nuggets and assignments in nuggetizer's JSON Lines; the top-documents lists as a run file",
+    )
 
 
 def url_files(evaluation):
