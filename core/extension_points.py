@@ -185,6 +185,12 @@ scorer = point(
     """scorer(evaluation, topic_ids) -> scoring.registry.ScoreBatch: given the stale topics (None: all), read
     the official judgments (assess.official) and return the Score rows that replace the old ones.""",
 )
+run_groups = point(
+    "run_groups",
+    """run_groups(evaluation, runs) -> [(label, [run, ...]), ...]: the runs whose "score" measures the same thing,
+    group by group (TREC RAG: answer runs, scored by nugget All, apart from retrieval runs, scored by nDCG@20).
+    Significance compares runs within one group; without it every run is one group.""",
+)
 report = point(
     "report",
     """report(run) -> scoring.reports.RunReport: a run's report; without one, the generic report of its stored

@@ -248,6 +248,8 @@ class SignificanceRun:
     judging: Judging
     alpha: float = 0.05
     randomization: object = None  # scoring.measures.randomization.Randomization, or None (fewer than two runs)
+    groups: tuple = ()  # the labels of the track's run groups (core.extension_points.run_groups), if it has them
+    group: str = ""  # the group analysed
 
     @property
     def warning(self):
@@ -262,6 +264,8 @@ class SignificanceRun:
         r = self.result
         out = {
             "over": self.over,
+            "group": self.group,
+            "groups": list(self.groups),
             "best_per_team": self.best_per_team,
             "runs_analysed": self.runs,
             "judging": self.judging.as_dict(),
@@ -321,7 +325,17 @@ def best_run_per_team(runs, scores):
     return list(best.values())
 
 
-def significance_of(evaluation, alpha=0.05, best_per_team=False, permutations=None, seed=None):
+class UnknownGroup(ValueError):
+    """A run group the evaluation's track does not have."""
+
+
+def run_groups(evaluation, runs):
+    """[(label, runs)] of the track's run groups (core.extension_points.run_groups), or [("", runs)]."""
+    grouping = ep.run_groups.get(evaluation.track)
+    return grouping(evaluation, runs) if grouping is not None else [("", runs)]
+
+
+def significance_of(evaluation, alpha=0.05, best_per_team=False, permutations=None, seed=None, group=None):
     """Two-way ANOVA + Tukey HSD over the stored per-series scores of the judged runs (or of the best judged run
     per team), and the paired randomization test of every pair of them (`permutations`, `seed`: None for the
     defaults), with the run set in words and how far judging has got (SignificanceRun)."""
@@ -329,6 +343,11 @@ def significance_of(evaluation, alpha=0.05, best_per_team=False, permutations=No
     from scoring.measures.significance import tukey_two_way
 
     runs = list(compared_runs(evaluation).select_related("team"))
+    groups = run_groups(evaluation, runs)
+    chosen = groups[0][0] if group is None else group
+    if chosen not in dict(groups):
+        raise UnknownGroup(f"no run group {group!r}; the groups are {', '.join(label for label, _ in groups)}")
+    runs = dict(groups)[chosen]
     priorities = sorted(judged_priorities(evaluation))
     judged = (
         f"runs of the judged priorities ({', '.join(map(str, priorities))})"
@@ -340,6 +359,8 @@ def significance_of(evaluation, alpha=0.05, best_per_team=False, permutations=No
         over = f"the best run of each of {len(runs)} teams (highest run score among its {judged})"
     else:
         over = f"all {len(runs)} {judged}"
+    if chosen:
+        over += f", {chosen} only (the track scores other runs on another measure)"
     by_id = {r.id: r for r in runs}
     rows = list(
         Score.objects.filter(run_id__in=list(by_id), scope=Score.SERIES, measure="score")
@@ -359,4 +380,6 @@ def significance_of(evaluation, alpha=0.05, best_per_team=False, permutations=No
             permutations=rand.DEFAULT_PERMUTATIONS if permutations is None else permutations,
             seed=rand.DEFAULT_SEED if seed is None else seed,
         ),
+        groups=tuple(label for label, _ in groups if label),
+        group=chosen,
     )

@@ -20,6 +20,7 @@ from scoring.release import ReleaseRefused, release, release_summary, released_f
 from scoring.reports import build_report, comparison_words
 from scoring.rescore import freshness
 from scoring.results import (
+    UnknownGroup,
     can_see_run_scores,
     component_measures,
     evaluation_judging,
@@ -92,9 +93,16 @@ def significance(request, slug):
         seed = params.optional_integer(request.GET.get("seed"), "seed")
     except params.BadParameter as e:  # Django's own 400 page would not say which parameter
         return HttpResponse(str(e), status=400, content_type="text/plain; charset=utf-8")
-    analysis = significance_of(
-        evaluation, best_per_team=request.GET.get("runs") == "best", permutations=permutations, seed=seed
-    )
+    try:
+        analysis = significance_of(
+            evaluation,
+            best_per_team=request.GET.get("runs") == "best",
+            permutations=permutations,
+            seed=seed,
+            group=request.GET.get("group"),
+        )
+    except UnknownGroup as e:
+        return HttpResponse(str(e), status=400, content_type="text/plain; charset=utf-8")
     return render(
         request,
         "scoring/significance.html",

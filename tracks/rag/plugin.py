@@ -3,7 +3,7 @@
 
 from core import extension_points as ep
 from core.tracks import PageLink, Track, register_track
-from tracks.rag import demo, exports, judging, keys, kinds, qrels, report, scorer
+from tracks.rag import demo, exports, judging, keys, kinds, qrels, report, run_groups, scorer
 from tracks.rag.formats import runs, segments, topics
 from tracks.rag.judgments_jsonl import RagRecords
 from tracks.rag.labels import KIND
@@ -49,6 +49,7 @@ def register():
     ep.demo.register(slug, demo.load_rag_demo)
     ep.adjudication_queue.register(slug, judging.adjudication_queue)
     ep.scorer.register(slug, scorer.score)
+    ep.run_groups.register(slug, run_groups.run_groups)  # answer and retrieval runs compared apart
     ep.report.register(slug, report.run_report)
     ep.judgment_exports.register(slug, judgment_exports)
     ep.qrels.register(slug, qrels.qrels)

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from config import params
 from pooling.models import Evaluation
 from scoring.measures import randomization
-from scoring.results import significance_of
+from scoring.results import UnknownGroup, significance_of
 
 
 class Command(BaseCommand):
@@ -32,6 +32,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--seed", default=randomization.DEFAULT_SEED, help=f"its seed (default {randomization.DEFAULT_SEED})"
         )
+        parser.add_argument("--group", help="the run group to compare (a track's run groups, e.g. TREC RAG's)")
         parser.add_argument("--json", action="store_true")
 
     def handle(self, slug, **options):
@@ -45,13 +46,17 @@ class Command(BaseCommand):
             seed = params.integer(options["seed"], "--seed")
         except params.BadParameter as e:
             raise CommandError(str(e)) from None
-        analysis = significance_of(
-            evaluation,
-            alpha=options["alpha"],
-            best_per_team=options["best_per_team"],
-            permutations=permutations,
-            seed=seed,
-        )
+        try:
+            analysis = significance_of(
+                evaluation,
+                alpha=options["alpha"],
+                best_per_team=options["best_per_team"],
+                permutations=permutations,
+                seed=seed,
+                group=options["group"],
+            )
+        except UnknownGroup as e:
+            raise CommandError(str(e)) from None
         result, teams = analysis.result, analysis.teams
         if result is None:
             raise CommandError(f"not enough scored runs and series (at least two of each) among {analysis.over}")
