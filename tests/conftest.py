@@ -245,3 +245,19 @@ def save_path(request, monkeypatch):
     elif not fastsave.available():
         pytest.skip("the one-statement writer needs PostgreSQL")
     return request.param
+
+
+# Fixtures that reach the database once for a whole module (tests.samples.demo_world); their tests name no database.
+MODULE_DATABASE_FIXTURES = {"demo_world"}
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """pytest-django creates the test database only when a collected test asks for it (a mark or a db fixture).
+    A file whose tests reach it only through a module fixture, run alone, would then find no tables: there, its
+    tests ask for the database (in a whole run another test has, and nothing changes)."""
+    if any(item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames) for item in items):
+        return
+    for item in items:
+        if MODULE_DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.django_db)
