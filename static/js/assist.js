@@ -46,6 +46,11 @@
   function accept() {
     var b = document.querySelector("#assist-panel [data-assist-accept]");
     if (!b) return;
+    // a page that takes a whole value (TREC RAG's answer: its nuggets' assignments) cancels this and saves it
+    var value = null;
+    try { value = JSON.parse(b.getAttribute("data-assist-value") || "null"); } catch (e) { value = null; }
+    var asked = new CustomEvent("assay:assist-accept", {cancelable: true, detail: {label: b.getAttribute("data-assist-accept"), value: value}});
+    if (!document.dispatchEvent(asked)) return;
     var t = target(b.getAttribute("data-assist-accept"));
     if (t && !t.disabled) t.click();
   }

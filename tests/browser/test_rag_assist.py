@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from assess import assist
-from assess.models import Judgment, Suggestion
+from assess.models import Judgment, Nugget, Suggestion
 from tests.browser.test_rag_nuggets import assigned  # noqa: F401 (a fixture)
 from tests.tracks.qa.browser.test_judging import expect_text
 from tracks.rag import judging
@@ -43,3 +43,30 @@ def test_relevance_reveal_after_then_accept_with_one_key(page, login, live_serve
     assert [c.after["label"] for c in judgment.changes.order_by("version")] == ["1", "2"]
     page.goto(url)
     expect_text(page, "#assist-mark", "saved with this suggestion visible (your own, before it: related)")
+
+
+def test_an_answers_suggested_assignment_is_taken_whole_with_one_key(page, login, live_server, assigned):
+    """Suggest first on the answer page: `g` assigns every nugget as the suggestion does (over the one the
+    assessor chose first), in one save of the answer's judgment."""
+    ann, topic, assignment = assigned
+    n1, n2 = (Nugget.objects.create(topic=topic, text=t, position=p, created_by=ann) for p, t in ((1, "A"), (2, "B")))
+    answer = judging.topic_items(topic, "answer")[0]
+    Suggestion.objects.create(
+        evaluation=topic.evaluation, topic=topic, kind="rag", item=answer,
+        value={"label": "assigned", "nuggets": {str(n1.pk): "support", str(n2.pk): "partial_support"}},
+        rationale=RATIONALE, source="file", source_name="a.jsonl",
+    )  # fmt: skip
+    assist.set_design(topic.evaluation, unit="item", conditions=["suggest_first"], seed=2)
+    login(page, "ann")
+    page.goto(live_server.url + reverse("rag:assign", args=[assignment.pk, answer.pk]))
+    page.wait_for_load_state()
+    expect_text(page, "#assist-panel", "nuggets assigned: 1 support, 1 partial_support")
+    page.keyboard.press("3")  # the first nugget: no support, the assessor's own
+    page.wait_for_function("() => document.querySelectorAll('.rag-row')[0].dataset.label === 'not_support'"
+                           " && document.getElementById('status').textContent.includes('version 1')")  # fmt: skip
+    page.keyboard.press("g")
+    page.wait_for_function("() => document.querySelectorAll('.rag-row')[1].dataset.label === 'partial_support'"
+                           " && document.getElementById('status').textContent.includes('version 2')")  # fmt: skip
+    expect_text(page, "#assist-mark", "saved with this suggestion visible")
+    judgment = Judgment.objects.get(item=answer, assessor=ann)
+    assert judgment.value["nuggets"] == {str(n1.pk): "support", str(n2.pk): "partial_support"}

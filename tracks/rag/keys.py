@@ -80,6 +80,7 @@ ASSIGN = Page(
         (NEXT_BATCH, "next answer"),
         (PREVIOUS_BATCH, "previous answer"),
         (UNJUDGED, "next answer not fully assigned"),
+        (ACCEPT_SUGGESTION, "accept the machine suggestion's assignment of the nuggets (assisted judging)"),
     ),
 )
 

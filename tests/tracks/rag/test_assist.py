@@ -110,5 +110,32 @@ def test_reveal_after_sends_nothing_on_the_relevance_and_support_pages_before_th
 
 
 def test_the_rag_pages_list_the_accept_key():
-    for page in (rag_keys.RELEVANCE, rag_keys.SUPPORT):
+    for page in (rag_keys.RELEVANCE, rag_keys.SUPPORT, rag_keys.ASSIGN):
         assert "accept-suggestion" in [key.action for key, _ in page.keys]
+
+
+def test_an_answers_suggested_assignment_waits_for_the_first_save_then_is_shown_whole(client, judged):
+    ev, topic, ann = judged
+    a = Assignment.objects.get(assessor=ann)
+    n1 = Nugget.objects.create(topic=topic, text="Caffeine blocks adenosine", position=1, created_by=ann)
+    n2 = Nugget.objects.create(topic=topic, text="Avoid late coffee", position=2, created_by=ann)
+    answer = next(iter(items(topic, "answer").values()))
+    value = {"label": "assigned", "nuggets": {str(n1.pk): "support", str(n2.pk): "partial_support"}}
+    Suggestion.objects.create(
+        evaluation=ev, topic=topic, kind="rag", item=answer, value=value, rationale=SECRET, source="file",
+        source_name="a.jsonl",
+    )  # fmt: skip
+    assist.set_design(ev, unit="item", conditions=["reveal_after"], seed=1)
+    client.force_login(ann)
+    url = reverse("rag:assign", args=[a.pk, answer.pk])
+    before = client.get(url).content.decode()
+    assert SECRET not in before and "partial_support" not in before.split('id="assist-panel"')[1]
+    client.post(
+        reverse("rag:judge", args=[answer.pk]),
+        json.dumps({"version": 0, "value": {"label": "assigned", "nuggets": {str(n1.pk): "not_support"}}}),
+        content_type="application/json",
+    )
+    after = client.get(url).content.decode()
+    assert SECRET in after and "nuggets assigned: 1 support, 1 partial_support" in after
+    held = f"{{&quot;{n1.pk}&quot;: &quot;support&quot;, &quot;{n2.pk}&quot;: &quot;partial_support&quot;}}"
+    assert f'data-assist-value="{{&quot;label&quot;: &quot;assigned&quot;, &quot;nuggets&quot;: {held}}}"' in after

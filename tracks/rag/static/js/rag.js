@@ -132,6 +132,18 @@
     });
   }
 
+  // Accepting a machine suggestion for the answer (static/js/assist.js) takes its assignment of each nugget on the
+  // page, over the ones chosen so far, in one save through the answer's Saver.
+  document.addEventListener("assay:assist-accept", function (e) {
+    if (!answer) return;
+    e.preventDefault();
+    var held = (e.detail && e.detail.value && e.detail.value.nuggets) || {};
+    var value = {label: "assigned", nuggets: Object.assign({}, (answer.intended || answer.value || {}).nuggets || {})};
+    rows.forEach(function (r) { var id = r.getAttribute("data-nugget"); if (held[id]) value.nuggets[id] = held[id]; });
+    answer.intended = value;
+    answer.save(value);
+  });
+
   function choose(row, button) {
     var label = button.getAttribute("data-label");
     if (answer) {
