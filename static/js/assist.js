@@ -55,6 +55,16 @@
     if (t && !t.disabled) t.click();
   }
 
+  // A row form's set-valued suggestion (QA's nugget match): tick exactly its boxes and let the form save as on
+  // any change of a box (htmx, the page's own save).
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("[data-assist-check]");
+    var form = b && b.closest("form");
+    if (!form) return;
+    var ids = JSON.parse(b.getAttribute("data-assist-check") || "[]").map(String);
+    form.querySelectorAll('input[type="checkbox"][name="nuggets"]').forEach(function (box) { box.checked = ids.indexOf(box.value) >= 0; });
+    form.dispatchEvent(new Event("change", {bubbles: true}));
+  });
   document.addEventListener("click", function (e) {
     if (e.target.closest && e.target.closest("#assist-panel [data-assist-accept]")) accept();
   });
