@@ -45,7 +45,11 @@
 
   function accept() {
     var b = document.querySelector("#assist-panel [data-assist-accept]");
-    if (!b) return;
+    if (!b) {  // no panel: a page of row forms (QA's nugget matches) accepts the current row's suggestion
+      var row = document.querySelector(".current [data-assist-check]");
+      if (row) row.click();
+      return;
+    }
     // a page that takes a whole value (TREC RAG's answer: its nuggets' assignments) cancels this and saves it
     var value = null;
     try { value = JSON.parse(b.getAttribute("data-assist-value") || "null"); } catch (e) { value = null; }

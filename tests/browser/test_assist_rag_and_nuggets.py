@@ -1,13 +1,13 @@
-"""Assisted judging on TREC RAG's relevance page in Chromium (issue 30), under *reveal after*: nothing of the
-suggestion before the assessor's own grade is saved, and the page stays on the segment after that first save (so
-the suggestion is seen); then the suggestion appears, `g` takes its grade through the page's own save and moves
-on, and the judgment is marked as made with the suggestion visible, the assessor's own grade kept."""
+"""Assisted judging in Chromium (issue 30) on TREC RAG's relevance page under *reveal after* (nothing of the
+suggestion before the assessor's own grade is saved, the page stays on the segment after that first save, then `g`
+takes the suggested grade through the page's own save and moves on, the judgment marked as made with it visible),
+on RAG's answer page (a suggested assignment taken whole) and on QA's nugget page (a row's suggested nuggets)."""
 
 import pytest
 from django.urls import reverse
 
 from assess import assist
-from assess.models import Judgment, Nugget, Suggestion
+from assess.models import Assignment, Judgment, Nugget, Suggestion
 from tests.browser.test_rag_nuggets import assigned  # noqa: F401 (a fixture)
 from tests.tracks.qa.browser.test_judging import expect_text
 from tracks.rag import judging
@@ -70,3 +70,32 @@ def test_an_answers_suggested_assignment_is_taken_whole_with_one_key(page, login
     expect_text(page, "#assist-mark", "saved with this suggestion visible")
     judgment = Judgment.objects.get(item=answer, assessor=ann)
     assert judgment.value["nuggets"] == {str(n1.pk): "support", str(n2.pk): "partial_support"}
+
+
+def test_qa_nugget_match_suggestion_accepted_with_one_key(page, login, live_server, transactional_db, make_user):
+    """QA's nugget page, suggest first: the current answer string's row shows the machine's nuggets by number, and
+    `g` ticks exactly them and saves the row as a change of its boxes would."""
+    from tracks.qa.sample import build_sample
+
+    sample = build_sample()
+    nora = make_user("nora", "assessor")
+    assignment = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=nora)
+    question = sample.questions["1.3"]
+    first, second, third = (
+        Nugget.objects.create(topic=question, text=t, position=p, created_by=nora)
+        for p, t in ((1, "Founded in 1909"), (2, "Paris headquarters"), (3, "Known for perfume"))
+    )
+    item = sample.items["1.3"][0]
+    Suggestion.objects.create(
+        evaluation=sample.evaluation, topic=question, kind="nugget_match", item=item,
+        value={"nuggets": [third.pk, first.pk]}, rationale=RATIONALE, source="file", source_name="assign.jsonl",
+    )  # fmt: skip
+    assist.set_design(sample.evaluation, unit="item", conditions=["suggest_first"], seed=2)
+    login(page, "nora")
+    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, question.pk]))
+    page.wait_for_load_state()
+    expect_text(page, f"#match-{item.pk} .assist-row", "nuggets 1, 3")
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("g")
+    expect_text(page, f"#match-{item.pk} .assist-mark", "saved with this suggestion visible")
+    assert Judgment.objects.get(item=item, kind="nugget_match").value == {"nuggets": sorted([first.pk, third.pk])}
