@@ -8,7 +8,12 @@ from django.urls import reverse
 
 from assess import assist
 from assess.models import Assignment, Judgment, Nugget, Suggestion
-from tests.browser.test_rag_nuggets import assigned  # noqa: F401 (a fixture)
+from corpus.loading import load_collection
+from pooling.evaluations import create_evaluation
+from pooling.pools import build_pools
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
+from tests.browser.test_rag_nuggets import FIXTURES, assigned  # noqa: F401 (a fixture)
 from tests.tracks.qa.browser.test_judging import expect_text
 from tracks.rag import judging
 
@@ -99,3 +104,43 @@ def test_qa_nugget_match_suggestion_accepted_with_one_key(page, login, live_serv
     page.keyboard.press("g")
     expect_text(page, f"#match-{item.pk} .assist-mark", "saved with this suggestion visible")
     assert Judgment.objects.get(item=item, kind="nugget_match").value == {"nuggets": sorted([first.pk, third.pk])}
+
+
+@pytest.fixture
+def two_runs(transactional_db, make_user):
+    """Team Alpha's and Beta's answers to 2024-145: some segments cited by a sentence of each."""
+    ann = make_user("ann", "assessor")
+    load_collection("rag-segs", "msmarco-v2.1-segmented", [str(FIXTURES / "segments.jsonl")])
+    ev = create_evaluation("rag", judging.TRACK, ["rag-segs"])
+    load_topics(ev, (FIXTURES / "topics.jsonl").read_bytes(), "topics.jsonl")
+    runs = [RunFile(n, (FIXTURES / n).read_bytes(), "Team " + n[:4]) for n in ("alpha-2024.jsonl", "beta-2025.jsonl")]
+    load_run_files(ev, runs)
+    build_pools(ev)
+    topic = ev.topics.get(ident="2024-145")
+    return ann, topic, Assignment.objects.create(evaluation=ev, topic=topic, assessor=ann)
+
+
+def test_support_panel_follows_the_current_sentence(page, login, live_server, two_runs):
+    """RAG's support page judges every sentence citing one segment: the one panel is the current sentence's, `g`
+    presses that sentence's own button, and moving on brings the next sentence's (still hidden) panel."""
+    ann, topic, assignment = two_runs
+    number, batch = next((n, b) for n, (_, b) in enumerate(judging.support_batches(topic), start=1) if len(b) >= 2)
+    for item in batch[:2]:
+        Suggestion.objects.create(
+            evaluation=topic.evaluation, topic=topic, kind="rag", item=item, value={"label": "full_support"},
+            rationale=f"{RATIONALE} ({item.pk})", source="file", source_name="s.jsonl",
+        )  # fmt: skip
+    assist.set_design(topic.evaluation, unit="item", conditions=["reveal_after"], seed=2)
+    login(page, "ann")
+    page.goto(live_server.url + reverse("rag:support", args=[assignment.pk, number]))
+    page.wait_for_load_state()
+    expect_text(page, "#assist-panel", "once you have saved your own judgment")
+    page.keyboard.press("3")  # no support: the assessor's own; the sentence stays current
+    expect_text(page, "#assist-panel", f"({batch[0].pk})")
+    page.keyboard.press("g")
+    page.wait_for_function(f"() => document.querySelector('#assist-panel[data-assist-item=\"{batch[1].pk}\"]')")
+    expect_text(page, "#assist-panel", "once you have saved your own judgment")
+    assert RATIONALE not in page.locator("#assist-panel").inner_text()
+    judgment = Judgment.objects.get(item=batch[0], assessor=ann)
+    assert (judgment.value["label"], judgment.version) == ("full_support", 2)
+    assert not Judgment.objects.filter(item=batch[1]).exists()
