@@ -39,6 +39,8 @@ from django.utils.dateparse import parse_datetime
 from assess.kinds import InvalidValue, check_value
 from assess.models import (
     Assignment,
+    AssistCondition,
+    AssistDesign,
     Invitation,
     Judgment,
     JudgmentChange,
@@ -278,6 +280,24 @@ def _searches(evaluation, names, track):
         }
 
 
+def _assist_design(evaluation, names, track):
+    """The assisted-judging design and its split as drawn (issue 30): the seed alone would not give the same split
+    in a rebuild whose pool items' ids come in another order."""
+    design = AssistDesign.objects.filter(evaluation=evaluation).first()
+    if design is None:
+        return
+    split = AssistCondition.objects.filter(evaluation=evaluation).order_by("item_id")
+    yield {
+        "type": "assist_design",
+        "unit": design.unit,
+        "conditions": design.conditions,
+        "seed": design.seed,
+        "created_by": names.users.get(design.created_by_id),
+        "created_at": design.created_at.isoformat(),
+        "split": [[*names.keys[c.item_id], c.condition] for c in split.only("item_id", "condition")],
+    }
+
+
 def _suggestions(evaluation, names, track):
     """Assisted judging's machine suggestions (issue 30, docs/assist.md) with their provenance, error rows too, and
     when each was first shown to whom (the line between an assessor's own judgment and one made with it)."""
@@ -327,6 +347,7 @@ WRITERS = (
     _closures,
     _structure,
     _searches,
+    _assist_design,
     _suggestions,
 )
 
@@ -678,6 +699,32 @@ def _read_search(imp, rec):
     imp.stamp(SearchLog, s.id, "at", rec.get("at"))
 
 
+def _read_assist_design(imp, rec):
+    imp.once(("assist_design",), "the assisted-judging design")
+    if rec.get("unit") not in dict(AssistDesign.UNITS):
+        raise imp.error(f"an assist design's unit is item or topic, not {rec.get('unit')!r}")
+    known = dict(AssistCondition.CONDITIONS)
+    conditions = rec.get("conditions")
+    if not isinstance(conditions, list) or not conditions or any(c not in known for c in conditions):
+        raise imp.error(f"an assist design's conditions are some of {', '.join(known)}")
+    design = AssistDesign.objects.create(
+        evaluation=imp.evaluation,
+        unit=rec["unit"],
+        conditions=conditions,
+        seed=int(rec["seed"]),
+        created_by=imp.user(rec["created_by"]) if rec.get("created_by") else None,
+    )
+    imp.stamp(AssistDesign, design.id, "created_at", rec.get("created_at"))
+    rows = []
+    for topic, key, condition in rec.get("split") or []:
+        if (topic, key) not in imp.items:
+            raise imp.error(f"no pool item {key!r} for question {topic}")
+        if condition not in conditions:
+            raise imp.error(f"pool item {key!r} of {topic}: {condition!r} is not a condition of the design")
+        rows.append(AssistCondition(evaluation=imp.evaluation, item_id=imp.items[(topic, key)], condition=condition))
+    AssistCondition.objects.bulk_create(rows)
+
+
 def _read_suggestion(imp, rec):
     """A suggestion as the source stored it: its subject found like a judgment's, its value mapped like a history
     value (a nugget deleted in the source stays named, negated), an error row kept with no value."""
@@ -734,6 +781,7 @@ READERS = {
     "closure": _read_closure,
     "structure": _read_structure,
     "search": _read_search,
+    "assist_design": _read_assist_design,
     "suggestion": _read_suggestion,
 }
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from assess import assist
-from assess.models import Assignment, Nugget, Suggestion, SuggestionShown
+from assess.models import Assignment, AssistCondition, AssistDesign, Nugget, Suggestion, SuggestionShown
 from corpus.loading import load_collection
 from pooling.evaluations import create_evaluation
 from pooling.models import Evaluation
@@ -46,7 +46,7 @@ def test_suggestions_with_their_showings_survive_export_and_import(make_user):
     ev = build()
     topic = ev.topics.get(ident=T)
     Assignment.objects.create(evaluation=ev, topic=topic, assessor=ann)
-    assist.set_design(ev, unit="item", conditions=["suggest_first"], seed=1)  # before any judgment
+    assist.set_design(ev, unit="item", conditions=["suggest_first"], seed=1, by=ann)  # before any judgment
     nugget = judging.create_nugget(ann, topic, "Caffeine blocks adenosine", "vital")
     answer = judging.topic_items(topic, "answer")[0]
     segment = next(i for i in judging.topic_items(topic, "relevance") if i.docid == seg(0, 0))
@@ -73,6 +73,11 @@ def test_suggestions_with_their_showings_survive_export_and_import(make_user):
     (moved,) = Suggestion.objects.filter(evaluation=rebuilt, error="")
     assert moved.value["nuggets"] == {str(Nugget.objects.get(topic__evaluation=rebuilt).pk): "support"}
     assert SuggestionShown.objects.get().suggestion == moved
+    design = AssistDesign.objects.get(evaluation=rebuilt)
+    assert (design.unit, design.conditions, design.seed, design.created_by) == ("item", ["suggest_first"], 1, ann)
+    split = AssistCondition.objects.filter(evaluation=rebuilt)
+    assert split.count() == rebuilt.pool_items.count() and {c.condition for c in split} == {"suggest_first"}
+    assert assist.visible(ann, judging.topic_items(rebuilt.topics.get(ident=T), "answer")[0], "rag").state == "shown"
 
 
 def test_a_suggestion_record_without_value_or_error_is_refused_by_line(make_user):
