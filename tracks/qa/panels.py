@@ -5,7 +5,7 @@ and matches). Context builders only; the views render them."""
 import json
 
 from assess import judging
-from assess.models import AnswerClass, Judgment, Nugget
+from assess.models import AnswerClass, Judgment, Nugget, Suggestion
 from assess.official import VOTE
 from assess.templatetags.assist import panel_context
 from pooling.models import PoolItem
@@ -75,9 +75,12 @@ def workspace_context(request, assignment, question, message=None, error=None):
         j.item_id: j for j in Judgment.objects.filter(topic=question, kind="nugget_match", assessor=request.user)
     }
     items = list(PoolItem.objects.filter(topic=question).order_by("position", "id"))
+    suggested = set(
+        Suggestion.objects.filter(topic=question, kind="nugget_match", error="").values_list("item_id", flat=True)
+    )
     for item in items:
         attach_match(item, matches.get(item.pk), nuggets)
-        attach_suggestion(request.user, item, nuggets)
+        attach_suggestion(request.user, item, nuggets, suggested)
     return {
         "assignment": assignment,
         "question": question,
@@ -90,10 +93,14 @@ def workspace_context(request, assignment, question, message=None, error=None):
     }
 
 
-def attach_suggestion(user, item, nuggets):
+def attach_suggestion(user, item, nuggets, suggested=None):
     """The machine's nugget match for the row, only as the assisted-judging gate allows (assess.assist.visible,
     through the panel's own context: off, waiting until this assessor's first match of the item is saved, or
-    shown), its nuggets by the numbers the page gives them."""
+    shown), its nuggets by the numbers the page gives them. `suggested`: the ids of the items that have a
+    suggestion at all (the others are off without asking), when the caller has them."""
+    if suggested is not None and item.pk not in suggested:
+        item.assist = {"state": "off"}
+        return
     seen = panel_context(user, item, "nugget_match")
     if seen["state"] == "shown":
         index = {n.pk: n.index for n in nuggets}
