@@ -1,7 +1,7 @@
 """Assisted judging on TREC RAG's pages (issue 30): suggestions for the "rag" kind loaded from UMBRELA's graded
 qrels (relevance: a segment's grade goes to its relevance item, not to the sentences citing it) and from Assay
 JSON Lines (support of a sentence by a segment, an answer's nugget assignment); under *reveal after* nothing of a
-suggestion is in the relevance or support page, nor the panel, before the assessor's own first save."""
+suggestion is in the relevance or support page, the panel or the API, before the assessor's own first save."""
 
 import json
 
@@ -94,7 +94,8 @@ def test_reveal_after_sends_nothing_on_the_relevance_and_support_pages_before_th
     }
     for name, (url, item, own) in pages.items():
         panel = reverse("assess:assist_panel", args=[item.pk, "rag"])
-        for response in (client.get(url), client.get(panel)):
+        api = reverse("api:item_suggestion", args=[item.pk, "rag"])
+        for response in (client.get(url), client.get(panel), client.get(api)):
             body = response.content.decode()
             assert response.status_code == 200 and SECRET not in body, name
         assert "once you have saved your own judgment" in client.get(url).content.decode(), name
@@ -104,7 +105,7 @@ def test_reveal_after_sends_nothing_on_the_relevance_and_support_pages_before_th
             content_type="application/json",
         )
         assert saved.status_code == 200 and SECRET not in saved.content.decode(), name
-        for response in (client.get(url), client.get(panel)):
+        for response in (client.get(url), client.get(panel), client.get(api)):
             assert SECRET in response.content.decode(), name
         assert "saved before this suggestion was shown" in client.get(panel).content.decode(), name
 
