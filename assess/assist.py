@@ -274,10 +274,15 @@ def load_suggestions(evaluation, fmt, data, filename, *, kind=None, grades=None,
             name, value = next(iter(record.subject.items()))
             found.append(f"{where}: topic {topic.ident} has no pool item with {name} {value[:80]!r}")
             continue
+        record_kind = record.kind or kind
+        if len(matches) > 1 and fmt == "qrels" and label_key(kind or ""):
+            # a segment may be pooled under several item kinds (TREC RAG: relevance and support): a grade goes to
+            # the items whose labels it is
+            fitting = [i for i in matches if grades.get(record.grade) in labels_of(i, kind)]
+            matches = fitting or matches[:1]  # none fits: the label check below names the problem
         if len(matches) > 1 and "answer_text" not in record.subject:
             found.append(f"{where}: {len(matches)} pool items of topic {topic.ident} match; name it by pool_id or key")
             continue
-        record_kind = record.kind or kind
         if fmt == "qrels":
             if not kind or not label_key(kind):
                 found.append(f"{where}: name the labelled judgment kind the qrels' grades are labels of")

@@ -39,11 +39,15 @@ from django.utils.dateparse import parse_datetime
 from assess.kinds import InvalidValue, check_value
 from assess.models import (
     Assignment,
+    AssistCondition,
+    AssistDesign,
     Invitation,
     Judgment,
     JudgmentChange,
     SearchLog,
     StructureChange,
+    Suggestion,
+    SuggestionShown,
     TopicClosure,
 )
 from assess.official import VOTE_KINDS
@@ -276,6 +280,61 @@ def _searches(evaluation, names, track):
         }
 
 
+def _assist_design(evaluation, names, track):
+    """The assisted-judging design and its split as drawn (issue 30): the seed alone would not give the same split
+    in a rebuild whose pool items' ids come in another order."""
+    design = AssistDesign.objects.filter(evaluation=evaluation).first()
+    if design is None:
+        return
+    split = AssistCondition.objects.filter(evaluation=evaluation).order_by("item_id")
+    yield {
+        "type": "assist_design",
+        "unit": design.unit,
+        "conditions": design.conditions,
+        "seed": design.seed,
+        "created_by": names.users.get(design.created_by_id),
+        "created_at": design.created_at.isoformat(),
+        "split": [[*names.keys[c.item_id], c.condition] for c in split.only("item_id", "condition")],
+    }
+
+
+def _suggestions(evaluation, names, track):
+    """Assisted judging's machine suggestions (issue 30, docs/assist.md) with their provenance, error rows too, and
+    when each was first shown to whom (the line between an assessor's own judgment and one made with it)."""
+    shown = defaultdict(list)
+    for row in SuggestionShown.objects.filter(suggestion__evaluation=evaluation).order_by("id"):
+        shown[row.suggestion_id].append(
+            {
+                "assessor": names.users[row.assessor_id],
+                "condition": row.condition,
+                "judgment_version": row.judgment_version,
+                "at": row.at.isoformat(),
+            }
+        )
+    keys = names.keys
+    for s in Suggestion.objects.filter(evaluation=evaluation).order_by("id"):
+        yield {
+            "type": "suggestion",
+            "topic": names.ident[s.topic_id],
+            "kind": s.kind,
+            "item": {"topic": keys[s.item_id][0], "key": keys[s.item_id][1]} if s.item_id else None,
+            "nugget": s.nugget_id,
+            "value": s.value,
+            "rationale": s.rationale,
+            "source": s.source,
+            "source_name": s.source_name,
+            "prompt": s.prompt,
+            "parameters": s.parameters,
+            "raw_output": s.raw_output,
+            "seconds": s.seconds,
+            "cost": s.cost,
+            "error": s.error,
+            "created_by": names.users.get(s.created_by_id),
+            "created_at": s.created_at.isoformat(),
+            "shown": shown[s.id],
+        }
+
+
 # In file order: a judgment may name the found items and the track's records (nuggets) before it.
 WRITERS = (
     _header,
@@ -288,6 +347,8 @@ WRITERS = (
     _closures,
     _structure,
     _searches,
+    _assist_design,
+    _suggestions,
 )
 
 
@@ -638,6 +699,77 @@ def _read_search(imp, rec):
     imp.stamp(SearchLog, s.id, "at", rec.get("at"))
 
 
+def _read_assist_design(imp, rec):
+    imp.once(("assist_design",), "the assisted-judging design")
+    if rec.get("unit") not in dict(AssistDesign.UNITS):
+        raise imp.error(f"an assist design's unit is item or topic, not {rec.get('unit')!r}")
+    known = dict(AssistCondition.CONDITIONS)
+    conditions = rec.get("conditions")
+    if not isinstance(conditions, list) or not conditions or any(c not in known for c in conditions):
+        raise imp.error(f"an assist design's conditions are some of {', '.join(known)}")
+    design = AssistDesign.objects.create(
+        evaluation=imp.evaluation,
+        unit=rec["unit"],
+        conditions=conditions,
+        seed=int(rec["seed"]),
+        created_by=imp.user(rec["created_by"]) if rec.get("created_by") else None,
+    )
+    imp.stamp(AssistDesign, design.id, "created_at", rec.get("created_at"))
+    rows = []
+    for topic, key, condition in rec.get("split") or []:
+        if (topic, key) not in imp.items:
+            raise imp.error(f"no pool item {key!r} for question {topic}")
+        if condition not in conditions:
+            raise imp.error(f"pool item {key!r} of {topic}: {condition!r} is not a condition of the design")
+        rows.append(AssistCondition(evaluation=imp.evaluation, item_id=imp.items[(topic, key)], condition=condition))
+    AssistCondition.objects.bulk_create(rows)
+
+
+def _read_suggestion(imp, rec):
+    """A suggestion as the source stored it: its subject found like a judgment's, its value mapped like a history
+    value (a nugget deleted in the source stays named, negated), an error row kept with no value."""
+    jkind = rec["kind"]
+    if jkind not in imp.evaluation.track_spec.judgment_kinds:
+        raise imp.error(f"judgment kind {jkind!r} is not one of track {imp.evaluation.track}'s")
+    item_id, nugget_id, _ = _judgment_subject(imp, rec, jkind)
+    if rec.get("source") not in dict(Suggestion.SOURCES):
+        raise imp.error(f"a suggestion's source is file or model, not {rec.get('source')!r}")
+    value = rec.get("value")
+    if value is None and not rec.get("error"):
+        raise imp.error("a suggestion without a value must be a failed call (error)")
+    shown = rec.get("shown") or []
+    if not isinstance(shown, list):
+        raise imp.error("shown must be a list")
+    made = Suggestion.objects.create(
+        evaluation=imp.evaluation,
+        topic=imp.topic(rec["topic"]),
+        kind=jkind,
+        item_id=item_id,
+        nugget_id=nugget_id,
+        value=None if value is None else _value(imp, jkind, value, history=True),
+        rationale=str(rec.get("rationale") or ""),
+        source=rec["source"],
+        source_name=str(rec.get("source_name") or "")[:300],
+        prompt=str(rec.get("prompt") or ""),
+        parameters=rec.get("parameters") or {},
+        raw_output=str(rec.get("raw_output") or ""),
+        seconds=None if rec.get("seconds") is None else float(rec["seconds"]),
+        cost=rec.get("cost"),
+        error=str(rec.get("error") or ""),
+        created_by=imp.user(rec["created_by"]) if rec.get("created_by") else None,
+    )
+    imp.stamp(Suggestion, made.id, "created_at", rec.get("created_at"))
+    for h in shown:
+        row = SuggestionShown.objects.create(
+            suggestion=made,
+            assessor=imp.user(h["assessor"]),
+            item_id=item_id,
+            condition=str(h["condition"]),
+            judgment_version=int(h.get("judgment_version") or 0),
+        )
+        imp.stamp(SuggestionShown, row.id, "at", h.get("at"))
+
+
 # Record type -> reader(importing, rec); the track's own records are read by its TrackRecords.readers.
 READERS = {
     "settings": _read_settings,
@@ -649,6 +781,8 @@ READERS = {
     "closure": _read_closure,
     "structure": _read_structure,
     "search": _read_search,
+    "assist_design": _read_assist_design,
+    "suggestion": _read_suggestion,
 }
 
 

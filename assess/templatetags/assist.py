@@ -9,6 +9,8 @@ came from, an accept button (key `g`, action "accept-suggestion") and the mark o
 static/js/assist.js reloads the panel after each save and makes accept press the page's own button for the
 suggested label, so the page's save protocol is the one used."""
 
+import json
+
 from django import template
 
 from assess import assist
@@ -30,10 +32,14 @@ def panel_context(user, item, kind):
     if mine is not None and seen.shown_version:
         change = mine.changes.filter(version=seen.shown_version).first()
         own_before = in_words(kind, change.after) if change else None
+    whole = bool(suggestion.value.get("nuggets"))
     context |= {
         "suggestion": suggestion,
-        "words": in_words(kind, suggestion.value) if not key else suggestion.value.get(key),
+        # a value with more than its label (TREC RAG's answer: a nugget per assignment) is said whole, and carried
+        # whole for a page that accepts it whole (assay:assist-accept, static/js/assist.js)
+        "words": suggestion.value.get(key) if key and not whole else in_words(kind, suggestion.value),
         "accept_label": suggestion.value.get(key) if key else "",
+        "accept_value": json.dumps(suggestion.value) if whole else "",
         "judged": mine is not None,
         "own_before": own_before,
         "with_suggestion": mine is not None and mine.version > seen.shown_version,

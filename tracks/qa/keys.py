@@ -65,6 +65,7 @@ NUGGETS = Page(
         (PREVIOUS_NUGGET, "previous nugget"),
         (VITAL, "vote the current nugget vital (moves on)"),
         (OKAY, "vote the current nugget okay (moves on)"),
+        (ACCEPT_SUGGESTION, "the current answer string holds the nuggets the machine suggests (assisted judging)"),
     ),
 )
 

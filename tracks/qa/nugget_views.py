@@ -14,7 +14,7 @@ from config.roles import ASSESSOR, ORGANIZER, assessor_required, role_required
 from pooling.models import PoolItem, Topic
 from tracks.qa import nugget_judging, questions
 from tracks.qa.access import my_assignment, question_of
-from tracks.qa.panels import attach_match, votes_by_nugget, workspace_context
+from tracks.qa.panels import attach_match, attach_suggestion, votes_by_nugget, workspace_context
 from tracks.qa.permissions import may_vote, revote_asked
 
 
@@ -136,6 +136,7 @@ def match(request, item_id):
         judgment = Judgment.objects.filter(kind="nugget_match", item=item, assessor=request.user).first()
         status, error = refused.status, str(refused)
     attach_match(item, judgment, nuggets)
+    attach_suggestion(request.user, item, nuggets)  # after the save: a *reveal after* suggestion may now be shown
     # the workspace's "N matched" comes along out of band, so it counts this save without a reload
     matched = Judgment.objects.filter(topic=item.topic, kind="nugget_match", assessor=request.user).count()
     return render(

@@ -2,9 +2,12 @@
 band after a save that moved an item between classes) and a nugget question's workspace (the nugget list, votes
 and matches). Context builders only; the views render them."""
 
+import json
+
 from assess import judging
-from assess.models import AnswerClass, Judgment, Nugget
+from assess.models import AnswerClass, Judgment, Nugget, Suggestion
 from assess.official import VOTE
+from assess.templatetags.assist import panel_context
 from pooling.models import PoolItem
 from tracks.qa import questions
 
@@ -72,8 +75,12 @@ def workspace_context(request, assignment, question, message=None, error=None):
         j.item_id: j for j in Judgment.objects.filter(topic=question, kind="nugget_match", assessor=request.user)
     }
     items = list(PoolItem.objects.filter(topic=question).order_by("position", "id"))
+    suggested = set(
+        Suggestion.objects.filter(topic=question, kind="nugget_match", error="").values_list("item_id", flat=True)
+    )
     for item in items:
         attach_match(item, matches.get(item.pk), nuggets)
+        attach_suggestion(request.user, item, nuggets, suggested)
     return {
         "assignment": assignment,
         "question": question,
@@ -84,6 +91,22 @@ def workspace_context(request, assignment, question, message=None, error=None):
         "closed": judging.is_closed(question),
         "matched": sum(1 for i in items if i.match is not None),
     }
+
+
+def attach_suggestion(user, item, nuggets, suggested=None):
+    """The machine's nugget match for the row, only as the assisted-judging gate allows (assess.assist.visible,
+    through the panel's own context: off, waiting until this assessor's first match of the item is saved, or
+    shown), its nuggets by the numbers the page gives them. `suggested`: the ids of the items that have a
+    suggestion at all (the others are off without asking), when the caller has them."""
+    if suggested is not None and item.pk not in suggested:
+        item.assist = {"state": "off"}
+        return
+    seen = panel_context(user, item, "nugget_match")
+    if seen["state"] == "shown":
+        index = {n.pk: n.index for n in nuggets}
+        held = [pk for pk in seen["suggestion"].value.get("nuggets", []) if pk in index]
+        seen |= {"indices": sorted(index[pk] for pk in held), "ids": json.dumps(held)}
+    item.assist = seen
 
 
 def attach_match(item, judgment, nuggets):

@@ -64,6 +64,12 @@ def nuggets_of(topic):
     return [(n, (official.get(n.pk) or {}).get("vote")) for n in nuggets]
 
 
+def item_labels(item, kind=KIND):
+    """The labels the item may be judged with (ep.item_labels, for assisted judging's suggestions): a segment's
+    grades, a sentence's support, an answer's "assigned"."""
+    return labels_for(item_kind(item.key)) if kind == KIND else item.evaluation.track_spec.labels(kind)
+
+
 def clean_value(item, value):
     """A judgment value checked against the item's kind; RagError naming what is wrong otherwise."""
     if not isinstance(value, dict):

@@ -1,6 +1,7 @@
 """TREC RAG's judging pages and their keys (registered with assess.keymap through the Track's pages)."""
 
 from assess.keymap import (
+    ACCEPT_SUGGESTION,
     NEXT,
     NEXT_ARROW,
     NUMBER,
@@ -35,6 +36,7 @@ SUPPORT = Page(
         (NEXT_BATCH, "next segment"),
         (PREVIOUS_BATCH, "previous segment"),
         (UNJUDGED, "next segment with unjudged sentences"),
+        (ACCEPT_SUGGESTION, "accept the machine suggestion shown beside the current sentence (assisted judging)"),
     ),
 )
 
@@ -48,6 +50,7 @@ RELEVANCE = Page(
         (PREVIOUS_ARROW, "previous segment"),
         (NUMBER, "grade: 1 irrelevant (0), 2 related (1), 3 highly relevant (2), 4 perfectly relevant (3)"),
         (UNJUDGED, "next unjudged segment"),
+        (ACCEPT_SUGGESTION, "accept the machine suggestion shown beside the segment (assisted judging)"),
     ),
 )
 
@@ -77,6 +80,7 @@ ASSIGN = Page(
         (NEXT_BATCH, "next answer"),
         (PREVIOUS_BATCH, "previous answer"),
         (UNJUDGED, "next answer not fully assigned"),
+        (ACCEPT_SUGGESTION, "accept the machine suggestion's assignment of the nuggets (assisted judging)"),
     ),
 )
 

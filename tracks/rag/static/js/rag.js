@@ -52,6 +52,7 @@
         self.version = d.version; self.value = d.value;
         self.shown(d.value, "saved", false, first);
         say("Saved (version " + d.version + ").");
+        document.dispatchEvent(new CustomEvent("assay:judgment-saved"));  // the assisted-judging panel (static/js/assist.js)
         if (self.waiting) { var next = self.waiting; self.waiting = null; self.save(next); }
         else { self.intended = null; if (self.after) self.after(); }
       } else if (res.status === 409) {
@@ -74,8 +75,17 @@
   function focusRow(n) {
     if (!rows.length) return;
     current = Math.min(Math.max(n, 0), rows.length - 1);
+    var moved = rows[current].getAttribute("aria-current") !== "true";
     rows.forEach(function (r, i) { r.setAttribute("aria-current", i === current ? "true" : "false"); });
     rows[current].scrollIntoView({block: "nearest"});
+    var url = rows[current].getAttribute("data-assist");  // the machine suggestion follows the current row
+    if (moved && url) document.dispatchEvent(new CustomEvent("assay:assist-item", {detail: {url: url}}));
+  }
+
+  // A *reveal after* suggestion waits for the row's first save: the assessor stays on the row to see it.
+  function waiting(row) {
+    var p = document.getElementById("assist-panel");
+    return !!(p && p.getAttribute("data-assist-state") === "waiting" && p.getAttribute("data-assist-item") === row.getAttribute("data-item"));
   }
 
   function mark(row, label, note, bad) {
@@ -122,6 +132,18 @@
     });
   }
 
+  // Accepting a machine suggestion for the answer (static/js/assist.js) takes its assignment of each nugget on the
+  // page, over the ones chosen so far, in one save through the answer's Saver.
+  document.addEventListener("assay:assist-accept", function (e) {
+    if (!answer) return;
+    e.preventDefault();
+    var held = (e.detail && e.detail.value && e.detail.value.nuggets) || {};
+    var value = {label: "assigned", nuggets: Object.assign({}, (answer.intended || answer.value || {}).nuggets || {})};
+    rows.forEach(function (r) { var id = r.getAttribute("data-nugget"); if (held[id]) value.nuggets[id] = held[id]; });
+    answer.intended = value;
+    answer.save(value);
+  });
+
   function choose(row, button) {
     var label = button.getAttribute("data-label");
     if (answer) {
@@ -131,6 +153,7 @@
       answer.intended = value;
       answer.save(value);
     } else if (row.saver) {
+      if (waiting(row)) { row.saver.after = null; row.saver.save({label: label, nuggets: {}}); return; }
       var advance = list.getAttribute("data-advance");
       row.saver.after = advance ? function () { window.location.href = advance; } : null;
       row.saver.save({label: label, nuggets: {}});
