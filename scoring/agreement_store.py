@@ -268,13 +268,15 @@ def fingerprints(evaluation_id, kinds, topic_ids=None):
 
 def changed_topics(evaluation_id, kinds):
     """The topics whose judgments of `kinds` changed since their stored agreement was computed (or that have
-    none yet)."""
+    none yet, or no judgment left)."""
     stored = dict(
         Agreement.objects.filter(
             evaluation_id=evaluation_id, topic__isnull=False, judgment_set__isnull=True
         ).values_list("topic_id", "stats__judged")
     )
-    return {tid for tid, now in fingerprints(evaluation_id, kinds).items() if stored.get(tid) != now}
+    now = fingerprints(evaluation_id, kinds)
+    # (a topic whose judgments were all deleted has a stored row and no fingerprint: changed too)
+    return {tid for tid in now.keys() | stored.keys() if stored.get(tid) != now.get(tid)}
 
 
 def worth_comparing(evaluation_id):
