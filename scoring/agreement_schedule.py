@@ -12,7 +12,7 @@ refresh to the next pass's request (the claim expires) or a full rescoring.
 
 Delay: a judgment is in the agreement at most its rescoring pass + min(AGREEMENT_SPACING × the last refresh's
 duration, AGREEMENT_MAX_DELAY) + one refresh later; "as of" (agreement_store.as_of) says which instant it saw.
-Without a broker (demo, tests) the questions are refreshed at once.
+Without a broker (demo, tests) the changed questions are refreshed at once.
 """
 
 import logging
@@ -46,23 +46,21 @@ def delay(last, now):
     return min(max_delay(), max(0.0, began + spacing() * seconds - now))
 
 
-def request_refresh(evaluation_id, topic_ids):
-    """After the rescoring worker's passes took the marks of `topic_ids` (never on the save path): their agreement
-    follows, at once without a broker, else in a refresh task queued for when it is due unless one already waits.
-    Never raises into the caller (the scores are committed); a broker that refuses the task leaves it to be
-    refreshed here, now."""
+def request_refresh(evaluation_id):
+    """After the rescoring worker's passes (never on the save path): the agreement of every
+    question whose judgments changed follows, at once without a broker, else in a refresh task queued for when it
+    is due unless one already waits. Never raises into the caller (the scores are committed); a broker that
+    refuses the task leaves the refresh to be done here, now."""
     from config.celery import app
     from scoring import agreement_store
     from scoring.tasks import refresh_agreement_due
 
-    if not topic_ids:
-        return
     if app.conf.task_always_eager:
-        agreement_store.refresh_topics(evaluation_id, topic_ids)
+        agreement_store.refresh_changed(evaluation_id)
         return
     try:
         if not _claim(evaluation_id):
-            return  # a refresh task waits: it will see these questions' fingerprints changed
+            return  # a refresh task waits: it will find these questions' fingerprints changed
         wait = delay(_last(evaluation_id), time.time())
         _claim(evaluation_id, seconds=wait + CLAIM_SPARE_SECONDS)
         try:
@@ -72,7 +70,7 @@ def request_refresh(evaluation_id, topic_ids):
             raise
     except Exception:
         log.warning("agreement refresh of evaluation %s not queued: refreshed here", evaluation_id, exc_info=True)
-        agreement_store.refresh_topics(evaluation_id, topic_ids)
+        agreement_store.refresh_changed(evaluation_id)
 
 
 def run_due(evaluation_id):

@@ -234,15 +234,18 @@ def test_with_a_broker_the_agreement_follows_in_a_task_of_its_own_that_takes_eve
     sent = []
     app.conf.task_always_eager = False  # (the autouse _tasks_in_process fixture puts it back)
     monkeypatch.setattr(tasks.refresh_agreement_due, "apply_async", lambda args, countdown: sent.append(countdown))
-    monkeypatch.setattr(agreement_store, "refresh_topics", lambda *a: pytest.fail("refreshed on the worker's pass"))
+    monkeypatch.setattr(agreement_store, "refresh_changed", lambda *a: pytest.fail("refreshed on the worker's pass"))
     schedule._unclaim(loaded.id)  # (a claim or a duration of an earlier session's evaluation with this id)
     schedule._redis().delete(schedule._key(loaded.id, "last"))
-    schedule.request_refresh(loaded.id, {metro.topic_id})
+    schedule.request_refresh(loaded.id)
     assert sent == [0]  # no refresh known yet: due at once
-    schedule.request_refresh(loaded.id, {metro.topic_id})  # another pass while it waits: no second task
+    schedule.request_refresh(loaded.id)  # another pass while it waits: no second task
     assert sent == [0]
     row = Agreement.objects.get(evaluation=loaded, judgment_set=made, topic__isnull=True, kind="citation")
     assert row.stats["percent"] == 0.5  # nothing recomputed until the task runs
+    monkeypatch.undo()  # (the worker takes the task)
+    app.conf.task_always_eager = False
+    monkeypatch.setattr(tasks.refresh_agreement_due, "apply_async", lambda args, countdown: sent.append(countdown))
     assert tasks.refresh_agreement_due(loaded.id) > 0
     row = Agreement.objects.get(evaluation=loaded, judgment_set=made, topic__isnull=True, kind="citation")
     assert row.stats["percent"] == 0.75
@@ -250,7 +253,7 @@ def test_with_a_broker_the_agreement_follows_in_a_task_of_its_own_that_takes_eve
     agreement_store.refresh(loaded.id)
     assert moved == _totals(loaded)  # the changed questions' totals equal a refresh of everything
     began, seconds = schedule._last(loaded.id)
-    schedule.request_refresh(loaded.id, {metro.topic_id})  # the claim was given back as the task began
+    schedule.request_refresh(loaded.id)  # the claim was given back as the task began
     assert len(sent) == 2 and 0 <= sent[1] <= 20 * seconds
     assert tasks.refresh_agreement_due(loaded.id) == 0  # nothing changed since: no topic row written
     schedule._unclaim(loaded.id)
@@ -267,10 +270,10 @@ def test_a_broker_that_refuses_the_task_leaves_the_questions_refreshed_in_place(
     done = []
     app.conf.task_always_eager = False
     monkeypatch.setattr(tasks.refresh_agreement_due, "apply_async", refuse)
-    monkeypatch.setattr(agreement_store, "refresh_topics", lambda ev, topics: done.append((ev, set(topics))))
+    monkeypatch.setattr(agreement_store, "refresh_changed", lambda ev: done.append(ev))
     schedule._unclaim(loaded.id)
-    schedule.request_refresh(loaded.id, {7})
-    assert done == [(loaded.id, {7})]
+    schedule.request_refresh(loaded.id)
+    assert done == [loaded.id]
     assert schedule._claim(loaded.id)  # the claim was given back: the next pass may queue
     schedule._unclaim(loaded.id)
 
