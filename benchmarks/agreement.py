@@ -24,7 +24,7 @@ Measured (`--reuse --repeat 1 --seconds 180 --saves 100`, 2026-11-28; 2 cores, l
 a full refresh 2.8 s; in place, 17 ms after each 70 ms pass (24 %; 63 ms against ~250 ms at load 15 earlier);
 spaced, 2,049 passes in 168.3 s, hooks 0.5 ms each, 31 refreshes of 295 ms: 6.1 % added to rescoring; a change in
 the agreement 5.5 s later (median), 12.5 s at most; save path 0 calls in 100 saves (p50 1.1 ms, p99 8.7 ms). At
-load 4-8 (120 s): 8.4 %, refreshes 611 ms each.
+load 4-8 (120 s, the hook then still reading the marks before each pass, 3.4 ms): 8.4 %, refreshes 611 ms each.
 """
 
 import os
