@@ -1,6 +1,6 @@
 """Agreement between judges, stored per evaluation, comparison, kind and topic (scoring.models.Agreement), written
-by the rescoring worker after its passes (scoring.tasks) and when a judgment set is loaded — never on the save
-path — and read by the pages and the API (issue 29).
+by a spaced task after the rescoring worker's passes (scoring.agreement_schedule), after a full rescoring and when a
+judgment set is loaded — never on the save path — and read by the pages and the API (issue 29).
 
 Comparisons: each judgment set against the official judgments (assess.official's precedence: adjudicated, else
 primary), and the human one (judgment_set empty): the second assessor against the primary. A unit is a subject
@@ -268,13 +268,15 @@ def fingerprints(evaluation_id, kinds, topic_ids=None):
 
 def changed_topics(evaluation_id, kinds):
     """The topics whose judgments of `kinds` changed since their stored agreement was computed (or that have
-    none yet)."""
+    none yet, or no judgment left)."""
     stored = dict(
         Agreement.objects.filter(
             evaluation_id=evaluation_id, topic__isnull=False, judgment_set__isnull=True
         ).values_list("topic_id", "stats__judged")
     )
-    return {tid for tid, now in fingerprints(evaluation_id, kinds).items() if stored.get(tid) != now}
+    now = fingerprints(evaluation_id, kinds)
+    # (a topic whose judgments were all deleted has a stored row and no fingerprint: changed too)
+    return {tid for tid in now.keys() | stored.keys() if stored.get(tid) != now.get(tid)}
 
 
 def worth_comparing(evaluation_id):
@@ -285,29 +287,11 @@ def worth_comparing(evaluation_id):
     )
 
 
-def refresh_topics(evaluation_id, topic_ids):
-    """The rescoring worker's step after its passes (scoring.tasks.rescore_stale): the agreement of the questions
-    whose stale marks the passes took, when the evaluation has anything to compare there; the totals move by what
-    those questions' rows change. A failure is logged and left (the next change of those questions, a set's load or
-    a full rescoring recomputes them); the scores are committed already."""
-    try:
-        topic_ids = set(topic_ids)
-        if not topic_ids:
-            return 0
-        if not (
-            JudgmentSet.objects.filter(evaluation_id=evaluation_id).exists()
-            or Judgment.objects.filter(topic_id__in=list(topic_ids), role=Judgment.SECONDARY).exists()
-        ):
-            return 0
-        return refresh(evaluation_id, topic_ids)
-    except Exception:
-        log.warning("agreement of evaluation %s not refreshed", evaluation_id, exc_info=True)
-        return 0
-
-
 def refresh_changed(evaluation_id):
-    """After a full rescoring: the agreement of every topic whose judgments changed since it was computed (the
-    fingerprints), when there is anything to compare. A failure is logged and left (the scores are committed)."""
+    """After rescoring passes (scoring.agreement_schedule's task) or a full rescoring: the agreement of every topic
+    whose judgments changed since it was computed (the fingerprints), when there is anything to compare; the totals
+    move by what those topics' rows change. A failure is logged and left (the scores are committed; the next
+    refresh finds the same topics changed)."""
     try:
         if not worth_comparing(evaluation_id):
             return 0

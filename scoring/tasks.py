@@ -31,8 +31,7 @@ def rescore_stale(evaluation_id):
     from django.conf import settings
 
     from core import rescoring_claims as pending
-    from pooling.models import StaleTopic
-    from scoring.agreement_store import refresh_topics
+    from scoring.agreement_schedule import request_refresh
     from scoring.rescore import has_stale, rescore_stale_topics
 
     eager = rescore_stale.app.conf.task_always_eager
@@ -43,17 +42,17 @@ def rescore_stale(evaluation_id):
         pending.release(evaluation_id)
     deadline = time.monotonic() + _pass_budget(rescore_stale.app)
     total = 0
-    judged = set()  # the questions whose marks the passes take: their agreement follows (issue 29)
     for _ in range(MAX_PASSES):
-        judged |= set(StaleTopic.objects.filter(evaluation_id=evaluation_id).values_list("topic_id", flat=True))
         done = rescore_stale_topics(evaluation_id)
         total += done
         if eager or not done or time.monotonic() >= deadline or not has_stale(evaluation_id):
             break
         # let the marks of the burst under way gather: one pass then covers them all (see the setting)
         time.sleep(settings.SCORING_PASS_GAP_MS / 1000)
-    # After the scores' commit, never on the save path: the agreement of the questions judged since (issue 29).
-    refresh_topics(evaluation_id, judged)
+    # After the scores' commit, never on the save path: the agreement of the questions judged since follows, in a
+    # spaced task of its own (issue 29; scoring.agreement_schedule: while one waits, this is one Redis command).
+    # Asked even when no question was recomputed (a pass may take marks of questions no run answers).
+    request_refresh(evaluation_id)
     if total:
         _rankings_changed(evaluation_id)
     return total
@@ -85,6 +84,15 @@ def rescore_evaluation(evaluation_id):
     done = full(evaluation_id)
     refresh_changed(evaluation_id)
     return done
+
+
+@shared_task(name="scoring.refresh_agreement_due", acks_late=True)
+def refresh_agreement_due(evaluation_id):
+    """The agreement of every question whose judgments changed since it was computed, and the totals, when due
+    (scoring.agreement_schedule)."""
+    from scoring.agreement_schedule import run_due
+
+    return run_due(evaluation_id)
 
 
 @shared_task(name="scoring.refresh_agreement", acks_late=True)

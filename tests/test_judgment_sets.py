@@ -200,3 +200,90 @@ def test_the_rescoring_worker_recomputes_agreement_after_its_pass(loaded, machin
         for a in Agreement.objects.filter(evaluation=loaded, topic__isnull=True)
     )
     assert moved == whole and len(whole) == 2
+
+
+def _totals(evaluation):
+    return sorted(
+        (a.judgment_set_id or 0, a.kind, a.stats["confusion"], a.stats["coincidence"])
+        for a in Agreement.objects.filter(evaluation=evaluation, topic__isnull=True)
+    )
+
+
+def test_a_refresh_is_due_the_spacing_times_its_last_duration_after_it_began_and_never_later_than_the_cap():
+    from scoring.agreement_schedule import delay
+
+    assert delay(None, 1000.0) == 0  # no refresh known: at once
+    assert delay((100.0, 2.0), 110.0) == 30  # 20 × 2 s after 100, 10 s gone
+    assert delay((100.0, 2.0), 150.0) == 0  # overdue: at once
+    assert delay((100.0, 10.0), 100.0) == 60  # 200 s by the spacing, capped at AGREEMENT_MAX_DELAY
+
+
+def test_with_a_broker_the_agreement_follows_in_a_task_of_its_own_that_takes_every_changed_question(
+    loaded, machine, monkeypatch
+):
+    from config.celery import app
+    from scoring import agreement_schedule as schedule
+    from scoring import tasks
+    from tracks.bolt import judging
+
+    made, _ = machine
+    agreement_store.refresh(loaded.id)
+    metro = passages(loaded)[(f"{T2}:p2", "The metro is")]
+    judgment = Judgment.objects.get(item=metro, role=Judgment.PRIMARY)
+    judging.judge_citation(judgment.assessor, metro, {"rel": "maybe"}, judgment.version)
+    sent = []
+    app.conf.task_always_eager = False  # (the autouse _tasks_in_process fixture puts it back)
+    monkeypatch.setattr(tasks.refresh_agreement_due, "apply_async", lambda args, countdown: sent.append(countdown))
+    monkeypatch.setattr(agreement_store, "refresh_changed", lambda *a: pytest.fail("refreshed on the worker's pass"))
+    schedule._unclaim(loaded.id)  # (a claim or a duration of an earlier session's evaluation with this id)
+    schedule._redis().delete(schedule._key(loaded.id, "last"))
+    schedule.request_refresh(loaded.id)
+    assert sent == [0]  # no refresh known yet: due at once
+    schedule.request_refresh(loaded.id)  # another pass while it waits: no second task
+    assert sent == [0]
+    row = Agreement.objects.get(evaluation=loaded, judgment_set=made, topic__isnull=True, kind="citation")
+    assert row.stats["percent"] == 0.5  # nothing recomputed until the task runs
+    monkeypatch.undo()  # (the worker takes the task)
+    app.conf.task_always_eager = False
+    monkeypatch.setattr(tasks.refresh_agreement_due, "apply_async", lambda args, countdown: sent.append(countdown))
+    assert tasks.refresh_agreement_due(loaded.id) > 0
+    row = Agreement.objects.get(evaluation=loaded, judgment_set=made, topic__isnull=True, kind="citation")
+    assert row.stats["percent"] == 0.75
+    moved = _totals(loaded)
+    agreement_store.refresh(loaded.id)
+    assert moved == _totals(loaded)  # the changed questions' totals equal a refresh of everything
+    began, seconds = schedule._last(loaded.id)
+    schedule.request_refresh(loaded.id)  # the claim was given back as the task began
+    assert len(sent) == 2 and 0 <= sent[1] <= 20 * seconds
+    assert tasks.refresh_agreement_due(loaded.id) == 0  # nothing changed since: no topic row written
+    schedule._unclaim(loaded.id)
+
+
+def test_a_broker_that_refuses_the_task_leaves_the_questions_refreshed_in_place(loaded, machine, monkeypatch):
+    from config.celery import app
+    from scoring import agreement_schedule as schedule
+    from scoring import tasks
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("broker away")
+
+    done = []
+    app.conf.task_always_eager = False
+    monkeypatch.setattr(tasks.refresh_agreement_due, "apply_async", refuse)
+    monkeypatch.setattr(agreement_store, "refresh_changed", lambda ev: done.append(ev))
+    schedule._unclaim(loaded.id)
+    schedule.request_refresh(loaded.id)
+    assert done == [loaded.id]
+    assert schedule._claim(loaded.id)  # the claim was given back: the next pass may queue
+    schedule._unclaim(loaded.id)
+
+
+def test_a_question_whose_judgments_are_all_gone_counts_as_changed(loaded, machine):
+    agreement_store.refresh(loaded.id)
+    topic = Judgment.objects.filter(kind="citation").first().topic_id
+    Judgment.objects.filter(topic_id=topic).delete()
+    assert agreement_store.changed_topics(loaded.id, ["citation"]) == {topic}
+    agreement_store.refresh_changed(loaded.id)
+    moved = _totals(loaded)
+    agreement_store.refresh(loaded.id)
+    assert moved == _totals(loaded)
