@@ -54,6 +54,7 @@ from urllib.parse import urlencode
 from benchmarks import production
 from benchmarks.harness import Result, percentile, setup_django
 from benchmarks.production import free_port
+from benchmarks.raw_client import KeepAlive
 
 ROOT = Path(__file__).resolve().parent.parent
 SAVED = re.compile(rb'name="version" value="1"')
@@ -281,7 +282,7 @@ def log_in_all(port, accounts):
         raise errors[0]
 
 
-class Client:
+class Client(KeepAlive):
     """One browser tab of an assessor: its own keep-alive connection, the assessor's cookies and CSRF token; each
     save takes the assessor's next unjudged item. All clients run as asyncio tasks in one thread: the load
     generator shares the machine with the server, and threads fighting over one GIL cost more CPU per request."""
@@ -314,33 +315,6 @@ class Client:
         return (
             f"POST /assess/item/{item}/judge HTTP/1.1\r\n{self.head}Content-Length: {len(body)}\r\n\r\n{body}"
         ).encode()
-
-    async def _exchange(self, payload):
-        """Send one request and read its whole response: (status, body, connection kept)."""
-        if self.streams is None:
-            self.streams = await asyncio.open_connection("127.0.0.1", self.port)
-        reader, writer = self.streams
-        writer.write(payload)
-        head = await reader.readuntil(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        status = int(lines[0].split()[1])
-        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
-        if "content-length" in headers:
-            content = await reader.readexactly(int(headers["content-length"]))
-        elif headers.get("transfer-encoding", "").lower() == "chunked":
-            content = b""
-            while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
-                content += (await reader.readexactly(size + 2))[:-2]
-            await reader.readuntil(b"\r\n")
-        else:  # no length: the body runs to the end of the connection
-            content = await reader.read()
-            headers["connection"] = "close"
-        return status, content, headers.get("connection", "").lower() != "close"
-
-    def _drop(self):
-        if self.streams is not None:
-            self.streams[1].close()
-        self.streams = None
 
     async def save(self, started=None):
         """POST one judgment of the assessor's next unjudged item; `started` (perf_counter) is when it was due,

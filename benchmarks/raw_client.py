@@ -11,7 +11,42 @@ VERSION = re.compile(rb'name="version" value="(\d+)"')
 LABELS = ("incorrect", "unsupported", "non-exact", "locally-correct", "globally-correct")
 
 
-class Client:
+class KeepAlive:
+    """One keep-alive HTTP/1.1 connection to 127.0.0.1:`self.port`, opened on first use (`self.streams`), shared by
+    both benchmarks' clients."""
+
+    port: int
+    streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def _exchange(self, payload):
+        """Send one request and read its whole response: (status, body, connection kept)."""
+        if self.streams is None:
+            self.streams = await asyncio.open_connection("127.0.0.1", self.port)
+        reader, writer = self.streams
+        writer.write(payload)
+        head = await reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+        if "content-length" in headers:
+            content = await reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            content = b""
+            while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+                content += (await reader.readexactly(size + 2))[:-2]
+            await reader.readuntil(b"\r\n")
+        else:  # no length: the body runs to the end of the connection
+            content = await reader.read()
+            headers["connection"] = "close"
+        return status, content, headers.get("connection", "").lower() != "close"
+
+    def _drop(self):
+        if self.streams is not None:
+            self.streams[1].close()
+        self.streams = None
+
+
+class Client(KeepAlive):
     """One simulated assessor: its own session, its own keep-alive connection, its items, and what the server told
     it about each. All clients run as asyncio tasks in one thread: the load generator shares the machine with the
     server, and 50 threads fighting over one GIL cost it more CPU per request than the server spends on a save."""
@@ -38,28 +73,6 @@ class Client:
             f"Cookie: {self.cookie}\r\nX-CSRFToken: {self.csrf}\r\nHX-Request: true\r\n"
             f"Referer: http://127.0.0.1:{self.port}/\r\n\r\n{body}"
         ).encode()
-
-    async def _exchange(self, payload):
-        """Send one request and read its response: (status, body, connection kept)."""
-        if self.streams is None:
-            self.streams = await asyncio.open_connection("127.0.0.1", self.port)
-        reader, writer = self.streams
-        writer.write(payload)
-        head = await reader.readuntil(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        status = int(lines[0].split()[1])
-        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
-        if "content-length" in headers:
-            content = await reader.readexactly(int(headers["content-length"]))
-        else:  # no length: the body runs to the end of the connection
-            content = await reader.read()
-            headers["connection"] = "close"
-        return status, content, headers.get("connection", "").lower() != "close"
-
-    def _drop(self):
-        if self.streams is not None:
-            self.streams[1].close()
-        self.streams = None
 
     async def save(self, started=None):
         """POST one judgment; `started` (perf_counter) is when it was due, for fixed-rate latency."""
