@@ -97,6 +97,16 @@ def adjudicator_evaluation(user, slug, track):
     return evaluation
 
 
+def queue_row(queue, evaluation, user, item_id):
+    """(the user's adjudication queue rows, the position of `item_id` in them), or 404 when it is not there;
+    `queue` is the track's ep.adjudication_queue callable."""
+    rows = queue(evaluation, user=user)
+    at = next((n for n, r in enumerate(rows) if r[0].pk == item_id), None)
+    if at is None:
+        raise Http404("this item is not in your adjudication queue")
+    return rows, at
+
+
 def queue_page_context(evaluation, rows, user, decide=None):
     """What a track's adjudication queue page shows above and in its table: the rows, how many are open, the
     first open item (where "decide the next" leads), whether the viewer organizes, and `decide`, the URL name of

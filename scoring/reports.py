@@ -166,6 +166,22 @@ def spread_rows(run, scope, measure_filter, others):
     return values, mine
 
 
+def measure_rows(run, others):
+    """({(topic id or None, measure): [values of the compared runs]}, {(topic id or None, measure): (this run's
+    value, detail)}) over the run-level and per-series Score rows of the run's evaluation, in one query."""
+    values, mine = {}, {}
+    rows = Score.objects.filter(run__evaluation=run.evaluation, scope__in=[Score.RUN, Score.SERIES]).values_list(
+        "run_id", "scope", "topic_id", "measure", "value", "detail"
+    )
+    for run_id, scope, topic_id, measure, value, detail in rows:
+        key = (topic_id if scope == Score.SERIES else None, measure)
+        if run_id in others:
+            values.setdefault(key, []).append(value)
+        if run_id == run.pk:
+            mine[key] = (value, detail)
+    return values, mine
+
+
 def generic_report(run):
     evaluation = run.evaluation
     others, _ = comparison_for(run)

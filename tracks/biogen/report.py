@@ -4,9 +4,8 @@ of the compared runs, and a plot of the run's per-topic precision against the me
 
 from pooling.models import Topic
 from scoring.measures.combine import spread
-from scoring.models import Score
 from scoring.registry import measure_label
-from scoring.reports import ReportRow, ReportSection, assemble_report, comparison_for, short_list
+from scoring.reports import ReportRow, ReportSection, assemble_report, comparison_for, measure_rows, short_list
 from tracks.biogen.measures import MEASURES
 
 PER_TOPIC = ("accuracy", "precision", "citation_support_rate", "document_recall")
@@ -23,16 +22,7 @@ NOTE = (
 def run_report(run):
     evaluation = run.evaluation
     others, _ = comparison_for(run)
-    rows = Score.objects.filter(run__evaluation=evaluation).values_list(
-        "run_id", "scope", "topic_id", "measure", "value", "detail"
-    )
-    values, mine = {}, {}
-    for run_id, scope, topic_id, measure, value, detail in rows:
-        key = (topic_id if scope == Score.SERIES else None, measure)
-        if run_id in others:
-            values.setdefault(key, []).append(value)
-        if run_id == run.pk:
-            mine[key] = (value, detail)
+    values, mine = measure_rows(run, others)
     summary, notes = [], []
     for name in [m.name for m in MEASURES] + ["judged"]:
         if (None, name) not in mine:

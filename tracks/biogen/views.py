@@ -224,20 +224,12 @@ def queue_page(request, slug):
     )
 
 
-def _queue_row(evaluation, user, item_id):
-    rows = judging.adjudication_queue(evaluation, user=user)
-    at = next((n for n, r in enumerate(rows) if r[0].pk == item_id), None)
-    if at is None:
-        raise Http404("this item is not in your adjudication queue")
-    return rows, at
-
-
 @role_required(ORGANIZER, ASSESSOR)
 def decide_page(request, slug, item_id):
     """Who: organizers and invited adjudicators (not the topic's assessors). One disputed item: the topic, the
     item (a citation beside its abstract), both judgments and the decision, one key each."""
     evaluation = shared.adjudicator_evaluation(request.user, slug, judging.TRACK)
-    rows, at = _queue_row(evaluation, request.user, item_id)
+    rows, at = shared.queue_row(judging.adjudication_queue, evaluation, request.user, item_id)
     item, primary, secondary, decided = rows[at]
     later = rows[at + 1 :] + rows[:at]
     next_open = next((r[0] for r in later if r[3] is None), None)
@@ -274,7 +266,7 @@ def decide(request, slug, item_id):
     """Who: organizers and invited adjudicators (not the topic's assessors). Save the decision (a plain form:
     label or adopt=primary/secondary, and the version seen), then go to the next open disagreement."""
     evaluation = shared.adjudicator_evaluation(request.user, slug, judging.TRACK)
-    rows, at = _queue_row(evaluation, request.user, item_id)
+    rows, at = shared.queue_row(judging.adjudication_queue, evaluation, request.user, item_id)
     item, primary, secondary, decided = rows[at]
     adopt = params.text(request.POST.get("adopt"), "adopt")
     if adopt:
