@@ -33,7 +33,8 @@ import statistics
 import time
 import uuid
 
-from benchmarks.harness import Result, Timer, peak_rss_mb, percentile, setup_django
+from benchmarks.harness import Result, Timer, peak_rss_mb, setup_django
+from benchmarks.save_path_probe import saves_calling
 
 
 def add_arguments(parser):
@@ -234,54 +235,9 @@ def _flip_one(ev, rng, judgments):
 
 
 def _saves(ev, args):
-    """Saves through the one judgment writer, with every entry point of scoring.agreement_store counting calls."""
-    from django.contrib.auth.models import User
+    """Saves through the one judgment writer, with every entry point of the agreement counting its calls."""
+    from scoring import agreement_schedule, agreement_store
 
-    from assess.judging import save_judgment
-    from assess.models import Judgment
-    from config.celery import app
-    from pooling.models import PoolItem
-    from scoring import agreement_schedule, agreement_store, tasks
-
-    calls = []
-    names = ("refresh", "refresh_changed", "changed_topics", "fingerprints", "units")
-    saved = {(agreement_store, name): getattr(agreement_store, name) for name in names}
-    saved |= {(agreement_schedule, name): getattr(agreement_schedule, name) for name in ("request_refresh", "run_due")}
-    for module, name in saved:
-        setattr(module, name, lambda *a, _name=name, **k: calls.append(_name))
-    original = tasks.rescore_stale.apply_async
-    tasks.rescore_stale.apply_async = lambda *a, **k: None  # no worker here: the pass is not what is timed
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = False
-    times = []
-    try:
-        user = User.objects.get_or_create(username="bench-saver")[0]
-        items = list(
-            PoolItem.objects.filter(evaluation=ev, topic__kind="FACTOID")
-            .select_related("topic")
-            .order_by("id")[: args.saves]
-        )
-        Judgment.objects.filter(assessor=user).delete()
-        for i, item in enumerate(items):
-            with Timer() as t:
-                save_judgment(
-                    user,
-                    topic=item.topic,
-                    kind="instance",
-                    role=Judgment.SECONDARY,
-                    value={"label": "globally-correct" if i % 2 else "incorrect", "answer_class": None},
-                    expected_version=0,
-                    item=item,
-                )
-            times.append(t.seconds)
-    finally:
-        for (module, name), function in saved.items():
-            setattr(module, name, function)
-        tasks.rescore_stale.apply_async = original
-        app.conf.task_always_eager = eager
-        Judgment.objects.filter(assessor__username="bench-saver").delete()
-    return [
-        Result("save path: calls into scoring.agreement_store", len(calls), "calls", goal="<= 0"),
-        Result("save path: p50", 1000 * percentile(times, 50), "ms", notes=f"{len(times)} saves"),
-        Result("save path: p99", 1000 * percentile(times, 99), "ms"),
-    ]
+    watched = [(agreement_store, n) for n in ("refresh", "refresh_changed", "changed_topics", "fingerprints", "units")]
+    watched += [(agreement_schedule, n) for n in ("request_refresh", "run_due")]
+    return saves_calling(ev, args.saves, watched, "scoring.agreement_store")

@@ -37,7 +37,8 @@ import statistics
 import time
 import uuid
 
-from benchmarks.harness import Result, Timer, peak_rss_mb, percentile, setup_django
+from benchmarks.harness import Result, Timer, peak_rss_mb, setup_django
+from benchmarks.save_path_probe import saves_calling
 
 
 def add_arguments(parser):
@@ -219,52 +220,7 @@ def _sustained(ev, args):
 
 def _saves(ev, args):
     """Saves through the one judgment writer, with every entry point of scoring.rankings counting its calls."""
-    from django.contrib.auth.models import User
+    from scoring import rankings
 
-    from assess.judging import save_judgment
-    from assess.models import Judgment
-    from config.celery import app
-    from pooling.models import PoolItem
-    from scoring import rankings, tasks
-
-    calls = []
-    saved = {name: getattr(rankings, name) for name in ("request_refresh", "refresh", "run_due", "compute")}
-    for name in saved:
-        setattr(rankings, name, lambda *a, _name=name, **k: calls.append(_name))
-    original = tasks.rescore_stale.apply_async
-    tasks.rescore_stale.apply_async = lambda *a, **k: None  # no worker here: the pass is not what is timed
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = False
-    times = []
-    try:
-        user = User.objects.get_or_create(username="bench-saver")[0]
-        items = list(
-            PoolItem.objects.filter(evaluation=ev, topic__kind="FACTOID")
-            .select_related("topic")
-            .order_by("id")[: args.saves]
-        )
-        Judgment.objects.filter(assessor=user).delete()
-        for i, item in enumerate(items):
-            label = "globally-correct" if i % 2 else "incorrect"
-            with Timer() as t:
-                save_judgment(
-                    user,
-                    topic=item.topic,
-                    kind="instance",
-                    role=Judgment.SECONDARY,
-                    value={"label": label, "answer_class": None},
-                    expected_version=0,  # a new judgment, as a page saves it (the one-statement path)
-                    item=item,
-                )
-            times.append(t.seconds)
-    finally:
-        for name, function in saved.items():
-            setattr(rankings, name, function)
-        tasks.rescore_stale.apply_async = original
-        app.conf.task_always_eager = eager
-        Judgment.objects.filter(assessor__username="bench-saver").delete()  # (a --reuse run starts as this one did)
-    return [
-        Result("save path: calls into scoring.rankings", len(calls), "calls", goal="<= 0", notes=f"{len(times)} saves"),
-        Result("save path: p50", 1000 * percentile(times, 50), "ms"),
-        Result("save path: p99", 1000 * percentile(times, 99), "ms"),
-    ]
+    watched = [(rankings, n) for n in ("request_refresh", "refresh", "run_due", "compute")]
+    return saves_calling(ev, args.saves, watched, "scoring.rankings")
