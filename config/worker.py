@@ -30,13 +30,23 @@ def await_ping(proc, node, control, timeout, stop, busy=None):
     still running, when it exits or does not answer within `timeout` seconds of a quiet machine (stretched by
     the load: config.patience)."""
     deadline = Deadline(timeout)
-    while not (busy and busy()) and not control.control.ping(destination=[node], timeout=0.5):
+    while not (busy and busy()) and not _pings(control, node):
         if proc.poll() is not None:
             raise RuntimeError(f"the Celery worker exited with status {proc.returncode}")
         if deadline.passed():
             stop(proc)
             raise RuntimeError(f"the Celery worker did not answer within {scaled(timeout):.0f} s")
     return proc
+
+
+def _pings(control, node):
+    """Whether `node` answers a ping, asked on a connection of its own: a pooled one may point at a broker that
+    restarted since (the worker tests restart Redis)."""
+    with control.connection_for_write() as conn:
+        try:
+            return bool(control.control.ping(destination=[node], timeout=0.5, connection=conn))
+        except conn.connection_errors:
+            return False
 
 
 def stop_worker(proc):

@@ -23,3 +23,14 @@ def test_compose_file_is_valid_and_has_the_services():
     assert checked.returncode == 0, checked.stderr
     services = subprocess.run(compose + ["config", "--services"], capture_output=True, text=True, cwd=ROOT)
     assert set(services.stdout.split()) == {"db", "redis", "web", "worker"}
+
+
+def test_every_service_comes_back_after_it_exits():
+    """A worker that exits after a broker loss, or a web process that dies, is restarted, and a restarted worker
+    sweeps the stale marks as it starts (scoring.tasks), so scores catch up without a later save."""
+    import yaml
+
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    assert {name: spec.get("restart") for name, spec in services.items()} == {
+        name: "unless-stopped" for name in ("db", "redis", "web", "worker")
+    }
