@@ -60,10 +60,10 @@ def judged_kinds(scales: dict[str, LabelScale]) -> set[str]:
 
 def scale_for_kind(scales: dict[str, LabelScale], kind: str, item_key: str | None = None) -> LabelScale | None:
     """The scale (with qrels grades) that a judgment of `kind` on an item with that key is read into: the one named
-    by the kind, else the first that reads it and takes the item."""
+    by the kind, else the first that reads it and takes the item (item_key None: any item)."""
     if kind in scales and scales[kind].grades:
         return scales[kind]
     for name, scale in scales.items():
-        if scale.judged_kind(name) == kind and scale.grades and scale.takes(item_key):
+        if scale.judged_kind(name) == kind and scale.grades and (item_key is None or scale.takes(item_key)):
             return scale
     return scales.get(kind)
