@@ -199,3 +199,27 @@ def test_bounds_collapse_to_the_score_when_the_last_item_is_judged(judged):
     judging.judge_item(ann, answer, {"label": "assigned", "nuggets": held}, 0)
     row, filled = robust(ev, "alpha-2024")
     assert filled == 0 and row["score"] == row["worst"] == row["best"] == pytest.approx(0.75)
+
+
+def test_the_organizer_pages_show_rags_agreement_and_rankings(example, client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    ev, topic, ann, answer, _, org = example
+    client.force_login(org)
+    upload = SimpleUploadedFile("assign.jsonl", NUGGETIZER)
+    page = reverse("scoring:judgment_sets", args=[ev.slug])
+    loaded = client.post(page, {"file": upload, "format": "nuggetizer", "name": "AutoNuggetizer", "model": "gpt-4o"})
+    assert loaded.status_code == 302
+    made = judgment_sets.JudgmentSet.objects.get(evaluation=ev, name="AutoNuggetizer")
+    assert made.provenance == {"model": "gpt-4o"}
+    listing = client.get(page).content.decode()
+    assert "AutoNuggetizer" in listing and "assignment" in listing
+    detail = client.get(reverse("scoring:judgment_set", args=[ev.slug, made.pk]), {"kind": "assignment"})
+    text = detail.content.decode()
+    assert detail.status_code == 200 and 'id="confusion-assignment"' in text and "partial_support" in text
+    assert "Avoid caffeine in the afternoon" in text  # a disagreeing nugget, listed with its answer
+    rescore_evaluation(ev.id)
+    rankings.refresh(ev.id)
+    robustness = client.get(reverse("scoring:robustness", args=[ev.slug])).content.decode()
+    assert "AutoNuggetizer" in robustness and "alpha-2024" in robustness
