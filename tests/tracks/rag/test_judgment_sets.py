@@ -223,3 +223,29 @@ def test_the_organizer_pages_show_rags_agreement_and_rankings(example, client):
     rankings.refresh(ev.id)
     robustness = client.get(reverse("scoring:robustness", args=[ev.slug])).content.decode()
     assert "AutoNuggetizer" in robustness and "alpha-2024" in robustness
+
+
+def test_the_demo_holds_machine_sets_with_their_agreement_and_rankings(make_user):
+    from pooling.models import Evaluation
+    from scoring.models import JudgmentSet, RankingState
+    from tracks.rag.demo import NUGGETIZER, SLUG, UMBRELA, load_rag_demo
+
+    for name, role in (("organizer", "organizer"), ("assessor", "assessor"), ("assessor2", "assessor")):
+        make_user(name, role)
+    load_rag_demo(lambda _: None)
+    load_rag_demo(lambda _: None)  # idempotent: the sets are loaded once
+    ev = Evaluation.objects.get(slug=SLUG)
+    sets = {s.name: s for s in JudgmentSet.objects.filter(evaluation=ev)}
+    assert set(sets) == {UMBRELA, NUGGETIZER}
+    assert all(s.provenance["producer"] == "demo machine judge" for s in sets.values())
+    relevance = stats(ev, sets[UMBRELA], "relevance")
+    # the assessor grades as the machine does but for every fourth segment: a few disagreements, mostly agreement
+    assert relevance["items"] > 8 and 0.6 < relevance["percent"] < 1 and relevance["weighted_kappa"] is not None
+    assignment = stats(ev, sets[NUGGETIZER], "assignment")
+    assert assignment["items"] > 4 and 0.5 < assignment["percent"] < 1
+    assert agreement_store.disagreements(ev, sets[NUGGETIZER], "assignment")
+    state = RankingState.objects.get(evaluation=ev)
+    assert {f"set:{s.pk}" for s in sets.values()} <= set(state.data["scores"])
+    pairs = [p for p in state.data["pairs"] if p["a"] == "official" and p["b"] == f"set:{sets[NUGGETIZER].pk}"]
+    assert any(p["measure"] == "nugget_all" and p["tau"] is not None for p in pairs)
+    assert rankings.present(ev)["as_of"] is not None
