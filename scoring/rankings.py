@@ -35,6 +35,7 @@ from core import extension_points as ep
 from pooling.models import Evaluation, Run, StaleTopic
 from scoring.measures import ranking
 from scoring.models import JudgmentSet, RankingState, Score, ScoringState
+from scoring.registry import one_snapshot
 from scoring.robustness import BEST, WORST, Filled, readings_for_robustness
 from scoring.set_reading import SetReading
 
@@ -269,7 +270,8 @@ def refresh(evaluation_id):
         official_as_of = (
             ScoringState.objects.filter(evaluation_id=evaluation_id).values_list("fresh_as_of", flat=True).first()
         )
-        data = compute(evaluation)
+        with one_snapshot():  # (what every reading reads of the official state alike is read once: registry.memo)
+            data = compute(evaluation)
     finally:
         if snapshot is not None:
             snapshot.__exit__(None, None, None)

@@ -460,6 +460,17 @@ def test_rescoring_only_where_a_reading_differs_gives_the_full_scoring(make_user
                 assert partial[run][measure] == pytest.approx(value, abs=1e-12), (source, run, measure)
     assert rankings.differing_topics(ev, Filled(ev, WORST))  # (the fixture has unjudged items)
     assert rankings.scores_under(ev, Filled(ev, WORST)) != rankings.scores_under(ev, Filled(ev, BEST))
+    # a refresh reads what every reading reads of the official state alike once (scoring.registry.memo: stored
+    # scores, run entries, pool items, the matches the voter-left-out readings share): the same rankings, and
+    # the same again from the memo's values once used (nobody changes them)
+    from scoring.registry import one_snapshot
+
+    plain = rankings.compute(ev)
+    with one_snapshot():
+        memoised = rankings.compute(ev)
+        again = rankings.compute(ev)
+    assert memoised == plain and again == plain
+    assert len(plain["robustness"]["readings"]) == 3 + len(voters)  # (every voter left out was scored)
 
 
 def test_bolt_bounds_fill_the_unjudged_citations_and_collapse_once_all_are_judged(make_user):
