@@ -285,10 +285,11 @@ def refresh(evaluation_id):
 
 
 def spacing():
-    """A refresh is due RANKINGS_SPACING × its last duration after it started (default 15): while judgments keep the
-    worker busy, the passes between two refreshes take about 14 times a refresh, so refreshes add about 1/14 (7 %)
-    to rescoring (benchmarks/rankings.py measures it); a worker with time to spare spends it on them."""
-    return float(getattr(settings, "RANKINGS_SPACING", 15))
+    """A refresh is due RANKINGS_SPACING × its last duration after it started (default 30): while judgments keep the
+    worker busy, the passes between two refreshes take about 29 times a refresh, so refreshes add about 1/29 (3.4 %)
+    to rescoring whatever a refresh costs (benchmarks/budget.py measures it beside the agreement's); a faster
+    refresh only comes sooner. A worker with time to spare spends it on them."""
+    return float(getattr(settings, "RANKINGS_SPACING", 30))
 
 
 def request_refresh(evaluation_id, *, set_changed=False):

@@ -337,8 +337,8 @@ def test_with_a_broker_a_refresh_is_queued_when_due_never_run_in_place(world, mo
     rankings.request_refresh(ev)
     ((args, eta),) = sent
     state = RankingState.objects.get(evaluation_id=ev)
-    # due 15 (RANKINGS_SPACING's default) × 2 s after the last refresh began
-    assert args == (ev,) and eta == state.scheduled_for == last + timedelta(seconds=30)
+    # due 30 (RANKINGS_SPACING's default) × 2 s after the last refresh began
+    assert args == (ev,) and eta == state.scheduled_for == last + timedelta(seconds=60)
     assert state.requested_at > state.computed_at  # pending, shown so
     rankings.request_refresh(ev)  # a task already waits: no second one
     assert len(sent) == 1
