@@ -7,7 +7,8 @@ primary), and the human one (judgment_set empty): the second assessor against th
 (pool item or nugget) of a kind the track declares a scale for (core.extension_points.judgment_scales; a scale
 that takes some pool items only, by key, counts those), its label the scale's key of the value; a scale of nuggets
 is compared per (item, nugget of the question): "match" or "no match" for a set of nugget ids, the map's label for
-a map (TREC RAG's assignments). Rows are stored under the scale's name (the kind, or e.g. RAG's "relevance"). Krippendorff's alpha "over all judges" counts, per unit, the primary, the second
+a map (TREC RAG's assignments). Rows are stored under the scale's name (the kind, or e.g. RAG's "relevance").
+Krippendorff's alpha "over all judges" counts, per unit, the primary, the second
 assessor and every judgment set (the adjudicator decides between judges and is not one more).
 
 Each topic's row keeps its confusion and coincidence matrices; the evaluation's row per comparison and kind (topic
