@@ -104,6 +104,7 @@ def test_umbrela_qrels_are_relevance_grades_compared_on_an_ordinal_scale(example
     dcg = 3 + 3 / math.log2(3) + 1 / math.log2(4) + 1 / math.log2(6)
     ideal = 3 + 3 / math.log2(3) + 1 / math.log2(4) + 1 / math.log2(5)
     assert run_scores(ev, made, "alpha-r")["ndcg_cut_20"] == pytest.approx(dcg / ideal)
+    assert run_scores(ev, made, "alpha-2024")["score"] is None  # grades only: the answers unassigned under the set
     official = Score.objects.get(run__tag="alpha-r", measure="ndcg_cut_20", topic__isnull=True).value
     assert official == pytest.approx((3 + 2 / math.log2(3) + 1 / math.log2(6)) / (3 + 2 / math.log2(3) + 0.5))
 
@@ -138,6 +139,7 @@ def test_nuggetizer_assignments_keep_partial_support_as_the_ordinal_middle(examp
     assert under["nugget_all"] == pytest.approx(2.5 / 3)
     assert under["nugget_strict_all"] == pytest.approx(2 / 3)
     assert under["nugget_vital"] == pytest.approx(1.0)
+    assert run_scores(ev, made, "alpha-r")["score"] is None  # no grade in the set: the retrieval run drops out
     assert Score.objects.get(run__tag="alpha-2024", measure="nugget_all", topic__isnull=True).value == 0.5  # unchanged
 
 
