@@ -189,7 +189,8 @@ run_groups = point(
     "run_groups",
     """run_groups(evaluation, runs) -> [(label, [run, ...]), ...]: the runs whose "score" measures the same thing,
     group by group (TREC RAG: answer runs, scored by nugget All, apart from retrieval runs, scored by nDCG@20).
-    Significance compares runs within one group; without it every run is one group.""",
+    Significance and the rankings under other judgments (scoring.rankings) compare runs within one group; without
+    it every run is one group.""",
 )
 report = point(
     "report",
