@@ -189,7 +189,8 @@ run_groups = point(
     "run_groups",
     """run_groups(evaluation, runs) -> [(label, [run, ...]), ...]: the runs whose "score" measures the same thing,
     group by group (TREC RAG: answer runs, scored by nugget All, apart from retrieval runs, scored by nDCG@20).
-    Significance compares runs within one group; without it every run is one group.""",
+    Significance and the rankings under other judgments (scoring.rankings) compare runs within one group; without
+    it every run is one group.""",
 )
 report = point(
     "report",
@@ -224,10 +225,12 @@ ranked_documents = point(
 )
 judgment_scales = point(
     "judgment_scales",
-    """judgment_scales() -> {kind name: core.label_scales.LabelScale}: how the track's judgment kinds compare and
+    """judgment_scales() -> {scale name: core.label_scales.LabelScale}: how the track's judgment kinds compare and
     grade (issue 29): the key of a value that judges are compared on, its labels in order (ordinal or not: weighted
     kappa and ordinal alpha), and the value each qrels grade stands for (the reverse of the track's qrels grading;
-    scoring.judgment_sets reads qrels into a judgment set with it). A kind left out is not compared.""",
+    scoring.judgment_sets reads qrels into a judgment set with it). A scale is named by its kind, or, where one kind
+    holds several scales told apart by pool item (TREC RAG), by a name of its own with LabelScale.kind and .items.
+    A kind left out is not compared.""",
 )
 qrels_items = point(
     "qrels_items",

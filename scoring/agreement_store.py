@@ -4,9 +4,11 @@ judgment set is loaded — never on the save path — and read by the pages and 
 
 Comparisons: each judgment set against the official judgments (assess.official's precedence: adjudicated, else
 primary), and the human one (judgment_set empty): the second assessor against the primary. A unit is a subject
-(pool item or nugget) of a kind the track declares a scale for (core.extension_points.judgment_scales), its label
-the scale's key of the value; a kind whose value is a set of nuggets is compared per (item, nugget of the
-question), "match" or "no match". Krippendorff's alpha "over all judges" counts, per unit, the primary, the second
+(pool item or nugget) of a kind the track declares a scale for (core.extension_points.judgment_scales; a scale
+that takes some pool items only, by key, counts those), its label the scale's key of the value; a scale of nuggets
+is compared per (item, nugget of the question): "match" or "no match" for a set of nugget ids, the map's label for
+a map (TREC RAG's assignments). Rows are stored under the scale's name (the kind, or e.g. RAG's "relevance").
+Krippendorff's alpha "over all judges" counts, per unit, the primary, the second
 assessor and every judgment set (the adjudicator decides between judges and is not one more).
 
 Each topic's row keeps its confusion and coincidence matrices; the evaluation's row per comparison and kind (topic
@@ -24,8 +26,8 @@ from django.utils import timezone
 from assess import agreement as stats
 from assess.models import Judgment, Nugget
 from assess.official import VOTE_KINDS
-from core.label_scales import NUGGETS
-from pooling.models import Evaluation, Topic
+from core.label_scales import NUGGETS, judged_kinds
+from pooling.models import Evaluation, PoolItem, Topic
 from scoring.models import Agreement, JudgmentSet, SetJudgment
 
 log = logging.getLogger(__name__)
@@ -47,65 +49,83 @@ def units(evaluation, kind, scale, topic_ids, set_ids):
 
 
 def all_units(scales, topic_ids, set_ids):
-    """({kind: {topic id: {unit: {judge: label}}}}, fingerprints) of the topics' judgments of the scales' kinds,
-    read in one query each of judgments, set judgments and (when a kind holds nuggets) nuggets. Judges: "official",
-    PRIMARY, SECOND and each set's id; a unit is a subject id, or (item id, nugget id) for a kind whose value is a
-    set of nuggets. The fingerprints are those of `fingerprints`, from the same rows."""
+    """({scale name: {topic id: {unit: {judge: label}}}}, fingerprints) of the topics' judgments of the kinds the
+    scales read, in one query each of judgments, set judgments, (when a scale holds nuggets) nuggets and (when a
+    scale takes some pool items only) the items' keys. Judges: "official", PRIMARY, SECOND and each set's id; a unit
+    is a subject id, or (item id, nugget id) for a scale of nuggets. The fingerprints are those of `fingerprints`,
+    from the same rows."""
     topic_ids = list(topic_ids)
     found = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
+    by_kind = defaultdict(list)  # judgment kind -> [(scale name, scale)]: one kind may hold several scales
+    for name, scale in scales.items():
+        by_kind[scale.judged_kind(name)].append((name, scale))
     rows = list(
-        Judgment.objects.filter(topic_id__in=topic_ids, kind__in=list(scales))
+        Judgment.objects.filter(topic_id__in=topic_ids, kind__in=list(by_kind))
         .order_by("id")
         .values_list("id", "topic_id", "kind", "item_id", "nugget_id", "role", "value", "version", "updated_at")
     )
     set_rows = []
     if set_ids:
         set_rows = SetJudgment.objects.filter(
-            judgment_set_id__in=list(set_ids), topic_id__in=topic_ids, kind__in=list(scales)
+            judgment_set_id__in=list(set_ids), topic_id__in=topic_ids, kind__in=list(by_kind)
         ).values_list("judgment_set_id", "topic_id", "kind", "item_id", "nugget_id", "value")
         set_rows = list(set_rows)
     nuggets_of = defaultdict(list)
     held_kinds = {r[2] for r in rows} | {r[2] for r in set_rows}
-    if any(scales[k].key == NUGGETS for k in held_kinds):  # (a question without nugget judgments: no query)
+    held_scales = [scale for k in held_kinds for _, scale in by_kind[k]]
+    if any(scale.key == NUGGETS for scale in held_scales):  # (a question without nugget judgments: no query)
         for nid, tid in Nugget.objects.filter(topic_id__in=topic_ids).values_list("id", "topic_id"):
             nuggets_of[tid].append(nid)
+    keys = {}
+    if any(scale.items for scale in held_scales):  # scales told apart by pool item (TREC RAG)
+        keys = dict(PoolItem.objects.filter(topic_id__in=topic_ids).values_list("id", "key"))
 
-    def put(kind, topic_id, subject, judge, value):
-        scale = scales[kind]
-        if scale.key == NUGGETS:
-            held = set(value.get(NUGGETS) or ()) if isinstance(value, dict) else set()
-            for nid in nuggets_of[topic_id]:
-                found[kind][topic_id][subject, nid][judge] = MATCH if nid in held else NO_MATCH
-            return
-        label = scale.label(value)
-        if label is not None:
-            found[kind][topic_id][subject][judge] = label
+    def put(kind, topic_id, subject, judge, value, is_item):
+        for name, scale in by_kind[kind]:
+            if scale.items and not (is_item and scale.takes(keys.get(subject))):
+                continue
+            if scale.key == NUGGETS:
+                held = value.get(NUGGETS) if isinstance(value, dict) else None
+                if scale.per_nugget_labels:  # {nugget id: label}; a nugget left out is no unit
+                    held = held if isinstance(held, dict) else {}
+                    for nid in nuggets_of[topic_id]:
+                        label = held.get(str(nid))
+                        if label is not None:
+                            found[name][topic_id][subject, nid][judge] = label
+                    continue
+                held = set(held or ())
+                for nid in nuggets_of[topic_id]:
+                    found[name][topic_id][subject, nid][judge] = MATCH if nid in held else NO_MATCH
+                continue
+            label = scale.label(value)
+            if label is not None:
+                found[name][topic_id][subject][judge] = label
 
     best, second, prints = {}, {}, {}
     for pk, tid, kind, item, nugget, role, value, version, updated in rows:
         n, v, m, u = prints.get(tid, (0, 0, 0, updated))
         prints[tid] = (n + 1, v + version, max(m, pk), max(u, updated))
-        subject = (kind, item if item is not None else nugget)
+        subject = (kind, item if item is not None else nugget, item is not None)
         if role == Judgment.SECONDARY:
             second[subject] = (tid, value)  # the latest, as the qrels_jg export takes it
             continue
         if role == Judgment.PRIMARY:
-            put(kind, tid, subject[1], PRIMARY, value)
+            put(kind, tid, subject[1], PRIMARY, value, subject[2])
         rank = (_PRECEDENCE[role], pk)
         if subject not in best or rank > best[subject][0]:
             best[subject] = (rank, tid, value)
-    for (kind, subject), (_, tid, value) in best.items():
-        put(kind, tid, subject, "official", value)
-    for (kind, subject), (tid, value) in second.items():
-        put(kind, tid, subject, SECOND, value)
+    for (kind, subject, is_item), (_, tid, value) in best.items():
+        put(kind, tid, subject, "official", value, is_item)
+    for (kind, subject, is_item), (tid, value) in second.items():
+        put(kind, tid, subject, SECOND, value, is_item)
     for set_id, tid, kind, item, nugget, value in set_rows:
-        put(kind, tid, item if item is not None else nugget, set_id, value)
+        put(kind, tid, item if item is not None else nugget, set_id, value, item is not None)
     fingerprinted = {tid: [n, v, m, u.isoformat()] for tid, (n, v, m, u) in prints.items()}
     return found, fingerprinted
 
 
 def _labels(scale):
-    return [MATCH, NO_MATCH] if scale.key == NUGGETS else list(scale.labels)
+    return [MATCH, NO_MATCH] if scale.key == NUGGETS and not scale.labels else list(scale.labels)
 
 
 def _pairs(topic_units, first, second):
@@ -295,7 +315,7 @@ def refresh_changed(evaluation_id):
     try:
         if not worth_comparing(evaluation_id):
             return 0
-        kinds = _scales(Evaluation.objects.get(pk=evaluation_id))
+        kinds = judged_kinds(_scales(Evaluation.objects.get(pk=evaluation_id)))
         topics = changed_topics(evaluation_id, kinds)
         return refresh(evaluation_id, topics) if topics else 0
     except Exception:
@@ -329,7 +349,7 @@ def disagreements(evaluation, judgment_set, kind, topic=None, cell=None):
             if (cell is None and a != b) or (cell is not None and (a, b) == tuple(cell)):
                 if scale.key == NUGGETS:
                     item, nugget = unit
-                elif kind in VOTE_KINDS:
+                elif scale.judged_kind(kind) in VOTE_KINDS:
                     item, nugget = None, unit
                 else:
                     item, nugget = unit, None

@@ -14,7 +14,7 @@ from pooling.campaign_rules import submission_window
 from pooling.evaluations import LoadError
 from scoring import agreement_store, judgment_sets
 from scoring.models import JudgmentSet, RankingState
-from scoring.rankings import HEADLINE
+from scoring.rankings import HEADLINE, best_pair
 from scoring.release import released_for
 
 DEFAULT_MAX_JUDGE_RUNS = 3
@@ -84,8 +84,12 @@ def rankings_for(evaluation, team):
     state = RankingState.objects.filter(evaluation=evaluation).first()
     pairs = {}
     if state is not None and state.computed_at is not None:
+        found = {}
         for p in (state.data or {}).get("pairs", []):
             if p.get("a") == "official" and p.get("measure") == HEADLINE and str(p.get("b", "")).startswith("set:"):
-                pairs[str(p["b"])[4:]] = {k: p.get(k) for k in ("tau", "tau_ap", "top_k", "k", "runs")}
+                found.setdefault(str(p["b"])[4:], []).append(p)
+        for set_id, of_set in found.items():  # with run groups, the group where the set scores the most runs
+            chosen = best_pair(of_set)
+            pairs[set_id] = {k: chosen.get(k) for k in ("tau", "tau_ap", "top_k", "k", "runs", "group")}
     rows = {js.pk: pairs.get(str(js.pk)) for js in of_team(evaluation, team)}
     return rows, (state.computed_at if state is not None else None)

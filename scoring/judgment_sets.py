@@ -26,7 +26,7 @@ from assess.official import VOTE_KINDS, official_values
 from config import safejson
 from core import audit
 from core import extension_points as ep
-from core.label_scales import NUGGETS
+from core.label_scales import NUGGETS, scale_for_kind
 from pooling.evaluations import LoadError
 from pooling.models import PoolItem, RunEntry, Topic
 from scoring.formats import nuggetizer, trec
@@ -119,7 +119,7 @@ def _read_qrels(evaluation, data, filename):
     if problems:
         raise _problems(filename, problems)
     kind, index = finding(evaluation)
-    scale = scales(evaluation).get(kind)
+    scale = scale_for_kind(scales(evaluation), kind)  # (TREC RAG: its relevance scale of kind "rag")
     grades = sorted(scale.grades) if scale else []
     topics = set(Topic.objects.filter(evaluation=evaluation).values_list("ident", flat=True))
     bad, rows, seen, skipped = [], {}, {}, 0
@@ -164,26 +164,40 @@ def _numbered(data, qrels):
     return zip(lines, qrels, strict=True)
 
 
+def _assignment_scale(evaluation):
+    """(kind, scale) of the track's scale whose values map each nugget to nuggetizer's assignment (TREC RAG's answers),
+    or (None, None): the track's nugget judgments are binary matches (QA's nugget_match)."""
+    for name, scale in scales(evaluation).items():
+        if scale.per_nugget_labels and set(nuggetizer.ASSIGNMENTS) <= set(scale.labels):
+            return scale.judged_kind(name), scale
+    return None, None
+
+
 def _read_nuggetizer(evaluation, data, filename):
-    """Each (question, run) line's supported nuggets become a nugget_match of every pool item of that run's
-    response to the question (an item two runs share holds the union); its importances, nugget_vote judgments on
+    """Each (question, run) line's nuggets become, for every pool item of that run's response to the question (an
+    item two runs share holds the union), either a nugget_match of the supported nuggets (QA: matches are binary,
+    so partial_support is no match, as nuggetizer's Strict scores count it) or, for a track with a scale of
+    per-nugget assignments (TREC RAG), the answer's assignment {nugget id: support|partial_support|not_support},
+    nuggetizer's three levels kept (partial support the ordinal middle); its importances, nugget_vote judgments on
     the nuggets. Nuggets are found by their text (compared as assess.models.Nugget.comparable)."""
     problems, records = nuggetizer.read_assignments(data, filename)
     if problems:
         raise _problems(filename, problems)
-    if "nugget_match" not in scales(evaluation):
+    assign_kind, assign_scale = _assignment_scale(evaluation)
+    if assign_scale is None and "nugget_match" not in scales(evaluation):
         raise LoadError([f"{filename}: track {evaluation.track} judges no nugget matches"])
     questions = {t.ident: t for t in Topic.objects.filter(evaluation=evaluation)}
     texts = defaultdict(dict)
     for n in Nugget.objects.filter(topic__evaluation=evaluation):
         texts[n.topic_id].setdefault(Nugget.comparable(n.text), n.id)
     items_of = defaultdict(set)  # (question id, run tag) -> pool item ids
-    for item_id, topic_id, tag in PoolItem.sources.through.objects.filter(poolitem__evaluation=evaluation).values_list(
-        "poolitem_id", "poolitem__topic_id", "runentry__run__tag"
-    ):
-        items_of[topic_id, tag].add(item_id)
+    for item_id, topic_id, tag, key in PoolItem.sources.through.objects.filter(
+        poolitem__evaluation=evaluation
+    ).values_list("poolitem_id", "poolitem__topic_id", "runentry__run__tag", "poolitem__key"):
+        if assign_scale is None or assign_scale.takes(key):
+            items_of[topic_id, tag].add(item_id)
     tags = set(RunEntry.objects.filter(run__evaluation=evaluation).values_list("run__tag", flat=True).distinct())
-    bad, matches, votes, skipped = [], defaultdict(set), {}, 0
+    bad, matches, assigned, votes, skipped = [], defaultdict(set), defaultdict(dict), {}, 0
     for line, rec in records:
         question = questions.get(rec.qid)
         if question is None:
@@ -192,7 +206,7 @@ def _read_nuggetizer(evaluation, data, filename):
         if rec.run_id not in tags:
             bad.append(f"{filename}:{line}: run {rec.run_id} is not a run of {evaluation.slug}")
             continue
-        supported = set()
+        supported, held = set(), {}
         for a in rec.nuggets:
             nugget_id = texts[question.id].get(Nugget.comparable(a.text))
             if nugget_id is None:
@@ -203,6 +217,7 @@ def _read_nuggetizer(evaluation, data, filename):
                 break
             if a.assignment == "support":  # partial support is not a match: QA's matches are binary
                 supported.add(nugget_id)
+            held[str(nugget_id)] = a.assignment
             if votes.setdefault(nugget_id, (question.id, a.importance, line))[1] != a.importance:
                 bad.append(
                     f"{filename}:{line}: nugget {a.text[:60]!r} is {a.importance} here but "
@@ -213,9 +228,16 @@ def _read_nuggetizer(evaluation, data, filename):
             skipped += 1  # the run gave no response to this question, so nothing of it is pooled
         for item_id in items:
             matches[item_id, question.id] |= supported
+            assigned[item_id, question.id].update(held)
     if bad:
         raise LoadError(bad)
-    rows = [(q, "nugget_match", i, None, {"nuggets": sorted(n)}) for (i, q), n in matches.items()]
+    if assign_scale is not None:
+        rows = [
+            (q, assign_kind, i, None, assign_scale.template | {NUGGETS: dict(sorted(held.items()))})
+            for (i, q), held in assigned.items()
+        ]
+    else:
+        rows = [(q, "nugget_match", i, None, {"nuggets": sorted(n)}) for (i, q), n in matches.items()]
     rows += [(q, "nugget_vote", None, n, {"vote": vote}) for n, (q, vote, _) in votes.items()]
     return rows, skipped
 
@@ -236,6 +258,7 @@ def _read_jsonl(evaluation, data, filename):
         )
     }
     nuggets = dict(Nugget.objects.filter(topic__evaluation=evaluation).values_list("id", "topic_id"))
+    split = [(s.judged_kind(name), s) for name, s in scales(evaluation).items() if s.items]
     bad, rows, skipped = [], {}, 0
     for line, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
@@ -278,8 +301,14 @@ def _read_jsonl(evaluation, data, filename):
         except InvalidValue as error:
             bad.append(f"{where}: {error}")
             continue
-        if isinstance(value, dict) and NUGGETS in value and any(nuggets.get(n) != topic_id for n in value[NUGGETS]):
+        if isinstance(value, dict) and NUGGETS in value and any(nuggets.get(n) != topic_id for n in _ids(value)):
             bad.append(f"{where}: a nugget of this judgment is not one of its question's")
+            continue
+        scale = next((s for k, s in split if k == kind and s.takes(subject["key"])), None) if item_id else None
+        if scale is not None and scale.key != NUGGETS and scale.label(value) not in scale.labels:
+            # (a kind holding several scales: the label must be one of this item's, e.g. a grade for a segment)
+            allowed = ", ".join(scale.labels)
+            bad.append(f"{where}: {scale.label(value)!r} is not a label of this item (one of {allowed})")
             continue
         key = (kind, item_id, nugget_id)
         rank = _ROLE_RANK[role]
@@ -291,6 +320,11 @@ def _read_jsonl(evaluation, data, filename):
     if bad:
         raise LoadError(bad)
     return [row for _, _, row in rows.values()], skipped
+
+
+def _ids(value):
+    """The nugget ids a value holds: a list of ids (QA's matches) or a map's keys, ids as text (TREC RAG's)."""
+    return [int(n) if isinstance(n, str) and n.isdigit() else n for n in value[NUGGETS]]
 
 
 READERS = {"qrels": _read_qrels, "nuggetizer": _read_nuggetizer, "jsonl": _read_jsonl}

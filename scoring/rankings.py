@@ -7,6 +7,11 @@ Every other reading is scored by the track's own scorer (core.extension_points.s
 inside assess.official.reading(...), in a READ ONLY transaction of one snapshot on PostgreSQL: nothing is stored but
 the RankingState row, so a judgment set can never change an official Score.
 
+Run groups: where the track declares them (core.extension_points.run_groups: TREC RAG's answer runs, "score" =
+nugget All, and retrieval runs, "score" = nDCG@20), every ranking is of one group's runs: τ, τ_AP, top-k and the
+rank intervals are computed group by group, each pair and robustness row carrying its group's label ("" for a track
+without groups, whose one group is every run).
+
 When: the rescoring worker asks for a refresh after a pass that changed official scores (request_refresh), and so
 does a judgment set's load. A refresh runs as a task of its own, at most once per RANKINGS_SPACING × the last
 refresh's duration (spacing()), so the save path and the official scores' freshness never wait on it; "as of" says
@@ -35,6 +40,8 @@ from core import extension_points as ep
 from pooling.models import Evaluation, Run, StaleTopic
 from scoring.measures import ranking
 from scoring.models import JudgmentSet, RankingState, Score, ScoringState
+from scoring.registry import one_snapshot
+from scoring.results import run_groups
 from scoring.robustness import BEST, WORST, Filled, readings_for_robustness
 from scoring.set_reading import SetReading
 
@@ -137,37 +144,65 @@ def _measure(values, measure):
     return {run: (scores or {}).get(measure) for run, scores in values.items()}
 
 
-def compare(evaluation, keys, scores, measures):
-    """[{a, b, measure, runs, tau, tau_ap, top_k, k}] for every pair of readings (a before b) and measure; τ_AP
-    takes `a` as the truth (the official reading comes first)."""
+def groups_of(evaluation):
+    """[(label, {run id})]: the track's run groups (scoring.results.run_groups) of the evaluation's runs, empty
+    groups left out; [("", None)] (every run) for a track without groups."""
+    if ep.run_groups.get(evaluation.track) is None:
+        return [("", None)]
+    runs = list(Run.objects.filter(evaluation=evaluation).order_by("pk"))
+    found = [(label, {r.pk for r in members}) for label, members in run_groups(evaluation, runs)]
+    return [(label, members) for label, members in found if members] or found[:1]
+
+
+def _within(values, members):
+    """`values` ({run id: ...}) of the group's runs only (`members` None: every run)."""
+    if members is None:
+        return values
+    return {run: v for run, v in (values or {}).items() if int(run) in members}
+
+
+def compare(evaluation, keys, scores, measures, groups=None):
+    """[{a, b, measure, group, runs, tau, tau_ap, top_k, k}] for every run group (groups_of; None: every run, one
+    group ""), pair of readings (a before b) and measure that a run of the group has; τ_AP takes `a` as the truth
+    (the official reading comes first)."""
     out = []
-    for i, a in enumerate(keys):
-        for b in keys[i + 1 :]:
-            if scores.get(a) is None or scores.get(b) is None:
-                continue
-            for measure in measures:
-                x, y = _measure(scores[a], measure), _measure(scores[b], measure)
-                n = sum(1 for r in x if x[r] is not None and y.get(r) is not None)
-                k = _top_k(evaluation, n)
-                out.append(
-                    {
-                        "a": a,
-                        "b": b,
-                        "measure": measure,
-                        "runs": n,
-                        "tau": ranking.kendall_tau(x, y),
-                        "tau_ap": ranking.tau_ap(x, y),
-                        "top_k": ranking.top_k_overlap(x, y, k),
-                        "k": k,
-                    }
-                )
+    for group, members in groups or [("", None)]:
+        if members is None:
+            grouped, known = scores, set(measures)
+        else:
+            grouped = {key: None if values is None else _within(values, members) for key, values in scores.items()}
+            held = {m for values in (grouped.get(keys[0]) or {}).values() for m in (values or {})}
+            known = held | {HEADLINE}
+        for i, a in enumerate(keys):
+            for b in keys[i + 1 :]:
+                if grouped.get(a) is None or grouped.get(b) is None:
+                    continue
+                for measure in measures:
+                    if measure not in known:
+                        continue  # (a measure of the other group's runs: nothing to rank here)
+                    x, y = _measure(grouped[a], measure), _measure(grouped[b], measure)
+                    n = sum(1 for r in x if x[r] is not None and y.get(r) is not None)
+                    k = _top_k(evaluation, n)
+                    out.append(
+                        {
+                            "a": a,
+                            "b": b,
+                            "measure": measure,
+                            "group": group,
+                            "runs": n,
+                            "tau": ranking.kendall_tau(x, y),
+                            "tau_ap": ranking.tau_ap(x, y),
+                            "top_k": ranking.top_k_overlap(x, y, k),
+                            "k": k,
+                        }
+                    )
     return out
 
 
 def compute(evaluation):
     """Everything a refresh stores (RankingState.data): {"readings": [{key, label, set, same_as}], "measures",
-    "runs": {run id: {"tag", "team"}}, "scores": {reading key: {run id: {measure: value}}}, "pairs": compare(...),
-    "robustness": robustness(...)}. Run ids are text (JSON keys)."""
+    "groups": [run group labels] (empty: no groups), "runs": {run id: {"tag", "team"}}, "scores": {reading key:
+    {run id: {measure: value}}}, "pairs": compare(...), "robustness": robustness(...)}. Run ids are text (JSON keys)."""
     official = stored_run_scores(evaluation)
     same = _same_as(evaluation)
     found = readings(evaluation)
@@ -185,15 +220,17 @@ def compute(evaluation):
         for pk, tag, team in Run.objects.filter(evaluation=evaluation).values_list("id", "tag", "team__name")
     }
     keys = [r.key for r in found]
+    groups = groups_of(evaluation)
     return {
         "readings": [
             {"key": r.key, "label": r.label, "set": r.judgment_set, "same_as": same.get(r.key)} for r in found
         ],
         "measures": measures,
+        "groups": [label for label, _ in groups if label],
         "runs": runs,
         "scores": {key: _text_keys(values) for key, values in scores.items()},
-        "pairs": compare(evaluation, keys, scores, measures),
-        "robustness": robustness(evaluation, scores),
+        "pairs": compare(evaluation, keys, scores, measures, groups),
+        "robustness": robustness(evaluation, scores, groups),
     }
 
 
@@ -201,9 +238,10 @@ def _text_keys(values):
     return {str(k): v for k, v in (values or {}).items()}
 
 
-def robustness(evaluation, scores):
-    """{"readings": [{key, label}], "runs": [{run, score, rank, scores: {key: value}, interval: [best, worst],
-    worst, best, judged, filled}] best first, "filled": [worst items filled, best]}: see scoring.robustness."""
+def robustness(evaluation, scores, groups=None):
+    """{"readings": [{key, label}], "runs": [{run, group, score, rank, scores: {key: value}, interval: [best, worst],
+    worst, best, judged, filled}] group by group (groups_of; None: every run), best first, ranks and intervals within
+    the group, "filled": [worst items filled, best]}: see scoring.robustness."""
     names = dict(get_user_model().objects.values_list("id", "username"))
     found = readings_for_robustness(evaluation, names)
     headline = {}
@@ -220,24 +258,27 @@ def robustness(evaluation, scores):
         best = _measure(scores_under(evaluation, best_reading, best_reading.topics, official) or {}, HEADLINE)
     else:  # judging complete: both bounds are the score
         worst = best = _measure(official, HEADLINE)
-    intervals = ranking.rank_intervals(headline.values())
-    official = headline["official"]  # (the headline from here on)
-    official_ranks = ranking.ranks(official)
     judged = _measure(scores["official"], "judged")
     runs = []
-    for run_id in ranking.order(official) + sorted(r for r in official if official[r] is None):
-        runs.append(
-            {
-                "run": str(run_id),
-                "score": official[run_id],
-                "rank": official_ranks.get(run_id),
-                "scores": {key: values.get(run_id) for key, values in headline.items()},
-                "interval": list(intervals.get(run_id, ())) or None,
-                "worst": worst.get(run_id),
-                "best": best.get(run_id),
-                "judged": judged.get(run_id),
-            }
-        )
+    for group, members in groups or [("", None)]:
+        within = {key: _within(values, members) for key, values in headline.items()}
+        intervals = ranking.rank_intervals(within.values())
+        official = within["official"]  # (the group's headline from here on)
+        official_ranks = ranking.ranks(official)
+        for run_id in ranking.order(official) + sorted(r for r in official if official[r] is None):
+            runs.append(
+                {
+                    "run": str(run_id),
+                    "group": group,
+                    "score": official[run_id],
+                    "rank": official_ranks.get(run_id),
+                    "scores": {key: values.get(run_id) for key, values in within.items()},
+                    "interval": list(intervals.get(run_id, ())) or None,
+                    "worst": worst.get(run_id),
+                    "best": best.get(run_id),
+                    "judged": judged.get(run_id),
+                }
+            )
     return {
         "readings": [{"key": key, "label": label} for key, label, _ in found],
         "runs": runs,
@@ -269,7 +310,8 @@ def refresh(evaluation_id):
         official_as_of = (
             ScoringState.objects.filter(evaluation_id=evaluation_id).values_list("fresh_as_of", flat=True).first()
         )
-        data = compute(evaluation)
+        with one_snapshot():  # (what every reading reads of the official state alike is read once: registry.memo)
+            data = compute(evaluation)
     finally:
         if snapshot is not None:
             snapshot.__exit__(None, None, None)
@@ -283,10 +325,11 @@ def refresh(evaluation_id):
 
 
 def spacing():
-    """A refresh is due RANKINGS_SPACING × its last duration after it started (default 15): while judgments keep the
-    worker busy, the passes between two refreshes take about 14 times a refresh, so refreshes add about 1/14 (7 %)
-    to rescoring (benchmarks/rankings.py measures it); a worker with time to spare spends it on them."""
-    return float(getattr(settings, "RANKINGS_SPACING", 15))
+    """A refresh is due RANKINGS_SPACING × its last duration after it started (default 30): while judgments keep the
+    worker busy, the passes between two refreshes take about 29 times a refresh, so refreshes add about 1/29 (3.4 %)
+    to rescoring whatever a refresh costs (benchmarks/budget.py measures it beside the agreement's); a faster
+    refresh only comes sooner. A worker with time to spare spends it on them."""
+    return float(getattr(settings, "RANKINGS_SPACING", 30))
 
 
 def request_refresh(evaluation_id, *, set_changed=False):
@@ -404,7 +447,7 @@ def present(evaluation):
     robust = data.get("robustness") or {}
     robust_labels = {r["key"]: r["label"] for r in robust.get("readings", ())}
     pairs = [
-        p | {"a_label": labels.get(p["a"], p["a"]), "b_label": labels.get(p["b"], p["b"])}
+        {"group": ""} | p | {"a_label": labels.get(p["a"], p["a"]), "b_label": labels.get(p["b"], p["b"])}
         for p in data.get("pairs", ())
     ]
     return {
@@ -414,6 +457,7 @@ def present(evaluation):
         "pending": _pending(state, _fresh_as_of(evaluation.pk)),
         "readings": data.get("readings", []),
         "measures": data.get("measures", []),
+        "groups": data.get("groups", []),  # (a refresh stored before groups: none, its rankings of every run)
         "headline": [p for p in pairs if p["measure"] == HEADLINE],
         "pairs": pairs,
         "scores": {
@@ -424,7 +468,8 @@ def present(evaluation):
             "readings": robust.get("readings", []),
             "filled": robust.get("filled", 0),
             "runs": [
-                row
+                {"group": ""}
+                | row
                 | {
                     "tag": tags.get(row["run"], row["run"]),
                     "by_reading": [(robust_labels.get(k, k), v) for k, v in row["scores"].items()],
@@ -436,11 +481,19 @@ def present(evaluation):
 
 
 def set_correlation(evaluation, judgment_set_id, measure=HEADLINE):
-    """The stored comparison of the official ranking with a judgment set's ({tau, tau_ap, top_k, k, runs}), or
-    None before a refresh has seen the set (for a team's judge-run report)."""
+    """The stored comparison of the official ranking with a judgment set's ({tau, tau_ap, top_k, k, runs, group}),
+    or None before a refresh has seen the set (for a team's judge-run report). With run groups, the group where the
+    set scores the most runs (a qrels set scores no answer run: its retrieval runs' ranking)."""
     state = RankingState.objects.filter(evaluation=evaluation).first()
+    pairs = (state.data or {}).get("pairs", ()) if state else ()
     key = f"set:{judgment_set_id}"
-    for pair in (state.data or {}).get("pairs", ()) if state else ():
-        if pair["a"] == "official" and pair["b"] == key and pair["measure"] == measure:
-            return pair
-    return None
+    return best_pair(p for p in pairs if p["a"] == "official" and p["b"] == key and p["measure"] == measure)
+
+
+def best_pair(pairs):
+    """Of one comparison's pairs, group by group: the one over the most runs (ties: the first group), or None."""
+    best = None
+    for pair in pairs:
+        if best is None or (pair.get("runs") or 0) > (best.get("runs") or 0):
+            best = pair
+    return best

@@ -8,7 +8,9 @@ shared. A track may also register a report builder, its own judgment exports (QA
 Lines every evaluation has, and, when it is not judged item by item, its judging progress.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +19,32 @@ from core import extension_points as ep
 if TYPE_CHECKING:  # named in annotations only: the registry imports no model at run time
     from pooling.models import Evaluation, Run
     from scoring.reports import RunReport
+
+
+_SNAPSHOT_MEMO: ContextVar[dict[Any, Any] | None] = ContextVar("scoring_snapshot_memo", default=None)
+
+
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """Inside, a scorer called many times over one unchanging state (scoring.rankings' refresh: every reading scored
+    in one REPEATABLE READ, READ ONLY snapshot) reads what does not depend on the reading once (`memo`): the stored
+    official scores its live path combines, the runs' entries. The readings' own judgments are never memoised."""
+    token = _SNAPSHOT_MEMO.set({})
+    try:
+        yield
+    finally:
+        _SNAPSHOT_MEMO.reset(token)
+
+
+def memo(key: Any, compute: Callable[[], Any]) -> Any:
+    """compute(), kept under `key` for the rest of a `one_snapshot` block (outside one: computed every time). The
+    caller must not change what it gets back, and `key` must name everything compute reads."""
+    found = _SNAPSHOT_MEMO.get()
+    if found is None:
+        return compute()
+    if key not in found:
+        found[key] = compute()
+    return found[key]
 
 
 @dataclass

@@ -37,6 +37,8 @@ class Filled:
     def __init__(self, evaluation, which):
         track = evaluation.track_spec
         bounded = {k.name: k.bounds for k in track.kinds if k.bounds is not None}
+        # kinds whose values hold nuggets (QA's matches, TREC RAG's assignments) get their topic's nugget ids
+        with_nuggets = {k.name for k in track.kinds if isinstance(k.shape, dict) and "nuggets" in k.shape}
         self.fills = defaultdict(dict)  # (kind, topic id) -> {item id: value}
         by_kind = defaultdict(list)
         for tid, topic_kind in Topic.objects.filter(evaluation=evaluation).order_by().values_list("id", "kind"):
@@ -47,7 +49,7 @@ class Filled:
             with reading(OFFICIAL):
                 judged = official_fields(topics, kind)  # (no field: which subjects are judged)
             nuggets = defaultdict(list)
-            if kind == "nugget_match":
+            if kind in with_nuggets:
                 for nid, tid in Nugget.objects.filter(topic_id__in=topics).order_by().values_list("id", "topic_id"):
                     nuggets[tid].append(nid)
             items = PoolItem.objects.filter(topic_id__in=topics).order_by()

@@ -213,9 +213,9 @@ def test_a_refresh_is_due_the_spacing_times_its_last_duration_after_it_began_and
     from scoring.agreement_schedule import delay
 
     assert delay(None, 1000.0) == 0  # no refresh known: at once
-    assert delay((100.0, 2.0), 110.0) == 30  # 20 × 2 s after 100, 10 s gone
-    assert delay((100.0, 2.0), 150.0) == 0  # overdue: at once
-    assert delay((100.0, 10.0), 100.0) == 60  # 200 s by the spacing, capped at AGREEMENT_MAX_DELAY
+    assert delay((100.0, 2.0), 110.0) == 50  # 30 × 2 s after 100, 10 s gone
+    assert delay((100.0, 2.0), 170.0) == 0  # overdue: at once
+    assert delay((100.0, 10.0), 100.0) == 60  # 300 s by the spacing, capped at AGREEMENT_MAX_DELAY
 
 
 def test_with_a_broker_the_agreement_follows_in_a_task_of_its_own_that_takes_every_changed_question(
@@ -254,7 +254,7 @@ def test_with_a_broker_the_agreement_follows_in_a_task_of_its_own_that_takes_eve
     assert moved == _totals(loaded)  # the changed questions' totals equal a refresh of everything
     began, seconds = schedule._last(loaded.id)
     schedule.request_refresh(loaded.id)  # the claim was given back as the task began
-    assert len(sent) == 2 and 0 <= sent[1] <= 20 * seconds
+    assert len(sent) == 2 and 0 <= sent[1] <= schedule.spacing() * seconds
     assert tasks.refresh_agreement_due(loaded.id) == 0  # nothing changed since: no topic row written
     schedule._unclaim(loaded.id)
 

@@ -337,8 +337,8 @@ def test_with_a_broker_a_refresh_is_queued_when_due_never_run_in_place(world, mo
     rankings.request_refresh(ev)
     ((args, eta),) = sent
     state = RankingState.objects.get(evaluation_id=ev)
-    # due 15 (RANKINGS_SPACING's default) × 2 s after the last refresh began
-    assert args == (ev,) and eta == state.scheduled_for == last + timedelta(seconds=30)
+    # due 30 (RANKINGS_SPACING's default) × 2 s after the last refresh began
+    assert args == (ev,) and eta == state.scheduled_for == last + timedelta(seconds=60)
     assert state.requested_at > state.computed_at  # pending, shown so
     rankings.request_refresh(ev)  # a task already waits: no second one
     assert len(sent) == 1
@@ -460,6 +460,17 @@ def test_rescoring_only_where_a_reading_differs_gives_the_full_scoring(make_user
                 assert partial[run][measure] == pytest.approx(value, abs=1e-12), (source, run, measure)
     assert rankings.differing_topics(ev, Filled(ev, WORST))  # (the fixture has unjudged items)
     assert rankings.scores_under(ev, Filled(ev, WORST)) != rankings.scores_under(ev, Filled(ev, BEST))
+    # a refresh reads what every reading reads of the official state alike once (scoring.registry.memo: stored
+    # scores, run entries, pool items, the matches the voter-left-out readings share): the same rankings, and
+    # the same again from the memo's values once used (nobody changes them)
+    from scoring.registry import one_snapshot
+
+    plain = rankings.compute(ev)
+    with one_snapshot():
+        memoised = rankings.compute(ev)
+        again = rankings.compute(ev)
+    assert memoised == plain and again == plain
+    assert len(plain["robustness"]["readings"]) == 3 + len(voters)  # (every voter left out was scored)
 
 
 def test_bolt_bounds_fill_the_unjudged_citations_and_collapse_once_all_are_judged(make_user):

@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from django.db.models import Count
 
 from scoring.models import Score
-from scoring.registry import ScoreRow
+from scoring.registry import ScoreRow, memo
 
 SHIFT = 1074  # 2**-1074 is the smallest positive double
 
@@ -168,18 +168,22 @@ def live_run_rows(run_ids, series_ids, new_series):
     A run whose stored sums are missing, or count another number of series than its stored series rows (a series
     deleted since: a topic file reloaded), is summed again from all its series rows."""
     scores = Score.objects.filter(run_id__in=run_ids).order_by()
-    stored = {
-        run_id: RunTotals.from_detail(detail or {})
-        for run_id, detail in scores.filter(scope=Score.RUN, topic__isnull=True, measure="score").values_list(
-            "run_id", "detail"
-        )
-    }
     # topic IS NOT NULL (always true of a series row) lets the partial unique index (run, scope, topic, measure)
     # serve: without it the count below read every score row of the runs (160 ms of a 200 ms pass).
     series_scores = scores.filter(scope=Score.SERIES, measure="score", topic__isnull=False)
-    rows_now = dict(series_scores.values("run_id").annotate(n=Count("id")).values_list("run_id", "n"))
+
+    def read():
+        """The stored official sums, series counts and the series' rows: the same under every reading of one
+        rankings refresh (scoring.registry.memo; RunTotals are made afresh from them each time)."""
+        sums = list(scores.filter(scope=Score.RUN, topic__isnull=True, measure="score").values_list("run_id", "detail"))
+        counts = dict(series_scores.values("run_id").annotate(n=Count("id")).values_list("run_id", "n"))
+        rows = list(series_scores.filter(topic_id__in=series_ids).values_list("run_id", "value", "detail"))
+        return sums, counts, rows
+
+    sums, rows_now, series_rows = memo(("qa.run_totals", tuple(run_ids), frozenset(series_ids)), read)
+    stored = {run_id: RunTotals.from_detail(detail or {}) for run_id, detail in sums}
     old = defaultdict(list)
-    for run_id, value, detail in series_scores.filter(topic_id__in=series_ids).values_list("run_id", "value", "detail"):
+    for run_id, value, detail in series_rows:
         old[run_id].append((value, detail))
     new = defaultdict(list)
     for (run_id, _), vd in new_series.items():

@@ -17,11 +17,11 @@ from django.db import connection
 from django.db.models import Q, Value
 
 from assess.models import Nugget
-from assess.official import nugget_vote_sets, official_fields
+from assess.official import OFFICIAL, WithoutVoter, current_source, nugget_vote_sets, official_fields
 from pooling.models import PoolItem, Run, RunEntry, Topic
 from scoring.measures import combine
 from scoring.models import Score
-from scoring.registry import ScoreBatch, ScoreRow
+from scoring.registry import ScoreBatch, ScoreRow, memo
 from tracks.qa import measures as qa
 from tracks.qa import run_totals
 
@@ -82,11 +82,14 @@ def score_questions(evaluation, questions, qids, run_ids):
     good = correct_label(evaluation)
     nugget_method = evaluation.setting("nugget_method", "pyramid")
     kinds = {q: questions.info[q]["kind"] for q in qids}
-    entries, unpooled_of = _entries(qids, kinds)
+    # (the same for every reading of the judgments: read once per rankings refresh, scoring.registry.memo)
+    entries, unpooled_of = memo(("qa.entries", frozenset(qids)), lambda: _entries(qids, kinds))
     items = defaultdict(list)  # q -> [(item id, docid, "")]
-    for item_id, tid, docid in (
-        PoolItem.objects.filter(topic_id__in=qids).order_by().values_list("id", "topic_id", "docid")
-    ):
+    pooled = memo(
+        ("qa.items", frozenset(qids)),
+        lambda: list(PoolItem.objects.filter(topic_id__in=qids).order_by().values_list("id", "topic_id", "docid")),
+    )
+    for item_id, tid, docid in pooled:
         items[tid].append((item_id, docid, ""))
 
     # Judgment values come as tuples of the fields used (assess.official.official_fields): label and class of an
@@ -96,10 +99,18 @@ def score_questions(evaluation, questions, qids, run_ids):
     nugget_qids = [q for q in qids if kinds[q] in NUGGET_TYPES]
     matches, official_votes, votes, nuggets = {}, {}, {}, defaultdict(list)
     if nugget_qids:
-        matches = {
-            item: json.loads(held) if held else ()
-            for item, (held,) in official_fields(nugget_qids, "nugget_match", "nuggets").items()
-        }
+
+        def read_matches():
+            return {
+                item: json.loads(held) if held else ()
+                for item, (held,) in official_fields(nugget_qids, "nugget_match", "nuggets").items()
+            }
+
+        source = current_source()  # the official matches are every voter-left-out reading's too (only votes vary)
+        if source == OFFICIAL or isinstance(source, WithoutVoter):
+            matches = memo(("qa.matches", frozenset(nugget_qids)), read_matches)
+        else:
+            matches = read_matches()
         official_votes, votes = nugget_vote_sets(nugget_qids)
         for nid, tid in Nugget.objects.filter(topic_id__in=nugget_qids).order_by().values_list("id", "topic_id"):
             nuggets[tid].append(nid)
@@ -389,41 +400,47 @@ def stored_series_partials(run_ids, topic_ids):
         FROM "{Score._meta.db_table}" s JOIN "{Topic._meta.db_table}" t ON t.id = s.topic_id
         WHERE s.run_id = ANY(%s) AND s.scope = 'question' AND s.measure = 'score' AND s.topic_id = ANY(%s)
         GROUP BY 1, 2, 3"""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [list(run_ids), list(topic_ids)])
-        for (
-            run_id,
-            series,
-            kind,
-            values,
-            nulls,
-            entries,
-            judged,
-            nil_ret,
-            nil_cor,
-            nil_q,
-            left_out,
-            unjudged,
-            pool_items,
-            pool_judged,
-            unpooled,
-            questions,
-        ) in cursor:
-            acc = out[(run_id, series)]
-            acc["values"][kind].extend(values or ())
-            acc["left_out"] += nulls
-            acc["left_out_questions"].extend(left_out or ())
-            acc["unjudged_questions"].extend(unjudged or ())
-            acc["pool_items"] += pool_items
-            acc["pool_judged"] += pool_judged
-            acc["unpooled"] += unpooled
-            acc["questions"] += questions
-            acc["questions_judged"] += questions - len(unjudged or ())
-            acc["entries"] += entries
-            acc["judged"] += judged
-            acc["nil_returned"] += nil_ret
-            acc["nil_correct"] += nil_cor
-            acc["nil_questions"] += nil_q
+
+    def read():
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [list(run_ids), list(topic_ids)])
+            return cursor.fetchall()
+
+    # the stored official scores: the same under every reading of one rankings refresh (scoring.registry.memo)
+    found = memo(("qa.partials", tuple(run_ids), frozenset(topic_ids)), read)
+    for (
+        run_id,
+        series,
+        kind,
+        values,
+        nulls,
+        entries,
+        judged,
+        nil_ret,
+        nil_cor,
+        nil_q,
+        left_out,
+        unjudged,
+        pool_items,
+        pool_judged,
+        unpooled,
+        questions,
+    ) in found:
+        acc = out[(run_id, series)]
+        acc["values"][kind].extend(values or ())
+        acc["left_out"] += nulls
+        acc["left_out_questions"].extend(left_out or ())
+        acc["unjudged_questions"].extend(unjudged or ())
+        acc["pool_items"] += pool_items
+        acc["pool_judged"] += pool_judged
+        acc["unpooled"] += unpooled
+        acc["questions"] += questions
+        acc["questions_judged"] += questions - len(unjudged or ())
+        acc["entries"] += entries
+        acc["judged"] += judged
+        acc["nil_returned"] += nil_ret
+        acc["nil_correct"] += nil_cor
+        acc["nil_questions"] += nil_q
     return out
 
 

@@ -2,9 +2,13 @@
 narrative), answer runs of the 2024, 2025 and shared shapes and a retrieval run, pools built, topics assigned
 (2024-145 double-judged), machine-proposed nuggets loaded; topic 2024-145 judged whole by its primary assessor
 (relevance, support segment by segment, nuggets taken from the suggestions, assignments) and partly by the second,
-2024-212's relevance graded; scored and the reports released to both teams.
-Idempotent: files and runs load again as no-ops, assignments, nuggets and judgments are reused."""
+2024-212's relevance graded; scored and the reports released to both teams. Two machine judgment sets beside the
+assessors (issue 29; provenance "demo machine judge"): UMBRELA-style grades of every pooled segment and nuggetizer
+assignments of the judged topic's answers, drawn deterministically from the demo's own grades with every fourth
+label moved one step, so the agreement and the rankings under each set show numbers.
+Idempotent: files and runs load again as no-ops, assignments, nuggets, judgments and sets are reused."""
 
+import json
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -14,13 +18,15 @@ from assess.models import Assignment, Judgment, Nugget
 from corpus.loading import load_collection
 from corpus.models import Document
 from pooling.evaluations import create_evaluation
-from pooling.models import Evaluation
+from pooling.models import Evaluation, PoolItem
 from pooling.pools import build_pools
 from pooling.runs import RunFile, load_run_files
 from pooling.topics import load_topics
+from scoring import agreement_store, judgment_sets, rankings
+from scoring.models import JudgmentSet
 from scoring.release import ever_released, release
 from scoring.rescore import rescore_evaluation
-from tracks.rag import judging
+from tracks.rag import exports, judging
 from tracks.rag.suggestions import load_suggestions
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "rag"
@@ -96,6 +102,7 @@ def load_rag_demo(out):
     if "assessor2" in users and "2024-145" in topics:
         _judge(users["assessor2"], judging.topic_items(topics["2024-145"])[:6], texts, second=True)
     rescore_evaluation(evaluation.id)
+    _machine_sets(evaluation, out)
     if not ever_released(evaluation):
         for team in Team.objects.filter(runs__evaluation=evaluation).distinct():
             release(evaluation, team, by="demo")
@@ -131,3 +138,54 @@ def _judge(user, items, texts, second=False):
     for item in items:
         if item.pk not in done:
             judging.judge_item(user, item, _value(item, texts, nuggets, second), 0)
+
+
+MACHINE = {"producer": "demo machine judge", "model": "demo-judge-1", "prompt": "UMBRELA / AutoNuggetizer style",
+           "note": "drawn from the demo's own grades, every fourth label moved one step"}  # fmt: skip
+UMBRELA, NUGGETIZER = "UMBRELA (demo machine judge)", "AutoNuggetizer (demo machine judge)"
+NEXT_GRADE = {"0": "1", "1": "2", "2": "3", "3": "2"}
+NEXT_ASSIGNMENT = {"support": "partial_support", "partial_support": "support", "not_support": "partial_support"}
+
+
+def machine_qrels(evaluation):
+    """Every segment pooled for relevance, graded as the demo's assessor grades (`grade`), every fourth (by topic
+    and segment) one grade off: an UMBRELA qrels file."""
+    segments = sorted(
+        PoolItem.objects.filter(evaluation=evaluation, key__startswith="r:").values_list("topic__ident", "docid")
+    )
+    lines = []
+    for n, (ident, docid) in enumerate(segments):
+        label = grade(docid)
+        lines.append(f"{ident} 0 {docid} {NEXT_GRADE[label] if n % 4 == 1 else label}\n")
+    return "".join(lines).encode()
+
+
+def machine_assignments(evaluation):
+    """The official assignments of every answer of a topic with nuggets (nuggetizer's file), every fourth nugget
+    assignment one step off; empty when no answer is assigned yet."""
+    lines, n = [], 0
+    for line in exports.nuggetizer_assignments(evaluation):
+        record = json.loads(line)
+        for nugget in record["nuggets"]:
+            if n % 4 == 1:
+                nugget["assignment"] = NEXT_ASSIGNMENT[nugget["assignment"]]
+            n += 1
+        lines.append(json.dumps(record) + "\n")
+    return "".join(lines).encode() if n else b""
+
+
+def _machine_sets(evaluation, out):
+    """Load the two machine sets once (an organizer must exist to own them; assignments once some answer is
+    assigned), then the agreement and the rankings under each, as a set's load asks of the worker."""
+    organizer = get_user_model().objects.filter(username="organizer").first()
+    if organizer is None or JudgmentSet.objects.filter(evaluation=evaluation, name__in=(UMBRELA, NUGGETIZER)).exists():
+        return
+    made = [judgment_sets.load_set(evaluation, machine_qrels(evaluation), "umbrela-demo.qrels", "qrels", UMBRELA,
+                                   by=organizer, provenance=MACHINE)]  # fmt: skip
+    assigned = machine_assignments(evaluation)
+    if assigned:
+        made.append(judgment_sets.load_set(evaluation, assigned, "nuggetizer-demo.jsonl", "nuggetizer", NUGGETIZER,
+                                           by=organizer, provenance=MACHINE))  # fmt: skip
+    agreement_store.refresh(evaluation.id)
+    rankings.refresh(evaluation.id)
+    out(f"  judgment sets: {', '.join(f'{s.name} ({s.loaded_count} judgments)' for s in made)}; agreement and rankings")

@@ -54,6 +54,8 @@ def register():
     ep.judgment_exports.register(slug, judgment_exports)
     ep.qrels.register(slug, qrels.qrels)
     ep.ranked_documents.register(slug, qrels.ranked_documents)
+    ep.judgment_scales.register(slug, qrels.scales)  # agreement, qrels and nuggetizer files in (issue 29)
+    ep.qrels_items.register(slug, qrels.items)
     ep.item_labels.register(slug, judging.item_labels)  # assisted judging's suggestions (issue 30)
     ep.judgments_jsonl.register(slug, RagRecords)  # nuggets and suggestions in the judgments file
     # loading (formats)

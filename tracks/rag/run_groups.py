@@ -1,6 +1,7 @@
-"""TREC RAG's run groups for significance (core.extension_points.run_groups): an answer run's "score" is nugget
-All, a retrieval run's nDCG@20 (tracks.rag.scorer), so the two are never compared in one ANOVA or randomization
-test. A run is a retrieval run as the scorer tells: its shape, or ranked entries."""
+"""TREC RAG's run groups (core.extension_points.run_groups): an answer run's "score" is nugget All, a retrieval
+run's nDCG@20 (tracks.rag.scorer), so the two are never compared in one ANOVA or randomization test, nor ranked in
+one list under other judgments (scoring.rankings). A run is a retrieval run as the scorer tells: its shape, or
+ranked entries."""
 
 from pooling.models import RunEntry
 
