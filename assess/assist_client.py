@@ -23,9 +23,11 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 
+from assess import assist_nuggets
 from assess.assist import current_suggestion, label_key, labels_of
 from assess.formats import model_reply
 from assess.models import Suggestion
+from core import extension_points as ep
 from corpus.models import Document
 from pooling.models import PoolItem
 
@@ -44,10 +46,18 @@ DEFAULTS = {
 MAX_RESPONSE_BYTES = 1 << 20
 MAX_RETRY_AFTER = 60.0
 DOCUMENT_CHARS = 6000  # of the judged document put into a prompt
+SOURCE_CHARS, MAX_SOURCES = 2000, 30  # nugget proposals: of each text read, and how many texts
 
 
 class Off(Exception):
     """The evaluation has no model server turned on, or its setting is incomplete."""
+
+
+def suggestible_kinds(evaluation):
+    """The kinds a pass may ask for: the track's judgment kinds, and nugget proposals where the track reads
+    nuggets from texts (ep.nugget_sources)."""
+    kinds = list(evaluation.track_spec.judgment_kinds)
+    return kinds + [assist_nuggets.KIND] if ep.nugget_sources.get(evaluation.track) else kinds
 
 
 def settings_of(evaluation):
@@ -205,10 +215,75 @@ def suggest_item(evaluation, conf, item, kind, pacer, by=None, sleep=time.sleep)
     return row
 
 
+def nugget_prompt(evaluation, conf, topic):
+    """The prompt asking for the topic's nugget list, or Off when the track has no texts to read it from."""
+    sources_of = ep.nugget_sources.get(evaluation.track)
+    if sources_of is None:
+        raise Off(f"{evaluation.track} has no nugget proposals")
+    texts = [t for t in sources_of(topic) if t.strip()][:MAX_SOURCES]
+    if not texts:
+        raise Off(f"topic {topic.ident} has no texts to read nuggets from yet (see nugget proposals in docs/assist.md)")
+    sources = "\n".join(f"[{n}] {' '.join(t.split())[:SOURCE_CHARS]}" for n, t in enumerate(texts, start=1))
+    template = (conf.get("prompts") or {}).get(assist_nuggets.KIND) or model_reply.NUGGET_TEMPLATE
+    fields = {"question": topic.text, "sources": sources, "max_nuggets": str(model_reply.MAX_NUGGETS)}
+    return model_reply.fill(template, fields | {"kind": "nugget list", "text": "", "document": "", "labels": ""})
+
+
+def propose_nuggets(evaluation, conf, topic, pacer, by=None, sleep=time.sleep, prompt=None):
+    """One call for one topic's nugget list: the stored Suggestion (value {"nuggets": [{"text", "importance"}]}),
+    or the stored error row (a malformed or oversized reply proposes nothing)."""
+    prompt = prompt or nugget_prompt(evaluation, conf, topic)
+    row = Suggestion(
+        evaluation=evaluation,
+        topic=topic,
+        kind=assist_nuggets.KIND,
+        source=Suggestion.MODEL,
+        source_name=str(conf["model"])[:300],
+        prompt=prompt,
+        parameters={k: conf[k] for k in ("base_url", "temperature", "max_tokens", "timeout", "retries", "per_minute")},
+        created_by=by,
+    )
+    started = time.monotonic()
+    try:
+        body, raw, seconds = call(conf, prompt, pacer, sleep)
+        row.raw_output, row.seconds = raw[:100000], round(seconds, 3)
+        row.cost = body.get("usage") if isinstance(body, dict) else None
+        nuggets, rationale = model_reply.read_nugget_list(model_reply.completion_content(body))
+        row.value, row.rationale = {"nuggets": nuggets}, rationale
+    except CallFailed as e:
+        row.error, row.raw_output = str(e), e.raw
+        row.seconds = round(time.monotonic() - started, 3)
+    except model_reply.MalformedReply as e:
+        row.error = f"malformed reply: {e}"
+    row.save()
+    return row
+
+
+def nugget_topics(topic):
+    """The topics whose nugget lists a pass over `topic` proposes: the topic, or a series' nugget questions."""
+    children = list(topic.children.order_by("position", "pk"))
+    return children or [topic]
+
+
 def suggest_topic(evaluation, topic, kind, by=None, only_missing=True, pacer=None, sleep=time.sleep):
     """One suggestion pass: every pool item of the topic (and its questions), one call each (with only_missing,
-    not for an item that has a good suggestion of the kind). Returns the stored rows, errors included."""
+    not for an item that has a good suggestion of the kind); for nugget proposals, one call per topic (a
+    series: per question the track reads nuggets for). Returns the stored rows, errors included."""
     conf = settings_of(evaluation)
+    if kind == assist_nuggets.KIND:
+        pacer = pacer or Pacer(float(conf["per_minute"] or 0))
+        stored = []
+        for each in nugget_topics(topic):
+            if only_missing and assist_nuggets.current(each) is not None:
+                continue
+            try:
+                prompt = nugget_prompt(evaluation, conf, each)
+            except Off:
+                if each is topic:
+                    raise
+                continue  # a question of the series with nothing to read (not a nugget question)
+            stored.append(propose_nuggets(evaluation, conf, each, pacer, by, sleep, prompt))
+        return stored
     if not label_key(kind) or not evaluation.track_spec.labels(kind):
         raise Off(
             f"{kind}: a model server can suggest only labelled kinds ({evaluation.track} has labels for "

@@ -171,6 +171,14 @@ item_labels = point(
     may give and a model server is offered.""",
 )
 
+nugget_sources = point(
+    "nugget_sources",
+    """nugget_sources(topic) -> list of str: the texts a model server is asked to read a topic's nugget list from
+    (assisted judging's nugget proposals, assess.assist_client.propose_nuggets): TREC RAG the segments the topic
+    was judged relevant in, QA a nugget question's pooled answer strings. Empty: nothing to propose from yet. A
+    track without it has no nugget proposals.""",
+)
+
 search_found = point(
     "search_found",
     """search_found(request, assignment, topic, document) -> (template name, context dict): what a result of the

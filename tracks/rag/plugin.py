@@ -55,6 +55,7 @@ def register():
     ep.qrels.register(slug, qrels.qrels)
     ep.ranked_documents.register(slug, qrels.ranked_documents)
     ep.item_labels.register(slug, judging.item_labels)  # assisted judging's suggestions (issue 30)
+    ep.nugget_sources.register(slug, judging.nugget_sources)  # and its nugget proposals
     ep.judgments_jsonl.register(slug, RagRecords)  # nuggets and suggestions in the judgments file
     # loading (formats)
     ep.collection_formats.register(slug, segments.collection_formats)  # MS MARCO V2.1 segmented, to corpus
