@@ -1,0 +1,59 @@
+"""A model server's nugget proposals on TREC RAG's nugget page in Chromium (issue 30): under *reveal after* the
+page holds none until the assessor marks their own list done; then `y` accepts the current proposal, as the
+page's other suggestions, and the nugget is logged as a model proposal."""
+
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from assess import assist, assist_nuggets
+from assess.models import Assignment, StructureChange, Suggestion
+from corpus.loading import load_collection
+from pooling.evaluations import create_evaluation
+from pooling.pools import build_pools
+from pooling.runs import RunFile, load_run_files
+from pooling.topics import load_topics
+from tracks.rag import judging
+
+pytestmark = pytest.mark.browser
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rag"
+FIRST = "Caffeine blocks adenosine receptors"
+
+
+@pytest.fixture
+def proposed(transactional_db, make_user):
+    ann = make_user("ann", "assessor")
+    load_collection("rag-segs", "msmarco-v2.1-segmented", [str(FIXTURES / "segments.jsonl")])
+    ev = create_evaluation("rag", judging.TRACK, ["rag-segs"])
+    load_topics(ev, (FIXTURES / "topics.jsonl").read_bytes(), "topics.jsonl")
+    load_run_files(ev, [RunFile("alpha-2024.jsonl", (FIXTURES / "alpha-2024.jsonl").read_bytes(), "Team Alpha")])
+    build_pools(ev)
+    topic = ev.topics.get(ident="2024-145")
+    assist.set_design(ev, unit="topic", conditions=["reveal_after"], seed=5)
+    nuggets = [{"text": FIRST, "importance": "vital"}, {"text": "Caffeine cuts deep sleep", "importance": "okay"}]
+    Suggestion.objects.create(
+        evaluation=ev, topic=topic, kind=assist_nuggets.KIND, value={"nuggets": nuggets}, rationale="from [1]",
+        source="model", source_name="tiny-instruct", prompt="p",
+    )  # fmt: skip
+    return ann, topic, Assignment.objects.create(evaluation=ev, topic=topic, assessor=ann)
+
+
+def test_a_proposal_waits_for_the_own_list_then_y_accepts_it(page, login, live_server, proposed):
+    ann, topic, assignment = proposed
+    login(page, "ann")
+    page.goto(live_server.url + reverse("rag:nuggets", args=[assignment.pk]))
+    page.wait_for_load_state()
+    assert page.locator(".proposal").count() == 0 and FIRST not in page.content()
+    with page.expect_navigation():
+        page.click("#list-done")
+    page.wait_for_load_state()
+    assert page.locator(".proposal").count() == 2
+    assert page.locator(".suggestion[aria-current=true] .suggestion-text").input_value() == FIRST
+    with page.expect_navigation():
+        page.keyboard.press("y")
+    page.wait_for_load_state()
+    assert [(n.text, importance) for n, importance in judging.nuggets_of(topic)] == [(FIRST, "vital")]
+    assert page.locator(".proposal").count() == 1
+    created = StructureChange.objects.get(topic=topic, action="nugget.create")
+    assert created.after["from"] == "model proposal"
