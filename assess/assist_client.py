@@ -3,10 +3,10 @@ chat-completions API over HTTP (vLLM, llama.cpp's server, Ollama and hosted serv
 model and calls nothing unless the evaluation's `assist_model` setting turns it on.
 
 One pass (`suggest_topic`) asks for one kind on every pool item of one topic, one call at a time, in a Celery task
-(assess.tasks.suggest_topic; never on a save). Each call has a time-out, a failed call is retried (a 429 after the
-server's Retry-After, capped), calls are spaced to the setting's rate, and a call that still fails — time-out,
-refused connection, HTTP error, malformed reply — is stored as a Suggestion row with `error` and no value: the pass
-goes on with the next item, and nothing of it is ever shown.
+(assess.tasks.suggest_topic; never on a save). Each call has one time-out for the whole exchange, a failed call is
+retried (a 429 after the server's Retry-After, capped), calls are spaced to the setting's rate, and a call that
+still fails — time-out, refused connection, HTTP error, malformed reply — is stored as a Suggestion row with `error`
+and no value: the pass goes on with the next item, and nothing of it is ever shown.
 
 The setting (evaluation.settings["assist_model"]):
     {"enabled": true, "base_url": "http://127.0.0.1:8000/v1", "model": "Qwen/Qwen2.5-0.5B-Instruct",
@@ -16,11 +16,13 @@ The key is read from the named environment variable of the worker, so no secret 
 (or shown with its settings).
 """
 
+import http.client
 import json
 import os
+import socket
+import threading
 import time
-import urllib.error
-import urllib.request
+import urllib.parse
 from dataclasses import dataclass, field
 
 from assess import assist_nuggets
@@ -99,19 +101,70 @@ class CallFailed(Exception):
         self.raw = raw
 
 
+class ErrorStatus(Exception):
+    """A reply with an HTTP error status (4xx, 5xx)."""
+
+    def __init__(self, code, headers, body):
+        super().__init__(f"HTTP {code}")
+        self.code, self.headers, self.body = code, headers, body
+
+
 def _post(url, body, key, timeout):
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})},
-        method="POST",
+    """The response body of one POST, the whole exchange — connecting, sending, the headers and every byte of the
+    body — bounded by `timeout` seconds: a watchdog shuts the socket down at the deadline, so a server that
+    trickles bytes (each read well inside a per-read time-out) cannot hold a pass for longer. TimeoutError at
+    the deadline; ErrorStatus for an error status; the body is read to MAX_RESPONSE_BYTES + 1 at most."""
+    parts = urllib.parse.urlsplit(url)
+    connection = (http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection)(
+        parts.hostname, parts.port, timeout=timeout
     )
-    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (the organizer's own URL)
-        return response.read(MAX_RESPONSE_BYTES + 1)
+    expired = threading.Event()
+
+    def expire():
+        expired.set()
+        sock = connection.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)  # wakes the read that is waiting
+            except OSError:
+                pass
+
+    watchdog = threading.Timer(timeout, expire)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        connection.connect()
+        if expired.is_set():
+            raise TimeoutError
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
+        connection.request("POST", path, body=json.dumps(body).encode(), headers=headers)
+        response = connection.getresponse()
+        chunks, size = [], 0
+        while size <= MAX_RESPONSE_BYTES and not expired.is_set():
+            chunk = response.read(min(65536, MAX_RESPONSE_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if expired.is_set():
+            raise TimeoutError
+        data = b"".join(chunks)
+    except (OSError, http.client.HTTPException):
+        if expired.is_set():
+            raise TimeoutError from None
+        raise
+    finally:
+        watchdog.cancel()
+        connection.close()
+    if response.status >= 400:
+        raise ErrorStatus(response.status, response.headers, data[:2000])
+    return data
 
 
 def call(conf, prompt, pacer, sleep=time.sleep):
-    """(parsed body, raw text, seconds) of one chat completion, retried; CallFailed after the last try."""
+    """(parsed body, raw text, seconds) of one chat completion, retried; CallFailed after the last try. Each try
+    is bounded as a whole by conf["timeout"] (_post)."""
     url = conf["base_url"].rstrip("/") + "/chat/completions"
     body = {
         "model": conf["model"],
@@ -126,8 +179,8 @@ def call(conf, prompt, pacer, sleep=time.sleep):
         started = time.monotonic()
         try:
             data = _post(url, body, key, float(conf["timeout"]))
-        except urllib.error.HTTPError as e:
-            raw = e.read(2000).decode("utf-8", "replace") if e.fp else ""
+        except ErrorStatus as e:
+            raw = e.body.decode("utf-8", "replace")
             last_error = f"HTTP {e.code} from the model server"
             if e.code == 429 or e.code >= 500:
                 retry_after = e.headers.get("Retry-After") if e.headers else None
@@ -142,13 +195,8 @@ def call(conf, prompt, pacer, sleep=time.sleep):
         except TimeoutError:
             last_error = f"timed out after {conf['timeout']} s"
             continue
-        except (urllib.error.URLError, OSError) as e:
-            reason = getattr(e, "reason", e)
-            last_error = (
-                f"timed out after {conf['timeout']} s"
-                if isinstance(reason, TimeoutError)
-                else f"could not reach the model server: {reason}"
-            )
+        except (OSError, http.client.HTTPException) as e:
+            last_error = f"could not reach the model server: {e}"
             continue
         seconds = time.monotonic() - started
         if len(data) > MAX_RESPONSE_BYTES:
