@@ -217,24 +217,28 @@ def _document_text(evaluation, item):
 
 
 def prompt_for(evaluation, conf, item, kind):
+    """(prompt, read): the prompt for one item and the reader of its reply (None: the generic label reader). A
+    track's ep.assist_prompt gives its own default template, places and reader; NotAskable from it passes up."""
     labels = labels_of(item, kind)
-    template = (conf.get("prompts") or {}).get(kind) or model_reply.DEFAULT_TEMPLATE
-    return model_reply.fill(
-        template,
-        {
-            "question": item.topic.text,
-            "text": item.text,
-            "document": _document_text(evaluation, item),
-            "labels": ", ".join(labels),
-            "kind": kind,
-        },
-    )
+    template, fields, read = None, {}, None
+    own = ep.assist_prompt.get(evaluation.track)
+    if own is not None:
+        template, fields, read = own(item, kind)
+    template = (conf.get("prompts") or {}).get(kind) or template or model_reply.DEFAULT_TEMPLATE
+    generic = {
+        "question": item.topic.text,
+        "text": item.text,
+        "document": _document_text(evaluation, item),
+        "labels": ", ".join(labels),
+        "kind": kind,
+    }
+    return model_reply.fill(template, generic | fields), read
 
 
 def suggest_item(evaluation, conf, item, kind, pacer, by=None, sleep=time.sleep):
-    """One call for one item: the stored Suggestion, or the stored error row."""
+    """One call for one item: the stored Suggestion, or the stored error row (no call made for an item the track
+    says cannot be asked about yet)."""
     labels = labels_of(item, kind)
-    prompt = prompt_for(evaluation, conf, item, kind)
     parameters = {k: conf[k] for k in ("base_url", "temperature", "max_tokens", "timeout", "retries", "per_minute")}
     row = Suggestion(
         evaluation=evaluation,
@@ -243,17 +247,26 @@ def suggest_item(evaluation, conf, item, kind, pacer, by=None, sleep=time.sleep)
         item=item,
         source=Suggestion.MODEL,
         source_name=str(conf["model"])[:300],
-        prompt=prompt,
         parameters=parameters,
         created_by=by,
     )
+    try:
+        row.prompt, read = prompt_for(evaluation, conf, item, kind)
+    except model_reply.NotAskable as e:
+        row.error = f"not asked: {e}"
+        row.save()
+        return row
     started = time.monotonic()
     try:
-        body, raw, seconds = call(conf, prompt, pacer, sleep)
+        body, raw, seconds = call(conf, row.prompt, pacer, sleep)
         row.raw_output, row.seconds = raw[:100000], round(seconds, 3)
         row.cost = body.get("usage") if isinstance(body, dict) else None
-        label, rationale = model_reply.read_reply(model_reply.completion_content(body), labels)
-        row.value, row.rationale = {label_key(kind): label}, rationale
+        content = model_reply.completion_content(body)
+        if read is not None:
+            row.value, row.rationale = read(content)
+        else:
+            label, row.rationale = model_reply.read_reply(content, labels)
+            row.value = {label_key(kind): label}
     except CallFailed as e:
         row.error, row.raw_output = str(e), e.raw
         row.seconds = round(time.monotonic() - started, 3)

@@ -171,6 +171,16 @@ item_labels = point(
     may give and a model server is offered.""",
 )
 
+assist_prompt = point(
+    "assist_prompt",
+    """assist_prompt(item, kind) -> (template, fields, read): how a model server is asked for a suggestion of
+    `kind` on the pool item when the track knows better than the generic prompt (assess.assist_client): the
+    default template (an organizer's template for the kind still wins), {place: text} for its places (over the
+    generic ones), and read(content) -> (value dict, rationale), or None for the generic {"label", "rationale"}
+    reply; read raises assess.formats.model_reply.MalformedReply. Raises model_reply.NotAskable(reason) when the
+    item cannot be asked about yet (stored as an error row, no call made). Without it, the generic prompt.""",
+)
+
 nugget_sources = point(
     "nugget_sources",
     """nugget_sources(topic) -> list of str: the texts a model server is asked to read a topic's nugget list from

@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-PLACES = ("question", "text", "document", "labels", "kind", "sources", "max_nuggets")
+PLACES = ("question", "text", "document", "labels", "kind", "sources", "max_nuggets", "nuggets")
 # read left to right as str.format does: a doubled brace is a brace, {place} a place ("{labels}}}" is a place and
 # a brace)
 _TOKEN = re.compile(r"\{\{|\}\}|\{(" + "|".join(PLACES) + r")\}")
@@ -47,6 +47,31 @@ NUGGET_TEMPLATE = (
 
 class MalformedReply(ValueError):
     """A model's reply that gives no usable suggestion; the message says what was wrong."""
+
+
+class NotAskable(ValueError):
+    """An item a model cannot be asked about yet (an answer's nugget assignment before the topic has nuggets)."""
+
+
+def json_object(text: str) -> dict[str, Any]:
+    """The one JSON object of a reply (in a Markdown code fence or with words around it); MalformedReply."""
+    return _json_object(text)
+
+
+def check_reply(content: Any) -> str:
+    """The reply's content if it is a non-empty string within MAX_REPLY_CHARS; MalformedReply otherwise."""
+    if not isinstance(content, str) or not content.strip():
+        raise MalformedReply("the reply is empty")
+    if len(content) > MAX_REPLY_CHARS:
+        raise MalformedReply(f"the reply is longer than {MAX_REPLY_CHARS} characters")
+    return content
+
+
+def rationale_of(obj: dict[str, Any]) -> str:
+    rationale = obj.get("rationale", "")
+    if not isinstance(rationale, str):
+        raise MalformedReply("the reply's rationale is not a string")
+    return rationale.strip()[:MAX_RATIONALE_CHARS]
 
 
 def fill(template: str, fields: dict[str, str]) -> str:
