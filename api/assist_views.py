@@ -164,7 +164,9 @@ class Report(RoleAPIView):
         rows = assist_report.report(evaluation, kind)
         if request.query_params.get("output") == "csv":
             return HttpResponse(assist_report.as_csv(rows), content_type="text/csv; charset=utf-8")
-        return Response({"kind": kind, **_design(evaluation), "rows": rows})
+        return Response(
+            {"kind": kind, "official": assist_report.official_value(evaluation), **_design(evaluation), "rows": rows}
+        )
 
 
 class ItemSuggestion(RoleAPIView):

@@ -73,6 +73,7 @@ def overview(request, slug):
             "kinds": kinds,
             "rows": rows,
             "columns": assist_report.COLUMNS,
+            "official": assist_report.official_value(evaluation),
             "good": suggestions.filter(error="").count(),
             "errors": list(suggestions.exclude(error="").order_by("-id")[:20]),
             "error_count": suggestions.exclude(error="").count(),
