@@ -91,7 +91,10 @@ def _mark_shown(user, topic, suggestion, condition):
 
 
 def pending(topic, suggestion):
-    handled = ((topic.data or {}).get(HANDLED) or {}).get(str(suggestion.pk)) or {}
+    """[(index, proposal)] of the suggestion not yet accepted or rejected, read from the topic's row as stored now
+    (the caller's copy may predate a take in the same request)."""
+    data = type(topic).objects.filter(pk=topic.pk).values_list("data", flat=True).first() or {}
+    handled = (data.get(HANDLED) or {}).get(str(suggestion.pk)) or {}
     return [(n, p) for n, p in enumerate(suggestion.value["nuggets"]) if str(n) not in handled]
 
 

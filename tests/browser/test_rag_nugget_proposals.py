@@ -57,3 +57,36 @@ def test_a_proposal_waits_for_the_own_list_then_y_accepts_it(page, login, live_s
     assert page.locator(".proposal").count() == 1
     created = StructureChange.objects.get(topic=topic, action="nugget.create")
     assert created.after["from"] == "model proposal"
+
+
+def test_qa_workspace_a_proposal_after_the_own_list_then_y_accepts_it(
+    page, login, live_server, transactional_db, make_user
+):
+    """QA's nugget workspace, reveal after: the button marks the own list done (the workspace swaps in the
+    proposals), then `y` accepts the first as edited in its box, with its vital/okay vote."""
+    from assess.models import Judgment, Nugget
+    from tracks.qa.sample import build_sample
+
+    sample = build_sample()
+    nora = make_user("nora", "assessor")
+    assignment = Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=nora)
+    question = sample.questions["1.3"]
+    assist.set_design(sample.evaluation, unit="topic", conditions=["reveal_after"], seed=2)
+    nuggets = [{"text": "Founded in 1909", "importance": "vital"}, {"text": "Based in Clichy", "importance": "okay"}]
+    Suggestion.objects.create(
+        evaluation=sample.evaluation, topic=question, kind=assist_nuggets.KIND, value={"nuggets": nuggets},
+        source="model", source_name="tiny-instruct", prompt="p",
+    )  # fmt: skip
+    login(page, "nora")
+    page.goto(live_server.url + reverse("qa:question", args=[assignment.pk, question.pk]))
+    page.wait_for_selector("#list-done")
+    assert page.locator("#nugget-proposals").count() == 0 and "Founded in 1909" not in page.content()
+    page.click("#list-done")
+    page.wait_for_selector("#nugget-proposals li.proposal")
+    page.fill("#nugget-proposals li.proposal input[name=text]", "Founded in 1909 in Paris")
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("y")
+    page.wait_for_function("() => document.querySelectorAll('#nugget-proposals li.proposal').length === 1")
+    (nugget,) = Nugget.objects.filter(topic=question)
+    assert nugget.text == "Founded in 1909 in Paris"
+    assert Judgment.objects.get(nugget=nugget, kind="nugget_vote").value == {"vote": "vital"}

@@ -67,6 +67,7 @@ def test_a_pass_reads_the_answer_strings_and_reveal_after_waits_for_the_own_list
         {"text": "Founded in 1909", "importance": "okay"},
     )
     assert taken.status_code == 200 and "from the proposals" in taken.content.decode()
+    assert SECRET not in taken.content.decode() and "Proposed by the model server (1)" in taken.content.decode()
     client.post(reverse("qa:proposal", args=[assignment.pk, question.pk, row.pk, 2, "reject"]))
     nuggets = list(Nugget.objects.filter(topic=question).order_by("position"))
     assert [n.text for n in nuggets] == ["A cosmetics company", "Founded in 1909"]
