@@ -90,11 +90,10 @@ def pre_reveal_values(topic_ids, kinds):
     *reveal after* suggestion was shown to their assessor. {} when no evaluation of the topics has it on (one
     query)."""
     topic_ids = list(topic_ids)
-    on = [
-        e.pk
-        for e in Evaluation.objects.filter(topics__pk__in=topic_ids).distinct().only("pk", "track", "settings")
-        if e.setting(ASSIST_OFFICIAL, REVISED) == PRE_REVEAL
-    ]
+    # Every rescoring reads through here: the usual answer (no evaluation has it on) costs one query of the small
+    # evaluation table, not a join to the topics (benchmarks/assist_official.py). No track declares the setting,
+    # so the evaluation's own settings are all there is to read.
+    on = list(Evaluation.objects.filter(settings__assist_official=PRE_REVEAL).values_list("pk", flat=True))
     if not on:
         return {}
     line = {}  # (assessor, item, kind): the assessor's judgment version when the suggestion was first shown

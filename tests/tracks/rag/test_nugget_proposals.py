@@ -203,3 +203,18 @@ def test_the_topic_split_is_drawn_with_the_seed(pooled):
     assert by_item.topics == by_topic.topics  # RAG topics have no questions: the same units, the same draw
     assert assist.topic_condition(pooled.topics.get(ident=T)) == by_item.topics[T]
     assert not Suggestion.objects.exists()
+
+
+def test_the_organizers_page_runs_a_proposals_pass(client, judged, model_server, make_user):
+    ev, topic, ann = judged
+    grade(ann, topic, seg(0, 0), "3")
+    turn_on(ev, model_server((200, completion("no json"), None)))
+    client.force_login(make_user("olga", "organizer"))
+    page = client.get(reverse("assess:assist", args=[ev.slug])).content.decode()
+    assert "<option>nugget_proposals</option>" in page
+    ran = client.post(reverse("assess:assist_pass", args=[ev.slug]), {"topic": T, "kind": "nugget_proposals"})
+    assert ran.status_code == 302
+    row = Suggestion.objects.get(kind="nugget_proposals")
+    assert row.error == "malformed reply: the reply holds no JSON object"
+    page = client.get(reverse("assess:assist", args=[ev.slug])).content.decode()
+    assert "<td>topic</td><td>nugget_proposals</td>" in page  # the failed call, on the topic
