@@ -1,6 +1,7 @@
-"""A model server's nugget proposals on TREC RAG's nugget page in Chromium (issue 30): under *reveal after* the
-page holds none until the assessor marks their own list done; then `y` accepts the current proposal, as the
-page's other suggestions, and the nugget is logged as a model proposal."""
+"""A model server's nugget proposals in Chromium (issue 30), on TREC RAG's nugget page and QA's nugget workspace:
+under *reveal after* the page holds none until the assessor marks their own list done; then `y` accepts a
+proposal (RAG: the current row, as the page's other suggestions; QA: the first, as edited in its box), and the
+nugget is logged as a model proposal."""
 
 from pathlib import Path
 
