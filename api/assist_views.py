@@ -12,8 +12,9 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
 from api.common import RoleAPIView, accepted, evaluation_or_404, upload
-from assess import assist, assist_client, assist_report
+from assess import assist, assist_client, assist_nuggets, assist_report
 from assess.formats.suggestion_files import SuggestionFileError, parse_grades
+from assess.judging import JudgingError
 from assess.models import Assignment, AssistDesign, Suggestion
 from assess.tasks import suggest_topic
 from config import params
@@ -135,7 +136,7 @@ class SuggestionPass(RoleAPIView):
         if topic is None:
             raise NotFound("no such topic")
         kind = body.validated_data["kind"]
-        if kind not in evaluation.track_spec.judgment_kinds:
+        if kind not in assist_client.suggestible_kinds(evaluation):
             raise ValidationError({"kind": f"{evaluation.track} has no judgment kind {kind!r}"})
         try:
             assist_client.settings_of(evaluation)
@@ -163,7 +164,9 @@ class Report(RoleAPIView):
         rows = assist_report.report(evaluation, kind)
         if request.query_params.get("output") == "csv":
             return HttpResponse(assist_report.as_csv(rows), content_type="text/csv; charset=utf-8")
-        return Response({"kind": kind, **_design(evaluation), "rows": rows})
+        return Response(
+            {"kind": kind, "official": assist_report.official_value(evaluation), **_design(evaluation), "rows": rows}
+        )
 
 
 class ItemSuggestion(RoleAPIView):
@@ -193,3 +196,44 @@ class ItemSuggestion(RoleAPIView):
                 "shown_at": seen.shown_at.isoformat(),
             }
         return Response(body)
+
+
+class TopicProposals(RoleAPIView):
+    """Who: the assessors assigned to the topic. The model server's nugget proposals for the topic, as its nugget
+    page would show them now: state "off", "waiting" (reveal after: only once your own list is marked done) or
+    "shown" with the proposals not yet accepted or rejected. POST marks your own nugget list done (the topic's
+    primary assessor; 403 otherwise)."""
+
+    allowed_roles = (ASSESSOR,)
+
+    def _topic(self, request, topic_id):
+        topic = get_object_or_404(Topic.objects.select_related("evaluation"), pk=topic_id)
+        if not Assignment.objects.filter(
+            assessor=request.user, topic_id__in={topic.pk, topic.parent_id or topic.pk}
+        ).exists():
+            raise NotFound("no such topic among your assignments")
+        return topic
+
+    def get(self, request, topic_id):
+        topic = self._topic(request, topic_id)
+        seen = assist_nuggets.visible(request.user, topic)
+        body = {"topic": topic.ident, "state": seen.state, "list_done": seen.done, "proposals": None}
+        if seen.state == "shown":
+            s = seen.suggestion
+            body["proposals"] = {
+                "id": s.pk,
+                "nuggets": [{"index": n + 1, **p} for n, p in seen.pending],
+                "rationale": s.rationale,
+                "source": s.source,
+                "source_name": s.source_name,
+                "shown_at": seen.shown_at.isoformat(),
+            }
+        return Response(body)
+
+    def post(self, request, topic_id):
+        topic = self._topic(request, topic_id)
+        try:
+            new = assist_nuggets.mark_list_done(request.user, topic)
+        except JudgingError as e:
+            return Response({"error": str(e)}, status=e.status)
+        return Response({"topic": topic.ident, "list_done": True, "new": new})

@@ -70,6 +70,7 @@ urlpatterns = [
     path("evaluations/<slug:slug>/assist/pass/", av.SuggestionPass.as_view(), name="assist_pass"),
     path("evaluations/<slug:slug>/assist/report/", av.Report.as_view(), name="assist_report"),
     path("items/<id:item_id>/suggestion/<segment:kind>/", av.ItemSuggestion.as_view(), name="item_suggestion"),
+    path("topics/<id:topic_id>/nugget-proposals/", av.TopicProposals.as_view(), name="topic_proposals"),
     path("jobs/<id:pk>/", jv.JobStatus.as_view(), name="job"),
     path("users/", pv.Users.as_view(), name="users"),
     path("users/<str:username>/token/", pv.UserToken.as_view(), name="user_token"),

@@ -86,7 +86,12 @@ def set_design(evaluation, *, unit, conditions, seed=None, by=None):
         AssistDesign.objects.filter(evaluation=evaluation).delete()
         AssistCondition.objects.filter(evaluation=evaluation).delete()
         design = AssistDesign.objects.create(
-            evaluation=evaluation, unit=unit, conditions=conditions, seed=seed, created_by=by
+            evaluation=evaluation,
+            unit=unit,
+            conditions=conditions,
+            seed=seed,
+            topics=_topic_split(evaluation, unit, split, conditions, seed),
+            created_by=by,
         )
         AssistCondition.objects.bulk_create(
             AssistCondition(evaluation=evaluation, item_id=item, condition=split[u]) for item, u in units.items()
@@ -95,6 +100,25 @@ def set_design(evaluation, *, unit, conditions, seed=None, by=None):
             by, "assist design set", evaluation.slug, after={"unit": unit, "conditions": conditions, "seed": seed}
         )
     return design
+
+
+def _topic_split(evaluation, unit, split, conditions, seed):
+    """{topic ident: condition} of the work done per topic (a nugget list built from machine proposals). Per
+    topic: the condition its items were drawn (a question: its series'); a topic without items has nothing to
+    propose from (none). Per item: the topics that hold items of their own (not a QA series) drawn in turn with
+    the same seed, so a topic's list is an experimental unit of its own."""
+    topics = list(Topic.objects.filter(evaluation=evaluation).values_list("pk", "ident", "parent_id"))
+    if unit == AssistDesign.TOPIC:
+        return {ident: split.get(parent or pk, NONE) for pk, ident, parent in topics}
+    parents = {parent for _, _, parent in topics if parent}
+    leaves = draw({pk for pk, _, _ in topics if pk not in parents}, conditions, seed)
+    return {ident: leaves.get(pk, NONE) for pk, ident, _ in topics}
+
+
+def topic_condition(topic):
+    """The condition of a topic's own work (its nugget list): none without a design or for a topic drawn none."""
+    design = AssistDesign.objects.filter(evaluation_id=topic.evaluation_id).values_list("topics", flat=True).first()
+    return (design or {}).get(topic.ident, NONE)
 
 
 def condition_of(item):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from assess.assist import CONDITIONS, decisive
 from assess.models import AssistCondition, Judgment, JudgmentChange, Suggestion, SuggestionShown
+from assess.official import ASSIST_OFFICIAL, REVISED
 from assess.progress import IDLE_CAP
 
 
@@ -118,6 +119,7 @@ COLUMNS = (
     "seconds_per_item",
     "second_human_agreement",
     "second_human_n",
+    "official",
 )
 
 
@@ -169,8 +171,16 @@ def summarize(rows):
     return out
 
 
+def official_value(evaluation):
+    """Which value of a *reveal after* judgment is official: "revised" (default: the judgment as it stands) or
+    "pre_reveal" (the assessor's own from before the showing; setting assist_official, assess.official)."""
+    return evaluation.setting(ASSIST_OFFICIAL, REVISED)
+
+
 def report(evaluation, kind):
-    return summarize(facts(evaluation, kind))
+    """summarize's rows, each saying which value was official (the column "official")."""
+    official = official_value(evaluation)
+    return [row | {"official": official} for row in summarize(facts(evaluation, kind))]
 
 
 def as_csv(rows):

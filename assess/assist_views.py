@@ -71,8 +71,10 @@ def overview(request, slug):
             "conditions": assist.CONDITIONS,
             "kind": kind,
             "kinds": kinds,
+            "pass_kinds": _pass_kinds(evaluation),
             "rows": rows,
             "columns": assist_report.COLUMNS,
+            "official": assist_report.official_value(evaluation),
             "good": suggestions.filter(error="").count(),
             "errors": list(suggestions.exclude(error="").order_by("-id")[:20]),
             "error_count": suggestions.exclude(error="").count(),
@@ -135,14 +137,23 @@ def run_pass(request, slug):
         assist_client.settings_of(evaluation)
         if topic is None:
             raise assist_client.Off(f"{evaluation.slug} has no topic {ident!r}")
-        if kind not in assist_report.assisted_kinds(evaluation):
-            raise assist_client.Off(f"kind must be one of {', '.join(assist_report.assisted_kinds(evaluation))}")
+        if kind not in _pass_kinds(evaluation):
+            raise assist_client.Off(f"kind must be one of {', '.join(_pass_kinds(evaluation))}")
     except assist_client.Off as e:
         messages.error(request, str(e))
         return redirect("assess:assist", slug=slug)
     run_here_or_send(suggest_topic, evaluation.pk, topic.pk, kind, request.user.pk)
     messages.success(request, f"A suggestion pass over topic {topic.ident} ({kind}) was started.")
     return redirect("assess:assist", slug=slug)
+
+
+def _pass_kinds(evaluation):
+    """What a model pass may ask for: the assisted kinds, and a topic's nugget proposals where the track has them."""
+    kinds = assist_report.assisted_kinds(evaluation)
+    proposals = [
+        k for k in assist_client.suggestible_kinds(evaluation) if k not in evaluation.track_spec.judgment_kinds
+    ]
+    return kinds + proposals
 
 
 def _model_on(evaluation):

@@ -240,6 +240,9 @@ class AssistDesign(models.Model):
     unit = models.CharField(max_length=10, choices=UNITS, default=ITEM)
     conditions = models.JSONField(default=list)  # e.g. ["none", "reveal_after", "suggest_first"]
     seed = models.BigIntegerField()
+    # {topic ident: condition} of the work done per topic, not per item (building a topic's nugget list from
+    # machine proposals): drawn with the same seed, kept as drawn
+    topics = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

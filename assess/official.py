@@ -23,6 +23,11 @@ stored as an official Score). `source` is
 - any object with `rows(topic_ids, kind)` returning (subject id, value) pairs in the shapes above, or None for
   "this source has none of this kind: read the official ones" (scoring.set_reading, scoring.robustness's fills);
   it may also offer `fields(topic_ids, kind, keys)`, official_fields' answer pulled out by the database, or None.
+Assisted judging (issue 30, docs/assist.md): with the evaluation setting `assist_official` = "pre_reveal", a
+primary judgment made under *reveal after* and revised after the suggestion was shown reads, wherever this module
+reads a primary judgment, as its value from before the showing (the JudgmentChange of that version); off by default
+("revised": the judgment as it stands, as without assistance). `pre_reveal_values` finds them.
+
 Under "primary" and "second" the nugget votes (the official vital/okay vote and the pyramid's vote list) stay the
 official ones: those readings vary the item judgments, WithoutVoter varies the pyramid.
 """
@@ -32,7 +37,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from assess.models import Judgment
+from assess.models import Judgment, JudgmentChange, SuggestionShown
+from pooling.models import Evaluation, Topic
 
 _PRECEDENCE = {Judgment.ADJUDICATED: 2, Judgment.PRIMARY: 1}
 # TIES: two judgments of the same rank on one subject (two adjudicators' decisions stored before
@@ -75,9 +81,52 @@ def current_source():
     return _SOURCE.get()
 
 
+ASSIST_OFFICIAL, REVISED, PRE_REVEAL = "assist_official", "revised", "pre_reveal"
+
+
+def pre_reveal_values(topic_ids, kinds):
+    """{judgment id: value before the suggestion was shown} of the primary judgments of `kinds` on the topics
+    whose evaluation makes the pre-reveal value official (setting assist_official) and that were revised after a
+    *reveal after* suggestion was shown to their assessor. {} when no evaluation of the topics has it on (one
+    query)."""
+    topic_ids = list(topic_ids)
+    # Every rescoring reads through here: the usual answer (no evaluation has it on) costs one query of the small
+    # evaluation table, not a join to the topics (benchmarks/assist_official.py). No track declares the setting,
+    # so the evaluation's own settings are all there is to read.
+    on = list(Evaluation.objects.filter(settings__assist_official=PRE_REVEAL).values_list("pk", flat=True))
+    if not on:
+        return {}
+    line = {}  # (assessor, item, kind): the assessor's judgment version when the suggestion was first shown
+    shown = (
+        SuggestionShown.objects.filter(
+            condition="reveal_after",
+            judgment_version__gt=0,
+            item__topic_id__in=topic_ids,
+            item__evaluation_id__in=on,
+            suggestion__kind__in=list(kinds),
+        )
+        .order_by("id")
+        .values_list("assessor_id", "item_id", "suggestion__kind", "judgment_version")
+    )
+    for assessor, item, kind, version in shown:
+        line.setdefault((assessor, item, kind), version)
+    if not line:
+        return {}
+    revised = {
+        pk: line[(assessor, item, kind)]
+        for pk, assessor, item, kind, version in Judgment.objects.filter(
+            item_id__in={item for _, item, _ in line}, kind__in=list(kinds), role=Judgment.PRIMARY
+        ).values_list("id", "assessor_id", "item_id", "kind", "version")
+        if (assessor, item, kind) in line and version > line[(assessor, item, kind)]
+    }
+    found = JudgmentChange.objects.filter(judgment_id__in=list(revised)).values_list("judgment_id", "version", "after")
+    return {pk: after for pk, version, after in found if revised[pk] == version}
+
+
 def _by_precedence(topic_ids, kinds, precedence):
     """{subject: value} of the judgments of `kinds` whose role is in `precedence`, the highest (then latest) one."""
     best = {}
+    earlier = pre_reveal_values(topic_ids, kinds)
     rows = (
         Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=list(kinds), role__in=list(precedence))
         .order_by()
@@ -87,7 +136,7 @@ def _by_precedence(topic_ids, kinds, precedence):
         subject = item_id if item_id is not None else nugget_id
         rank = (precedence[role], pk)  # see TIES
         if subject not in best or rank > best[subject][0]:
-            best[subject] = (rank, value)
+            best[subject] = (rank, earlier.get(pk, value))
     return {subject: value for subject, (rank, value) in best.items()}
 
 
@@ -116,6 +165,7 @@ def official_values(topic_ids, kind):
     if source != OFFICIAL and not isinstance(source, WithoutVoter):  # (which changes only the votes)
         return values_under(source, topic_ids, kind)
     best = {}
+    earlier = pre_reveal_values(topic_ids, (kind,))
     rows = (
         Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(_PRECEDENCE))
         .order_by()
@@ -125,7 +175,7 @@ def official_values(topic_ids, kind):
         subject = item_id if item_id is not None else nugget_id
         rank = (_PRECEDENCE[role], pk)  # see TIES
         if subject not in best or rank > best[subject][0]:
-            best[subject] = (rank, value)
+            best[subject] = (rank, earlier.get(pk, value))
     return {subject: value for subject, (rank, value) in best.items()}
 
 
@@ -172,11 +222,13 @@ def official_fields(topic_ids, kind, *keys):
         .values_list("id", "item_id", "nugget_id", "role", *names)
     )
     best = {}
+    earlier = pre_reveal_values(topic_ids, (kind,))
     for pk, item_id, nugget_id, role, *fields in rows:
         subject = item_id if item_id is not None else nugget_id
         rank = (precedence[role], pk)  # see TIES
         if subject not in best or rank > best[subject][0]:
-            best[subject] = (rank, tuple(fields))
+            fields = tuple(as_text(earlier[pk].get(key)) for key in keys) if pk in earlier else tuple(fields)
+            best[subject] = (rank, fields)
     return {subject: fields for subject, (rank, fields) in best.items()}
 
 
@@ -238,6 +290,7 @@ def official_by_subject(evaluation_id, kinds):
     """{(kind, subject id): (topic id, value)} of the official judgments of `kinds` in the evaluation (what a
     judgment set is compared with to find the topics where its reading differs)."""
     best = {}
+    earlier = pre_reveal_values(Topic.objects.filter(evaluation_id=evaluation_id).values_list("pk", flat=True), kinds)
     rows = (
         Judgment.objects.filter(evaluation_id=evaluation_id, kind__in=list(kinds), role__in=list(_PRECEDENCE))
         .order_by()
@@ -247,7 +300,7 @@ def official_by_subject(evaluation_id, kinds):
         key = (kind, item_id if item_id is not None else nugget_id)
         rank = (_PRECEDENCE[role], pk)  # see TIES
         if key not in best or rank > best[key][0]:
-            best[key] = (rank, (topic_id, value))
+            best[key] = (rank, (topic_id, earlier.get(pk, value)))
     return {key: found for key, (rank, found) in best.items()}
 
 

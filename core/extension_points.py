@@ -171,6 +171,24 @@ item_labels = point(
     may give and a model server is offered.""",
 )
 
+assist_prompt = point(
+    "assist_prompt",
+    """assist_prompt(item, kind) -> (template, fields, read): how a model server is asked for a suggestion of
+    `kind` on the pool item when the track knows better than the generic prompt (assess.assist_client): the
+    default template (an organizer's template for the kind still wins), {place: text} for its places (over the
+    generic ones), and read(content) -> (value dict, rationale), or None for the generic {"label", "rationale"}
+    reply; read raises assess.formats.model_reply.MalformedReply. Raises model_reply.NotAskable(reason) when the
+    item cannot be asked about yet (stored as an error row, no call made). Without it, the generic prompt.""",
+)
+
+nugget_sources = point(
+    "nugget_sources",
+    """nugget_sources(topic) -> list of str: the texts a model server is asked to read a topic's nugget list from
+    (assisted judging's nugget proposals, assess.assist_client.propose_nuggets): TREC RAG the segments the topic
+    was judged relevant in, QA a nugget question's pooled answer strings. Empty: nothing to propose from yet. A
+    track without it has no nugget proposals.""",
+)
+
 search_found = point(
     "search_found",
     """search_found(request, assignment, topic, document) -> (template name, context dict): what a result of the

@@ -11,6 +11,7 @@ from core import audit
 from core.tracks import TRACKS, get_track
 from corpus.models import Collection
 from pooling.models import Evaluation
+from pooling.staleness import mark_stale_many
 
 
 class LoadError(Exception):
@@ -58,11 +59,16 @@ def update_settings(evaluation, changes, by=None):
     # read by assess.assignments.assign: "refuse" an assessor of a team with runs in the series' pool, or "warn"
     if changes.get("assessor_conflicts", "warn") not in ("warn", "refuse"):
         raise LoadError([f"assessor_conflicts must be 'warn' or 'refuse', not {changes['assessor_conflicts']!r}"])
+    # read by assess.official: which of a *reveal after* judgment's values is official (assisted judging)
+    if changes.get("assist_official", "revised") not in ("revised", "pre_reveal"):
+        raise LoadError([f"assist_official must be 'revised' or 'pre_reveal', not {changes['assist_official']!r}"])
     before = effective_settings(evaluation)
     with transaction.atomic():
         evaluation.settings = before | changes
         evaluation.save(update_fields=["settings"])
         changed = {k: v for k, v in changes.items() if before.get(k) != v}
+        if "assist_official" in changed and before.get("assist_official", "revised") != changes["assist_official"]:
+            mark_stale_many(evaluation.topics.all())  # other judgments are official now: every score is rescored
         if changed:
             audit.record(
                 by, "settings changed", evaluation.slug, before={k: before.get(k) for k in changed}, after=changed

@@ -36,6 +36,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
+from assess import assist_nuggets
 from assess.kinds import InvalidValue, check_value
 from assess.models import (
     Assignment,
@@ -295,6 +296,7 @@ def _assist_design(evaluation, names, track):
         "created_by": names.users.get(design.created_by_id),
         "created_at": design.created_at.isoformat(),
         "split": [[*names.keys[c.item_id], c.condition] for c in split.only("item_id", "condition")],
+        "topics": design.topics,  # {topic ident: condition} of the per-topic work (nugget proposals)
     }
 
 
@@ -707,11 +709,18 @@ def _read_assist_design(imp, rec):
     conditions = rec.get("conditions")
     if not isinstance(conditions, list) or not conditions or any(c not in known for c in conditions):
         raise imp.error(f"an assist design's conditions are some of {', '.join(known)}")
+    topics = rec.get("topics") or {}
+    if not isinstance(topics, dict) or any(c not in conditions and c != "none" for c in topics.values()):
+        raise imp.error("an assist design's topics map topic ids to conditions of the design")
+    missing = sorted(set(topics) - set(imp.evaluation.topics.values_list("ident", flat=True)))
+    if missing:
+        raise imp.error(f"an assist design names topic {missing[0][:50]!r}, not a topic of the evaluation")
     design = AssistDesign.objects.create(
         evaluation=imp.evaluation,
         unit=rec["unit"],
         conditions=conditions,
         seed=int(rec["seed"]),
+        topics=topics,
         created_by=imp.user(rec["created_by"]) if rec.get("created_by") else None,
     )
     imp.stamp(AssistDesign, design.id, "created_at", rec.get("created_at"))
@@ -729,9 +738,17 @@ def _read_suggestion(imp, rec):
     """A suggestion as the source stored it: its subject found like a judgment's, its value mapped like a history
     value (a nugget deleted in the source stays named, negated), an error row kept with no value."""
     jkind = rec["kind"]
-    if jkind not in imp.evaluation.track_spec.judgment_kinds:
+    proposals = jkind == assist_nuggets.KIND  # a topic's nugget list: no item, texts only
+    if jkind not in imp.evaluation.track_spec.judgment_kinds and not proposals:
         raise imp.error(f"judgment kind {jkind!r} is not one of track {imp.evaluation.track}'s")
-    item_id, nugget_id, _ = _judgment_subject(imp, rec, jkind)
+    item_id, nugget_id = (None, None) if proposals else _judgment_subject(imp, rec, jkind)[:2]
+    if proposals and rec.get("value") is not None:
+        found = rec["value"].get("nuggets") if isinstance(rec["value"], dict) else None
+        if not isinstance(found, list) or not all(
+            isinstance(n, dict) and isinstance(n.get("text"), str) and n.get("importance") in ("vital", "okay")
+            for n in found
+        ):
+            raise imp.error('nugget proposals are {"nuggets": [{"text", "importance": vital or okay}]}')
     if rec.get("source") not in dict(Suggestion.SOURCES):
         raise imp.error(f"a suggestion's source is file or model, not {rec.get('source')!r}")
     value = rec.get("value")
@@ -746,7 +763,7 @@ def _read_suggestion(imp, rec):
         kind=jkind,
         item_id=item_id,
         nugget_id=nugget_id,
-        value=None if value is None else _value(imp, jkind, value, history=True),
+        value=value if proposals else None if value is None else _value(imp, jkind, value, history=True),
         rationale=str(rec.get("rationale") or ""),
         source=rec["source"],
         source_name=str(rec.get("source_name") or "")[:300],

@@ -409,3 +409,68 @@ def test_biogen_suggestions_must_fit_the_items_own_labels(biogen_assigned):
         assist.load_suggestions(topic.evaluation, "jsonl", _jsonl(line), "s.jsonl")
     (stored,) = assist.load_suggestions(topic.evaluation, "jsonl", _jsonl(line | {"value": {"label": "supports"}}), "s")
     assert stored.value == {"label": "supports"}
+
+
+# --- which value is official --------------------------------------------------------------------------------------
+
+
+def _scores(evaluation):
+    from scoring.models import Score
+    from scoring.rescore import rescore_evaluation
+
+    rescore_evaluation(evaluation.pk)
+    return {
+        (tag, measure, topic): value
+        for tag, measure, topic, value in Score.objects.filter(run__evaluation=evaluation).values_list(
+            "run__tag", "measure", "topic__ident", "value"
+        )
+    }
+
+
+def test_the_pre_reveal_value_is_official_only_when_the_setting_says_so_and_scoring_follows(
+    client, assisted, primary, organizer, capsys
+):
+    from django.core.management import call_command
+
+    from assess.official import official_fields, official_values
+    from pooling.evaluations import LoadError, update_settings
+    from pooling.models import StaleTopic
+
+    evaluation, question = assisted["items"][0].evaluation, assisted["question"]
+    assisted["set"]("reveal_after")
+    client.force_login(primary)
+    first, other = assisted["items"][:2]
+    for item, own in ((first, "incorrect"), (other, "globally-correct")):
+        assert client.post(reverse("qa:judge", args=[item.pk]), {"label": own, "version": "0"}).status_code == 200
+    own_scores = _scores(evaluation)  # the assessor's own judgments, before any reveal
+    for item in (first, other):
+        client.get(reverse("assess:assist_panel", args=[item.pk, "instance"]))  # the reveal
+    client.post(reverse("qa:judge", args=[first.pk]), {"label": "globally-correct", "version": "1"})  # revised
+
+    # off by default: the revised judgment is official, as without assistance
+    assert official_values([question.pk], "instance")[first.pk]["label"] == "globally-correct"
+    revised_scores = _scores(evaluation)
+    assert revised_scores != own_scores
+    assert assist_report.report(evaluation, "instance")[0]["official"] == "revised"
+
+    StaleTopic.objects.all().delete()
+    call_command("assist_official", evaluation.slug, "pre_reveal")
+    assert "the pre-reveal one" in capsys.readouterr().out
+    assert StaleTopic.objects.filter(evaluation=evaluation).count() == evaluation.topics.count()  # all rescored
+    values = official_values([question.pk], "instance")
+    assert (values[first.pk]["label"], values[other.pk]["label"]) == ("incorrect", "globally-correct")
+    assert official_fields([question.pk], "instance", "label")[first.pk] == ("incorrect",)
+    assert _scores(evaluation) == own_scores  # scored on the judgments from before the reveal
+    evaluation.refresh_from_db()
+    rows = assist_report.report(evaluation, "instance")
+    assert {r["official"] for r in rows} == {"pre_reveal"}
+    client.force_login(organizer)
+    page = client.get(reverse("assess:assist", args=[evaluation.slug])).content.decode()
+    assert "the value saved before the suggestion was shown" in page
+    api = client.get(reverse("api:assist_report", args=[evaluation.slug]), {"kind": "instance"}).json()
+    assert api["official"] == "pre_reveal"
+
+    call_command("assist_official", evaluation.slug, "revised")
+    assert _scores(evaluation) == revised_scores
+    with pytest.raises(LoadError, match="assist_official must be 'revised' or 'pre_reveal', not 'machine'"):
+        update_settings(evaluation, {"assist_official": "machine"})

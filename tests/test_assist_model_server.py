@@ -4,6 +4,7 @@ rate limiting each ending in a stored error row and no suggestion, the pass goin
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -12,6 +13,7 @@ from django.core.management import call_command
 from assess import assist_client
 from assess.models import Suggestion
 from assess.tasks import suggest_topic
+from config import patience
 from config.celery import run_here_or_send
 
 pytestmark = pytest.mark.django_db
@@ -52,6 +54,19 @@ class FakeModelServer:
                 reply = server.replies.pop(0) if len(server.replies) > 1 else server.replies[0]
                 if reply == "hang":
                     server.release.wait(60)
+                    return
+                if reply in ("trickle body", "trickle headers"):  # a byte at a time, each well inside a read's time-out
+                    head = b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" if reply == "trickle body" else b""
+                    self.wfile.write(head or b"HTTP/1.1 200 OK\r\nX-Slow: ")
+                    self.wfile.flush()
+                    ends = time.monotonic() + patience.scaled(30)
+                    while not server.release.is_set() and time.monotonic() < ends:
+                        try:
+                            self.wfile.write(b"a")
+                            self.wfile.flush()
+                        except OSError:  # the client hung up
+                            return
+                        server.release.wait(0.05)
                     return
                 status, body, headers = reply
                 data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
@@ -170,6 +185,22 @@ def test_a_time_out_is_retried_then_stored_as_an_error(sample, model_server):
     row = assist_client.suggest_item(sample.evaluation, conf, item, "instance", assist_client.Pacer(0), sleep=no_sleep)
     assert (row.error, row.value) == ("timed out after 0.3 s", None)
     assert len(server.requests) == 2  # the call and one retry
+
+
+@pytest.mark.parametrize("trickle", ["trickle body", "trickle headers"])
+def test_a_server_that_trickles_bytes_is_cut_off_at_the_calls_deadline(sample, model_server, trickle):
+    """A byte every 0.05 s never lets a per-read time-out fire: the deadline is for the whole call."""
+    server = model_server(trickle)
+    turn_on(sample.evaluation, server, retries=0, timeout=1.0)
+    conf = assist_client.settings_of(sample.evaluation)
+    started = time.monotonic()
+    row = assist_client.suggest_item(
+        sample.evaluation, conf, sample.items["1.1"][0], "instance", assist_client.Pacer(0), sleep=no_sleep
+    )
+    took = time.monotonic() - started
+    assert (row.error, row.value) == ("timed out after 1.0 s", None)
+    assert 1.0 <= took < patience.scaled(10)  # the trickle goes on for 30 s: it was cut off, not waited out
+    assert len(server.requests) == 1
 
 
 def test_rate_limiting_by_the_server_is_waited_out_and_retried(sample, model_server):

@@ -200,6 +200,7 @@ def _shared_routes(w):
         "api:assist_pass": [Route(api_slug, ("POST",), post_as_is=False)],
         "api:assist_report": [Route(api_slug, query={"kind": "instance", "output": "facts"})],
         "api:item_suggestion": [Route({"item_id": item.pk, "kind": "instance"})],
+        "api:topic_proposals": [Route({"topic_id": squishy.pk}, ("GET", "POST"))],
         "api:users": [Route(query={"page": "1"})],
         "api:user_token": [Route({"username": "participant"}, ("POST",), post_as_is=False)],
         "api:teams": [Route()],

@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-PLACES = ("question", "text", "document", "labels", "kind")
+PLACES = ("question", "text", "document", "labels", "kind", "sources", "max_nuggets", "nuggets")
 # read left to right as str.format does: a doubled brace is a brace, {place} a place ("{labels}}}" is a place and
 # a brace)
 _TOKEN = re.compile(r"\{\{|\}\}|\{(" + "|".join(PLACES) + r")\}")
@@ -28,8 +28,50 @@ DEFAULT_TEMPLATE = (
 )
 
 
+# nugget proposals (a topic's nugget list from its relevant segments or pooled answers): one JSON object
+# {"nuggets": [{"text", "importance"}]}, read strictly — a reply past a limit is refused whole, not cut
+MAX_NUGGETS = 30  # nuggetizer's own cap on a topic's nugget list
+MAX_NUGGET_CHARS = 1000  # as the nugget pages' text box
+IMPORTANCES = ("vital", "okay")
+
+NUGGET_TEMPLATE = (
+    "You help an assessor build the list of nuggets for a {kind}: the atomic facts a good answer to the request "
+    "holds.\n"
+    "Request: {question}\n"
+    "Read these texts:\n{sources}\n"
+    "List at most {max_nuggets} nuggets, each a short self-contained fact taken from the texts, and mark each "
+    '"vital" (a good answer must hold it) or "okay" (worth holding). Answer with one JSON object and nothing '
+    'else: {{"nuggets": [{{"text": "the fact", "importance": "vital"}}], "rationale": "one sentence"}}'
+)
+
+
 class MalformedReply(ValueError):
     """A model's reply that gives no usable suggestion; the message says what was wrong."""
+
+
+class NotAskable(ValueError):
+    """An item a model cannot be asked about yet (an answer's nugget assignment before the topic has nuggets)."""
+
+
+def json_object(text: str) -> dict[str, Any]:
+    """The one JSON object of a reply (in a Markdown code fence or with words around it); MalformedReply."""
+    return _json_object(text)
+
+
+def check_reply(content: Any) -> str:
+    """The reply's content if it is a non-empty string within MAX_REPLY_CHARS; MalformedReply otherwise."""
+    if not isinstance(content, str) or not content.strip():
+        raise MalformedReply("the reply is empty")
+    if len(content) > MAX_REPLY_CHARS:
+        raise MalformedReply(f"the reply is longer than {MAX_REPLY_CHARS} characters")
+    return content
+
+
+def rationale_of(obj: dict[str, Any]) -> str:
+    rationale = obj.get("rationale", "")
+    if not isinstance(rationale, str):
+        raise MalformedReply("the reply's rationale is not a string")
+    return rationale.strip()[:MAX_RATIONALE_CHARS]
 
 
 def fill(template: str, fields: dict[str, str]) -> str:
@@ -81,3 +123,41 @@ def completion_content(body: Any) -> str:
     if not isinstance(content, str):
         raise MalformedReply("choices[0].message.content is not a string")
     return content
+
+
+def read_nugget_list(content: Any) -> tuple[list[dict[str, str]], str]:
+    """([{"text", "importance"}], rationale) of a nugget-proposals reply; MalformedReply when it is not exactly
+    that: a list of 1 to MAX_NUGGETS nuggets, each a non-empty text of at most MAX_NUGGET_CHARS characters with
+    importance vital or okay (nothing else is guessed: a reply past a limit gives no proposal at all). Texts
+    the same but for case and spacing are proposed once."""
+    if not isinstance(content, str) or not content.strip():
+        raise MalformedReply("the reply is empty")
+    if len(content) > MAX_REPLY_CHARS:
+        raise MalformedReply(f"the reply is longer than {MAX_REPLY_CHARS} characters")
+    obj = _json_object(content)
+    nuggets = obj.get("nuggets")
+    if not isinstance(nuggets, list) or not nuggets:
+        raise MalformedReply("the reply's nuggets is not a non-empty list")
+    if len(nuggets) > MAX_NUGGETS:
+        raise MalformedReply(f"the reply proposes {len(nuggets)} nuggets, more than {MAX_NUGGETS}")
+    out: list[dict[str, str]] = []
+    seen = set()
+    for n, nugget in enumerate(nuggets, start=1):
+        if not isinstance(nugget, dict):
+            raise MalformedReply(f"nugget {n} is not an object")
+        text, importance = nugget.get("text"), nugget.get("importance")
+        if not isinstance(text, str) or not " ".join(text.replace("\x00", "").split()):
+            raise MalformedReply(f"nugget {n} has no text")
+        text = " ".join(text.replace("\x00", "").split())
+        if len(text) > MAX_NUGGET_CHARS:
+            raise MalformedReply(f"nugget {n} is longer than {MAX_NUGGET_CHARS} characters")
+        if not isinstance(importance, str) or importance.strip().lower() not in IMPORTANCES:
+            raise MalformedReply(f"nugget {n}'s importance {importance!r} is not vital or okay")
+        if text.casefold() in seen:
+            continue
+        seen.add(text.casefold())
+        out.append({"text": text, "importance": importance.strip().lower()})
+    rationale = obj.get("rationale", "")
+    if not isinstance(rationale, str):
+        raise MalformedReply("the reply's rationale is not a string")
+    return out, rationale.strip()[:MAX_RATIONALE_CHARS]

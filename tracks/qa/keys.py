@@ -22,6 +22,8 @@ NEW_CLASS = Key(("=",), "=", "new-class")
 NUGGET_FROM_SELECTION = Key(("+",), "+", "nugget-from-selection")
 TYPE_NUGGET = Key(("t",), "t", "type-nugget")
 NEXT_NUGGET = Key(("J",), "J", "next-nugget")
+ACCEPT_PROPOSAL = Key(("y",), "y", "yes")  # the shared yes/no keys: the first of a model server's proposed nuggets
+REJECT_PROPOSAL = Key(("n",), "n", "no")
 PREVIOUS_NUGGET = Key(("K",), "K", "previous-nugget")
 VITAL = Key(("v",), "v", "vital")
 OKAY = Key(("o",), "o", "okay")
@@ -66,6 +68,8 @@ NUGGETS = Page(
         (VITAL, "vote the current nugget vital (moves on)"),
         (OKAY, "vote the current nugget okay (moves on)"),
         (ACCEPT_SUGGESTION, "the current answer string holds the nuggets the machine suggests (assisted judging)"),
+        (ACCEPT_PROPOSAL, "accept the first nugget a model server proposes, as edited in its box (assisted judging)"),
+        (REJECT_PROPOSAL, "reject the first nugget a model server proposes"),
     ),
 )
 

@@ -5,6 +5,7 @@ Votes and matches are judgments saved through assess.judging.save_judgment; list
 
 from django.db import transaction
 
+from assess import assist_nuggets
 from assess.judging import (
     Forbidden,
     JudgingError,
@@ -204,3 +205,45 @@ def match(user, item, nugget_ids, expected_version):
         expected_version=expected_version,
         closed=getattr(item, "closed", None),
     )
+
+
+# --- nugget proposals from a model server (assisted judging, assess.assist_nuggets) ------------------------------
+
+
+def nugget_sources(question):
+    """The texts a model server reads a nugget question's nuggets from (ep.nugget_sources): its pooled answer
+    strings, each once, in pool order (as the assessor reads them on the workspace). Not a nugget question:
+    none."""
+    from pooling.models import PoolItem
+
+    if not questions.is_nugget_question(question):
+        return []
+    texts = PoolItem.objects.filter(topic=question).order_by("position", "id").values_list("text", flat=True)
+    return list(dict.fromkeys(t for t in texts if t and t.strip()))
+
+
+def accept_proposal(user, question, suggestion_id, index, text=None, importance=None):
+    """Make a model server's proposed nugget a nugget of the question (as proposed or edited) with the primary's
+    vital/okay vote — only while the proposal is shown to them (assess.assist_nuggets.take)."""
+    from pooling.models import Topic
+
+    _require_nugget_question(question)
+    require_structure(user, question)
+    with transaction.atomic():
+        locked = Topic.objects.select_for_update(no_key=True, of=("self",)).get(pk=question.pk)
+        taken = assist_nuggets.take(user, locked, suggestion_id, index, "accepted")
+        importance = importance or taken["importance"]
+        if importance not in questions.VOTES:
+            raise JudgingError(f"a vote is one of {', '.join(questions.VOTES)}, not {importance!r}")
+        nugget = create_nugget(user, question, taken["text"] if text is None else text)
+        vote(user, nugget, importance, None)
+    return nugget
+
+
+def reject_proposal(user, question, suggestion_id, index):
+    from pooling.models import Topic
+
+    require_structure(user, question)
+    with transaction.atomic():
+        locked = Topic.objects.select_for_update(no_key=True, of=("self",)).get(pk=question.pk)
+        return assist_nuggets.take(user, locked, suggestion_id, index, "rejected")

@@ -6,7 +6,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
-from assess import judging
+from assess import assist_nuggets, judging
 from assess.models import Assignment, Judgment, Nugget
 from assess.official import REVOTE, VOTE
 from config import params
@@ -101,6 +101,48 @@ def nugget_action(request, pk, qid, nugget_id, action):
             message = "nugget deleted with its matches"
         else:
             raise Http404("unknown nugget action")
+    except params.BadParameter as bad:
+        return _workspace(request, assignment, question, error=str(bad), status=400)
+    except judging.JudgingError as refused:
+        return _workspace(request, assignment, question, error=str(refused), status=refused.status)
+    return _workspace(request, assignment, question, message=message)
+
+
+@assessor_required
+@require_POST
+def nuggets_done(request, pk, qid):
+    """Who: the primary assessor of this assignment. Mark their own nugget list done: under *reveal after* the
+    model server's nugget proposals are shown from then on (assess.assist_nuggets)."""
+    assignment, question = _nugget_question(request, pk, qid)
+    try:
+        new = assist_nuggets.mark_list_done(request.user, question)
+    except judging.JudgingError as refused:
+        return _workspace(request, assignment, question, error=str(refused), status=refused.status)
+    return _workspace(request, assignment, question, message="your own list is marked done" if new else None)
+
+
+@assessor_required
+@require_POST
+def proposal(request, pk, qid, suggestion_id, index, action):
+    """Who: the primary assessor of this assignment, while the model server's proposals are shown to them. Accept
+    proposed nugget `index` (1-based; `text` and `importance` as edited) or reject it."""
+    assignment, question = _nugget_question(request, pk, qid)
+    try:
+        if action == "accept":
+            nugget = nugget_judging.accept_proposal(
+                request.user,
+                question,
+                suggestion_id,
+                index - 1,
+                params.text(request.POST.get("text"), "text") or None,
+                params.text(request.POST.get("importance"), "importance") or None,
+            )
+            message = f"added nugget “{nugget.text[:60]}” from the proposals"
+        elif action == "reject":
+            nugget_judging.reject_proposal(request.user, question, suggestion_id, index - 1)
+            message = "proposal rejected"
+        else:
+            raise Http404("unknown proposal action")
     except params.BadParameter as bad:
         return _workspace(request, assignment, question, error=str(bad), status=400)
     except judging.JudgingError as refused:

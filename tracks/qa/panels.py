@@ -4,7 +4,7 @@ and matches). Context builders only; the views render them."""
 
 import json
 
-from assess import judging
+from assess import assist_nuggets, judging
 from assess.models import AnswerClass, Judgment, Nugget, Suggestion
 from assess.official import VOTE
 from assess.templatetags.assist import panel_context
@@ -90,6 +90,7 @@ def workspace_context(request, assignment, question, message=None, error=None):
         "error": error,
         "closed": judging.is_closed(question),
         "matched": sum(1 for i in items if i.match is not None),
+        "proposals": assist_nuggets.visible(request.user, question),  # the model server's, as the condition allows
     }
 
 

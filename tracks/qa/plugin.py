@@ -17,6 +17,7 @@ from tracks.qa import (
     demo_trec2007,
     keys,
     kinds,
+    nugget_judging,
     qrels,
     report,
     scorer,
@@ -196,6 +197,7 @@ def register():
         ep.qrels.register(track.slug, qrels.qrels)  # answer documents (issue 28)
         ep.judgment_scales.register(track.slug, qrels.scales_of(track))  # agreement and qrels in (issue 29)
         ep.judgments_jsonl.register(track.slug, QaRecords)  # answer classes and nuggets in the judgments file
+        ep.nugget_sources.register(track.slug, nugget_judging.nugget_sources)  # assisted nugget proposals
     ep.demo.register(TAC2008.slug, load_tac_demo)
     ep.demo.register(TREC2007.slug, demo_trec2007.load_trec2007_demo)
     ep.demo.register(CIQA_TRACK.slug, ciqa_demo.load_ciqa_demo)

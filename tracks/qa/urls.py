@@ -23,6 +23,12 @@ urlpatterns = [
     path("a/<id:pk>/q/<id:qid>/nuggets", nugget_views.workspace, name="nuggets"),
     path("a/<id:pk>/q/<id:qid>/nuggets/new", nugget_views.nugget_create, name="nugget_create"),
     path("a/<id:pk>/q/<id:qid>/nuggets/order", nugget_views.nugget_order, name="nugget_order"),
+    path("a/<id:pk>/q/<id:qid>/nuggets/done", nugget_views.nuggets_done, name="nuggets_done"),
+    path(
+        "a/<id:pk>/q/<id:qid>/proposals/<id:suggestion_id>/<id:index>/<segment:action>",
+        nugget_views.proposal,
+        name="proposal",
+    ),
     path(
         "a/<id:pk>/q/<id:qid>/nuggets/<id:nugget_id>/<segment:action>", nugget_views.nugget_action, name="nugget_action"
     ),

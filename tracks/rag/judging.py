@@ -14,10 +14,12 @@ Double judging and adjudication as in BioGen: the two assessors' differing judgm
 
 from django.db import transaction
 
+from assess import assist_nuggets
 from assess import judging as generic
 from assess.adjudication import decide, disagreements
 from assess.models import Assignment, Judgment, Nugget
 from assess.official import official_values
+from corpus.models import Document
 from pooling.models import PoolItem, Topic
 from pooling.staleness import mark_stale
 from tracks.rag.labels import ASSIGNMENTS, IMPORTANCE, IMPORTANCE_KIND, KIND, item_kind, labels_for
@@ -270,6 +272,50 @@ def reject_suggestion(user, topic, index):
         taken = _take_suggestion(user, topic, index)
         generic.log_structure_change(topic, user, "nugget.suggestion_rejected", before=taken)
     return taken
+
+
+# --- nugget proposals from a model server (assisted judging, assess.assist_nuggets) ------------------------------
+
+
+def nugget_sources(topic):
+    """The texts a model server reads the topic's nuggets from (ep.nugget_sources): the segments officially
+    graded highly or perfectly relevant (2, 3), in pool order — as TREC 2024 RAG's nuggets were read from the
+    relevant segments. None graded yet: nothing to read."""
+    items = topic_items(topic, "relevance")
+    official = official_values([topic.pk], KIND)
+    relevant = [i.docid for i in items if (official.get(i.pk) or {}).get("label") in ("2", "3")]
+    texts = dict(
+        Document.objects.filter(collection__evaluations=topic.evaluation_id, docno__in=relevant).values_list(
+            "docno", "text"
+        )
+    )
+    return [texts[d] for d in relevant if d in texts]
+
+
+def accept_proposal(user, topic, suggestion_id, index, text=None, importance=None):
+    """Make a model server's proposed nugget a nugget of the topic, as proposed or as the assessor edited it
+    (only while the proposal is shown to them: assess.assist_nuggets.take)."""
+    require_primary(user, topic)
+    with transaction.atomic():
+        locked = _lock(topic)
+        generic.refuse_if_closed(locked)
+        taken = assist_nuggets.take(user, locked, suggestion_id, index, "accepted")
+        edited = text is not None and _text(text) != taken["text"]
+        return _create(
+            user,
+            topic,
+            _text(text if text is not None else taken["text"]),
+            _importance(importance or taken["importance"]),
+            "model proposal, edited" if edited else "model proposal",
+        )
+
+
+def reject_proposal(user, topic, suggestion_id, index):
+    require_primary(user, topic)
+    with transaction.atomic():
+        locked = _lock(topic)
+        generic.refuse_if_closed(locked)
+        return assist_nuggets.take(user, locked, suggestion_id, index, "rejected")
 
 
 # --- adjudication ----------------------------------------------------------------------------------------------

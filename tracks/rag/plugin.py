@@ -3,7 +3,7 @@
 
 from core import extension_points as ep
 from core.tracks import PageLink, Track, register_track
-from tracks.rag import demo, exports, judging, keys, kinds, qrels, report, run_groups, scorer
+from tracks.rag import assist_prompts, demo, exports, judging, keys, kinds, qrels, report, run_groups, scorer
 from tracks.rag.formats import runs, segments, topics
 from tracks.rag.judgments_jsonl import RagRecords
 from tracks.rag.labels import KIND
@@ -57,6 +57,8 @@ def register():
     ep.judgment_scales.register(slug, qrels.scales)  # agreement, qrels and nuggetizer files in (issue 29)
     ep.qrels_items.register(slug, qrels.items)
     ep.item_labels.register(slug, judging.item_labels)  # assisted judging's suggestions (issue 30)
+    ep.nugget_sources.register(slug, judging.nugget_sources)  # and its nugget proposals
+    ep.assist_prompt.register(slug, assist_prompts.assist_prompt)  # a prompt per item kind of "rag"
     ep.judgments_jsonl.register(slug, RagRecords)  # nuggets and suggestions in the judgments file
     # loading (formats)
     ep.collection_formats.register(slug, segments.collection_formats)  # MS MARCO V2.1 segmented, to corpus

@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from assess import adjudication as shared
+from assess import assist_nuggets, progress
 from assess import judging as generic
-from assess import progress
 from assess.assignments import own_assignment
 from assess.models import Judgment, Nugget
 from config import params
@@ -215,6 +215,8 @@ def nuggets_page(request, pk):
             "nugget_id", "version"
         )
     )
+    suggestions = list(enumerate(judging.suggestions(topic)))
+    proposals = assist_nuggets.visible(request.user, topic)  # the model server's, as its condition allows
     return render(
         request,
         "rag/nuggets.html",
@@ -222,7 +224,9 @@ def nuggets_page(request, pk):
             "assignment": assignment,
             "topic": topic,
             "nuggets": [(n, importance, versions.get(n.pk, 0)) for n, importance in judging.nuggets_of(topic)],
-            "suggestions": list(enumerate(judging.suggestions(topic))),
+            "suggestions": suggestions,
+            "proposals": proposals,
+            "suggested_count": len(suggestions) + len(proposals.pending),
             "at": at,
             "primary": assignment.role == "primary",
             "relevant": _relevant(request.user, topic),
@@ -351,6 +355,47 @@ def suggestion(request, pk, index):
         raise judging.RagError("action is accept or reject")
     except generic.JudgingError as exc:
         return _refused(exc)
+
+
+@require_POST
+@assessor_required
+def proposal(request, pk, suggestion_id, index):
+    """Who: the topic's primary assessor, while the model server's proposals are shown to them. JSON {action:
+    "accept", text, importance} | {action: "reject"} on proposed nugget `index` (1-based)."""
+    topic = _own_topic(request, pk)
+    try:
+        body = _json_body(request)
+        action = body.get("action")
+        if action == "accept":
+            text = body.get("text")
+            nugget = judging.accept_proposal(
+                request.user,
+                topic,
+                suggestion_id,
+                index - 1,
+                None if text is None else params.text(text, "text"),
+                body.get("importance"),
+            )
+            return JsonResponse({"ok": True, "id": nugget.pk})
+        if action == "reject":
+            judging.reject_proposal(request.user, topic, suggestion_id, index - 1)
+            return JsonResponse({"ok": True})
+        raise judging.RagError("action is accept or reject")
+    except generic.JudgingError as exc:
+        return _refused(exc)
+
+
+@require_POST
+@assessor_required
+def nuggets_done(request, pk):
+    """Who: the topic's primary assessor. Mark their own nugget list done (under *reveal after*, the model
+    server's proposals are shown only from then on), then back to the nugget page."""
+    topic = _own_topic(request, pk)
+    try:
+        assist_nuggets.mark_list_done(request.user, topic)
+    except generic.JudgingError as exc:
+        return _refused(exc)
+    return redirect("rag:nuggets", pk)
 
 
 @organizer_required

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from assess.assist_client import DEFAULTS
+from assess.assist_client import DEFAULTS, suggestible_kinds
 from assess.formats.model_reply import PLACES, unknown_places
 from pooling.evaluations import effective_settings, update_settings
 from pooling.management.commands._common import get_evaluation
@@ -43,7 +43,7 @@ class Command(BaseCommand):
         conf |= {k: v for k, v in given.items() if v is not None}
         prompts = dict(conf.get("prompts") or {})
         for kind, path in o["prompt"]:
-            if kind not in evaluation.track_spec.judgment_kinds:
+            if kind not in suggestible_kinds(evaluation):
                 raise CommandError(f"{evaluation.track} has no judgment kind {kind!r}")
             try:
                 with open(path, encoding="utf-8") as f:

@@ -32,6 +32,28 @@ def _suggesting(ev, world):
     return next(a for a in mine.select_related("topic") if judging.suggestions(a.topic))
 
 
+def _proposals(ev, topic):
+    """A model server's nugget proposals for the topic, shown at once (suggest first for the topic)."""
+    from assess import assist_nuggets
+    from assess.models import AssistDesign, Suggestion
+
+    design, _ = AssistDesign.objects.get_or_create(
+        evaluation=ev, defaults={"unit": "topic", "conditions": ["suggest_first"], "seed": 0}
+    )
+    design.topics = dict(design.topics, **{topic.ident: "suggest_first"})
+    design.save(update_fields=["topics"])
+    return Suggestion.objects.get_or_create(
+        evaluation=ev,
+        topic=topic,
+        kind=assist_nuggets.KIND,
+        defaults={
+            "value": {"nuggets": [{"text": "A proposed fact", "importance": "okay"}]},
+            "source": "model",
+            "source_name": "tiny",
+        },
+    )[0]
+
+
 def routes(world):
     ev, mine, relevance, answer, nugget, disputed = _objects(world)
     a = {"pk": mine.pk}
@@ -44,6 +66,12 @@ def routes(world):
         "rag:nugget_create": [Route(a, ("POST",), json={"text": "A new fact", "importance": "okay"})],
         "rag:nugget": [Route(a | {"nugget_id": nugget.pk}, ("POST",), json={"action": "edit", "text": nugget.text})],
         "rag:suggestion": [Route({"pk": _suggesting(ev, world).pk, "index": 1}, ("POST",), json={"action": "reject"})],
+        "rag:nuggets_done": [Route(a, ("POST",))],
+        "rag:proposal": [
+            Route(
+                a | {"suggestion_id": _proposals(ev, mine.topic).pk, "index": 1}, ("POST",), json={"action": "reject"}
+            )
+        ],
         "rag:judge": [Route({"item_id": relevance.pk}, ("POST",), json={"version": 1, "value": {"label": "3"}})],
         "rag:overview": [Route({"slug": ev.slug})],
         "rag:suggestions_upload": [

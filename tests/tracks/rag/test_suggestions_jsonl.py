@@ -90,3 +90,38 @@ def test_a_suggestion_record_without_value_or_error_is_refused_by_line(make_user
     with pytest.raises(ImportFailed, match="j.jsonl:2: a suggestion without a value must be a failed call"):
         import_jsonl(ev, [json.dumps(header), json.dumps(bad)], "j.jsonl")
     assert not Suggestion.objects.exists()
+
+
+def test_nugget_proposals_and_the_topic_split_survive_export_and_import(make_user):
+    from assess import assist_nuggets
+
+    load_collection("rag-segs", "msmarco-v2.1-segmented", [str(FIXTURES / "segments.jsonl")])
+    ann = make_user("ann", "assessor")
+    ev = build()
+    topic = ev.topics.get(ident=T)
+    Assignment.objects.create(evaluation=ev, topic=topic, assessor=ann)
+    drawn = assist.set_design(ev, unit="item", conditions=["none", "suggest_first"], seed=8, by=ann).topics
+    ev.assist_design.topics = dict(drawn, **{T: "suggest_first"})  # this topic's proposals are shown at once
+    ev.assist_design.save()
+    value = {"nuggets": [{"text": "Caffeine blocks adenosine", "importance": "vital"}]}
+    Suggestion.objects.create(
+        evaluation=ev, topic=topic, kind=assist_nuggets.KIND, value=value, rationale="r", source="model",
+        source_name="tiny", prompt="List them", seconds=2.0,
+    )  # fmt: skip
+    assert assist_nuggets.visible(ann, topic).state == "shown"
+    lines = list(export_jsonl(ev))
+    ev.delete()
+    rebuilt = build()
+    assert import_jsonl(rebuilt, lines, "j.jsonl")["suggestion"] == 1
+    assert AssistDesign.objects.get(evaluation=rebuilt).topics == dict(drawn, **{T: "suggest_first"})
+    moved = Suggestion.objects.get(evaluation=rebuilt)
+    assert (moved.kind, moved.item, moved.value, moved.prompt) == (assist_nuggets.KIND, None, value, "List them")
+    shown = SuggestionShown.objects.get(suggestion=moved)
+    assert (shown.assessor, shown.item, shown.condition, shown.judgment_version) == (ann, None, "suggest_first", 0)
+    seen = assist_nuggets.visible(ann, rebuilt.topics.get(ident=T))
+    assert (seen.state, seen.pending) == ("shown", [(0, value["nuggets"][0])])
+    bad = [x.replace('"importance": "vital"', '"importance": "crucial"') for x in lines]
+    rebuilt.delete()
+    again = build()
+    with pytest.raises(ImportFailed, match="nugget proposals are"):
+        import_jsonl(again, bad, "j.jsonl")

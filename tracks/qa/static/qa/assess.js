@@ -364,6 +364,8 @@
         case "vital": case "okay": return vote(k.action);
         case "type-nugget": return typeNugget();
         case "nugget-from-selection": return nuggetFromSelection();
+        case "yes": return click(document.querySelector("#nugget-proposals li.proposal .accept-proposal"));
+        case "no": return click(document.querySelector("#nugget-proposals li.proposal .reject-proposal"));
         case "number":
           var row = rows.current();
           if (!row) return false;
