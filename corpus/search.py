@@ -82,17 +82,35 @@ def _unindexed(collection, after, batch):
     )
 
 
+# A document's lexemes: its docno weighted A, then its text's first INDEXED_CHARS characters. The one expression
+# both the build below and a load's own batches (index_loaded) write, so both give the same entries.
+_VECTOR = "setweight(to_tsvector(%s::regconfig, d.docno), 'A') || to_tsvector(%s::regconfig, left(d.text, %s))"
+
+
 def _index_batch_postgresql(collection, ids, days):
     with connection.cursor() as cur:
         cur.execute(
             "INSERT INTO corpus_searchentry (document_id, collection_id, date, vector) "
-            "SELECT d.id, d.collection_id, u.day, "
-            "setweight(to_tsvector(%s::regconfig, d.docno), 'A') || "
-            "to_tsvector(%s::regconfig, left(d.text, %s)) "
+            f"SELECT d.id, d.collection_id, u.day, {_VECTOR} "
             "FROM unnest(%s::bigint[], %s::date[]) AS u(id, day) JOIN corpus_document d ON d.id = u.id "
             "ON CONFLICT (document_id) DO NOTHING",
             [collection.search_language, collection.search_language, INDEXED_CHARS, ids, days],
         )
+
+
+def index_loaded(cursor, collection_id, language, docnos, days):
+    """PostgreSQL: give the documents `docnos` of the collection, just written in the caller's transaction, their
+    entries (`days`: each one's document_date), in one statement; returns their ids. A load calls it per batch, so
+    the text is read back while it is still in memory and a document is stored with its entry or not at all."""
+    cursor.execute(
+        "INSERT INTO corpus_searchentry (document_id, collection_id, date, vector) "
+        f"SELECT d.id, d.collection_id, u.day, {_VECTOR} "
+        "FROM unnest(%s::text[], %s::date[]) AS u(docno, day) "
+        "JOIN corpus_document d ON d.collection_id = %s AND d.docno = u.docno "
+        "ON CONFLICT (document_id) DO NOTHING RETURNING document_id",
+        [language, language, INDEXED_CHARS, docnos, days, collection_id],
+    )
+    return [row[0] for row in cursor.fetchall()]
 
 
 def _index_batch_sqlite(collection, ids, days):
@@ -126,7 +144,8 @@ def build_index(collection, progress=None, batch=BATCH):
     write = _index_batch_postgresql if connection.vendor == "postgresql" else _index_batch_sqlite
     done, after = 0, 0
     try:
-        while rows := _unindexed(collection, after, batch):
+        # (a load that indexed its batches as it went leaves nothing: no scan of the collection for it)
+        while indexed + done < total and (rows := _unindexed(collection, after, batch)):
             ids = [pk for pk, _, _ in rows]
             days = [search_query.document_date(collection.format, docno, meta) for _, docno, meta in rows]
             with transaction.atomic():
