@@ -219,8 +219,9 @@ def _where(collection, since, until):
     return " AND ".join(where), args
 
 
-def _search_postgresql(query, collection, since, until, limit, offset, cap):
-    """(hits of the page, how many match up to `cap`) in one collection.
+def _search_postgresql(query, collection, since, until, limit, offset, cap, snippets=None):
+    """(hits of the page, how many match up to `cap`) in one collection. Only the first `snippets` hits (default
+    all) get a snippet: the one fetched to know whether another page follows is never shown.
 
     The index finds the matches (RUM checks a phrase from the positions it stores; GIN has every candidate's
     tsvector read to check it); the first `cap` found are ranked by ts_rank_cd, which reads each one's tsvector,
@@ -238,16 +239,18 @@ def _search_postgresql(query, collection, since, until, limit, offset, cap):
     sql = (
         f"WITH m AS MATERIALIZED (SELECT e.document_id, e.date, e.vector FROM corpus_searchentry e "
         f"WHERE e.vector @@ {tsquery} AND {where} LIMIT %s), "
-        f"top AS (SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
-        "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s) "
-        "SELECT top.document_id, %s, d.docno, top.date, top.rank, "
-        f"ts_headline(%s::regconfig, translate(left(d.text, %s), %s, ''), {tsquery}, %s), (SELECT count(*) FROM m) "
+        f"ranked AS (SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
+        "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s), "
+        "top AS (SELECT ranked.*, row_number() OVER (ORDER BY rank DESC, document_id) AS n FROM ranked) "
+        "SELECT top.document_id, %s, d.docno, top.date, top.rank, CASE WHEN top.n <= %s THEN "
+        f"ts_headline(%s::regconfig, translate(left(d.text, %s), %s, ''), {tsquery}, %s) END, (SELECT count(*) FROM m) "
         "FROM top JOIN corpus_document d ON d.id = top.document_id ORDER BY top.rank DESC, top.document_id"
     )
     # The text is cut without the marker characters (translate): a document's own \x01 and \x02 (stored as
     # received) would otherwise come back as <mark> tags.
     markers = search_query.START + search_query.STOP
-    params = [*q, *args, cap, *q, limit, offset, collection.name, collection.search_language, SNIPPET_CHARS, markers]
+    params = [*q, *args, cap, *q, limit, offset, collection.name, limit if snippets is None else snippets]
+    params += [collection.search_language, SNIPPET_CHARS, markers]
     params += q
     with transaction.atomic(), connection.cursor() as cur:
         # Hoping to find `cap` matches early, the planner would read the whole table and test every tsvector
@@ -321,6 +324,8 @@ def search(query, collections, since=None, until=None, page=1, per_page=PAGE):
                 offset + want if merged else want,
                 0 if merged else offset,
                 cap,
+                # (merged, a hit ranked below offset + per_page in its own collection is below the page's end)
+                offset + per_page if merged else per_page,
             )
             hits += found
             results.matched += matched
