@@ -267,13 +267,14 @@ def viewer_times(collection, n_requests, seed):
     for d in picks[:20]:  # warm-up: connections, templates, caches
         client.get(viewer.frame_url(collection.name, d))
     times = []
-    for d in picks[20:]:
-        url = viewer.frame_url(collection.name, d)
-        t = time.perf_counter()
-        r = client.get(url)
-        times.append((time.perf_counter() - t) * 1000)
-        assert r.status_code == 200, (url, r.status_code)
-    return times
+    with CpuMeter() as cpu:
+        for d in picks[20:]:
+            url = viewer.frame_url(collection.name, d)
+            t = time.perf_counter()
+            r = client.get(url)
+            times.append((time.perf_counter() - t) * 1000)
+            assert r.status_code == 200, (url, r.status_code)
+    return times, cpu.total / len(times) * 1000
 
 
 def search_times(collection, n_queries, seed):
@@ -287,23 +288,92 @@ def search_times(collection, n_queries, seed):
     for _kind, q, since, until in plan[:20]:  # warm the caches a little, as a running server has them
         search(q, [collection], since, until)
     times, by_kind, matched = [], {}, {}
-    for kind, q, since, until in plan:
-        t = time.perf_counter()
-        results = search(q, [collection], since, until)
-        ms = (time.perf_counter() - t) * 1000
-        times.append(ms)
-        by_kind.setdefault(kind, []).append(ms)
-        matched.setdefault(kind, []).append(results.matched)
-    return times, by_kind, matched
+    with CpuMeter() as cpu:
+        for kind, q, since, until in plan:
+            t = time.perf_counter()
+            results = search(q, [collection], since, until)
+            ms = (time.perf_counter() - t) * 1000
+            times.append(ms)
+            by_kind.setdefault(kind, []).append(ms)
+            matched.setdefault(kind, []).append(results.matched)
+    return times, by_kind, matched, cpu.total / len(times) * 1000
+
+
+def _proc_cpu(pid):
+    """CPU seconds (user + system) of a process on this machine, or None once it has gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class CpuMeter:
+    """CPU seconds spent by everything a step runs: this process, its child processes (the parsing workers) and
+    the PostgreSQL backends serving this database (the server must be on this machine: /proc). Backends are
+    sampled every 0.1 s while the step runs (a worker's connection ends with each file), so the last tenth of a
+    second of each is missed: the figure is a slight underestimate, the same for every step. What neighbours on
+    the machine do not change, unlike seconds."""
+
+    def __enter__(self):
+        import resource
+        import threading
+
+        from django.db import connection
+
+        self.seen, self.stop = {}, threading.Event()
+        with connection.cursor() as cur:
+            cur.execute("SELECT current_database(), pg_backend_pid()")
+            self.database, own = cur.fetchone()
+        self.own_backend = (own, _proc_cpu(own) or 0.0)
+        self.start = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+        self.thread.start()
+        return self
+
+    def _sample(self):
+        import psycopg
+        from django.conf import settings
+
+        db = settings.DATABASES["default"]
+        with psycopg.connect(
+            host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], password=db["PASSWORD"], dbname=self.database
+        ) as conn:
+            conn.autocommit = True
+            me = conn.info.backend_pid
+            while not self.stop.wait(0.1):
+                pids = conn.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> %s AND pid <> %s",
+                    [self.database, me, self.own_backend[0]],
+                ).fetchall()
+                for (pid,) in pids:
+                    cpu = _proc_cpu(pid)
+                    if cpu is not None:
+                        self.seen[pid] = cpu
+
+    def __exit__(self, *exc):
+        import resource
+
+        self.stop.set()
+        self.thread.join()
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.python = own.ru_utime + own.ru_stime - self.start[0].ru_utime - self.start[0].ru_stime
+        self.workers = children.ru_utime + children.ru_stime - self.start[1].ru_utime - self.start[1].ru_stime
+        # every other backend of the scratch database is a connection the step opened: counted from 0
+        self.backends = sum(self.seen.values())
+        self.backends += (_proc_cpu(self.own_backend[0]) or 0.0) - self.own_backend[1]
+        self.total = self.python + self.workers + self.backends
 
 
 def _load(name, paths, workers, search_index):
     from corpus.loading import load_collection
 
     start = time.perf_counter()
-    report = load_collection(name, "blog06", paths, workers=workers, search_index=search_index)
+    with CpuMeter() as cpu:
+        report = load_collection(name, "blog06", paths, workers=workers, search_index=search_index)
     wall = time.perf_counter() - start
     assert not report.bad, report.bad[:3]
+    report.cpu = cpu
     return report, wall
 
 
@@ -330,7 +400,7 @@ def run(args):
         report, wall = _load("bench-collection", paths, args.workers, True)
         assert report.inserted == args.docs, report.inserted
         rate = args.docs / wall
-        s = report.stages
+        s = getattr(report, "stages", None) or dict.fromkeys(("parse", "copy", "entries"), 0.0)  # (before issue 32)
         results += [
             Result(
                 "ingest, load_collection default (with index)",
@@ -339,6 +409,14 @@ def run(args):
                 ">= 1000",
                 f"{args.docs} docs, mean {mean_kb:.1f} KB, {args.workers} processes, {wall:.0f} s in all",
                 {"docs": args.docs, "seconds": wall, "workers": args.workers, "index": index_kind()},
+            ),
+            Result(
+                "  CPU per document, all processes",
+                report.cpu.total / args.docs * 1e6,
+                "us/doc",
+                "",
+                f"parsing workers {report.cpu.workers / args.docs * 1e6:.0f}, PostgreSQL backends "
+                f"{report.cpu.backends / args.docs * 1e6:.0f}, this process {report.cpu.python / args.docs * 1e6:.0f}",
             ),
             Result("  stage: parse (summed over processes)", s["parse"] / args.docs * 1e6, "us/doc"),
             Result("  stage: COPY (and the docno check)", s["copy"] / args.docs * 1e6, "us/doc"),
@@ -373,9 +451,10 @@ def run(args):
         ]
 
         # 2. search and the viewer over it
-        times, by_kind, matched = search_times(collection, args.queries, args.seed)
+        times, by_kind, matched, search_cpu = search_times(collection, args.queries, args.seed)
         results += [
             Result("search p50", percentile(times, 50), "ms", "", f"{len(times)} queries, top 20 + snippets"),
+            Result("search CPU, mean", search_cpu, "ms", "", "per search: this process and its PostgreSQL backend"),
             Result("search p99", percentile(times, 99), "ms", "<= 50", f"{args.docs} docs"),
         ]
         for kind, ms in by_kind.items():
@@ -389,9 +468,10 @@ def run(args):
                     f"p50 {percentile(ms, 50):.1f} ms; {mean:.0f} matched",
                 )
             )
-        viewer = viewer_times(collection, args.requests, args.seed)
+        viewer, viewer_cpu = viewer_times(collection, args.requests, args.seed)
         results += [
             Result("viewer p50", percentile(viewer, 50), "ms", "", f"{len(viewer)} frame requests, test client"),
+            Result("viewer CPU, mean", viewer_cpu, "ms", "", "per frame: the view and its PostgreSQL backend"),
             Result("viewer p99", percentile(viewer, 99), "ms", "<= 10"),
         ]
 
@@ -403,9 +483,12 @@ def run(args):
             report, plain_wall = _load("bench-collection-plain", base_paths, args.workers, False)
             plain = report.inserted / plain_wall
             t = time.perf_counter()
-            assert build_index(Collection.objects.get(name="bench-collection-plain")) == report.inserted
+            with CpuMeter() as build_cpu:
+                assert build_index(Collection.objects.get(name="bench-collection-plain")) == report.inserted
             build = time.perf_counter() - t
             before = report.inserted / (plain_wall + build)
+            plain_us = report.cpu.total / report.inserted * 1e6
+            before_us = (report.cpu.total + build_cpu.total) / report.inserted * 1e6
             results += [
                 Result(
                     "ingest without index (baseline)",
@@ -421,6 +504,8 @@ def run(args):
                     "",
                     f"load without index then build_index ({build:.0f} s of {plain_wall + build:.0f} s)",
                 ),
+                Result("  CPU per document without index", plain_us, "us/doc", "", "all processes"),
+                Result("  CPU per document before issue 32", before_us, "us/doc", "", "all processes"),
                 Result("with index / without index", rate / plain, "ratio", "", "the index's cost in the load"),
                 Result("with index / before issue 32", rate / before, "ratio", "", "same files, same run"),
             ]

@@ -438,9 +438,12 @@ def load_collection(
     connection (reading, parsing and COPY all run in parallel); inside an open transaction the load stays in this
     process. `progress(report)` is called as batches are stored.
     A file over a size limit (size_limits()) raises LoadRefused after removing what the load had stored.
-    `search_index`: index the new documents for full-text search at the end (corpus.search.build_index; its time
-    is in `report.index_seconds`, not in `report.seconds`); False leaves that to a later build (the Celery task
-    corpus.build_search_index, or `load_collection --search later|none`).
+    `search_index`: index the new documents for full-text search. On PostgreSQL each batch's search entries are
+    written with its documents, in the same transaction (corpus.search.index_loaded; their time is in
+    `report.seconds` and `report.stages["entries"]`); then corpus.search.build_index catches up on documents a
+    previous load left unindexed and builds the collection's RUM index (its time in `report.index_seconds`).
+    False leaves that to a later build (the Celery task corpus.build_search_index, or `load_collection --search
+    later|none`).
     """
     format_module(fmt)  # fail early on an unknown format
     for p in paths:
