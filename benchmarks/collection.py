@@ -326,6 +326,7 @@ class CpuMeter:
             cur.execute("SELECT current_database(), pg_backend_pid()")
             self.database, own = cur.fetchone()
         self.own_backend = (own, _proc_cpu(own) or 0.0)
+        self.own_last = self.own_backend[1]  # its latest reading: a load closes the connection before it forks
         self.start = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         self.thread = threading.Thread(target=self._sample, daemon=True)
         self.thread.start()
@@ -350,6 +351,9 @@ class CpuMeter:
                     cpu = _proc_cpu(pid)
                     if cpu is not None:
                         self.seen[pid] = cpu
+                own = _proc_cpu(self.own_backend[0])
+                if own is not None:
+                    self.own_last = own
 
     def __exit__(self, *exc):
         import resource
@@ -361,7 +365,8 @@ class CpuMeter:
         self.workers = children.ru_utime + children.ru_stime - self.start[1].ru_utime - self.start[1].ru_stime
         # every other backend of the scratch database is a connection the step opened: counted from 0
         self.backends = sum(self.seen.values())
-        self.backends += (_proc_cpu(self.own_backend[0]) or 0.0) - self.own_backend[1]
+        own = _proc_cpu(self.own_backend[0])
+        self.backends += (self.own_last if own is None else own) - self.own_backend[1]
         self.total = self.python + self.workers + self.backends
 
 
