@@ -1,19 +1,22 @@
 """A collection at the size organizers load (issue 32, item 4): `load_collection` as run by default, then search
 and the viewer over what it stored.
 
---docs Blog06-like permalink pages (default 20,000) are generated into gzip bundles of 1,000 first (not timed): the
-page structure, sizes (log-normal around 17 KB, 5-500 KB) and charset mix of `benchmarks corpus`, with English
-paragraphs drawn from a Zipf-distributed vocabulary of 40,000 words (`benchmarks search`) plus a sentence of each
-page's own, so that searches meet rare, middling and common words as over real posts. Then, on the same files:
+--docs Blog06-like permalink pages (default 20,000) are generated into gzip bundles of 1,000 first (not timed; two
+processes): the sizes (log-normal around 17 KB, 5-500 KB) and charset mix of `benchmarks corpus`, but the visible
+text is what `benchmarks search` takes Blog06 text to be, a post of 150-900 words from its Zipf vocabulary of
+40,000 words (slices of one long drawn stream), plus 0-4 comments; the rest of the page is markup with little text
+(scripts, style sheets, blogroll and archive links, comment forms, ad tables). About 5.6 KB of text a 26.7 KB page:
+`benchmarks corpus`'s pages are 84 % text of 60 words, and the text is what indexing and snippets cost. Then, on
+the same files:
 
 - `load_collection` as `manage.py load_collection` runs it by default (2 parsing processes, the search index
-  built): documents/s, and where the time went (parsing, COPY, search entries: seconds summed over the
-  processes; the index build at the end);
+  built): documents/s, CPU per document over all processes (CpuMeter), and where the time went (parsing, COPY,
+  search entries: seconds summed over the processes; the index build at the end);
 - disk per document: corpus_document and corpus_searchentry (table + TOAST + indexes, pg_total_relation_size);
 - searches through `corpus.search.search` as the search page runs them (top 20 with snippets, the query kinds of
-  `benchmarks search`): p50/p99 (goal p99 <= 50 ms);
+  `benchmarks search`): p50/p99 (goal p99 <= 50 ms), CPU per search;
 - the viewer: the frame an assessor's browser asks for (test client, logged in as an assessor of an evaluation
-  over the collection), documents picked at random: p50/p99 (goal p99 <= 10 ms);
+  over the collection), documents picked at random: p50/p99 (goal p99 <= 10 ms), CPU per frame;
 - in the same run, the baselines (--baseline-docs of the same files, default all of them, into a collection of
   their own): `load_collection` without the index (goal >= 1,500 docs/s), and the path the default took before
   issue 32 (load without the index, then `build_index` over the collection), as ratios.
