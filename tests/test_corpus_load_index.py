@@ -53,7 +53,7 @@ def _found(name, queries):
     "fmt, paths, queries",
     [
         ("blog06", BLOGS, QUERIES),
-        ("bolt-forum", FORUM, ["dam flood", "razr battery", "\"metro line\"", "tickets -students"]),
+        ("bolt-forum", FORUM, ["dam flood", "razr battery", '"metro line"', "tickets -students"]),
         ("pubmed", ABSTRACTS, ["kidney stones", '"shock wave"', "metformin", "patients"]),
     ],
 )
