@@ -21,6 +21,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection, connections, transaction
 
+from corpus import search_query
 from corpus.formats import format_module
 from corpus.formats.base import (
     BadRecord,
@@ -32,7 +33,7 @@ from corpus.formats.base import (
     size_text,
 )
 from corpus.models import Collection, Document
-from corpus.search import build_index
+from corpus.search import build_index, check_language, index_loaded
 
 _SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,100}$")
 BATCH = 500  # documents per insert (and per job handed to a worker process)
@@ -80,6 +81,10 @@ class LoadReport:
     found: set = field(default_factory=set, repr=False)
     ids: array = field(default_factory=lambda: array("q"), repr=False)  # documents this load inserted
     index_seconds: float = 0.0  # the full-text index build after the load
+    # Where the load's time went, summed over its processes (CPU of the parsers, waits on the database server):
+    # reading and parsing records, the COPY of the documents (with the docno check before it), their
+    # search entries written with each batch (PostgreSQL, when the index is built with the load).
+    stages: dict = field(default_factory=lambda: dict.fromkeys(("parse", "copy", "entries"), 0.0))
     refused: list = field(default_factory=list)  # `FILE: message` for each file over a size limit
 
     @property
@@ -166,18 +171,20 @@ def _stopped():
     return _COUNTERS is not None and _COUNTERS[3] != 0
 
 
-def _load_file(collection_id, fmt, path, wanted, batch, on_batch=None, limits=(None, None)):
+def _load_file(collection_id, fmt, path, wanted, batch, on_batch=None, limits=(None, None), language=None):
     """Read, parse and insert one file, batch by batch. Returns a LoadReport for this file alone (with the ids
-    it inserted, and `refused` set when the file went over a size limit)."""
+    it inserted, and `refused` set when the file went over a size limit). `language`: index each batch for
+    search as it is stored, with that text search configuration (PostgreSQL)."""
     try:
-        return _read_file(collection_id, fmt, path, wanted, batch, on_batch, limits)
+        return _read_file(collection_id, fmt, path, wanted, batch, on_batch, limits, language)
     finally:
         if _COUNTERS is not None:
             connections.close_all()  # a worker process: hang up cleanly before the pool ends it
 
 
-def _read_file(collection_id, fmt, path, wanted, batch, on_batch, limits):
+def _read_file(collection_id, fmt, path, wanted, batch, on_batch, limits, language):
     module = format_module(fmt)
+    index = (fmt, language) if language else None
     part = LoadReport(collection="", files=1)
     name = str(path)
     docs, number, offset = [], 0, 0
@@ -188,7 +195,7 @@ def _read_file(collection_id, fmt, path, wanted, batch, on_batch, limits):
     def flush():
         good = [d for d in docs if isinstance(d, ParsedDocument)]
         bad = [d for d in docs if isinstance(d, BadRecord)]
-        inserted = _insert(collection_id, good, part.ids)
+        inserted = _insert(collection_id, good, part.ids, index, part.stages)
         part.seen += len(docs)
         part.inserted += inserted
         part.bad.extend(bad)
@@ -211,7 +218,9 @@ def _read_file(collection_id, fmt, path, wanted, batch, on_batch, limits):
                         part.not_wanted += 1
                         continue
                     part.found.add(docno)
+                started = time.perf_counter()
                 docs.append(_parse(module, name, rec))
+                part.stages["parse"] += time.perf_counter() - started
                 if len(docs) >= batch:
                     flush()
                     if _stopped():
@@ -265,12 +274,15 @@ def _present(cur, collection_id, docnos):
     return {row[0] for row in cur.fetchall()}
 
 
-def _insert_postgresql(collection_id, docs, ids=None):
+def _insert_postgresql(collection_id, docs, ids=None, index=None, stages=None):
     """Skip docnos already stored, COPY the rest straight into the table (one pass over the bytes). If a
     concurrent load inserted one of them meanwhile, redo the batch through a temporary table with ON CONFLICT.
-    `ids` (an array) receives the ids of the rows inserted."""
+    `ids` (an array) receives the ids of the rows inserted. `index` (format, text search configuration): write
+    the new documents' search entries in the same transaction, one statement (the rare ON CONFLICT path leaves
+    them to the build at the end of the load). `stages` adds up the seconds of the COPY and of the entries."""
     import psycopg
 
+    started = time.perf_counter()
     with transaction.atomic(), connection.cursor() as wrapper:
         cur = wrapper.cursor  # the psycopg cursor, for COPY
         # An interrupted load is redone by loading again (idempotent), so a commit need not wait for the disk.
@@ -286,12 +298,25 @@ def _insert_postgresql(collection_id, docs, ids=None):
         try:
             with transaction.atomic():
                 _copy_rows(cur, "corpus_document", fresh, collection_id)
+            if index is not None:  # the entries of exactly these docnos, every one a row the COPY just wrote
+                copied = time.perf_counter()
+                docnos = [d.docno for d in fresh]
+                days = [search_query.document_date(index[0], d.docno, d.meta) for d in fresh]
+                new_ids = index_loaded(cur, collection_id, index[1], docnos, days)
+                if ids is not None:
+                    ids.extend(new_ids)
+                if stages is not None:
+                    stages["copy"] += copied - started
+                    stages["entries"] += time.perf_counter() - copied
+                return len(fresh)
             if ids is not None:  # COPY returns no ids; every one of these docnos is a row it just wrote
                 cur.execute(
                     "SELECT id FROM corpus_document WHERE collection_id = %s AND docno = ANY(%s)",
                     [collection_id, [d.docno for d in fresh]],
                 )
                 ids.extend(row[0] for row in cur.fetchall())
+            if stages is not None:
+                stages["copy"] += time.perf_counter() - started
             return len(fresh)
         except psycopg.errors.UniqueViolation:
             pass
@@ -339,7 +364,7 @@ def insert_documents(collection, docs):
     return _insert(collection.id, docs)
 
 
-def _insert(collection_id, docs, ids=None):
+def _insert(collection_id, docs, ids=None, index=None, stages=None):
     if not docs:
         return 0
     for d in docs:
@@ -347,7 +372,7 @@ def _insert(collection_id, docs, ids=None):
             d.docno = d.docno.replace("\x00", "")
             d.meta = _clean_meta(d.meta)
     if connection.vendor == "postgresql":
-        return _insert_postgresql(collection_id, docs, ids)
+        return _insert_postgresql(collection_id, docs, ids, index, stages)
     return _insert_generic(collection_id, docs, ids)
 
 
@@ -398,6 +423,8 @@ def _merge(report, part):
     report.found |= part.found
     report.ids.extend(part.ids)
     report.refused.extend(part.refused)
+    for stage, seconds in part.stages.items():
+        report.stages[stage] += seconds
 
 
 def load_collection(
@@ -411,9 +438,12 @@ def load_collection(
     connection (reading, parsing and COPY all run in parallel); inside an open transaction the load stays in this
     process. `progress(report)` is called as batches are stored.
     A file over a size limit (size_limits()) raises LoadRefused after removing what the load had stored.
-    `search_index`: index the new documents for full-text search at the end (corpus.search.build_index; its time
-    is in `report.index_seconds`, not in `report.seconds`); False leaves that to a later build (the Celery task
-    corpus.build_search_index, or `load_collection --search later|none`).
+    `search_index`: index the new documents for full-text search. On PostgreSQL each batch's search entries are
+    written with its documents, in the same transaction (corpus.search.index_loaded; their time is in
+    `report.seconds` and `report.stages["entries"]`); then corpus.search.build_index catches up on documents a
+    previous load left unindexed and builds the collection's RUM index (its time in `report.index_seconds`).
+    False leaves that to a later build (the Celery task corpus.build_search_index, or `load_collection --search
+    later|none`).
     """
     format_module(fmt)  # fail early on an unknown format
     for p in paths:
@@ -426,6 +456,12 @@ def load_collection(
     created = not Collection.objects.filter(name=name).exists()
     collection = get_collection(name, fmt, description)
     report = LoadReport(collection=name)
+    # PostgreSQL: each batch's search entries go in with its documents, computed by the server while the parser
+    # reads on (the workers' connections in parallel); the build at the end then only catches up on what a
+    # previous load left unindexed and creates the collection's RUM index.
+    language = None
+    if search_index and connection.vendor == "postgresql":
+        language = check_language(collection.search_language)
     start = time.perf_counter()
     parallel = workers > 1 and len(paths) > 1 and not connection.in_atomic_block
     if not parallel:
@@ -439,7 +475,7 @@ def load_collection(
                 progress(report)
 
         for path in paths:
-            _merge(done, _load_file(collection.id, fmt, path, docnos, batch, on_batch, limits))
+            _merge(done, _load_file(collection.id, fmt, path, docnos, batch, on_batch, limits, language))
             if done.refused:
                 break
         done.seconds = report.seconds
@@ -450,7 +486,8 @@ def load_collection(
         counters = context.Array("q", 4)
         with context.Pool(min(workers, len(paths)), initializer=_init_worker, initargs=(counters,)) as pool:
             pending = [
-                pool.apply_async(_load_file, (collection.id, fmt, path, docnos, batch, None, limits)) for path in paths
+                pool.apply_async(_load_file, (collection.id, fmt, path, docnos, batch, None, limits, language))
+                for path in paths
             ]
             while not all(r.ready() for r in pending):
                 time.sleep(0.2)

@@ -82,17 +82,35 @@ def _unindexed(collection, after, batch):
     )
 
 
+# A document's lexemes: its docno weighted A, then its text's first INDEXED_CHARS characters. The one expression
+# both the build below and a load's own batches (index_loaded) write, so both give the same entries.
+_VECTOR = "setweight(to_tsvector(%s::regconfig, d.docno), 'A') || to_tsvector(%s::regconfig, left(d.text, %s))"
+
+
 def _index_batch_postgresql(collection, ids, days):
     with connection.cursor() as cur:
         cur.execute(
             "INSERT INTO corpus_searchentry (document_id, collection_id, date, vector) "
-            "SELECT d.id, d.collection_id, u.day, "
-            "setweight(to_tsvector(%s::regconfig, d.docno), 'A') || "
-            "to_tsvector(%s::regconfig, left(d.text, %s)) "
+            f"SELECT d.id, d.collection_id, u.day, {_VECTOR} "
             "FROM unnest(%s::bigint[], %s::date[]) AS u(id, day) JOIN corpus_document d ON d.id = u.id "
             "ON CONFLICT (document_id) DO NOTHING",
             [collection.search_language, collection.search_language, INDEXED_CHARS, ids, days],
         )
+
+
+def index_loaded(cursor, collection_id, language, docnos, days):
+    """PostgreSQL: give the documents `docnos` of the collection, just written in the caller's transaction, their
+    entries (`days`: each one's document_date), in one statement; returns their ids. A load calls it per batch, so
+    the text is read back while it is still in memory and a document is stored with its entry or not at all."""
+    cursor.execute(
+        "INSERT INTO corpus_searchentry (document_id, collection_id, date, vector) "
+        f"SELECT d.id, d.collection_id, u.day, {_VECTOR} "
+        "FROM unnest(%s::text[], %s::date[]) AS u(docno, day) "
+        "JOIN corpus_document d ON d.collection_id = %s AND d.docno = u.docno "
+        "ON CONFLICT (document_id) DO NOTHING RETURNING document_id",
+        [language, language, INDEXED_CHARS, docnos, days, collection_id],
+    )
+    return [row[0] for row in cursor.fetchall()]
 
 
 def _index_batch_sqlite(collection, ids, days):
@@ -126,7 +144,8 @@ def build_index(collection, progress=None, batch=BATCH):
     write = _index_batch_postgresql if connection.vendor == "postgresql" else _index_batch_sqlite
     done, after = 0, 0
     try:
-        while rows := _unindexed(collection, after, batch):
+        # (a load that indexed its batches as it went leaves nothing: no scan of the collection for it)
+        while indexed + done < total and (rows := _unindexed(collection, after, batch)):
             ids = [pk for pk, _, _ in rows]
             days = [search_query.document_date(collection.format, docno, meta) for _, docno, meta in rows]
             with transaction.atomic():
@@ -200,8 +219,9 @@ def _where(collection, since, until):
     return " AND ".join(where), args
 
 
-def _search_postgresql(query, collection, since, until, limit, offset, cap):
-    """(hits of the page, how many match up to `cap`) in one collection.
+def _search_postgresql(query, collection, since, until, limit, offset, cap, snippets=None):
+    """(hits of the page, how many match up to `cap`) in one collection. Only the first `snippets` hits (default
+    all) get a snippet: the one fetched to know whether another page follows is never shown.
 
     The index finds the matches (RUM checks a phrase from the positions it stores; GIN has every candidate's
     tsvector read to check it); the first `cap` found are ranked by ts_rank_cd, which reads each one's tsvector,
@@ -219,16 +239,18 @@ def _search_postgresql(query, collection, since, until, limit, offset, cap):
     sql = (
         f"WITH m AS MATERIALIZED (SELECT e.document_id, e.date, e.vector FROM corpus_searchentry e "
         f"WHERE e.vector @@ {tsquery} AND {where} LIMIT %s), "
-        f"top AS (SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
-        "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s) "
-        "SELECT top.document_id, %s, d.docno, top.date, top.rank, "
-        f"ts_headline(%s::regconfig, translate(left(d.text, %s), %s, ''), {tsquery}, %s), (SELECT count(*) FROM m) "
+        f"ranked AS (SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
+        "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s), "
+        "top AS (SELECT ranked.*, row_number() OVER (ORDER BY rank DESC, document_id) AS n FROM ranked) "
+        "SELECT top.document_id, %s, d.docno, top.date, top.rank, CASE WHEN top.n <= %s THEN "
+        f"ts_headline(%s::regconfig, translate(left(d.text, %s), %s, ''), {tsquery}, %s) END, (SELECT count(*) FROM m) "
         "FROM top JOIN corpus_document d ON d.id = top.document_id ORDER BY top.rank DESC, top.document_id"
     )
     # The text is cut without the marker characters (translate): a document's own \x01 and \x02 (stored as
     # received) would otherwise come back as <mark> tags.
     markers = search_query.START + search_query.STOP
-    params = [*q, *args, cap, *q, limit, offset, collection.name, collection.search_language, SNIPPET_CHARS, markers]
+    params = [*q, *args, cap, *q, limit, offset, collection.name, limit if snippets is None else snippets]
+    params += [collection.search_language, SNIPPET_CHARS, markers]
     params += q
     with transaction.atomic(), connection.cursor() as cur:
         # Hoping to find `cap` matches early, the planner would read the whole table and test every tsvector
@@ -302,6 +324,8 @@ def search(query, collections, since=None, until=None, page=1, per_page=PAGE):
                 offset + want if merged else want,
                 0 if merged else offset,
                 cap,
+                # (merged, a hit ranked below offset + per_page in its own collection is below the page's end)
+                offset + per_page if merged else per_page,
             )
             hits += found
             results.matched += matched

@@ -50,7 +50,8 @@ class Command(BaseCommand):
             "--search",
             choices=["now", "later", "none"],
             default="now",
-            help="full-text index: build it after loading (now, default), hand it to a worker (later: the Celery "
+            help="full-text index: with the load (now, default: each batch's entries are written with its documents "
+            "on PostgreSQL, anything left unindexed is built at the end), hand it to a worker (later: the Celery "
             "task corpus.build_search_index, progress on the collection), or not at all (none; `search_index` "
             "builds it)",
         )

@@ -1,0 +1,32 @@
+"""corpus.css's scan for what could fetch (issue 32: the viewer's time on style sheets) finds exactly what the
+pattern without the lookahead found: on the hostile vectors and on random CSS made of the letters that start a
+match in every case, the characters that fold to them (long s, Kelvin sign, dotted capital I) and CSS punctuation."""
+
+import random
+import re
+from pathlib import Path
+
+from corpus import css
+
+# The pattern before issue 32, the reference.
+BEFORE = re.compile(
+    r"""(?:url|image-set|-webkit-image-set|image|cross-fade|element|src|expression)\s*\((?:[^()]|\([^()]*\))*\)?"""
+    r"""|@import[^;]*;?|@namespace[^;]*;?|@font-face\s*\{[^}]*\}?|behaviou?r\s*:[^;}]*|-moz-binding\s*:[^;}]*""",
+    re.I | re.S,
+)
+HOSTILE = Path(__file__).resolve().parent / "fixtures" / "corpus" / "hostile"
+WORDS = ["url", "URL", "uRl", "image-set", "-webkit-image-set", "IMAGE", "cross-fade", "element", "src", "sRc",
+         "expression", "@import", "@IMPORT", "@namespace", "@font-face", "behavior", "behaviour", "-moz-binding",
+         "\u017frc", "ur\u212a", "\u0130mage", "color", "x", " ", "\t", "\n", "(", ")", "{", "}", ";", ":", "'", '"',
+         "/*", "*/", "\\", "-", "@", "é", "背景"]  # fmt: skip
+
+
+def test_the_lookahead_scan_matches_what_the_full_pattern_matched():
+    texts = [line for path in sorted(HOSTILE.glob("*.txt")) for line in path.read_text(encoding="utf-8").splitlines()]
+    rng = random.Random(32)
+    texts += ["".join(rng.choices(WORDS, k=rng.randint(1, 40))) for _ in range(5000)]
+    found = 0
+    for text in texts:
+        assert [m.span() for m in css._FETCHING.finditer(text)] == [m.span() for m in BEFORE.finditer(text)], text
+        found += BEFORE.search(text) is not None
+    assert found > 1000  # the random texts do hit the pattern
