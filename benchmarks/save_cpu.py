@@ -105,6 +105,10 @@ def run(args):
         if "against" in got:
             theirs = median("against", key)
             extra |= {"against": theirs, "ratio_to_against": median("this", key) / theirs if theirs else None}
+            # each round's pair was measured back to back: their ratios drift less than the medians do
+            pairs = [r[key] / o[key] for r, o in zip(got["this"], got["against"]) if o[key]]
+            extra["ratio_of_pairs_median"] = statistics.median(pairs) if pairs else None
+            extra["ratio_of_pairs"] = [round(p, 3) for p in pairs]
             extra["each_against"] = [round(r[key], 4) for r in got["against"]]
         results.append(Result(f"CPU per save, {label}", median("this", key), "ms", extra=extra))
         if "against" in got:
