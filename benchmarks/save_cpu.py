@@ -23,6 +23,11 @@ def add_arguments(parser):
     parser.add_argument("--saves", type=int, default=300, help="measured saves per round and checkout")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--against", metavar="DIR", help="another checkout, measured alternately")
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="afterwards, one more round of this checkout under cProfile (not counted): stats written to FILE",
+    )
 
 
 def run(args):
@@ -35,7 +40,8 @@ def run(args):
     from django.db import connection
 
     trees = {"this": ROOT} | ({"against": Path(args.against).resolve()} if args.against else {})
-    data = type("Args", (), {"clients": len(trees) * args.rounds, "questions": 48, "runs": 30, "candidates": 60})
+    accounts_needed = len(trees) * args.rounds + (1 if args.profile else 0)
+    data = type("Args", (), {"clients": accounts_needed, "questions": 48, "runs": 30, "candidates": 60})
     evaluation, accounts, _ = build_data(data)
     connection.close()
     env = dict(
@@ -74,6 +80,18 @@ def run(args):
                 raise RuntimeError(f"the measurement in {root} failed:\n{child.stderr[-3000:]}")
             got[name].append(json.loads(child.stdout.strip().splitlines()[-1]))
 
+    if args.profile:
+        account = next(accounts)
+        items = ",".join(map(str, account.items))
+        profile = str(Path(args.profile).resolve())
+        command = [sys.executable, __file__, account.username, items, str(args.saves), profile]
+        child = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        if child.returncode:
+            raise RuntimeError(f"the profiled round failed:\n{child.stderr[-3000:]}")
+        import pstats
+
+        pstats.Stats(profile).sort_stats("tottime").print_stats(40)
+
     def median(name, key):
         return statistics.median(r[key] for r in got[name])
 
@@ -87,6 +105,10 @@ def run(args):
         if "against" in got:
             theirs = median("against", key)
             extra |= {"against": theirs, "ratio_to_against": median("this", key) / theirs if theirs else None}
+            # each round's pair was measured back to back: their ratios drift less than the medians do
+            pairs = [r[key] / o[key] for r, o in zip(got["this"], got["against"]) if o[key]]
+            extra["ratio_of_pairs_median"] = statistics.median(pairs) if pairs else None
+            extra["ratio_of_pairs"] = [round(p, 3) for p in pairs]
             extra["each_against"] = [round(r[key], 4) for r in got["against"]]
         results.append(Result(f"CPU per save, {label}", median("this", key), "ms", extra=extra))
         if "against" in got:
@@ -111,8 +133,9 @@ def run(args):
     return results
 
 
-def _measure(username, items, saves):
-    """In the child, in the checkout to measure: log in, warm up, then `saves` saves; prints JSON."""
+def _measure(username, items, saves, profile=None):
+    """In the child, in the checkout to measure: log in, warm up, then `saves` saves; prints JSON. With
+    `profile`, the saves run under cProfile and its stats are written there."""
     import io
     import re
 
@@ -187,9 +210,17 @@ def _measure(username, items, saves):
     for _ in range(30):  # warm: templates compiled, statements prepared, caches filled
         save(next(todo))
     backend = connection.connection.info.backend_pid
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile(time.process_time)  # CPU, not the wait for PostgreSQL
+        profiler.enable()
     pg0, web0, process0 = backend_cpu(), time.thread_time(), time.process_time()
     for _ in range(saves):
         save(next(todo))
+    if profile:
+        profiler.disable()
+        profiler.dump_stats(profile)
     pg1, web1, process1 = backend_cpu(), time.thread_time(), time.process_time()
     if connection.connection.info.backend_pid != backend:
         raise RuntimeError("the connection was replaced during the measurement: its backend's CPU is not all here")
@@ -198,4 +229,4 @@ def _measure(username, items, saves):
 
 
 if __name__ == "__main__":
-    _measure(sys.argv[1], [int(x) for x in sys.argv[2].split(",")], int(sys.argv[3]))
+    _measure(sys.argv[1], [int(x) for x in sys.argv[2].split(",")], int(sys.argv[3]), *sys.argv[4:5])

@@ -41,9 +41,10 @@ def env_list(name, default=(), environ=os.environ):
     return [part.strip() for part in raw.split(",") if part.strip()]
 
 
+# config.postgresql: Django's backend with a health check that needs no round trip while the connection is quiet.
 _ENGINES = {
-    "postgres": "django.db.backends.postgresql",
-    "postgresql": "django.db.backends.postgresql",
+    "postgres": "config.postgresql",
+    "postgresql": "config.postgresql",
     "sqlite": "django.db.backends.sqlite3",
 }
 
@@ -74,9 +75,9 @@ def parse_database_url(url):
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
         "OPTIONS": options,
-        # Keep connections across requests, and check a kept one (one short round trip, once per request) before
-        # using it: after a database restart every kept connection is dead, and without the check each thread's
-        # next request, a judgment save included, would fail with a 500 instead of reconnecting.
+        # Keep connections across requests, and check a kept one (once per request, config/postgresql/base.py)
+        # before using it: after a database restart every kept connection is dead, and without the check each
+        # thread's next request, a judgment save included, would fail with a 500 instead of reconnecting.
         "CONN_MAX_AGE": 60,
         "CONN_HEALTH_CHECKS": env_bool("DB_HEALTH_CHECKS", default=True),
     }

@@ -6,6 +6,7 @@ queries of a save, planning takes four to five times as long as running them (EX
 its transaction state, error translation and query log — but with psycopg's server-binding cursor.
 """
 
+import functools
 import time
 
 import psycopg
@@ -37,7 +38,15 @@ def _run(sql, params, fetch):
             # (prepare=True) and nothing else is prepared automatically, Django's client-binding cursors never.
             raw.prepare_threshold = NEVER_AUTOMATICALLY
         with psycopg.Cursor(raw) as cursor:
-            cursor.execute(sql, params, prepare=True)
+
+            def execute(sql, params, many, context):
+                cursor.execute(sql, params, prepare=True)
+
+            # Through the connection's execute wrappers as Django's cursors go: config.db_retry must see that a
+            # save wrote, or a request whose connection died after its judgment committed would be run again.
+            for wrapper in reversed(connection.execute_wrappers):
+                execute = functools.partial(wrapper, execute)
+            execute(sql, params, False, {"connection": connection, "cursor": cursor})
             rows = fetch(cursor)
     if connection.queries_logged:  # keep assertNumQueries and the debug log honest
         connection.queries_log.append({"sql": f"{sql} -- {params!r}", "time": f"{time.monotonic() - started:.3f}"})

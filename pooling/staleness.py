@@ -109,6 +109,19 @@ def _enqueue_soon(evaluation_id):
 
 
 GATHER_SECONDS = 0.02
+# The pause after a round in which every evaluation's task was still waiting in the queue (its claim held): while
+# the worker is behind, claiming again 50 times a second per web process only asks Redis what it already said. Each
+# claim cost the web process ~0.3 ms and Redis its share (at 200 saves/s over four processes, about one claim per
+# save); the next claim comes at most this much later once the task has started, well within the pass gap the
+# worker waits anyway (SCORING_PASS_GAP_MS), so freshness does not pay for it (issue 32).
+GATHER_BUSY_SECONDS = 0.1
+
+
+def gather_pause(results):
+    """How long the publisher pauses after a round whose _enqueue calls returned `results`."""
+    if results and all(result is False for result in results):
+        return GATHER_BUSY_SECONDS
+    return GATHER_SECONDS
 
 
 class _Publisher:
@@ -134,11 +147,10 @@ class _Publisher:
                     self.ready.wait()
                 batch, self.wanted, self.busy = self.wanted, set(), True
             try:
-                for evaluation_id in sorted(batch):
-                    _enqueue(evaluation_id)
+                results = [_enqueue(evaluation_id) for evaluation_id in sorted(batch)]
                 # Let requests gather: during a burst of saves one Redis claim per pause stands for all of them,
                 # instead of one per save. Costs at most this much freshness.
-                time.sleep(GATHER_SECONDS)
+                time.sleep(gather_pause(results))
             finally:
                 with self.ready:
                     self.busy = False
@@ -181,14 +193,16 @@ os.register_at_fork(after_in_child=_forget_publisher)
 
 
 def _enqueue(evaluation_id):
+    """Queue a rescoring task for the evaluation unless one is waiting: True when queued, False when one was
+    waiting already, None otherwise (in-process mode, broker down)."""
     from config.celery import app
     from core import rescoring_claims as pending
 
     if app.conf.task_always_eager:
-        return  # switched to in-process mode since the request was put (tests do): publishing would run it here
+        return None  # switched to in-process mode since the request was put (tests do): publishing would run it here
     try:
         if not pending.claim(evaluation_id):
-            return  # a task for this evaluation is already waiting and will read this mark
+            return False  # a task for this evaluation is already waiting and will read this mark
         try:
             # No publish retries: with Redis down the judgment's request must not hang; the mark is enough.
             app.send_task(RESCORE_TASK, (evaluation_id,), retry=False)
@@ -197,6 +211,8 @@ def _enqueue(evaluation_id):
             raise
     except Exception:  # broker down: the StaleTopic row stays and is picked up later
         _broker_down(evaluation_id)
+        return None
+    return True
 
 
 BROKER_WARNING_SECONDS = 60

@@ -3,6 +3,7 @@
 statements (config.prepared) and the rescoring publisher (pooling.staleness)."""
 
 import threading
+import time
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -146,6 +147,27 @@ def test_rescoring_requests_share_one_publisher_thread(monkeypatch):
     assert published == [7, 7, 8]
     assert [t.name for t in threading.enumerate()].count("assay-enqueue") == 1
     assert staleness._publisher() is publisher
+
+
+def test_the_publisher_claims_less_often_while_every_task_is_still_waiting(monkeypatch):
+    """Issue 32: a round whose evaluations all had a task waiting (claim refused) pauses GATHER_BUSY_SECONDS; a
+    round that queued a task, or could not tell, pauses GATHER_SECONDS as before."""
+    assert staleness.gather_pause([False, False]) == staleness.GATHER_BUSY_SECONDS
+    for results in ([True], [False, True], [None], [False, None], []):
+        assert staleness.gather_pause(results) == staleness.GATHER_SECONDS, results
+    assert staleness.GATHER_BUSY_SECONDS > staleness.GATHER_SECONDS
+
+    # The publisher really takes the longer pause: nothing it was asked meanwhile is published before it ends.
+    claimed = []
+    monkeypatch.setattr(staleness, "_enqueue", lambda evaluation_id: claimed.append(time.monotonic()) or False)
+    monkeypatch.setattr(staleness, "GATHER_BUSY_SECONDS", 0.5)
+    publisher = staleness._publisher()
+    assert staleness.wait_for_publisher(timeout=patience.scaled(5))
+    publisher.put(7)
+    assert patience.wait_until(lambda: claimed, 5)
+    publisher.put(7)  # while it pauses
+    assert staleness.wait_for_publisher(timeout=patience.scaled(5))
+    assert len(claimed) == 2 and claimed[1] - claimed[0] >= 0.5
 
 
 @pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")

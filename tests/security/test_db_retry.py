@@ -81,3 +81,32 @@ def test_a_page_survives_its_connection_dying(transactional_db, make_user):
     with connection.execute_wrapper(kill_on_first_evaluation_query):
         answer = client.get(reverse("pooling:evaluation_list"))
     assert killed and answer.status_code == 200 and "Kept" in answer.content.decode()
+
+
+def test_a_judgment_save_counts_as_a_write(transactional_db, make_user):
+    """The save path's statements are prepared ones (config/prepared.py) and go through the execute wrappers too
+    (issue 32): a save whose connection died after its judgment committed is not run a second time."""
+    from assess.models import Assignment
+    from config import prepared
+    from tracks.qa.sample import build_sample
+
+    seen = []
+
+    def watch(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(watch):
+        assert prepared.fetchone("SELECT %(a)s::integer", {"a": 7}) == (7,)
+    assert seen == ["SELECT %(a)s::integer"]
+
+    sample = build_sample(slug="retry-save")
+    judy = make_user("judy", "assessor")
+    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=judy)
+    client = Client(raise_request_exception=False)
+    client.force_login(judy)
+    item = sample.items["1.1"][0]
+    answer = client.post(reverse("qa:judge", args=[item.pk]), {"label": "incorrect", "version": 0})
+    assert answer.status_code == 200 and answer.wsgi_request.db_wrote is True
+    reading = client.get(reverse("qa:assignment", args=[Assignment.objects.get(assessor=judy).pk]))
+    assert reading.status_code == 200 and reading.wsgi_request.db_wrote is False

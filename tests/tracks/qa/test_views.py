@@ -97,6 +97,29 @@ def test_htmx_save_and_refused_stale_save(client, setup):
     assert bad.status_code == 400 and b"unknown label" in bad.content
 
 
+def test_the_bar_marks_the_label_just_saved_with_its_buttons_rendered_once(client, setup):
+    """The label buttons are a fragment rendered once per label set and current label (issue 32): each save still
+    marks its own label, and only that one."""
+    from tracks.qa import instance_views
+
+    sample, me, _, _ = setup
+    login(client, me)
+    instance_views._labels_html.cache_clear()
+    bodies = []
+    for item, label in zip(sample.items["1.1"][:2], ("non-exact", "incorrect")):
+        response = client.post(reverse("qa:judge", args=[item.pk]), {"label": label, "version": 0})
+        bodies.append(response.content.decode())
+    again = client.post(reverse("qa:judge", args=[sample.items["1.1"][0].pk]), {"label": "non-exact", "version": 1})
+    bodies.append(again.content.decode())
+    for body, label in zip(bodies, ("non-exact", "incorrect", "non-exact")):
+        assert body.count("label-btn current") == 1 and body.count('aria-pressed="true"') == 1
+        assert f'value="{label}" data-key="' in body and 'class="label-btn current" aria-pressed="true"><kbd>' in body
+        current = body.split("label-btn current")[0].rsplit("<button", 1)[1]
+        assert f'value="{label}"' in current
+    assert 'data-key="1"' in bodies[0] and "globally-correct" in bodies[0]
+    assert instance_views._labels_html.cache_info().hits >= 1  # the third save reused the first one's buttons
+
+
 def test_save_path_is_lean(client, setup, django_assert_max_num_queries):
     sample, me, _, _ = setup
     login(client, me)
