@@ -159,11 +159,12 @@ class Report(RoleAPIView):
             raise ValidationError({"kind": f"one of {', '.join(kinds) or 'none'}"})
         if request.query_params.get("output") == "facts":
             return HttpResponse(
-                assist_report.facts_csv(assist_report.facts(evaluation, kind)), content_type="text/csv; charset=utf-8"
+                assist_report.facts_csv(assist_report.facts(evaluation, kind), kind),
+                content_type="text/csv; charset=utf-8",
             )
         rows = assist_report.report(evaluation, kind)
         if request.query_params.get("output") == "csv":
-            return HttpResponse(assist_report.as_csv(rows), content_type="text/csv; charset=utf-8")
+            return HttpResponse(assist_report.as_csv(rows, kind), content_type="text/csv; charset=utf-8")
         return Response(
             {"kind": kind, "official": assist_report.official_value(evaluation), **_design(evaluation), "rows": rows}
         )
