@@ -317,7 +317,7 @@ def nugget_facts(evaluation):
             elif row.action == "nugget.create" and taking is not None:
                 after = row.after or {}
                 was_edited = after.get("from") == "model proposal, edited" or (
-                    "from" not in after and after.get("text") != taking.get("text")
+                    "from" not in after and _words(after.get("text")) != _words(taking.get("text"))
                 )
                 edited += was_edited
                 accepted += not was_edited
@@ -338,6 +338,10 @@ def nugget_facts(evaluation):
             )
         )
     return sorted(out, key=lambda f: (f.condition, f.assessor, f.topic))
+
+
+def _words(text):
+    return " ".join(str(text or "").split())  # a track's nugget text is whitespace-normalised on creation
 
 
 NUGGET_COLUMNS = (
