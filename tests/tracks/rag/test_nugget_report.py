@@ -46,7 +46,7 @@ def worked(judged):
     assist.set_design(ev, unit="topic", conditions=["reveal_after", "suggest_first"], seed=1)
     ev.assist_design.topics = {T: "reveal_after", SUGGEST: "suggest_first", NONE: "none"}
     ev.assist_design.save()
-    assert assist_report.assisted_kinds(ev) == [k for k in assist_report.assisted_kinds(ev) if k != "nugget_proposals"]
+    assert "nugget_proposals" not in assist_report.assisted_kinds(ev)  # none yet
 
     judging.create_nugget(ann, topic, "Caffeine shortens sleep", "vital")
     judging.create_nugget(ann, topic, "Caffeine delays sleep onset", "okay")
