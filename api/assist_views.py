@@ -159,11 +159,12 @@ class Report(RoleAPIView):
             raise ValidationError({"kind": f"one of {', '.join(kinds) or 'none'}"})
         if request.query_params.get("output") == "facts":
             return HttpResponse(
-                assist_report.facts_csv(assist_report.facts(evaluation, kind)), content_type="text/csv; charset=utf-8"
+                assist_report.facts_csv(assist_report.facts(evaluation, kind), kind),
+                content_type="text/csv; charset=utf-8",
             )
         rows = assist_report.report(evaluation, kind)
         if request.query_params.get("output") == "csv":
-            return HttpResponse(assist_report.as_csv(rows), content_type="text/csv; charset=utf-8")
+            return HttpResponse(assist_report.as_csv(rows, kind), content_type="text/csv; charset=utf-8")
         return Response(
             {"kind": kind, "official": assist_report.official_value(evaluation), **_design(evaluation), "rows": rows}
         )
@@ -231,6 +232,7 @@ class TopicProposals(RoleAPIView):
         return Response(body)
 
     def post(self, request, topic_id):
+        request.data  # noqa: B018 (no fields: a body sent anyway is read within its limits, hostile JSON a 400)
         topic = self._topic(request, topic_id)
         try:
             new = assist_nuggets.mark_list_done(request.user, topic)

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 
 from assess import assist
 from assess.judging import Forbidden, JudgingError, assignment_role, log_structure_change
-from assess.models import Assignment, Nugget, StructureChange, Suggestion, SuggestionShown
+from assess.models import Assignment, AssistDesign, Nugget, StructureChange, Suggestion, SuggestionShown
 
 KIND = "nugget_proposals"
 LIST_DONE = "nugget.list_done"
@@ -69,6 +69,21 @@ def visible(user, topic):
         return Proposals(condition, "waiting", done=done)
     shown = _mark_shown(user, topic, suggestion, condition)
     return Proposals(condition, "shown", suggestion, pending(topic, suggestion), shown.at, done)
+
+
+def file_suggestions_state(user, topic):
+    """What `user` may see of nugget suggestions a track loaded from a file (TREC RAG's nuggetizer nuggets, kept on
+    the topic): "open" in an evaluation without an assist design (an unassisted campaign, as before assistance
+    existed); under a design, the topic's condition as for model proposals: "shown" to the primary assessor under
+    suggest first, or under reveal after once their own list is marked done, "waiting" before that, else "off"."""
+    if not AssistDesign.objects.filter(evaluation_id=topic.evaluation_id).exists():
+        return "open"
+    condition = assist.topic_condition(topic)
+    if condition == assist.NONE or assignment_role(user, topic) != Assignment.PRIMARY:
+        return "off"
+    if condition == assist.REVEAL_AFTER and not list_done(user, topic):
+        return "waiting"
+    return "shown"
 
 
 def _mark_shown(user, topic, suggestion, condition):

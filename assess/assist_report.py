@@ -10,8 +10,20 @@ import csv
 import io
 from dataclasses import dataclass
 
-from assess.assist import CONDITIONS, decisive
-from assess.models import AssistCondition, Judgment, JudgmentChange, Suggestion, SuggestionShown
+from django.contrib.auth import get_user_model
+
+from assess.assist import CONDITIONS, NONE, decisive
+from assess.models import (
+    Assignment,
+    AssistCondition,
+    AssistDesign,
+    Judgment,
+    JudgmentChange,
+    Nugget,
+    StructureChange,
+    Suggestion,
+    SuggestionShown,
+)
 from assess.official import ASSIST_OFFICIAL, REVISED
 from assess.progress import IDLE_CAP
 
@@ -31,7 +43,10 @@ class Fact:
 
 
 def facts(evaluation, kind):
-    """One Fact per primary judgment of `kind` on an item of the evaluation's draw."""
+    """One Fact per primary judgment of `kind` on an item of the evaluation's draw (nugget proposals: one
+    NuggetFact per topic, `nugget_facts`)."""
+    if kind == PROPOSALS:
+        return nugget_facts(evaluation)
     conditions = dict(AssistCondition.objects.filter(evaluation=evaluation).values_list("item_id", "condition"))
     judgments = list(
         Judgment.objects.filter(evaluation=evaluation, kind=kind, item_id__in=conditions, role=Judgment.PRIMARY)
@@ -178,14 +193,26 @@ def official_value(evaluation):
 
 
 def report(evaluation, kind):
-    """summarize's rows, each saying which value was official (the column "official")."""
+    """summarize's rows, each saying which value was official (the column "official"); for nugget proposals,
+    summarize_nuggets' rows (no official column: a nugget list has one version)."""
+    if kind == PROPOSALS:
+        return summarize_nuggets(nugget_facts(evaluation))
     official = official_value(evaluation)
     return [row | {"official": official} for row in summarize(facts(evaluation, kind))]
 
 
-def as_csv(rows):
+def columns(kind):
+    """The report's columns for `kind` (the page's table and the CSV header)."""
+    return NUGGET_COLUMNS if kind == PROPOSALS else COLUMNS
+
+
+def fact_columns(kind):
+    return NUGGET_FACT_COLUMNS if kind == PROPOSALS else FACT_COLUMNS
+
+
+def as_csv(rows, kind=""):
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=columns(kind), lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
     return buffer.getvalue()
@@ -205,18 +232,176 @@ FACT_COLUMNS = (
 )
 
 
-def facts_csv(rows):
-    """One line per primary judgment (Fact), for an analysis of one's own (the paper's statistics)."""
+def facts_csv(rows, kind=""):
+    """One line per primary judgment (Fact; nugget proposals: per topic, NuggetFact), for an analysis of one's own
+    (the paper's statistics)."""
+    names = fact_columns(kind)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(FACT_COLUMNS)
+    writer.writerow(names)
     for f in rows:
-        writer.writerow(["" if getattr(f, c) is None else getattr(f, c) for c in FACT_COLUMNS])
+        writer.writerow(["" if getattr(f, c) is None else getattr(f, c) for c in names])
     return buffer.getvalue()
 
 
 def assisted_kinds(evaluation):
-    """The evaluation's judgment kinds that suggestions can be given for (a label or nugget matches)."""
+    """The evaluation's judgment kinds that suggestions can be given for (a label or nugget matches), and
+    "nugget_proposals" once the evaluation has any (a model server's nugget lists, reported per topic)."""
     from assess.assist import label_key
 
-    return [k for k in evaluation.track_spec.judgment_kinds if label_key(k) or k == "nugget_match"]
+    kinds = [k for k in evaluation.track_spec.judgment_kinds if label_key(k) or k == "nugget_match"]
+    if Suggestion.objects.filter(evaluation=evaluation, kind=PROPOSALS).exists():
+        kinds.append(PROPOSALS)
+    return kinds
+
+
+# --- nugget proposals (assess.assist_nuggets): one list per topic, so one fact per topic ----------------------
+
+PROPOSALS = "nugget_proposals"  # assess.assist_nuggets.KIND
+
+
+@dataclass
+class NuggetFact:
+    condition: str  # the topic's (AssistDesign.topics)
+    assessor: str  # the topic's primary assessor
+    topic: str
+    own: int  # nuggets the list had when the proposals were first shown (never shown: all it has now)
+    shown: int  # proposals shown (0 while never shown)
+    accepted: int  # accepted as proposed
+    edited: int  # accepted after an edit
+    rejected: int
+    final: int  # the topic's nuggets now
+    from_proposals: int  # of those, the ones made from an accepted proposal
+
+
+def nugget_facts(evaluation):
+    """One NuggetFact per topic that has good nugget proposals and a primary assessor, read from the showing
+    (SuggestionShown.judgment_version: the list's length then) and the topic's structure log: each
+    "nugget.proposal_accepted" is followed, in the same locked transaction, by the "nugget.create" of the
+    nugget it made (its text differs from the proposal's, or its `from` says so: edited)."""
+    design = AssistDesign.objects.filter(evaluation=evaluation).values_list("topics", flat=True).first() or {}
+    proposals = {}
+    good = Suggestion.objects.filter(evaluation=evaluation, kind=PROPOSALS, item=None, error="")
+    for s in good.select_related("topic").order_by("id"):
+        proposals.setdefault(s.topic_id, []).append(s)
+    topics = {s[0].topic_id: s[0].topic for s in proposals.values()}
+    # a question's primary is assigned on its series (the parent topic), as assess.judging.assignment_role reads
+    primary = dict(
+        Assignment.objects.filter(
+            evaluation=evaluation,
+            topic_id__in={t.parent_id or t.pk for t in topics.values()} | set(topics),
+            role=Assignment.PRIMARY,
+        ).values_list("topic_id", "assessor_id")
+    )
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=set(primary.values()))}
+    out = []
+    for topic_id, topic in topics.items():
+        who = primary.get(topic_id) or primary.get(topic.parent_id)
+        if who is None:
+            continue
+        assessor = users[who]
+        shown = list(
+            SuggestionShown.objects.filter(suggestion__in=proposals[topic_id], assessor=assessor)
+            .select_related("suggestion")
+            .order_by("id")
+        )
+        nuggets = set(Nugget.objects.filter(topic_id=topic_id).values_list("pk", flat=True))
+        accepted = edited = rejected = 0
+        made = set()
+        taking = None  # the proposal_accepted row whose nugget.create comes next
+        for row in StructureChange.objects.filter(topic_id=topic_id, actor=assessor).order_by("id"):
+            if row.action == "nugget.proposal_rejected":
+                rejected += 1
+            elif row.action == "nugget.proposal_accepted":
+                taking = row.before or {}
+            elif row.action == "nugget.create" and taking is not None:
+                after = row.after or {}
+                was_edited = after.get("from") == "model proposal, edited" or (
+                    "from" not in after and _words(after.get("text")) != _words(taking.get("text"))
+                )
+                edited += was_edited
+                accepted += not was_edited
+                made.add(after.get("id"))
+                taking = None
+        out.append(
+            NuggetFact(
+                condition=design.get(topic.ident, NONE),
+                assessor=assessor.username,
+                topic=topic.ident,
+                own=shown[0].judgment_version if shown else len(nuggets),
+                shown=sum(len((s.suggestion.value or {}).get("nuggets") or []) for s in shown),
+                accepted=accepted,
+                edited=edited,
+                rejected=rejected,
+                final=len(nuggets),
+                from_proposals=len(nuggets & made),
+            )
+        )
+    return sorted(out, key=lambda f: (f.condition, f.assessor, f.topic))
+
+
+def _words(text):
+    return " ".join(str(text or "").split())  # a track's nugget text is whitespace-normalised on creation
+
+
+NUGGET_COLUMNS = (
+    "condition",
+    "assessor",
+    "topics",
+    "own_nuggets",
+    "proposals_shown",
+    "accepted",
+    "accepted_edited",
+    "rejected",
+    "pending",
+    "from_proposals_share",
+    "from_proposals",
+    "final_nuggets",
+)
+
+NUGGET_FACT_COLUMNS = (
+    "condition",
+    "assessor",
+    "topic",
+    "own",
+    "shown",
+    "accepted",
+    "edited",
+    "rejected",
+    "final",
+    "from_proposals",
+)
+
+
+def summarize_nuggets(rows):
+    """The report's rows (dicts of NUGGET_COLUMNS) per condition and primary assessor, and per condition for all
+    ("*"): sums over the topics, pending = shown - accepted - edited - rejected, and the share of the final
+    nuggets that came from proposals (the anchoring analogue: how much of the list is the model's)."""
+    groups = {}
+    for f in rows:
+        groups.setdefault((f.condition, f.assessor), []).append(f)
+        groups.setdefault((f.condition, "*"), []).append(f)
+    order = {c: n for n, c in enumerate(CONDITIONS)}
+    out = []
+    for (condition, assessor), fs in sorted(
+        groups.items(), key=lambda g: (order.get(g[0][0], 9), g[0][1] != "*", g[0][1])
+    ):
+        total = {k: sum(getattr(f, k) for f in fs) for k in ("own", "shown", "accepted", "edited", "rejected")}
+        final, made = sum(f.final for f in fs), sum(f.from_proposals for f in fs)
+        out.append(
+            {
+                "condition": condition,
+                "assessor": assessor,
+                "topics": len(fs),
+                "own_nuggets": total["own"],
+                "proposals_shown": total["shown"],
+                "accepted": total["accepted"],
+                "accepted_edited": total["edited"],
+                "rejected": total["rejected"],
+                "pending": total["shown"] - total["accepted"] - total["edited"] - total["rejected"],
+                "from_proposals_share": _share(made, final),
+                "from_proposals": made,
+                "final_nuggets": final,
+            }
+        )
+    return out

@@ -52,12 +52,14 @@ def overview(request, slug):
     evaluation = get_object_or_404(Evaluation, slug=slug)
     kind, kinds = _kind(request, evaluation)
     if request.GET.get("format") == "facts":
-        response = HttpResponse(assist_report.facts_csv(assist_report.facts(evaluation, kind)), content_type="text/csv")
+        response = HttpResponse(
+            assist_report.facts_csv(assist_report.facts(evaluation, kind), kind), content_type="text/csv"
+        )
         response["Content-Disposition"] = f'attachment; filename="{evaluation.slug}-assist-{kind}-judgments.csv"'
         return response
     rows = assist_report.report(evaluation, kind) if kind else []
     if request.GET.get("format") == "csv":
-        response = HttpResponse(assist_report.as_csv(rows), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(assist_report.as_csv(rows, kind), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{evaluation.slug}-assist-{kind}.csv"'
         return response
     suggestions = Suggestion.objects.filter(evaluation=evaluation)
@@ -73,7 +75,7 @@ def overview(request, slug):
             "kinds": kinds,
             "pass_kinds": _pass_kinds(evaluation),
             "rows": rows,
-            "columns": assist_report.COLUMNS,
+            "columns": assist_report.columns(kind),
             "official": assist_report.official_value(evaluation),
             "good": suggestions.filter(error="").count(),
             "errors": list(suggestions.exclude(error="").order_by("-id")[:20]),
@@ -151,7 +153,9 @@ def _pass_kinds(evaluation):
     """What a model pass may ask for: the assisted kinds, and a topic's nugget proposals where the track has them."""
     kinds = assist_report.assisted_kinds(evaluation)
     proposals = [
-        k for k in assist_client.suggestible_kinds(evaluation) if k not in evaluation.track_spec.judgment_kinds
+        k
+        for k in assist_client.suggestible_kinds(evaluation)
+        if k not in evaluation.track_spec.judgment_kinds and k not in kinds  # listed once proposals exist
     ]
     return kinds + proposals
 

@@ -354,6 +354,8 @@ ENDPOINTS = [
     ("post", "/api/evaluations/api-bolt/assist/pass/", (ORG,)),
     ("get", "/api/evaluations/api-bolt/assist/report/", (ORG,)),
     ("get", "/api/items/{item}/suggestion/citation/", ("assessor",)),  # only an assigned one gets more than 404
+    ("get", "/api/topics/{topic}/nugget-proposals/", ("assessor",)),  # (the same)
+    ("post", "/api/topics/{topic}/nugget-proposals/", ("assessor",)),
 ]
 
 
@@ -362,8 +364,10 @@ def test_the_matrix_covers_every_api_route():
 
     (api_urls,) = [p for p in get_resolver().url_patterns if getattr(p, "app_name", None) == "api"]
     routes = {p.name for p in api_urls.url_patterns} - {"token"}  # the token page is HTML, tested above
-    covered = {resolve(path.format(alpha="a", build=1, job=1, set=1, item=1)).url_name for _, path, _ in ENDPOINTS}
-    assert covered == routes and len(routes) == 36
+    covered = {
+        resolve(path.format(alpha="a", build=1, job=1, set=1, item=1, topic=1)).url_name for _, path, _ in ENDPOINTS
+    }
+    assert covered == routes and len(routes) == 37
 
 
 @pytest.mark.parametrize("method, path, allowed", ENDPOINTS, ids=[f"{m} {p}" for m, p, _ in ENDPOINTS])
@@ -377,7 +381,15 @@ def test_every_endpoint_under_every_role(world, method, path, allowed):
 
     judgment_set = JudgmentSet.objects.create(evaluation=world["ev"], name="matrix", created_by=world["organizer"])
     item = world["ev"].pool_items.first()
-    url = path.format(alpha=alpha_tag, build=build.pk, job=job.pk, set=judgment_set.pk, item=item.pk if item else 1)
+    topic = world["ev"].topics.first()
+    url = path.format(
+        alpha=alpha_tag,
+        build=build.pk,
+        job=job.pk,
+        set=judgment_set.pk,
+        item=item.pk if item else 1,
+        topic=topic.pk if topic else 1,
+    )
     assert getattr(APIClient(), method)(url).status_code == 401
     for who in ALL:
         status = getattr(api(world[who] if who != ORG else world["organizer"]), method)(url, {}).status_code
@@ -394,4 +406,4 @@ def test_the_schema_validates_as_openapi_3(world):
     validate(schema)  # raises on anything that is not OpenAPI 3
     assert schema["openapi"].startswith("3.")
     assert "/api/evaluations/{slug}/runs/" in schema["paths"] and "tokenAuth" in schema["components"]["securitySchemes"]
-    assert len(schema["paths"]) == 34  # schema and docs describe no path of their own
+    assert len(schema["paths"]) == 35  # schema and docs describe no path of their own

@@ -238,10 +238,18 @@ def suggestions(topic):
     return list((topic.data or {}).get(SUGGESTIONS) or [])
 
 
+def suggestions_for(user, topic):
+    """The topic's file suggestions as `user` may see them now (assisted judging's condition, when the evaluation
+    has a design: assess.assist_nuggets.file_suggestions_state), else []."""
+    if assist_nuggets.file_suggestions_state(user, topic) in ("open", "shown"):
+        return suggestions(topic)
+    return []
+
+
 def _take_suggestion(user, topic, index):
     locked = _lock(topic)
     generic.refuse_if_closed(locked)
-    pending = suggestions(locked)
+    pending = suggestions_for(user, locked)  # one the condition hides is refused like a missing one: no text leaks
     if not 0 <= index < len(pending):
         raise RagError(f"topic {topic.ident} has no suggestion {index + 1} (it was taken or rejected meanwhile)")
     taken = pending.pop(index)

@@ -79,7 +79,7 @@ def topic_page(request, pk):
             "answers": [i for i in items if item_kind(i.key) == "answer"],
             "mine": mine,
             "nuggets": judging.nuggets_of(topic),
-            "suggestions": len(judging.suggestions(topic)),
+            "suggestions": len(judging.suggestions_for(request.user, topic)),
             "primary": assignment.role == "primary",
             "closed": generic.is_closed(topic),
         },
@@ -215,8 +215,10 @@ def nuggets_page(request, pk):
             "nugget_id", "version"
         )
     )
-    suggestions = list(enumerate(judging.suggestions(topic)))
+    files = assist_nuggets.file_suggestions_state(request.user, topic)  # a nuggetizer file's, as the condition allows
+    suggestions = list(enumerate(judging.suggestions(topic))) if files in ("open", "shown") else []
     proposals = assist_nuggets.visible(request.user, topic)  # the model server's, as its condition allows
+    waiting = proposals.state == "waiting" or (files == "waiting" and bool(judging.suggestions(topic)))
     return render(
         request,
         "rag/nuggets.html",
@@ -226,6 +228,7 @@ def nuggets_page(request, pk):
             "nuggets": [(n, importance, versions.get(n.pk, 0)) for n, importance in judging.nuggets_of(topic)],
             "suggestions": suggestions,
             "proposals": proposals,
+            "waiting": waiting,
             "suggested_count": len(suggestions) + len(proposals.pending),
             "at": at,
             "primary": assignment.role == "primary",

@@ -19,6 +19,6 @@ class Command(BaseCommand):
         if kind not in kinds:
             raise CommandError(f"kind must be one of {', '.join(kinds) or 'none'}")
         if facts:
-            self.stdout.write(assist_report.facts_csv(assist_report.facts(evaluation, kind)), ending="")
+            self.stdout.write(assist_report.facts_csv(assist_report.facts(evaluation, kind), kind), ending="")
         else:
-            self.stdout.write(assist_report.as_csv(assist_report.report(evaluation, kind)), ending="")
+            self.stdout.write(assist_report.as_csv(assist_report.report(evaluation, kind), kind), ending="")

@@ -101,3 +101,43 @@ def test_the_keys_accept_and_reject_a_proposal_are_on_the_nugget_page():
 
     actions = {key.action: key.keys for key, _ in keys.NUGGETS.keys}
     assert actions["yes"] == ("y",) and actions["no"] == ("n",)
+
+
+def test_the_report_counts_a_qa_questions_proposals_by_its_series_primary(client, sample, primary, make_user):
+    """QA logs no `from` on a nugget's creation: an edit is told by the created text differing from the proposal's
+    (assess.assist_report.nugget_facts). By hand: 1 own nugget, 2 shown, #1 accepted edited, #2 pending."""
+    from assess import assist_report
+    from assess.models import Suggestion
+    from tracks.qa import nugget_judging
+
+    question = sample.questions["1.3"]
+    assist.set_design(sample.evaluation, unit="topic", conditions=["suggest_first"], seed=2)
+    nugget_judging.create_nugget(primary, question, "A cosmetics company")
+    row = Suggestion.objects.create(
+        evaluation=sample.evaluation,
+        topic=question,
+        kind=assist_nuggets.KIND,
+        value={"nuggets": json.loads(REPLY)["nuggets"]},
+        source="model",
+        source_name="tiny-instruct",
+    )
+    assert assist_nuggets.visible(primary, question).state == "shown"
+    nugget_judging.accept_proposal(primary, question, row.pk, 0, text="Founded in 1909 by Eugene Schueller")
+    rows = assist_report.report(sample.evaluation, "nugget_proposals")
+    mine = [r for r in rows if r["assessor"] == primary.username]
+    assert mine == [
+        {
+            "condition": "suggest_first",
+            "assessor": primary.username,
+            "topics": 1,
+            "own_nuggets": 1,
+            "proposals_shown": 2,
+            "accepted": 0,
+            "accepted_edited": 1,
+            "rejected": 0,
+            "pending": 1,
+            "from_proposals_share": 0.5,
+            "from_proposals": 1,
+            "final_nuggets": 2,
+        }
+    ]

@@ -29,19 +29,28 @@ def _objects(world):
 def _suggesting(ev, world):
     """The everyone's primary assignment whose topic still has suggestions (2024-212: only its relevance judged)."""
     mine = Assignment.objects.filter(evaluation=ev, assessor=world["everyone"], role=Assignment.PRIMARY)
-    return next(a for a in mine.select_related("topic") if judging.suggestions(a.topic))
+    found = next(a for a in mine.select_related("topic") if judging.suggestions(a.topic))
+    _show_at_once(ev, found.topic)  # (file suggestions follow the topic's condition once a design exists)
+    return found
 
 
-def _proposals(ev, topic):
-    """A model server's nugget proposals for the topic, shown at once (suggest first for the topic)."""
-    from assess import assist_nuggets
-    from assess.models import AssistDesign, Suggestion
+def _show_at_once(ev, topic):
+    """The topic drawn *suggest first* in the evaluation's assist design (made if there is none)."""
+    from assess.models import AssistDesign
 
     design, _ = AssistDesign.objects.get_or_create(
         evaluation=ev, defaults={"unit": "topic", "conditions": ["suggest_first"], "seed": 0}
     )
     design.topics = dict(design.topics, **{topic.ident: "suggest_first"})
     design.save(update_fields=["topics"])
+
+
+def _proposals(ev, topic):
+    """A model server's nugget proposals for the topic, shown at once (suggest first for the topic)."""
+    from assess import assist_nuggets
+    from assess.models import Suggestion
+
+    _show_at_once(ev, topic)
     return Suggestion.objects.get_or_create(
         evaluation=ev,
         topic=topic,

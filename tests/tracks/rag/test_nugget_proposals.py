@@ -218,3 +218,40 @@ def test_the_organizers_page_runs_a_proposals_pass(client, judged, model_server,
     assert row.error == "malformed reply: the reply holds no JSON object"
     page = client.get(reverse("assess:assist", args=[ev.slug])).content.decode()
     assert "<td>topic</td><td>nugget_proposals</td>" in page  # the failed call, on the topic
+
+
+FILED = "Caffeine-91ab delays the onset of sleep"
+
+
+def _file_suggestions(ev, topic, by):
+    from tracks.rag.suggestions import load_suggestions
+
+    line = {"qid": topic.ident, "query": "q", "nuggets": [{"text": FILED, "importance": "vital"}]}
+    load_suggestions(ev, (json.dumps(line) + "\n").encode(), "nuggets.jsonl", by)
+
+
+def test_file_suggestions_follow_the_topics_condition_once_a_design_is_drawn(client, judged, make_user):
+    """A nuggetizer file's suggestions are shown as before in an unassisted evaluation, and under a design as the
+    topic's model proposals are: reveal after sends nothing (page, accept) before the own list is done, none never."""
+    ev, topic, ann = judged
+    _file_suggestions(ev, topic, make_user("org", "organizer"))
+    a = Assignment.objects.get(assessor=ann)
+    client.force_login(ann)
+    assert FILED in _page(client, a)  # no design: an unassisted campaign, as before
+    assist.set_design(ev, unit="topic", conditions=["reveal_after"], seed=3)
+    page = _page(client, a)
+    assert FILED not in page and "My own list is done" in page
+    guessed = client.post(
+        reverse("rag:suggestion", args=[a.pk, 1]), json.dumps({"action": "accept"}), "application/json"
+    )
+    assert guessed.status_code == 400 and FILED not in guessed.content.decode()
+    topic.refresh_from_db()
+    assert judging.nuggets_of(topic) == [] and judging.suggestions(topic)[0]["text"] == FILED
+    assert client.post(reverse("rag:nuggets_done", args=[a.pk])).status_code == 302
+    assert FILED in _page(client, a)
+    taken = client.post(reverse("rag:suggestion", args=[a.pk, 1]), json.dumps({"action": "accept"}), "application/json")
+    assert taken.status_code == 200 and [n.text for n, _ in judging.nuggets_of(topic)] == [FILED]
+    _file_suggestions(ev, topic, make_user("org2", "organizer"))
+    ev.assist_design.topics = {T: "none"}
+    ev.assist_design.save()
+    assert FILED not in _page(client, a).split("Suggested by the machine")[1]  # (the nugget made above is listed)
