@@ -33,7 +33,7 @@ import statistics
 import time
 import uuid
 
-from benchmarks.harness import Result, Timer, peak_rss_mb, setup_django
+from benchmarks.harness import Result, Timer, closing_rows, setup_django
 from benchmarks.save_path_probe import saves_calling
 
 
@@ -67,13 +67,7 @@ def run(args):
         results += _saves(ev, args)
     finally:
         refresh_rankings.apply_async = original
-    load_after = os.getloadavg()
-    results.append(Result("load average before (1 min)", load_before[0], "", extra={"loadavg": load_before}))
-    results.append(
-        Result("load average after (1 min)", load_after[0], "", extra={"loadavg": load_after, "cpus": os.cpu_count()})
-    )
-    results.append(Result("peak memory", peak_rss_mb(), "MB"))
-    return results
+    return results + closing_rows(load_before)
 
 
 def _refreshes(ev, args):

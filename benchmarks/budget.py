@@ -35,7 +35,7 @@ import statistics
 import time
 import uuid
 
-from benchmarks.harness import Result, peak_rss_mb, setup_django
+from benchmarks.harness import Result, closing_rows, setup_django
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -101,13 +101,7 @@ def run(args):
             shares[phase].append(found)
     for phase, found in shares.items():
         results += _rows(phase, found)
-    load_after = os.getloadavg()
-    results.append(Result("load average before (1 min)", load_before[0], "", extra={"loadavg": load_before}))
-    results.append(
-        Result("load average after (1 min)", load_after[0], "", extra={"loadavg": load_after, "cpus": os.cpu_count()})
-    )
-    results.append(Result("peak memory", peak_rss_mb(), "MB"))
-    return results
+    return results + closing_rows(load_before)
 
 
 def _rows(phase, found):

@@ -46,6 +46,19 @@ def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def closing_rows(load_before):
+    """The rows a benchmark ends with: the load average before and after it (1, 5 and 15 minutes; the CPUs) and its
+    peak memory, so that every figure is read beside the machine's load."""
+    import os
+
+    load_after = os.getloadavg()
+    return [
+        Result("load average before (1 min)", load_before[0], "", extra={"loadavg": load_before}),
+        Result("load average after (1 min)", load_after[0], "", extra={"loadavg": load_after, "cpus": os.cpu_count()}),
+        Result("peak memory", peak_rss_mb(), "MB"),
+    ]
+
+
 def percentile(values, p):
     ordered = sorted(values)
     if not ordered:

@@ -60,7 +60,7 @@ import time
 import uuid
 from pathlib import Path
 
-from benchmarks.harness import Result, Timer, peak_rss_mb, percentile, setup_django
+from benchmarks.harness import Result, Timer, closing_rows, percentile, setup_django
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -105,13 +105,7 @@ def run(args):
         ev = by_scale[scales[0]]["evaluation"]
         _analyze(args)  # now with the stored scores
         results += _freshness(ev, args)
-    load_after = os.getloadavg()
-    results.append(Result("load average before (1 min)", load_before[0], "", extra={"loadavg": load_before}))
-    results.append(
-        Result("load average after (1 min)", load_after[0], "", extra={"loadavg": load_after, "cpus": os.cpu_count()})
-    )
-    results.append(Result("peak memory", peak_rss_mb(), "MB"))
-    return results
+    return results + closing_rows(load_before)
 
 
 def _size(args, scale):

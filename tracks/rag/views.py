@@ -338,26 +338,12 @@ def nugget_change(request, pk, nugget_id):
 def suggestion(request, pk, index):
     """Who: the topic's primary assessor. JSON {action: "accept", text, importance} | {action: "reject"} on
     suggestion `index` (1-based, as the page numbers them)."""
-    topic = _own_topic(request, pk)
-    try:
-        body = _json_body(request)
-        action = body.get("action")
-        if action == "accept":
-            text = body.get("text")
-            nugget = judging.accept_suggestion(
-                request.user,
-                topic,
-                index - 1,
-                None if text is None else params.text(text, "text"),
-                body.get("importance"),
-            )
-            return JsonResponse({"ok": True, "id": nugget.pk})
-        if action == "reject":
-            judging.reject_suggestion(request.user, topic, index - 1)
-            return JsonResponse({"ok": True})
-        raise judging.RagError("action is accept or reject")
-    except generic.JudgingError as exc:
-        return _refused(exc)
+    return _accept_or_reject(
+        request,
+        pk,
+        lambda topic, text, importance: judging.accept_suggestion(request.user, topic, index - 1, text, importance),
+        lambda topic: judging.reject_suggestion(request.user, topic, index - 1),
+    )
 
 
 @require_POST
@@ -365,23 +351,28 @@ def suggestion(request, pk, index):
 def proposal(request, pk, suggestion_id, index):
     """Who: the topic's primary assessor, while the model server's proposals are shown to them. JSON {action:
     "accept", text, importance} | {action: "reject"} on proposed nugget `index` (1-based)."""
+    return _accept_or_reject(
+        request,
+        pk,
+        lambda topic, text, importance: judging.accept_proposal(
+            request.user, topic, suggestion_id, index - 1, text, importance
+        ),
+        lambda topic: judging.reject_proposal(request.user, topic, suggestion_id, index - 1),
+    )
+
+
+def _accept_or_reject(request, pk, accept, reject):
+    """A suggested nugget (a file's or a model server's) accepted as edited, or rejected."""
     topic = _own_topic(request, pk)
     try:
         body = _json_body(request)
         action = body.get("action")
         if action == "accept":
             text = body.get("text")
-            nugget = judging.accept_proposal(
-                request.user,
-                topic,
-                suggestion_id,
-                index - 1,
-                None if text is None else params.text(text, "text"),
-                body.get("importance"),
-            )
+            nugget = accept(topic, None if text is None else params.text(text, "text"), body.get("importance"))
             return JsonResponse({"ok": True, "id": nugget.pk})
         if action == "reject":
-            judging.reject_proposal(request.user, topic, suggestion_id, index - 1)
+            reject(topic)
             return JsonResponse({"ok": True})
         raise judging.RagError("action is accept or reject")
     except generic.JudgingError as exc:

@@ -24,6 +24,13 @@ def wait_status(page, text):
     page.wait_for_function("(t) => document.getElementById('status').textContent.includes(t)", arg=text)
 
 
+def panel_is(page, condition):
+    """Wait until the item panel `p` meets `condition`, a JavaScript expression (while a page loads there is none)."""
+    page.wait_for_function(
+        f"(() => {{ const p = document.getElementById('item-panel'); return !!p && ({condition}); }})()"
+    )
+
+
 @pytest.fixture
 def assigned(transactional_db, make_user):
     """Topic 1 of a pooled BioGen evaluation, assigned to ann: (ann, topic, assignment)."""
@@ -87,7 +94,7 @@ def test_judge_a_citation_with_the_keyboard(page, login, live_server, assigned):
     assert judgment.version == 2 and judgment.changes.count() == 2
 
     page.keyboard.press("u")  # the next unjudged item after this one: another citation
-    page.wait_for_function(f"document.getElementById('item-panel').dataset.item !== '{citation.pk}'")
+    panel_is(page, f"p.dataset.item !== '{citation.pk}'")
     assert page.locator("#item-panel").get_attribute("data-kind") == "citation"
     wait_status(page, "Not judged yet")
     page.keyboard.press("3")  # neutral
@@ -95,11 +102,11 @@ def test_judge_a_citation_with_the_keyboard(page, login, live_server, assigned):
 
     page.goto(live_server.url + reverse("biogen:topic", args=[assignment.pk]))
     page.click("#start")  # the first unjudged item: the answer
-    page.wait_for_function("document.getElementById('item-panel').dataset.kind === 'answer'")
+    panel_is(page, "p.dataset.kind === 'answer'")  # (after a navigation: no panel for a moment)
     page.keyboard.press("y")
     wait_status(page, "Saved: accurate")
     page.keyboard.press("j")  # the next item: a sentence
-    page.wait_for_function("document.getElementById('item-panel').dataset.kind === 'sentence'")
+    panel_is(page, "p.dataset.kind === 'sentence'")
     page.keyboard.press("2")
     wait_status(page, "Saved: unnecessary")
     labels = sorted(Judgment.objects.filter(assessor=ann).values_list("value__label", flat=True))
