@@ -9,10 +9,12 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from assess import judging
 from assess.models import Assignment, Judgment
+from config import params
 from config.roles import ORGANIZER, has_role
 from pooling.management.commands._common import get_evaluation
 from pooling.models import Evaluation
@@ -128,6 +130,40 @@ def queue_page(request, slug, *, track, queue, template, decide):
     evaluation = adjudicator_evaluation(request.user, slug, track)
     rows = queue(evaluation, user=request.user)
     return render(request, template, queue_page_context(evaluation, rows, request.user, decide))
+
+
+def decide_form(request, slug, item_id, *, track, queue, adjudicate, typed_value, namespace):
+    """Save a decision posted from a track's decision page (a plain form: `label`, or `adopt` = primary|secondary,
+    and the `version` seen) with `adjudicate(user, item, value, version)`, then go to the next open disagreement,
+    else to the queue. `typed_value(label, item, primary)` is the value a typed label stands for; `namespace` is the
+    track's URL namespace, whose `adjudicate` and `adjudication` pages these are. A refused decision is shown with
+    its reason (assess/decide_refused.html). The track's view keeps its decorators (who may decide)."""
+    evaluation = adjudicator_evaluation(request.user, slug, track)
+    rows, at = queue_row(queue, evaluation, request.user, item_id)
+    item, primary, secondary, decided = rows[at]
+    adopt = params.text(request.POST.get("adopt"), "adopt")
+    if adopt:
+        sides = {"primary": primary, "secondary": secondary}
+        if adopt not in sides:
+            raise params.BadParameter("adopt must be primary or secondary")
+        value = dict(sides[adopt].value)
+    else:
+        value = typed_value(params.text(request.POST.get("label"), "label"), item, primary)
+    version = params.integer(request.POST.get("version"), "version", maximum=params.INT_MAX)
+    try:
+        adjudicate(request.user, item, value, version)
+    except judging.JudgingError as exc:
+        back = {
+            "back": reverse(f"{namespace}:adjudicate", args=[slug, item.pk]),
+            "queue": reverse(f"{namespace}:adjudication", args=[slug]),
+        }
+        return render(
+            request, "assess/decide_refused.html", {"item": item, "error": str(exc), **back}, status=exc.status
+        )
+    later = [r for r in rows[at + 1 :] + rows[:at] if r[3] is None]
+    if later:
+        return redirect(f"{namespace}:adjudicate", slug, later[0][0].pk)
+    return redirect(f"{namespace}:adjudication", slug)
 
 
 # --- the command -------------------------------------------------------------------------------------------------

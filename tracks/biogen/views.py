@@ -5,7 +5,7 @@ work is in tracks.biogen.judging; documents only through the corpus viewer's san
 from collections import Counter
 
 from django.http import Http404, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -265,29 +265,19 @@ def decide_page(request, slug, item_id):
 def decide(request, slug, item_id):
     """Who: organizers and invited adjudicators (not the topic's assessors). Save the decision (a plain form:
     label or adopt=primary/secondary, and the version seen), then go to the next open disagreement."""
-    evaluation = shared.adjudicator_evaluation(request.user, slug, judging.TRACK)
-    rows, at = shared.queue_row(judging.adjudication_queue, evaluation, request.user, item_id)
-    item, primary, secondary, decided = rows[at]
-    adopt = params.text(request.POST.get("adopt"), "adopt")
-    if adopt:
-        sides = {"primary": primary, "secondary": secondary}
-        if adopt not in sides:
-            raise params.BadParameter("adopt must be primary or secondary")
-        value = dict(sides[adopt].value)
-    else:
-        value = {"label": params.text(request.POST.get("label"), "label"), "evidence": []}
-        value["evidence"] = list(primary.value.get("evidence") or []) if item.data.get("kind") == "citation" else []
-    version = params.integer(request.POST.get("version"), "version", maximum=params.INT_MAX)
-    try:
-        judging.adjudicate(request.user, item, value, version)
-    except generic.JudgingError as exc:
-        return render(
-            request,
-            "biogen/decide_refused.html",
-            {"evaluation": evaluation, "item": item, "error": str(exc)},
-            status=exc.status,
-        )
-    later = [r for r in rows[at + 1 :] + rows[:at] if r[3] is None]
-    if later:
-        return redirect("biogen:adjudicate", slug, later[0][0].pk)
-    return redirect("biogen:adjudication", slug)
+    return shared.decide_form(
+        request,
+        slug,
+        item_id,
+        track=judging.TRACK,
+        queue=judging.adjudication_queue,
+        adjudicate=judging.adjudicate,
+        typed_value=_typed_decision,
+        namespace="biogen",
+    )
+
+
+def _typed_decision(label, item, primary):
+    """A typed label's value: a citation keeps the primary's supporting words (the adjudicator decides the label)."""
+    evidence = list(primary.value.get("evidence") or []) if item.data.get("kind") == "citation" else []
+    return {"label": label, "evidence": evidence}

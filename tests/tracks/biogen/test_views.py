@@ -90,6 +90,8 @@ def test_the_organizer_overview_and_adjudication(client, judged, organizer, make
     assert [row[3].value["label"] for row in judging.adjudication_queue(ev)] == ["supports"]
     again = client.post(reverse("biogen:decide", args=[ev.slug, citation.pk]), {"version": "0", "label": "neutral"})
     assert again.status_code == 409 and b"changed elsewhere" in again.content
+    assert f'href="{page}"'.encode() in again.content  # back to the item, and to the queue
+    assert f'href="{reverse("biogen:adjudication", args=[ev.slug])}"'.encode() in again.content
     # an invited adjudicator who judged the topic never sees it; the topic's assessors are not adjudicators
     Invitation.objects.create(evaluation=ev, user=ann, kind=Invitation.ADJUDICATOR, invited_by=organizer)
     client.force_login(ann)

@@ -129,6 +129,8 @@ def test_the_overview_and_adjudication_for_organizers(client, judged, make_user,
     done = client.post(reverse("rag:decide", args=[ev.slug, r.pk]), {"version": "0", "label": "2"})
     assert done.status_code == 302
     assert Judgment.objects.get(item=r, role=Judgment.ADJUDICATED).value == {"label": "2", "nuggets": {}}
+    stale = client.post(reverse("rag:decide", args=[ev.slug, r.pk]), {"version": "0", "label": "1"})
+    assert stale.status_code == 409 and reverse("rag:adjudication", args=[ev.slug]) in stale.content.decode()
 
 
 def test_the_organizer_loads_suggestions_on_the_overview(client, judged, organizer):
