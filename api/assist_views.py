@@ -78,16 +78,7 @@ def _row(s):
         "pool_id": s.item.pool_id if s.item_id else None,
         "nugget": s.nugget_id,
         "kind": s.kind,
-        "value": s.value,
-        "rationale": s.rationale,
-        "source": s.source,
-        "source_name": s.source_name,
-        "prompt": s.prompt,
-        "parameters": s.parameters,
-        "raw_output": s.raw_output,
-        "seconds": s.seconds,
-        "cost": s.cost,
-        "error": s.error,
+        **s.provenance(),
         "created_at": s.created_at.isoformat(),
     }
 

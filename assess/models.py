@@ -299,6 +299,14 @@ class Suggestion(models.Model):
     def failed(self):
         return bool(self.error)
 
+    PROVENANCE = (
+        "value", "rationale", "source", "source_name", "prompt", "parameters", "raw_output", "seconds", "cost", "error"
+    )  # fmt: skip
+
+    def provenance(self):
+        """What was suggested and where it came from, as the API and the judgments file give it."""
+        return {name: getattr(self, name) for name in self.PROVENANCE}
+
 
 class SuggestionShown(models.Model):
     """When the server first sent a suggestion to an assessor (in a page, a panel or the API), and the version of

@@ -91,3 +91,33 @@ def _build():
         routes |= found
         pages |= samples.key_pages(world)
     return world | {"track_routes": routes, "key_pages": pages}
+
+
+def suggest_first(evaluation, topic):
+    """The topic drawn *suggest first* in the evaluation's assist design (made if there is none): machine
+    suggestions of its nugget list are shown at once."""
+    from assess.models import AssistDesign
+
+    design, _ = AssistDesign.objects.get_or_create(
+        evaluation=evaluation, defaults={"unit": "topic", "conditions": ["suggest_first"], "seed": 0}
+    )
+    design.topics = dict(design.topics, **{topic.ident: "suggest_first"})
+    design.save(update_fields=["topics"])
+
+
+def shown_proposals(evaluation, topic):
+    """A model server's nugget proposals (one) for the topic, shown at once."""
+    from assess import assist_nuggets
+    from assess.models import Suggestion
+
+    suggest_first(evaluation, topic)
+    return Suggestion.objects.get_or_create(
+        evaluation=evaluation,
+        topic=topic,
+        kind=assist_nuggets.KIND,
+        defaults={
+            "value": {"nuggets": [{"text": "A proposed fact", "importance": "okay"}]},
+            "source": "model",
+            "source_name": "tiny",
+        },
+    )[0]

@@ -8,7 +8,7 @@ from assess.models import AnswerClass, Assignment, Judgment, Nugget
 from pooling.evaluations import create_evaluation
 from pooling.models import Evaluation, PoolItem, Topic
 from pooling.topics import load_topics
-from tests.samples import Route
+from tests.samples import Route, shown_proposals
 from tracks.qa import demo_evaluation as tac_demo
 from tracks.qa import keys
 from tracks.qa.adjudication import adjudication_queue
@@ -75,7 +75,7 @@ def routes(world):
     tac_slug = tac.slug
     a, q1, q2 = mine.pk, rigid.pk, squishy.pk
     item = rigid_items[0]
-    proposals = _proposals(tac, squishy)
+    proposals = shown_proposals(tac, squishy)
     return {
         "qa:nuggets_done": [Route({"pk": a, "qid": q2}, ("POST",))],
         "qa:proposal": [
@@ -222,29 +222,3 @@ def key_pages(world):
         keys.VOTES.ident: ("everyone", reverse("qa:vote_series", args=[mine.topic_id])),
         keys.ADJUDICATION.ident: ("organizer", reverse("qa:adjudication", args=[tac.slug])),
     }
-
-
-def _proposals(evaluation, question):
-    """A model server's nugget proposals for the squishy question, shown at once (suggest first for its topic)."""
-    from assess import assist_nuggets
-    from assess.models import AssistDesign, Suggestion
-
-    AssistDesign.objects.get_or_create(
-        evaluation=evaluation,
-        defaults={
-            "unit": "topic",
-            "conditions": ["suggest_first"],
-            "seed": 0,
-            "topics": {question.ident: "suggest_first"},
-        },
-    )
-    return Suggestion.objects.get_or_create(
-        evaluation=evaluation,
-        topic=question,
-        kind=assist_nuggets.KIND,
-        defaults={
-            "value": {"nuggets": [{"text": "A proposed fact", "importance": "okay"}]},
-            "source": "model",
-            "source_name": "tiny",
-        },
-    )[0]

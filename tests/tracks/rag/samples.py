@@ -4,7 +4,7 @@ from django.urls import reverse
 
 from assess.models import Assignment, Nugget
 from pooling.models import Evaluation
-from tests.samples import Route
+from tests.samples import Route, shown_proposals, suggest_first
 from tracks.rag import judging, keys
 
 SUGGESTIONS = (
@@ -30,37 +30,8 @@ def _suggesting(ev, world):
     """The everyone's primary assignment whose topic still has suggestions (2024-212: only its relevance judged)."""
     mine = Assignment.objects.filter(evaluation=ev, assessor=world["everyone"], role=Assignment.PRIMARY)
     found = next(a for a in mine.select_related("topic") if judging.suggestions(a.topic))
-    _show_at_once(ev, found.topic)  # (file suggestions follow the topic's condition once a design exists)
+    suggest_first(ev, found.topic)  # (file suggestions follow the topic's condition once a design exists)
     return found
-
-
-def _show_at_once(ev, topic):
-    """The topic drawn *suggest first* in the evaluation's assist design (made if there is none)."""
-    from assess.models import AssistDesign
-
-    design, _ = AssistDesign.objects.get_or_create(
-        evaluation=ev, defaults={"unit": "topic", "conditions": ["suggest_first"], "seed": 0}
-    )
-    design.topics = dict(design.topics, **{topic.ident: "suggest_first"})
-    design.save(update_fields=["topics"])
-
-
-def _proposals(ev, topic):
-    """A model server's nugget proposals for the topic, shown at once (suggest first for the topic)."""
-    from assess import assist_nuggets
-    from assess.models import Suggestion
-
-    _show_at_once(ev, topic)
-    return Suggestion.objects.get_or_create(
-        evaluation=ev,
-        topic=topic,
-        kind=assist_nuggets.KIND,
-        defaults={
-            "value": {"nuggets": [{"text": "A proposed fact", "importance": "okay"}]},
-            "source": "model",
-            "source_name": "tiny",
-        },
-    )[0]
 
 
 def routes(world):
@@ -78,7 +49,9 @@ def routes(world):
         "rag:nuggets_done": [Route(a, ("POST",))],
         "rag:proposal": [
             Route(
-                a | {"suggestion_id": _proposals(ev, mine.topic).pk, "index": 1}, ("POST",), json={"action": "reject"}
+                a | {"suggestion_id": shown_proposals(ev, mine.topic).pk, "index": 1},
+                ("POST",),
+                json={"action": "reject"},
             )
         ],
         "rag:judge": [Route({"item_id": relevance.pk}, ("POST",), json={"version": 1, "value": {"label": "3"}})],
