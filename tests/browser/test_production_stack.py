@@ -166,8 +166,10 @@ def test_assessor_judges_through_a_database_restart_and_sees_failed_saves(produc
     assert "Not saved: the server could not be reached" in page.inner_text("#judge-bar .status")
     assert "unsaved" in page.get_attribute("#judge-bar button[data-key='3']", "class")
     page.unroute(judge_url)
-    # A server error: the same, with the status.
+    # A server error: the same, with the status. (The key waits until htmx has let the aborted request go: once, on
+    # a loaded CI machine, a "3" pressed at once brought no error within 28 s; the race is not proved.)
     page.route(judge_url, lambda route: route.fulfill(status=500, body="<h1>Server Error (500)</h1>"))
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
     page.keyboard.press("3")
     page.wait_for_function("() => document.querySelector('#judge-bar .status').textContent.includes('500')")
     assert Judgment.objects.get(item=item, assessor=judy).value["label"] == "globally-correct"
