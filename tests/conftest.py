@@ -1,6 +1,7 @@
 """Shared fixtures: users per role, a real Celery worker process on Redis, and Chromium through Playwright."""
 
 import os
+import re
 import subprocess
 import uuid
 from pathlib import Path
@@ -174,6 +175,7 @@ def browser():
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         chromium.new_context = _with_patience(chromium.new_context)
+        _function_predicates_only()
         yield chromium
         chromium.close()
 
@@ -190,6 +192,30 @@ def _with_patience(new_context):
         return context
 
     return patient
+
+
+# A function's text: `(args) => …`, `name => …` or `function …` (an immediately called one is not).
+_FUNCTION_TEXT = re.compile(r"\s*(async\s+)?(function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")
+
+
+def _function_predicates_only():
+    """Playwright evaluates a wait_for_function predicate given as a plain expression with `eval` on every poll,
+    and our pages' Content-Security-Policy (script-src 'self') refuses `eval` outside the first, DevTools-run check:
+    such a wait passes on a quiet machine and fails when the first check comes too early. A function's text is
+    evaluated once, so only that is accepted."""
+    from playwright.sync_api import Page
+
+    if getattr(Page.wait_for_function, "_functions_only", False):
+        return
+    wait = Page.wait_for_function
+
+    def wait_for_function(self, expression, *args, **kwargs):
+        if not _FUNCTION_TEXT.match(expression):
+            raise ValueError(f"wait_for_function needs a function's text (CSP forbids eval), not {expression!r}")
+        return wait(self, expression, *args, **kwargs)
+
+    wait_for_function._functions_only = True  # type: ignore[attr-defined]
+    Page.wait_for_function = wait_for_function  # type: ignore[method-assign]
 
 
 @pytest.fixture

@@ -26,9 +26,7 @@ def wait_status(page, text):
 
 def panel_is(page, condition):
     """Wait until the item panel `p` meets `condition`, a JavaScript expression (while a page loads there is none)."""
-    page.wait_for_function(
-        f"(() => {{ const p = document.getElementById('item-panel'); return !!p && ({condition}); }})()"
-    )
+    page.wait_for_function(f"() => {{ const p = document.getElementById('item-panel'); return !!p && ({condition}); }}")
 
 
 @pytest.fixture

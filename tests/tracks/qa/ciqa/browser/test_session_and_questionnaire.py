@@ -67,7 +67,7 @@ def test_timed_sessions_then_the_questionnaire(page, login, live_server, planned
     system = opened.value
     system.wait_for_load_state()
     assert "Topic ciQA2007throwaway" in system.locator("#demo-topic").inner_text()
-    page.wait_for_function("document.getElementById('status-text').textContent === 'running'")
+    page.wait_for_function("() => document.getElementById('status-text').textContent === 'running'")
     first = InteractionSession.objects.get(assessor__username="judge", topic__ident="ciQA2007throwaway")
     assert first.started_at is not None and first.seconds == 10
     page.wait_for_selector("#ended", timeout=scaled(30_000))  # the count-down reached 0:00 and the page reloaded
@@ -83,7 +83,7 @@ def test_timed_sessions_then_the_questionnaire(page, login, live_server, planned
     with page.context.expect_page() as opened:
         page.click("#open-system")
     opened.value.close()
-    page.wait_for_function("!document.getElementById('stop-early').disabled")
+    page.wait_for_function("() => !document.getElementById('stop-early').disabled")
     with page.expect_navigation():
         page.click("#stop-early")
     assert "stopped early" in page.locator("#ended").inner_text()
@@ -154,7 +154,7 @@ def test_the_baseline_interaction_judges_sentences_in_the_window_it_opens(
         page.click("#open-system")
     window = opened.value
     window.wait_for_load_state()
-    page.wait_for_function("document.getElementById('status-text').textContent === 'running'")
+    page.wait_for_function("() => document.getElementById('status-text').textContent === 'running'")
     sentences = window.locator("#sentences li")
     assert sentences.count() == 2  # topic 56's sentences only, in run order
     assert "Drugs cross the border" in sentences.nth(0).inner_text()
