@@ -13,6 +13,7 @@ from tracks.qa import (
     adjudication,
     demo_evaluation,
     demo_judgments,
+    demo_machine_set,
     demo_scores,
     demo_trec2007,
     keys,
@@ -168,6 +169,7 @@ def load_tac_demo(out):
     demo_evaluation.load_tac_demo(out)
     demo_judgments.judge_demo(out)
     demo_scores.score_demo(out)
+    demo_machine_set.machine_set_demo(out)
 
 
 def nist_exports(evaluation) -> tuple[tuple[Export, ...], str]:

@@ -37,3 +37,34 @@ def test_judge_demo_judges_once(make_user):
     count = Judgment.objects.count()
     judge_demo(said.append, series=("1",))
     assert Judgment.objects.count() == count and "already has judgments" in said[-1]
+
+
+def test_the_demo_machine_set_disagrees_on_every_fourth_correct_answer(make_user):
+    """The QA demo's machine set (issue 29): the official instance labels with every fourth correct answer read as
+    incorrect, loaded once with its provenance, its agreement and rankings computed."""
+    from scoring.models import Agreement, JudgmentSet, RankingState
+    from tracks.qa.demo_machine_set import NAME, machine_set_demo
+
+    sample = build_sample(slug="demo-tac2008", track="tac2008-qa", items_per_question=8)
+    make_user("organizer", "organizer")
+    primary = make_user("assessor", "assessor")
+    make_user("assessor3", "assessor")
+    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=primary)
+    said = []
+    machine_set_demo(said.append)
+    assert "no instance judgments yet" in said[-1] and not JudgmentSet.objects.exists()
+    judge_demo(said.append, series=("1",))
+    official = {}
+    for question in sample.series[0].children.all():
+        official.update(official_values([question.pk], "instance"))
+    correct = sum(v["label"] == "correct" for v in official.values())
+    assert correct >= 4  # at least one label moved
+    machine_set_demo(said.append)
+    machine_set_demo(said.append)  # idempotent
+    made = JudgmentSet.objects.get(name=NAME)
+    assert made.provenance["producer"] == "demo machine judge" and "already holds" in said[-1]
+    assert made.judgments.count() == len(official)
+    stats = Agreement.objects.get(judgment_set=made, topic__isnull=True, kind="instance").stats
+    assert stats["items"] == len(official)
+    assert round(stats["percent"] * len(official)) == len(official) - correct // 4  # a hand count of the moves
+    assert f"set:{made.pk}" in RankingState.objects.get(evaluation=sample.evaluation).data["scores"]
