@@ -314,7 +314,13 @@ def _suggestions(evaluation, names, track):
             }
         )
     keys = names.keys
+    handled = {  # which nugget proposals the assessor took or rejected, kept on the topic's row by suggestion id
+        topic_id: data.get(assist_nuggets.HANDLED) or {}
+        for topic_id, data in Topic.objects.filter(evaluation=evaluation).values_list("id", "data")
+        if data
+    }
     for s in Suggestion.objects.filter(evaluation=evaluation).order_by("id"):
+        taken = handled.get(s.topic_id, {}).get(str(s.id)) if s.kind == assist_nuggets.KIND else None
         yield {
             "type": "suggestion",
             "topic": names.ident[s.topic_id],
@@ -325,6 +331,7 @@ def _suggestions(evaluation, names, track):
             "created_by": names.users.get(s.created_by_id),
             "created_at": s.created_at.isoformat(),
             "shown": shown[s.id],
+            **({"handled": taken} if taken else {}),
         }
 
 
@@ -725,6 +732,22 @@ def _read_assist_design(imp, rec):
     AssistCondition.objects.bulk_create(rows)
 
 
+def _read_handled(imp, made, handled):
+    """Which of the proposals the source's assessor accepted or rejected, kept under the new suggestion's id (they
+    would show as pending again otherwise)."""
+    count = len((made.value or {}).get("nuggets") or [])
+    if not isinstance(handled, dict) or not all(
+        isinstance(k, str) and k.isdigit() and int(k) < count and v in ("accepted", "rejected")
+        for k, v in handled.items()
+    ):
+        raise imp.error(f'handled is {{"INDEX": "accepted" or "rejected"}}, INDEX below {count}')
+    topic = Topic.objects.select_for_update().get(pk=made.topic_id)
+    data = dict(topic.data or {})
+    data[assist_nuggets.HANDLED] = dict(data.get(assist_nuggets.HANDLED) or {}, **{str(made.id): handled})
+    topic.data = data
+    topic.save(update_fields=["data"])
+
+
 def _read_suggestion(imp, rec):
     """A suggestion as the source stored it: its subject found like a judgment's, its value mapped like a history
     value (a nugget deleted in the source stays named, negated), an error row kept with no value."""
@@ -767,6 +790,8 @@ def _read_suggestion(imp, rec):
         created_by=imp.user(rec["created_by"]) if rec.get("created_by") else None,
     )
     imp.stamp(Suggestion, made.id, "created_at", rec.get("created_at"))
+    if proposals and rec.get("handled"):
+        _read_handled(imp, made, rec["handled"])
     for h in shown:
         row = SuggestionShown.objects.create(
             suggestion=made,

@@ -5,6 +5,7 @@ evaluation rebuilt from the same files, each is what it was, its nugget ids thos
 import json
 
 import pytest
+from django.db import transaction
 
 from assess import assist
 from assess.models import Assignment, AssistCondition, AssistDesign, Nugget, Suggestion, SuggestionShown
@@ -103,12 +104,15 @@ def test_nugget_proposals_and_the_topic_split_survive_export_and_import(make_use
     drawn = assist.set_design(ev, unit="item", conditions=["none", "suggest_first"], seed=8, by=ann).topics
     ev.assist_design.topics = dict(drawn, **{T: "suggest_first"})  # this topic's proposals are shown at once
     ev.assist_design.save()
-    value = {"nuggets": [{"text": "Caffeine blocks adenosine", "importance": "vital"}]}
-    Suggestion.objects.create(
+    value = {"nuggets": [{"text": "Caffeine blocks adenosine", "importance": "vital"},
+                         {"text": "Caffeine is a stimulant", "importance": "okay"}]}  # fmt: skip
+    made = Suggestion.objects.create(
         evaluation=ev, topic=topic, kind=assist_nuggets.KIND, value=value, rationale="r", source="model",
         source_name="tiny", prompt="List them", seconds=2.0,
     )  # fmt: skip
     assert assist_nuggets.visible(ann, topic).state == "shown"
+    with transaction.atomic():
+        assist_nuggets.take(ann, type(topic).objects.select_for_update().get(pk=topic.pk), made.pk, 0, "rejected")
     lines = list(export_jsonl(ev))
     ev.delete()
     rebuilt = build()
@@ -119,9 +123,13 @@ def test_nugget_proposals_and_the_topic_split_survive_export_and_import(make_use
     shown = SuggestionShown.objects.get(suggestion=moved)
     assert (shown.assessor, shown.item, shown.condition, shown.judgment_version) == (ann, None, "suggest_first", 0)
     seen = assist_nuggets.visible(ann, rebuilt.topics.get(ident=T))
-    assert (seen.state, seen.pending) == ("shown", [(0, value["nuggets"][0])])
+    assert (seen.state, seen.pending) == ("shown", [(1, value["nuggets"][1])])  # the rejected one stays handled
     bad = [x.replace('"importance": "vital"', '"importance": "crucial"') for x in lines]
     rebuilt.delete()
     again = build()
     with pytest.raises(ImportFailed, match="nugget proposals are"):
         import_jsonl(again, bad, "j.jsonl")
+    beyond = [x.replace('"handled": {"0": "rejected"}', '"handled": {"2": "rejected"}') for x in lines]
+    assert beyond != lines
+    with pytest.raises(ImportFailed, match="INDEX below 2"):
+        import_jsonl(again, beyond, "j.jsonl")
