@@ -48,6 +48,36 @@ RUN_CHECK_PROCESSES=1 is the cheaper setting. The pool build (PostgreSQL's group
 Profiled with cProfile (py-spy is not installed). What is left: the parent's share of storing (unpickling and
 rebuilding 300,000 ParsedEntry objects, 0.6 s; COPY text) could go to the workers if they sent the rows as COPY
 text; a check costs about 12 us a citation (near-duplicates about 5 of it).
+
+Issue 32 (the parent commit dde263f and this branch alternated, 4 pairs, scratch databases apart; the 2 cores
+shared with three other engineers' benchmarks: load average 2.6-13, CPU probe 0.20-0.67 s against 0.22 s quiet).
+Each figure now comes with the CPU seconds of every process (this one, its PostgreSQL backend, the check
+workers), which the neighbours inflate far less than seconds:
+  - upload -> pools, default RUN_CHECK_PROCESSES (2 here): parent 25.9 / 32.7 / 26.1 s, this branch 11.9 / 20.1 /
+    28.1 s (load 2.6-10.8); CPU of all processes parent 17.1 / 16.8 / 15.6 s (4.3-5.0 this process, 6.9-7.6 the
+    workers, 1.8-2.0 PostgreSQL, pool build 2.5-2.6), this branch 16.3 / 15.8 / 16.5 s (4.5-4.8, 6.9-7.1, 1.9-2.0,
+    2.4-2.8): the same within the noise. An earlier pair at load 7-13 gave 28.3 / 57.7 s and 16.2 / 19.1 s CPU
+    (parent) against 33.0 s and 17.4 s CPU (this branch's first two commits). The goal (<= 10 s) is met only when the
+    machine is quiet enough: 11.9 s at load 6.9 (probe 0.44).
+  - the pool build once PostgreSQL has analysed the run lines (autovacuum does so within a minute of an upload
+    this size, so as a rule before an organizer builds the pools): "pool rebuild ... after ANALYZE" parent 4.9 /
+    7.0 / 6.2 s (CPU 3.2 s, 2.5 of it PostgreSQL's), this branch 1.5 / 2.2 / 2.0 s (CPU 1.5 s, 0.8 PostgreSQL's).
+    PostgreSQL had walked the run index (every line of every run for each batch of five questions) and joined
+    each item's first line back through a scan of the whole primary key; pooling.pools now reads the lines
+    through the (topic, run) index ("run_id + 0") and the first lines by id in a second query. The grouping
+    alone, in one process on the same analysed data, 3 rounds each alternated: PostgreSQL CPU 2.27-2.51 ->
+    0.60-0.81 s, wall 3.0-6.3 -> 1.3-2.6 s, the same groups. A fresh load analysed before its first build
+    (load 7-9): pool build 9.2 -> 3.3 s, PostgreSQL CPU 3.65 -> 1.38 s. Before any ANALYZE the plan and its
+    cost (1.5-2.0 s PostgreSQL CPU) are the same either way.
+  - checked in process (--processes 1), one pair at load 8.6 -> 3.7: upload -> pools 14.8 s (parent) / 15.9 s,
+    CPU 14.7 / 15.4 s: on these shared cores two workers cost 1-2 s more CPU (15.6-17.1 s) and were no faster.
+  - near-duplicate leaders (tracks.bolt.near_duplicates): a passage's features are checked against the leaders'
+    union only until more are missing than the threshold allows, so a non-duplicate (97 % of them) is known after
+    two or three: 3,000 ranked lists with warm features 1.52-1.67 s against 1.57-1.73 s, the same classes.
+What is left: most of the CPU is the check (5-6 s in process, 7-7.6 s in two workers: lxml, parse_cite's 300,000
+calls, the leaders' union of bigram hashes) and storing (Python 1.5-2.3 s: JSON of the data column 0.8 s; the
+COPY 1.7-2.5 s of PostgreSQL's); RUN_CHECK_PROCESSES=1 would be the cheaper default on a 2-core machine that is
+shared (config/, not changed here).
 """
 
 import os
