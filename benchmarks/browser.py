@@ -48,6 +48,11 @@ second run, p50 parts: request 45.6-74.1, parse 18.2-77.1, scripts 2.6-13.3 ms (
 navigating: its save). A page with a document frame (BioGen citations, RAG segments) took 45-77 ms to parse
 against 18 ms without one; the htmx swap that BOLT and QA use for their next item (56-67 ms p50) would save the
 request's page render and the parse, a change of those pages' navigation left for later.
+A third run, quieter (load 3.4 -> 7.1, probe 0.284 -> 0.327): saved p95 (p50 / request p50) QA instance 102.8
+(64.2 / 49.1), nugget match 39.5 (27.8 / 22.6), BOLT 86.2 (45.4 / 36.6), BioGen 56.1 (31.9 / 25.6), RAG relevance
+84.7 (50.1 / 37.7), support 95.4 (39.2 / 30.0), nugget assignment 62.4 (35.9 / 30.3): only nugget match met 50 ms;
+parse of a page opened 46-68 ms with a document frame against 25 ms without (the frame is empty until frames.js
+sets its src, so what costs there is still to find).
 """
 
 import os
