@@ -51,8 +51,9 @@ request's page render and the parse, a change of those pages' navigation left fo
 A third run, quieter (load 3.4 -> 7.1, probe 0.284 -> 0.327): saved p95 (p50 / request p50) QA instance 102.8
 (64.2 / 49.1), nugget match 39.5 (27.8 / 22.6), BOLT 86.2 (45.4 / 36.6), BioGen 56.1 (31.9 / 25.6), RAG relevance
 84.7 (50.1 / 37.7), support 95.4 (39.2 / 30.0), nugget assignment 62.4 (35.9 / 30.3): only nugget match met 50 ms;
-parse of a page opened 46-68 ms with a document frame against 25 ms without (the frame is empty until frames.js
-sets its src, so what costs there is still to find).
+parse of a page opened 46-68 ms on BioGen and RAG relevance/support against 25 ms on nugget assignment. Not the
+document frame: with it replaced by an empty div (one run, 12 presses, load 6.4) those pages still parsed in
+44-47 ms; what costs there is still to find.
 """
 
 import os
