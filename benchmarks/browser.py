@@ -45,8 +45,8 @@ p95 45.6-100.4 ms), i.e. the server's save path under load, not the pages' scrip
 of the pages opened anew: BioGen 196.9 (93.2) and 180.7 (113.9), RAG relevance 211.5 (132.7) and 240.3 (178.5),
 support 182.9 (148.7) and 231.0 (149.3), nugget assignment 224.9 (111.4) and 117.2 (110.0, 5 pages); in the
 second run, p50 parts: request 45.6-74.1, parse 18.2-77.1, scripts 2.6-13.3 ms (relevance also 27.7 ms before
-navigating: its save). A page with a document frame (BioGen citations, RAG segments) took 45-77 ms to parse
-against 18 ms without one; the htmx swap that BOLT and QA use for their next item (56-67 ms p50) would save the
+navigating: its save). BioGen's and RAG's relevance and support pages took 45-77 ms to parse against 18 ms for
+the nugget assignment page; the htmx swap that BOLT and QA use for their next item (56-67 ms p50) would save the
 request's page render and the parse, a change of those pages' navigation left for later.
 A third run, quieter (load 3.4 -> 7.1, probe 0.284 -> 0.327): saved p95 (p50 / request p50) QA instance 102.8
 (64.2 / 49.1), nugget match 39.5 (27.8 / 22.6), BOLT 86.2 (45.4 / 36.6), BioGen 56.1 (31.9 / 25.6), RAG relevance
