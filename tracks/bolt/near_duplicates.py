@@ -73,8 +73,8 @@ def leaders(passages: Iterable[str], threshold: int = THRESHOLD_PERCENT) -> list
     """For passages in rank order, the index of each one's class leader (itself for a leader).
 
     The bigrams of all leaders so far are kept in one set: a passage sharing too few bigrams with that union to
-    reach the threshold against even the smallest leader cannot match any, and becomes a leader after one C-level
-    set intersection. Otherwise the leaders are tried in rank order."""
+    reach the threshold against even the smallest leader cannot match any, and becomes a leader as soon as that
+    many of its bigrams are found missing. Otherwise the leaders are tried in rank order."""
     result = []
     # (index, features, their number) in rank order; features as a frozenset, or as the array of distinct hashes
     # that shared_features keeps (counted and intersected as it is: a set is built only when one is compared).
@@ -96,7 +96,15 @@ def leaders(passages: Iterable[str], threshold: int = THRESHOLD_PERCENT) -> list
         found = None
         if found_leaders:
             need = -(-threshold * min(n, smallest) // 100)  # ceil without floats
-            if len(union.intersection(f)) >= need:
+            # Counted until more features are missing from the union than the threshold allows: a passage that
+            # is no near-duplicate (almost all) is known to be a leader after two or three of its features.
+            allowed, missing = n - need, 0
+            for h in f:
+                if h not in union:
+                    missing += 1
+                    if missing > allowed:
+                        break
+            if missing <= allowed:
                 fs = f if isinstance(f, frozenset) else frozenset(f)
                 for leader, lf, ln in found_leaders:
                     if 100 * len(fs.intersection(lf)) >= threshold * min(n, ln):

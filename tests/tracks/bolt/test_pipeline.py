@@ -99,6 +99,33 @@ def test_pool_merges_runs_and_leaves_near_duplicates_out(loaded):
     assert {i.key: i.pool_id for i in judging.citation_items(topic)} == ids
 
 
+def test_pool_grouped_in_sql_is_the_pool_grouped_in_python(evaluation, monkeypatch):
+    """The same items (keys, ids, positions, fields) whether PostgreSQL groups the lines (POOL_KEY_SQL) or Python
+    does, with the table's statistics fresh (the plan PostgreSQL then picks) and a run of a priority not judged
+    left out."""
+    from django.db import connection
+
+    assert all(not r.problems for r in load(evaluation, "alpha1.xml", "alpha2.xml"))
+    assert all(not r.problems for r in load(evaluation, "beta1.xml", team="Team Beta", priority=3))
+    evaluation.settings = dict(evaluation.settings) | {"judged_priorities": [1, 2]}
+    evaluation.save()
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE pooling_runentry")
+
+    def pool():
+        fields = ("topic__ident", "key", "pool_id", "position", "docid", "text", "data")
+        return sorted(PoolItem.objects.filter(evaluation=evaluation).values_list(*fields))
+
+    build_pools(evaluation)
+    in_sql = pool()
+    PoolItem.objects.filter(evaluation=evaluation).delete()
+    monkeypatch.setattr(citations, "POOL_KEY_SQL", None)
+    build_pools(evaluation)
+    assert pool() == in_sql
+    # beta1 (priority 3) is not pooled: alpha1's 5 leaders of 1.001 and alpha2's 2, one of them shared
+    assert sum(1 for item in in_sql if item[0] == "1.001") == 6
+
+
 def test_pool_page_lists_the_runs_of_each_citation(loaded, client, make_user):
     make_user("bolt-org", "organizer")
     client.login(username="bolt-org", password=PASSWORD)
