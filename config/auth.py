@@ -21,7 +21,7 @@ from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
@@ -100,6 +100,11 @@ def _session_auth_hash(password):
     return User(password=password).get_session_auth_hash()
 
 
+_ATTNAMES = [f.attname for f in _USER_FIELDS]
+# (position, converter) of the user's columns that need one, found once rather than on every request
+_CONVERTERS = [(i, f.from_db_value) for i, f in enumerate(_USER_FIELDS) if hasattr(f, "from_db_value")]
+
+
 def _read_together(request):
     """Seed the session cache and return the user (with roles) in one query, or None to take Django's path."""
     session = request.session
@@ -110,15 +115,13 @@ def _read_together(request):
     if row is None:
         return None
     session._session_cache = session.decode(row[0])
-    values = row[1 : 1 + len(_USER_FIELDS)]
-    user = User.from_db(
-        connection.alias,
-        [f.attname for f in _USER_FIELDS],
-        [
-            f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") and v is not None else v
-            for f, v in zip(_USER_FIELDS, values)
-        ],
-    )
+    values = list(row[1 : 1 + len(_USER_FIELDS)])
+    if _CONVERTERS:
+        conn = connections[DEFAULT_DB_ALIAS]
+        for i, convert in _CONVERTERS:
+            if values[i] is not None:
+                values[i] = convert(values[i], None, conn)
+    user = User.from_db(DEFAULT_DB_ALIAS, _ATTNAMES, values)
     remember_roles(user, row[-1])
     user.get_session_auth_hash = lambda: _session_auth_hash(user.password)  # reads the password when called
     return user

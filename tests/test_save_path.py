@@ -111,6 +111,25 @@ def test_a_save_takes_three_statements_all_prepared(client, setup, django_assert
     assert StaleTopic.objects.filter(topic=item.topic).exists()
 
 
+@postgres_only
+def test_the_kept_prepared_cursor_survives_an_error_and_a_new_connection(transactional_db):
+    """config.prepared keeps one psycopg cursor per connection: a statement that failed, or a connection that
+    was closed and opened again, must not leave the next statement without a working cursor."""
+    from django.db import DataError
+
+    from config import prepared
+
+    assert prepared.fetchone("SELECT %(a)s::integer", {"a": 1}) == (1,)
+    kept = connection._assay_prepared_cursor
+    with pytest.raises(DataError):
+        prepared.fetchone("SELECT 1 / %(a)s::integer", {"a": 0})
+    assert prepared.fetchone("SELECT %(a)s::integer + 1", {"a": 1}) == (2,)
+    assert connection._assay_prepared_cursor is kept
+    connection.close()
+    assert prepared.fetchall("SELECT generate_series(1, %(n)s::integer)", {"n": 3}) == [(1,), (2,), (3,)]
+    assert connection._assay_prepared_cursor is not kept
+
+
 def test_a_closure_after_the_item_was_read_still_stops_the_save(setup, organizer):
     sample, me = setup
     item = judging.load_item(me, sample.items["1.1"][0].pk)
