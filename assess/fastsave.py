@@ -43,23 +43,34 @@ def _build(model, names, values, conn):
 
 
 _COLUMNS = [f"i.{c}" for c in ITEM_FIELDS] + [f"t.{c}" for c in TOPIC_FIELDS] + [f"e.{c}" for c in EVALUATION_FIELDS]
-_ITEM = (
-    f"SELECT {', '.join(_COLUMNS)}, "
-    "EXISTS (SELECT 1 FROM assess_topicclosure c WHERE c.topic_id = t.id OR c.topic_id = t.parent_id), "
-    "(SELECT a.role FROM assess_assignment a WHERE a.assessor_id = %s::integer "
-    " AND (a.topic_id = t.id OR a.topic_id = t.parent_id) LIMIT 1) "
-    "FROM pooling_poolitem i JOIN pooling_topic t ON t.id = i.topic_id "
-    "JOIN pooling_evaluation e ON e.id = i.evaluation_id WHERE i.id = %s::bigint"
-)
+
+
+def _item_sql(user):
+    return (
+        f"SELECT {', '.join(_COLUMNS)}, "
+        "EXISTS (SELECT 1 FROM assess_topicclosure c WHERE c.topic_id = t.id OR c.topic_id = t.parent_id), "
+        f"(SELECT a.role FROM assess_assignment a WHERE a.assessor_id = {user} "
+        " AND (a.topic_id = t.id OR a.topic_id = t.parent_id) LIMIT 1) "
+        "FROM pooling_poolitem i JOIN pooling_topic t ON t.id = i.topic_id "
+        "JOIN pooling_evaluation e ON e.id = i.evaluation_id WHERE i.id = %s::bigint"
+    )
+
+
+_ITEM = _item_sql("%s::integer")
+# load_item's query as config.auth.read_with_session takes it: the session's user is u.id, TRUE marks a row found
+ITEM_WITH_SESSION = "SELECT TRUE, " + _item_sql("u.id").removeprefix("SELECT ")
 
 
 def load_item(user_id, item_id):
     """(PoolItem with .topic, .evaluation, .closed, .my_role) or None."""
+    row = prepared.fetchone(_ITEM, [user_id, item_id])
+    return None if row is None else item_from_row(row)
+
+
+def item_from_row(row):
+    """load_item's answer from its row (or ITEM_WITH_SESSION's, without its first column)."""
     from pooling.models import Evaluation, PoolItem, Topic
 
-    row = prepared.fetchone(_ITEM, [user_id, item_id])
-    if row is None:
-        return None
     conn = connections[DEFAULT_DB_ALIAS]
     a, b = len(ITEM_FIELDS), len(ITEM_FIELDS) + len(TOPIC_FIELDS)
     item = _build(PoolItem, ITEM_FIELDS, row[:a], conn)
