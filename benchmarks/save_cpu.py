@@ -6,6 +6,22 @@ isolates the save path itself, so a change to it shows where `benchmarks judging
 too noisy on a shared machine. `--against DIR` measures another checkout's code the same way, the two alternating
 `--rounds` times in one run (the before/after of a change: medians and their ratio). Each measurement is a child
 process started in the checkout it measures; a CPU-speed probe and the load average are recorded beside.
+`--statements` lists each statement a save sends, how often and the backend's CPU in it; `--profile` the Python.
+
+History (issue 32, on a 2-core machine shared with other work, load 4-14: thread CPU drifted +-35 % between
+rounds, so the deterministic counts are given beside the paired medians). Before (dde263f): 3 statements per save
+plus an answer-class read on 0.3 of them (list questions); backend CPU about 0.50 ms in the write (a third of it
+the commit's WAL flush: 0.59 -> 0.40 ms with synchronous_commit off, which durability rules out), 0.14 in the
+session read, 0.14 in the item read; 3,328 Python calls per save. After 0df5cbc: the item is read in the
+session's statement (2 statements per save: 0.48 ms write, 0.23 ms session+item) and the statements' client
+side is leaner (one psycopg cursor per connection, converters found once): 2,957 calls per save (-11 %), profiled
+CPU 3.07 vs 3.43 s for 300 saves back to back (probe 0.21/0.23 s). Paired medians, 12 rounds of 150 saves
+(load 11.5 -> 4.5, probe 0.37/0.20 s): web thread 0.964, PostgreSQL 0.955; 7 rounds of 300 (load 7 -> 11, probe
+0.30/0.40 s): web thread 0.707, PostgreSQL 0.783. What is left, per save (thread CPU, in-process timers): the
+two statements' client side ~0.35 ms, the session and user checks ~0.1, the bar ~0.11 (alone, with its context),
+URL resolution ~0.04, all middleware together ~0.06 (each measured alone); dropping the FK checks of
+the judgment's evaluation and topic (-12 % of the write) or the redundant topic_id index (-5 %) was measured and
+not done.
 """
 
 import json
