@@ -5,9 +5,10 @@ assess.judging uses these when the database is PostgreSQL and falls back to the 
 both paths keep the same rules and are tested.
 """
 
+import functools
 import json
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from assess.models import Judgment, JudgmentChange, TopicClosure
 from config import prepared
@@ -22,35 +23,60 @@ def available():
     return connection.vendor == "postgresql"
 
 
-def _build(model, names, values):
-    fields = [model._meta.get_field(n) for n in names]  # attnames (topic_id) are known to get_field too
-    converted = [
-        f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") and v is not None else v
-        for f, v in zip(fields, values)
-    ]
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+@functools.cache
+def _plan(model, names):
+    """(attnames, [(position, converter)]) of `names` (attnames such as topic_id are known to get_field too):
+    looked up once per model, not on every save."""
+    fields = [model._meta.get_field(n) for n in names]
+    converters = [(i, f.from_db_value) for i, f in enumerate(fields) if hasattr(f, "from_db_value")]
+    return [f.attname for f in fields], converters
 
 
-def load_item(user_id, item_id):
-    """(PoolItem with .topic, .evaluation, .closed, .my_role) or None."""
-    from pooling.models import Evaluation, PoolItem, Topic
+def _build(model, names, values, conn):
+    attnames, converters = _plan(model, names)
+    if converters:
+        values = list(values)
+        for i, convert in converters:
+            if values[i] is not None:
+                values[i] = convert(values[i], None, conn)
+    return model.from_db(conn.alias, attnames, values)
 
-    columns = [f"i.{c}" for c in ITEM_FIELDS] + [f"t.{c}" for c in TOPIC_FIELDS] + [f"e.{c}" for c in EVALUATION_FIELDS]
-    sql = (
-        f"SELECT {', '.join(columns)}, "
+
+_COLUMNS = [f"i.{c}" for c in ITEM_FIELDS] + [f"t.{c}" for c in TOPIC_FIELDS] + [f"e.{c}" for c in EVALUATION_FIELDS]
+
+
+def _item_sql(user):
+    return (
+        f"SELECT {', '.join(_COLUMNS)}, "
         "EXISTS (SELECT 1 FROM assess_topicclosure c WHERE c.topic_id = t.id OR c.topic_id = t.parent_id), "
-        "(SELECT a.role FROM assess_assignment a WHERE a.assessor_id = %s::integer "
+        f"(SELECT a.role FROM assess_assignment a WHERE a.assessor_id = {user} "
         " AND (a.topic_id = t.id OR a.topic_id = t.parent_id) LIMIT 1) "
         "FROM pooling_poolitem i JOIN pooling_topic t ON t.id = i.topic_id "
         "JOIN pooling_evaluation e ON e.id = i.evaluation_id WHERE i.id = %s::bigint"
     )
-    row = prepared.fetchone(sql, [user_id, item_id])
-    if row is None:
-        return None
+
+
+_ITEM = _item_sql("%s::integer")
+# load_item's query as config.auth.read_with_session takes it: the session's user is u.id, TRUE marks a row found
+ITEM_WITH_SESSION = "SELECT TRUE, " + _item_sql("u.id").removeprefix("SELECT ")
+
+
+def load_item(user_id, item_id):
+    """(PoolItem with .topic, .evaluation, .closed, .my_role) or None."""
+    row = prepared.fetchone(_ITEM, [user_id, item_id])
+    return None if row is None else item_from_row(row)
+
+
+def item_from_row(row):
+    """load_item's answer from its row (or ITEM_WITH_SESSION's, without its first column)."""
+    from pooling.models import Evaluation, PoolItem, Topic
+
+    conn = connections[DEFAULT_DB_ALIAS]
     a, b = len(ITEM_FIELDS), len(ITEM_FIELDS) + len(TOPIC_FIELDS)
-    item = _build(PoolItem, ITEM_FIELDS, row[:a])
-    item.topic = _build(Topic, TOPIC_FIELDS, row[a:b])
-    item.evaluation = item.topic.evaluation = _build(Evaluation, EVALUATION_FIELDS, row[b : b + len(EVALUATION_FIELDS)])
+    item = _build(PoolItem, ITEM_FIELDS, row[:a], conn)
+    item.topic = _build(Topic, TOPIC_FIELDS, row[a:b], conn)
+    evaluation = _build(Evaluation, EVALUATION_FIELDS, row[b : b + len(EVALUATION_FIELDS)], conn)
+    item.evaluation = item.topic.evaluation = evaluation
     item.closed, item.my_role = row[-2], row[-1]
     return item
 

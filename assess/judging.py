@@ -24,6 +24,7 @@ from django.utils import timezone
 from assess import fastsave
 from assess.kinds import InvalidValue, check_value
 from assess.models import Assignment, Invitation, Judgment, JudgmentChange, StructureChange, TopicClosure
+from config.auth import NOT_READ
 from config.roles import ORGANIZER, has_role
 from pooling.staleness import mark_stale, mark_stale_many, request_rescoring
 
@@ -121,12 +122,17 @@ def refuse_if_closed(question, closed=None):
         raise QuestionClosed(question)
 
 
-def load_item(user, item_id):
+def load_item(user, item_id, read=NOT_READ):
     """A pool item with its question and evaluation, plus — in the same query — whether the question is closed
     (`closed`) and the user's assignment role on its series (`my_role`). The save path's only read; raises
-    PoolItem.DoesNotExist."""
+    PoolItem.DoesNotExist. `read`: what the view's read_with_session(fastsave.ITEM_WITH_SESSION) read with the
+    session (config.auth.session_companion), so no statement of its own is sent."""
     from pooling.models import PoolItem
 
+    if read is not NOT_READ and fastsave.available():
+        if read is None:
+            raise PoolItem.DoesNotExist(f"no pool item {item_id}")
+        return fastsave.item_from_row(read)
     if fastsave.available():
         item = fastsave.load_item(user.pk, item_id)
         if item is None:

@@ -98,10 +98,14 @@ def setup_django(database_name="assay_bench", fresh=True):
     """Point Django at a scratch PostgreSQL database (BENCH_PG_URL, default the local server), migrate it.
 
     Benchmarks never touch the demo or test databases. `fresh` drops and recreates the scratch database.
+    BENCH_DB_SUFFIX is appended to its name, so two people running the same benchmark on one server do not drop
+    each other's database.
     """
     import os
 
     import psycopg
+
+    database_name += os.environ.get("BENCH_DB_SUFFIX", "")
 
     server = os.environ.get("BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432")
     with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:

@@ -32,6 +32,16 @@ Goals (issue 32): CPU per save, web + PostgreSQL + worker, <= 4 ms with the work
 200 saves/s; 0 errors, 0 lost. `--repeat N` alternates the runs N times and reports medians; `--previous` adds the
 worker configured as before issue 19 (its settings are environment variables).
 
+History (issue 32, the browser-like client, machine shared, load 3-7): 454459e paired with dde263f (50 assessors,
+4 alternations, probes 0.22/0.21 s and 0.20/0.21 s): closed loop, CPU per save web 3.11 vs 3.52 ms (0.88),
+PostgreSQL 1.16 vs 1.31 (0.89), web + PostgreSQL + worker 4.38 vs 5.05 (0.87), 259 vs 245 saves/s; one assessor
+at a time, web 2.68 vs 3.25 (0.82), PostgreSQL 2.60 vs 2.70 (0.96); 0 errors, 0 lost. (An earlier pair of three
+alternations had the closed loop's probes 0.32 vs 0.26 s and no difference per probe-second.) Gunicorn alone (a
+WSGI app answering the save's bytes, same config) costs 0.33 ms of CPU per request. Two workers of six threads
+against the default four of three: web 2.94 vs 3.85 ms and 181 vs 127 saves/s in one pair, 3.80 vs 4.68 in the
+reversed pair, but two identically configured servers differed by 0.78 in a third: not settled on this machine,
+the default is kept.
+
 History (issue 19, the earlier client, which forged sessions and re-judged hot rows): the worker runs one process,
 niced, SCORING_PASS_GAP_MS between passes; a pass clears its marks after its scores commit, so no save waits on
 its locks; a save that moves an item between answer classes sends that class's entry of the classes panel only.

@@ -6,6 +6,22 @@ isolates the save path itself, so a change to it shows where `benchmarks judging
 too noisy on a shared machine. `--against DIR` measures another checkout's code the same way, the two alternating
 `--rounds` times in one run (the before/after of a change: medians and their ratio). Each measurement is a child
 process started in the checkout it measures; a CPU-speed probe and the load average are recorded beside.
+`--statements` lists each statement a save sends, how often and the backend's CPU in it; `--profile` the Python.
+
+History (issue 32, on a 2-core machine shared with other work, load 4-14: thread CPU drifted +-35 % between
+rounds, so the deterministic counts are given beside the paired medians). Before (dde263f): 3 statements per save
+plus an answer-class read on 0.3 of them (list questions); backend CPU about 0.50 ms in the write (a third of it
+the commit's WAL flush: 0.59 -> 0.40 ms with synchronous_commit off, which durability rules out), 0.14 in the
+session read, 0.14 in the item read; 3,328 Python calls per save. After 0df5cbc: the item is read in the
+session's statement (2 statements per save: 0.48 ms write, 0.23 ms session+item) and the statements' client
+side is leaner (one psycopg cursor per connection, converters found once): 2,957 calls per save (-11 %), profiled
+CPU 3.07 vs 3.43 s for 300 saves back to back (probe 0.21/0.23 s). Paired medians, 12 rounds of 150 saves
+(load 11.5 -> 4.5, probe 0.37/0.20 s): web thread 0.964, PostgreSQL 0.955; 7 rounds of 300 (load 7 -> 11, probe
+0.30/0.40 s): web thread 0.707, PostgreSQL 0.783. What is left, per save (thread CPU, in-process timers): the
+two statements' client side ~0.35 ms, the session and user checks ~0.1, the bar ~0.11 (alone, with its context),
+URL resolution ~0.04, all middleware together ~0.06 (each measured alone); dropping the FK checks of
+the judgment's evaluation and topic (-12 % of the write) or the redundant topic_id index (-5 %) was measured and
+not done.
 """
 
 import json
@@ -28,6 +44,12 @@ def add_arguments(parser):
         metavar="FILE",
         help="afterwards, one more round of this checkout under cProfile (not counted): stats written to FILE",
     )
+    parser.add_argument(
+        "--statements",
+        action="store_true",
+        help="afterwards, one more round of this checkout (not counted) listing each statement a save sends: how "
+        "often per save and the backend's CPU in it (/proc/PID/schedstat, nanoseconds)",
+    )
 
 
 def run(args):
@@ -40,7 +62,7 @@ def run(args):
     from django.db import connection
 
     trees = {"this": ROOT} | ({"against": Path(args.against).resolve()} if args.against else {})
-    accounts_needed = len(trees) * args.rounds + (1 if args.profile else 0)
+    accounts_needed = len(trees) * args.rounds + (1 if args.profile else 0) + (1 if args.statements else 0)
     data = type("Args", (), {"clients": accounts_needed, "questions": 48, "runs": 30, "candidates": 60})
     evaluation, accounts, _ = build_data(data)
     connection.close()
@@ -92,6 +114,19 @@ def run(args):
 
         pstats.Stats(profile).sort_stats("tottime").print_stats(40)
 
+    statements = None
+    if args.statements:
+        account = next(accounts)
+        items = ",".join(map(str, account.items))
+        command = [sys.executable, __file__, account.username, items, str(args.saves), "", "statements"]
+        child = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        if child.returncode:
+            raise RuntimeError(f"the statements round failed:\n{child.stderr[-3000:]}")
+        statements = json.loads(child.stdout.strip().splitlines()[-1])
+        for row in statements["statements"]:
+            print(f"{row['per_save']:6.2f}/save {row['backend_ms']:7.3f} ms backend  {row['sql']}")
+        print(f"backend CPU per save outside any statement: {statements['backend_outside_ms']:.3f} ms")
+
     def median(name, key):
         return statistics.median(r[key] for r in got[name])
 
@@ -133,9 +168,10 @@ def run(args):
     return results
 
 
-def _measure(username, items, saves, profile=None):
+def _measure(username, items, saves, profile=None, statements=False):
     """In the child, in the checkout to measure: log in, warm up, then `saves` saves; prints JSON. With
-    `profile`, the saves run under cProfile and its stats are written there."""
+    `profile`, the saves run under cProfile and its stats are written there; with `statements`, each statement's
+    count and backend CPU per save are printed instead."""
     import io
     import re
 
@@ -216,6 +252,9 @@ def _measure(username, items, saves, profile=None):
         profiler = cProfile.Profile(time.process_time)  # CPU, not the wait for PostgreSQL
         profiler.enable()
     pg0, web0, process0 = backend_cpu(), time.thread_time(), time.process_time()
+    if statements:
+        print(json.dumps(_statements(connection, backend, lambda: save(next(todo)), saves)))
+        return
     for _ in range(saves):
         save(next(todo))
     if profile:
@@ -228,5 +267,46 @@ def _measure(username, items, saves, profile=None):
     print(json.dumps({"web": (web1 - web0) * ms, "process": (process1 - process0) * ms, "pg": (pg1 - pg0) * ms}))
 
 
+def _statements(connection, backend, save, saves):
+    """Each distinct statement (its first 110 characters) the saves send: count per save and the backend's CPU in
+    it, from the scheduler's nanosecond clock of the backend process read around each statement."""
+    import collections
+
+    path = f"/proc/{backend}/schedstat"
+
+    def backend_ns():
+        with open(path) as f:
+            return int(f.read().split()[0])
+
+    seen = collections.defaultdict(lambda: [0, 0])
+
+    def watch(execute, sql, params, many, context):
+        before = backend_ns()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            entry = seen[" ".join(str(sql).split())[:110]]
+            entry[0] += 1
+            entry[1] += backend_ns() - before
+
+    total0 = backend_ns()
+    with connection.execute_wrapper(watch):
+        for _ in range(saves):
+            save()
+    total = backend_ns() - total0
+    rows = [
+        {"sql": sql, "per_save": n / saves, "backend_ms": ns / saves / 1e6}
+        for sql, (n, ns) in sorted(seen.items(), key=lambda kv: -kv[1][1])
+    ]
+    inside = sum(ns for _, ns in seen.values())
+    return {"statements": rows, "backend_outside_ms": (total - inside) / saves / 1e6}
+
+
 if __name__ == "__main__":
-    _measure(sys.argv[1], [int(x) for x in sys.argv[2].split(",")], int(sys.argv[3]), *sys.argv[4:5])
+    _measure(
+        sys.argv[1],
+        [int(x) for x in sys.argv[2].split(",")],
+        int(sys.argv[3]),
+        sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None,
+        len(sys.argv) > 5 and sys.argv[5] == "statements",
+    )

@@ -10,7 +10,7 @@ import functools
 import time
 
 import psycopg
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 NEVER_AUTOMATICALLY = 2**31 - 1
 
@@ -27,27 +27,38 @@ def fetchall(sql, params):
 
 
 def _run(sql, params, fetch):
-    connection.validate_no_broken_transaction()
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
+    conn = connections[DEFAULT_DB_ALIAS]  # once: each `connection.x` is a lookup in a thread-local (issue 32)
+    conn.validate_no_broken_transaction()
+    conn.close_if_health_check_failed()
+    conn.ensure_connection()
     started = time.monotonic()
-    with connection.wrap_database_errors:
-        raw = connection.connection
+    with conn.wrap_database_errors:
+        raw = conn.connection
         if raw.prepare_threshold is None:
             # Django turns preparing off for the connection (for poolers); these statements ask for it by name
             # (prepare=True) and nothing else is prepared automatically, Django's client-binding cursors never.
             raw.prepare_threshold = NEVER_AUTOMATICALLY
-        with psycopg.Cursor(raw) as cursor:
+        cursor = _cursor(conn, raw)
 
-            def execute(sql, params, many, context):
-                cursor.execute(sql, params, prepare=True)
+        def execute(sql, params, many, context):
+            cursor.execute(sql, params, prepare=True)
 
-            # Through the connection's execute wrappers as Django's cursors go: config.db_retry must see that a
-            # save wrote, or a request whose connection died after its judgment committed would be run again.
-            for wrapper in reversed(connection.execute_wrappers):
-                execute = functools.partial(wrapper, execute)
-            execute(sql, params, False, {"connection": connection, "cursor": cursor})
-            rows = fetch(cursor)
-    if connection.queries_logged:  # keep assertNumQueries and the debug log honest
-        connection.queries_log.append({"sql": f"{sql} -- {params!r}", "time": f"{time.monotonic() - started:.3f}"})
+        # Through the connection's execute wrappers as Django's cursors go: config.db_retry must see that a
+        # save wrote, or a request whose connection died after its judgment committed would be run again.
+        for wrapper in reversed(conn.execute_wrappers):
+            execute = functools.partial(wrapper, execute)
+        execute(sql, params, False, {"connection": conn, "cursor": cursor})
+        rows = fetch(cursor)
+    if conn.queries_logged:  # keep assertNumQueries and the debug log honest
+        conn.queries_log.append({"sql": f"{sql} -- {params!r}", "time": f"{time.monotonic() - started:.3f}"})
     return rows
+
+
+def _cursor(conn, raw):
+    """One psycopg cursor per connection, kept on Django's wrapper: making one per statement was a tenth of the
+    statement's client CPU. A cursor is reusable after an error (execute starts afresh); a new connection, or
+    a closed cursor, gets a new one."""
+    cursor = getattr(conn, "_assay_prepared_cursor", None)
+    if cursor is None or cursor.closed or cursor.connection is not raw:
+        cursor = conn._assay_prepared_cursor = psycopg.Cursor(raw)
+    return cursor

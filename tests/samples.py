@@ -121,3 +121,14 @@ def shown_proposals(evaluation, topic):
             "source_name": "tiny",
         },
     )[0]
+
+
+def assert_item_read_with_session(queries):
+    """On PostgreSQL the save's item is read in the session's statement (config.auth.read_with_session): no
+    statement of its own."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        sqls = [q["sql"] for q in queries]
+        assert any("LEFT JOIN LATERAL (SELECT TRUE, i.id" in s for s in sqls)
+        assert not any(s.startswith("SELECT i.id") for s in sqls)

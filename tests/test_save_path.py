@@ -87,15 +87,16 @@ def test_one_query_sign_in_refuses_what_django_refuses(client, setup, make_user,
 
 
 @postgres_only
-def test_a_save_takes_three_statements_all_prepared(client, setup, django_assert_num_queries):
+def test_a_save_takes_two_statements_all_prepared(client, setup, django_assert_num_queries):
     sample, me = setup
     client.force_login(me)
     item = sample.items["1.1"][0]
     url = reverse("qa:judge", args=[item.pk])
     assert client.post(url, {"label": "incorrect", "version": 0}).status_code == 200
-    # sign-in (session + user + roles), item (+ question, evaluation, closure, assignment), the write (judgment,
-    # history row, stale mark): nothing else, and no BEGIN/COMMIT of its own
-    with django_assert_num_queries(3):
+    # sign-in (session + user + roles) with the item (+ question, evaluation, closure, assignment) in one
+    # statement (config.auth.read_with_session), the write (judgment, history row, stale mark): nothing else,
+    # and no BEGIN/COMMIT of its own
+    with django_assert_num_queries(2):
         assert client.post(url, {"label": "non-exact", "version": 1}).status_code == 200
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
@@ -109,6 +110,51 @@ def test_a_save_takes_three_statements_all_prepared(client, setup, django_assert
         .values_list("before__label", "after__label")
     ) == [(None, "incorrect"), ("incorrect", "non-exact")]
     assert StaleTopic.objects.filter(topic=item.topic).exists()
+
+
+@postgres_only
+def test_the_item_read_with_the_session_keeps_every_refusal(client, db, make_user, django_assert_num_queries):
+    """The judgment save reads its item in the session's statement: an item that does not exist or is not the
+    assessor's is still a 404, a revoked session still saves nothing, and what is read belongs to the session's
+    own user."""
+    sample = build_sample(slug="two-series", n_series=2)
+    me = make_user("me", "assessor")
+    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[0], assessor=me)
+    client.force_login(me)
+    theirs = sample.items["2.1"][0]  # a question of the second series: not assigned to me
+    with django_assert_num_queries(1):  # the session's statement only: no item row, nothing written
+        assert (
+            client.post(reverse("qa:judge", args=[theirs.pk]), {"label": "incorrect", "version": 0}).status_code == 404
+        )
+    assert client.post(reverse("qa:judge", args=[2**62]), {"label": "incorrect", "version": 0}).status_code == 404
+    other = make_user("other", "assessor")
+    Assignment.objects.create(evaluation=sample.evaluation, topic=sample.series[1], assessor=other)
+    client.force_login(other)  # the same item, now the session's user's own
+    assert client.post(reverse("qa:judge", args=[theirs.pk]), {"label": "incorrect", "version": 0}).status_code == 200
+    mine = sample.items["1.1"][0]
+    Session.objects.all().delete()  # revoked: the statement finds no session, and no item is read for nobody
+    answer = client.post(reverse("qa:judge", args=[mine.pk]), {"label": "incorrect", "version": 0})
+    assert answer.status_code in (302, 403) and not Judgment.objects.filter(item=mine).exists()
+    assert list(Judgment.objects.values_list("assessor__username", "item_id")) == [("other", theirs.pk)]
+
+
+@postgres_only
+def test_the_kept_prepared_cursor_survives_an_error_and_a_new_connection(transactional_db):
+    """config.prepared keeps one psycopg cursor per connection: a statement that failed, or a connection that
+    was closed and opened again, must not leave the next statement without a working cursor."""
+    from django.db import DataError
+
+    from config import prepared
+
+    assert prepared.fetchone("SELECT %(a)s::integer", {"a": 1}) == (1,)
+    kept = connection._assay_prepared_cursor
+    with pytest.raises(DataError):
+        prepared.fetchone("SELECT 1 / %(a)s::integer", {"a": 0})
+    assert prepared.fetchone("SELECT %(a)s::integer + 1", {"a": 1}) == (2,)
+    assert connection._assay_prepared_cursor is kept
+    connection.close()
+    assert prepared.fetchall("SELECT generate_series(1, %(n)s::integer)", {"n": 3}) == [(1,), (2,), (3,)]
+    assert connection._assay_prepared_cursor is not kept
 
 
 def test_a_closure_after_the_item_was_read_still_stops_the_save(setup, organizer):

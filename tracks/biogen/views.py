@@ -10,11 +10,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from assess import adjudication as shared
+from assess import fastsave, progress
 from assess import judging as generic
-from assess import progress
 from assess.assignments import own_assignment
 from assess.models import Judgment
 from config import params
+from config.auth import read_with_session, session_companion
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, organizer_required, role_required
 from corpus import viewer
 from pooling.models import Evaluation, PoolItem, Topic
@@ -131,6 +132,7 @@ def _version(body):
     return version
 
 
+@read_with_session(fastsave.ITEM_WITH_SESSION, "item_id")  # the item is read in the session's statement
 @require_POST
 @assessor_required
 def judge(request, item_id):
@@ -138,7 +140,8 @@ def judge(request, item_id):
     evidence}} in; the saved version and value (and the frame showing the marked words) out; 409 with the newer
     judgment when it changed elsewhere."""
     try:
-        item = generic.load_item(request.user, item_id)  # with the role and closure: the save path's one read
+        # with the role and closure: the save path's one read, made with the session's (read_with_session)
+        item = generic.load_item(request.user, item_id, session_companion(request))
     except PoolItem.DoesNotExist:
         raise Http404("no such pool item") from None
     if item.evaluation.track != judging.TRACK:

@@ -12,11 +12,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from assess import adjudication as shared
-from assess import assist_nuggets, progress
+from assess import assist_nuggets, fastsave, progress
 from assess import judging as generic
 from assess.assignments import own_assignment
 from assess.models import Judgment, Nugget
 from config import params
+from config.auth import read_with_session, session_companion
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, organizer_required, role_required
 from corpus import viewer
 from pooling.evaluations import LoadError, read_upload
@@ -268,13 +269,15 @@ def _refused(exc):
     return JsonResponse({"error": str(exc)}, status=exc.status)
 
 
+@read_with_session(fastsave.ITEM_WITH_SESSION, "item_id")  # the item is read in the session's statement
 @require_POST
 @assessor_required
 def judge(request, item_id):
     """Who: the assessor the item's topic is assigned to. Save a judgment: JSON {version, value: {label,
     nuggets}} in, the saved version and value out; 409 with the newer judgment when it changed elsewhere."""
     try:
-        item = generic.load_item(request.user, item_id)  # with the role and closure: the save path's one read
+        # with the role and closure: the save path's one read, made with the session's (read_with_session)
+        item = generic.load_item(request.user, item_id, session_companion(request))
     except PoolItem.DoesNotExist:
         raise Http404("no such pool item") from None
     if item.evaluation.track != judging.TRACK:

@@ -5,9 +5,12 @@ run checker page's report."""
 import json
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from assess.models import Assignment, Invitation
+from tests.samples import assert_item_read_with_session
 from tests.test_keymap import assert_page_keys
 from tests.tracks.biogen.test_pipeline import FIXTURES, SHARED, items_of, judged, pooled  # noqa: F401 (fixtures)
 from tests.tracks.biogen.test_pipeline import evaluation as evaluation  # noqa: F401
@@ -28,14 +31,16 @@ def test_the_assessor_judges_a_citation_as_json_with_versions(client, judged):
     url = reverse("biogen:judge", args=[citation.pk])
     stale = client.post(url, json.dumps({"version": 0, "value": {"label": "neutral"}}), content_type="application/json")
     assert stale.status_code == 409 and stale.json()["value"]["label"] == "supports" and stale.json()["version"] == 1
-    ok = client.post(
-        url,
-        json.dumps(
-            {"version": 1, "value": {"label": "supports", "evidence": ["39% lower risk of myocardial infarction"]}}
-        ),
-        content_type="application/json",
-    )
+    with CaptureQueriesContext(connection) as seen:
+        ok = client.post(
+            url,
+            json.dumps(
+                {"version": 1, "value": {"label": "supports", "evidence": ["39% lower risk of myocardial infarction"]}}
+            ),
+            content_type="application/json",
+        )
     assert ok.status_code == 200 and ok.json()["version"] == 2
+    assert_item_read_with_session(seen.captured_queries)
     assert "m=39%25+lower+risk+of+myocardial+infarction" in ok.json()["frame_url"]
     frame = client.get(ok.json()["frame_url"].split("#")[0])
     assert b'<mark class="hl' in frame.content and b"39% lower risk of myocardial infarction" in frame.content

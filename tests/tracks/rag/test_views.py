@@ -5,9 +5,12 @@ another assessor's pages not found, text from runs escaped, the organizer's over
 import json
 
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from assess.models import Assignment, Judgment, Nugget
+from tests.samples import assert_item_read_with_session
 from tests.test_keymap import assert_page_keys
 from tests.tracks.rag.test_pipeline import FIXTURES, T, items, judged, pooled, seg  # noqa: F401 (fixtures)
 from tracks.rag import judging
@@ -39,8 +42,10 @@ def test_the_assessor_saves_as_json_with_versions(client, judged):
     client.force_login(ann)
     r = items(topic, "relevance")[seg(0, 0)]
     url = reverse("rag:judge", args=[r.pk])
-    first = post(client, url, {"version": 0, "value": {"label": "3"}})
+    with CaptureQueriesContext(connection) as seen:
+        first = post(client, url, {"version": 0, "value": {"label": "3"}})
     assert first.status_code == 200 and first.json()["version"] == 1
+    assert_item_read_with_session(seen.captured_queries)
     stale = post(client, url, {"version": 0, "value": {"label": "1"}})
     assert stale.status_code == 409 and stale.json()["value"]["label"] == "3" and stale.json()["version"] == 1
     bad = post(client, url, {"version": 1, "value": {"label": "full_support"}})
