@@ -668,7 +668,7 @@ def run(args):
     broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/0")
     # before Django reads its settings: this process's Celery app pings the worker on this broker and queue
     os.environ.update(CELERY_BROKER_URL=broker, CELERY_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER="1")
-    setup_django("assay_bench_judging")
+    setup_django(os.environ.get("BENCH_JUDGING_DB", "assay_bench_judging"))  # (one per engineer)
     from django.db import connection
 
     from config.celery import app
