@@ -4,7 +4,8 @@ tests/fixtures/scoring/full_rescoring.json holds every Score row (value and deta
 topic ident and measure) that the scorer of commit 608d855 stored for four small synthetic evaluations: TREC 2007
 as generated, the same with binary nugget weights, TREC 2004 weighting, unjudged items and an organizer's NIL
 decision, and its questions recast as TAC 2008 (rigid and squishy lists) and ciQA (recall by length) topics.
-Values are compared exactly (JSON keeps a float's shortest repr, which reads back to the same double).
+Values are compared exactly (JSON keeps a float's shortest repr, which reads back to the same double). Since
+issue 32 each series row's detail also holds the exact sums a live pass updates ("sums"); nothing else changed.
 
 Regenerate (only when a scoring change is meant to change stored numbers): ASSAY_WRITE_GOLDEN=1 pytest this file.
 """

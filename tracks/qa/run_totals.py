@@ -45,6 +45,23 @@ def rounded(total):
     return total / (1 << SHIFT)
 
 
+def packed(total):
+    """An exact sum as short text: the hex digits of its odd part and its power of two ("c-3" is 12 × 2**-3).
+    (Full hex digits of a sum in 2**-1074 units take ~270 characters where a few series values need ~15.)"""
+    if not total:
+        return "0"
+    zeros = (total & -total).bit_length() - 1
+    return f"{total >> zeros:x}@{SHIFT - zeros}"
+
+
+def unpacked(text):
+    """packed()'s sum back, in 2**-1074 units."""
+    if text == "0":
+        return 0
+    digits, power = text.split("@")
+    return int(digits, 16) << (SHIFT - int(power))
+
+
 class RunTotals:
     """The sums over one run's series that its run-level rows are made of."""
 
@@ -161,9 +178,10 @@ def full_run_rows(run_ids, series_details):
     return [row for run_id in run_ids for row in totals[run_id].rows(run_id)]
 
 
-def live_run_rows(run_ids, series_ids, new_series):
+def live_run_rows(run_ids, series_ids, new_series, stored_series=None):
     """Run-level rows after a live pass recomputed `series_ids` ({(run, series): (value, detail)} in `new_series`):
-    each run's stored sums minus the series' stored rows plus their new ones.
+    each run's stored sums minus the series' stored rows plus their new ones (`stored_series`, [(run, series,
+    value, detail)], when the caller read them already).
 
     A run whose stored sums are missing, or count another number of series than its stored series rows (a series
     deleted since: a topic file reloaded), is summed again from all its series rows."""
@@ -177,7 +195,10 @@ def live_run_rows(run_ids, series_ids, new_series):
         rankings refresh (scoring.registry.memo; RunTotals are made afresh from them each time)."""
         sums = list(scores.filter(scope=Score.RUN, topic__isnull=True, measure="score").values_list("run_id", "detail"))
         counts = dict(series_scores.values("run_id").annotate(n=Count("id")).values_list("run_id", "n"))
-        rows = list(series_scores.filter(topic_id__in=series_ids).values_list("run_id", "value", "detail"))
+        if stored_series is None:
+            rows = list(series_scores.filter(topic_id__in=series_ids).values_list("run_id", "value", "detail"))
+        else:
+            rows = [(run_id, value, detail) for run_id, _, value, detail in stored_series]
         return sums, counts, rows
 
     sums, rows_now, series_rows = memo(("qa.run_totals", tuple(run_ids), frozenset(series_ids)), read)
