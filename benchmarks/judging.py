@@ -91,8 +91,8 @@ def add_arguments(parser):
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a setting of the --against server only (e.g. `--against . --against-env WEB_THREADS=1` pairs two "
-        "configurations of this checkout)",
+        help="a setting of the --against server and its worker only (e.g. `--against . --against-env WEB_THREADS=1` "
+        "pairs two configurations of this checkout)",
     )
     parser.add_argument(
         "--against",
@@ -715,8 +715,9 @@ def run(args):
         configurations = [(on, {}, port, production.ROOT, server)]
         if args.previous:
             configurations.append((previous, PREVIOUS_WORKER, port, production.ROOT, server))
-        if other is not None:
-            configurations.append((against, {}, other_port, Path(args.against).resolve(), other))
+        if other is not None:  # (its settings reach its worker too: two worker configurations pair so)
+            against_env = dict(s.split("=", 1) for s in args.against_env)
+            configurations.append((against, against_env, other_port, Path(args.against).resolve(), other))
         tuning = dict(setting.split("=", 1) for setting in args.worker_env)
         for mode in args.modes.split(","):
             repeats = {id(numbers): [] for numbers in (on, previous, off, against)}
