@@ -32,8 +32,8 @@ def _lock_state(evaluation_id):
 
 def store(evaluation, batch):
     """Upsert the batch's rows inside the caller's transaction: identical stored rows are kept (with their
-    computed_at), changed ones rewritten (in place on PostgreSQL, with their ids), rows the batch's scopes no longer
-    produce deleted. Returns the rows written.
+    computed_at), changed ones replaced, rows the batch's scopes no longer produce deleted. Returns the rows
+    written.
 
     The comparison is made here, against the stored rows of the batch's scopes read in one query: most judgments
     change few stored numbers, so only those few rows are written (a full comparison in the database meant
@@ -54,16 +54,12 @@ def store(evaluation, batch):
             "pk", "run_id", "scope", "topic_id", "measure", "value", "detail"
         )
     }
-    in_place = connection.vendor == "postgresql"
-    fresh, changed, gone = [], [], []
+    fresh, gone = [], []
     for r in batch.rows:
         old = stored.pop((r.run_id, r.scope, r.topic_id, r.measure), None)
         if old is not None:
             if old[1] == r.value and (old[2] == r.detail or old[2] == json.loads(json.dumps(r.detail))):
                 continue  # (the second test: tuples and non-text keys come back from JSON as lists and text)
-            if in_place:
-                changed.append((old[0], r))
-                continue
             gone.append(old[0])
         fresh.append(r)
     gone.extend(pk for pk, _, _ in stored.values())
@@ -71,32 +67,10 @@ def store(evaluation, batch):
     for start in range(0, len(gone), BATCH):
         Score.objects.filter(pk__in=gone[start : start + BATCH]).delete()
     now = timezone.now()  # (what auto_now gives rows saved one by one)
-    _update_in_place(changed, now)
     insert_rows(
         Score, SCORE_COLUMNS, [(r.run_id, r.scope, r.topic_id, r.measure, r.value, r.detail, now) for r in fresh]
     )
-    return len(fresh) + len(changed)
-
-
-def _update_in_place(changed, now):
-    """Give stored rows ([(pk, ScoreRow)]) their new value and detail, on PostgreSQL, in one UPDATE per batch.
-
-    A live pass changes thousands of rows (every run's row of a judged question: its pool counts), and a row
-    replaced by a delete and an insert added an entry to each of Score's five indexes; an UPDATE that changes no
-    indexed column lets PostgreSQL keep the new version on the row's page with none (a HOT update) when there is
-    room. Their runs and topics need no lock (_still_there): the rows exist, and a deleter of their run or topic
-    deletes them after this commit."""
-    table = connection.ops.quote_name(Score._meta.db_table)
-    sql = (
-        f"UPDATE {table} AS s SET value = v.value, detail = v.detail::jsonb, computed_at = %s "
-        "FROM unnest(%s::bigint[], %s::float8[], %s::text[]) AS v(id, value, detail) WHERE s.id = v.id"
-    )
-    with connection.cursor() as cursor:
-        for start in range(0, len(changed), BATCH):
-            part = changed[start : start + BATCH]
-            pks = [pk for pk, _ in part]
-            values = [r.value for _, r in part]
-            cursor.execute(sql, [now, pks, values, [json.dumps(r.detail) for _, r in part]])
+    return len(fresh)
 
 
 def _still_there(rows):
