@@ -396,3 +396,29 @@ def test_live_series_from_stored_sums_equal_a_full_rescoring_and_fall_back_when_
     assert rescore_stale_topics(ev.id) >= 1
     assert summed_again
     _assert_live_equals_full(ev)
+
+
+def test_a_live_pass_compares_with_the_rows_its_scorer_read_and_drops_rows_no_longer_produced():
+    """The QA scorer hands store() the stored rows it read for its sums (ScoreBatch.stored): unchanged rows are
+    kept with their ids, and rows of those scopes that the pass no longer produces (another measure) are deleted,
+    as when store() read them itself."""
+    from tracks.qa.scorer import score_qa
+
+    t = tiny_trec2007(slug="handed")
+    ev, q = t["evaluation"], t["q"]["216.2"]
+    rescore_evaluation(ev.id)
+    series = q.parent
+    orphans = [
+        Score.objects.create(run=t["runA"], scope=scope, topic=topic, measure="obsolete", value=1)
+        for scope, topic in ((Score.QUESTION, q), (Score.SERIES, series))
+    ]
+    kept = Score.objects.get(run=t["runB"], scope=Score.QUESTION, topic=q, measure="score").pk
+    batch = score_qa(ev, {q.id})
+    assert q.id in batch.stored_question_ids and series.id in batch.stored_series_ids
+    assert (t["runA"].id, Score.QUESTION, q.id, "obsolete") in batch.stored
+    with transaction.atomic():
+        mark_stale(q)
+    assert rescore_stale_topics(ev.id) >= 1
+    assert not Score.objects.filter(pk__in=[o.pk for o in orphans]).exists()
+    assert Score.objects.get(run=t["runB"], scope=Score.QUESTION, topic=q, measure="score").pk == kept
+    _assert_live_equals_full(ev)

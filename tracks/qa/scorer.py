@@ -432,23 +432,26 @@ def _same_ids(acc, expected):
 
 
 def stored_series_rows(run_ids, series_ids):
-    """[(run, series, value, detail)] of the stored series rows: the same under every reading of one rankings
-    refresh (scoring.registry.memo)."""
+    """[(pk, run, scope, series, measure, value, detail)] of every stored series-scope row of `series_ids`: the same
+    under every reading of one rankings refresh (scoring.registry.memo)."""
 
     def read():
-        rows = Score.objects.filter(
-            run_id__in=run_ids, scope=Score.SERIES, measure="score", topic_id__in=series_ids
-        ).order_by()
-        return list(rows.values_list("run_id", "topic_id", "value", "detail"))
+        rows = Score.objects.filter(run_id__in=run_ids, scope=Score.SERIES, topic_id__in=series_ids).order_by()
+        return list(rows.values_list(*ROW_FIELDS))
 
     return memo(("qa.series_rows", tuple(run_ids), frozenset(series_ids)), read)
 
 
+# The stored rows as the scorer reads them for a live pass and hands them to scoring.rescore.store (ScoreBatch.stored)
+ROW_FIELDS = ("pk", "run_id", "scope", "topic_id", "measure", "value", "detail")
+
+
 def series_partials(questions, run_ids, series_ids, qids, series_rows):
-    """{(run, series): accumulator} of the recomputed series' other questions (those not in `qids`): each series'
-    stored sums (series_rows, detail["sums"]) minus the stored rows of its questions recomputed now. So a pass
-    reads the rows of the questions it recomputes, not every other question of their series (it read ~50,000
-    rows with their JSON detail per pass at 50 assessors: most of a pass's PostgreSQL time, issue 32).
+    """({(run, series): accumulator} of the recomputed series' other questions (those not in `qids`), the stored
+    question-scope rows read (ROW_FIELDS), the questions whose rows they are): each series' stored sums
+    (series_rows, detail["sums"]) minus the stored rows of its questions recomputed now. So a pass reads the rows
+    of the questions it recomputes, not every other question of their series (it read ~50,000 rows with their
+    JSON detail per pass at 50 assessors: most of a pass's PostgreSQL time, issue 32).
 
     A series whose stored sums are missing (scored before they were kept), do not match its questions now (one
     added, removed, moved or retyped: ids and types are checked) or lack a run is summed from its other
@@ -456,7 +459,9 @@ def series_partials(questions, run_ids, series_ids, qids, series_rows):
     out = defaultdict(_new_acc)
     wanted = {sid: _fingerprint(questions, questions.series_questions[sid]) for sid in series_ids}
     bad = set()
-    for run_id, sid, _, detail in series_rows:
+    for _, run_id, _, sid, measure, _, detail in series_rows:
+        if measure != "score":
+            continue
         acc = _acc_from_series(detail or {})
         if acc is None or not _same_ids(acc, wanted[sid]):
             bad.add(sid)
@@ -466,13 +471,13 @@ def series_partials(questions, run_ids, series_ids, qids, series_rows):
     recomputed = [q for q in qids if questions.info[q]["series"] not in bad]
 
     def read():
-        rows = Score.objects.filter(
-            run_id__in=run_ids, scope=Score.QUESTION, measure="score", topic_id__in=recomputed
-        ).order_by()
-        return list(rows.values_list("run_id", "topic_id", "value", "detail"))
+        rows = Score.objects.filter(run_id__in=run_ids, scope=Score.QUESTION, topic_id__in=recomputed).order_by()
+        return list(rows.values_list(*ROW_FIELDS))
 
     old = memo(("qa.question_rows", tuple(run_ids), frozenset(recomputed)), read) if recomputed else []
-    for run_id, q, value, detail in old:
+    for _, run_id, _, q, measure, value, detail in old:
+        if measure != "score":
+            continue
         info = questions.info[q]
         key = (run_id, info["series"])
         if info["series"] in bad:
@@ -483,13 +488,15 @@ def series_partials(questions, run_ids, series_ids, qids, series_rows):
             bad.add(info["series"])
     others = {sid: [q for q in questions.series_questions[sid] if q not in qids] for sid in series_ids}
     for sid in series_ids:  # what is left must be exactly the other questions' rows
-        if sid not in bad and any(not _same_ids(out[(r, sid)], _fingerprint(questions, others[sid])) for r in run_ids):
-            bad.add(sid)
+        if sid not in bad:
+            left = _fingerprint(questions, others[sid])
+            if any(not _same_ids(out[(r, sid)], left) for r in run_ids):
+                bad.add(sid)
     if bad:
         for key in [key for key in out if key[1] in bad]:
             del out[key]
         out.update(stored_series_partials(run_ids, [q for sid in sorted(bad) for q in others[sid]]))
-    return out
+    return out, old, set(recomputed)
 
 
 def stored_series_partials(run_ids, topic_ids):
@@ -640,7 +647,9 @@ def score_qa(evaluation, topic_ids):
     question_values = {key: (s.value, s.detail) for key, s in scores.items()}
     if not full:  # the affected series' other questions keep their stored scores
         stored_series = stored_series_rows(run_ids, series_ids)
-        partials = series_partials(questions, run_ids, series_ids, qids, stored_series)
+        partials, stored_questions, read_questions = series_partials(
+            questions, run_ids, series_ids, qids, stored_series
+        )
     else:
         stored_series = partials = None
     s_results = series_results(questions, question_values, weights, partials)
@@ -652,6 +661,13 @@ def score_qa(evaluation, topic_ids):
     if full:
         runs = run_totals.full_run_rows(run_ids, series_details)
     else:  # from the runs' stored sums and the series recomputed now, not every series of every run
-        runs = run_totals.live_run_rows(run_ids, series_ids, series_details, stored_series)
+        series_scores = [(r, sid, v, d) for _, r, _, sid, measure, v, d in stored_series if measure == "score"]
+        runs = run_totals.live_run_rows(run_ids, series_ids, series_details, series_scores)
     rows = question_rows(scores) + series_rows(s_results) + runs
-    return ScoreBatch(rows=rows, question_ids=qids, series_ids=series_ids, run_level=True, full=full)
+    batch = ScoreBatch(rows=rows, question_ids=qids, series_ids=series_ids, run_level=True, full=full)
+    if not full:  # store() compares with the rows read here instead of reading them again
+        batch.stored = {
+            (r, scope, t, m): (pk, v, d) for pk, r, scope, t, m, v, d in (*stored_series, *stored_questions)
+        }
+        batch.stored_question_ids, batch.stored_series_ids = read_questions, set(series_ids)
+    return batch
