@@ -35,6 +35,27 @@ worker configured as before issue 19 (its settings are environment variables).
 History (issue 19, the earlier client, which forged sessions and re-judged hot rows): the worker runs one process,
 niced, SCORING_PASS_GAP_MS between passes; a pass clears its marks after its scores commit, so no save waits on
 its locks; a save that moves an item between answer classes sends that class's entry of the classes panel only.
+
+History (issue 32, the rescoring worker's CPU per save; 2 cores shared with three other engineers' benchmarks and
+tests, load average 3.4-12.6, so wall-clock figures and freshness here are starvation figures: the worker at nice
+10 got 0.04-0.07 cores). `--modes rate --seconds 20 --repeat 2 --against <dde263f checkout>` (before/after
+alternated, medians): CPU per save web+postgres+worker 4.87 ms after against 5.97 before (worker stopped: 4.32);
+worker 0.385 / 0.321 ms, postgres 1.19 / 1.88 ms (0.96 stopped), so the worker's share with its PostgreSQL
+backend 0.61 against 1.25 ms (ratio 0.49); freshness p50 4.6 / 11.5 s, p95 7.4 s after; load average 7.7 / 8.6,
+CPU probe 0.27 / 0.48 s (the before runs met a busier machine: a starved worker makes fewer, larger passes, which
+flatters its CPU per save). Controlled, in one process per checkout on copies of this benchmark's data (each pass
+after 200 saves made as the assessors here make them, one series each, in order: ~50 questions per pass; four
+alternated rounds of three passes, load average 5.9-10, probe 0.32 s), worker + PostgreSQL-backend CPU per pass:
+769 ms before, 569 ms with a series' other questions taken from its stored exact sums (PostgreSQL's share 387 ->
+169 ms: it had aggregated ~50,000 stored question rows with their JSON per pass), 472 ms with store() comparing
+against the rows the scorer read and the other Python cuts (ratio 0.61). A pass costs about the same for 100 saves
+as for 200 (~50 questions either way), so CPU per save falls with the gap: in-process at 100 saves/s (a thread
+saving, the task's pass loop beside it, two alternated pairs, load average 4.5-5.5, probe 0.24 s), fixed 250 ms
+gap against the adaptive one (200 % of the last pass, gap + 2 passes <= 1.5 s): worker + backend CPU per save
+6.78 / 6.60 and 5.04 / 3.69 ms, freshness p95 2.11 / 2.61 and 1.42 / 1.43 s. (An uncapped gap of 200 %, at most
+1 s, halved CPU per save, 5.8 -> 3.1 ms, but took p95 freshness from 1.5 to 2.1 s on this machine.) An in-place
+UPDATE of changed rows instead of delete + COPY was measured and dropped (PostgreSQL 150 against 146 ms per pass,
+the worker +65 ms).
 """
 
 import asyncio

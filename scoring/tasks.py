@@ -23,14 +23,17 @@ def _pass_budget(app):
 
 def pass_gap(last_pass, settings):
     """Seconds to wait before the next pass, after one of `last_pass` seconds, while judgments keep coming:
-    SCORING_PASS_GAP_PERCENT of the last pass, at least SCORING_PASS_GAP_MS and at most SCORING_PASS_GAP_MAX_MS.
+    SCORING_PASS_GAP_PERCENT of the last pass, but never so long that the gap and two such passes exceed
+    SCORING_FRESHNESS_MS, and never shorter than SCORING_PASS_GAP_MS.
 
-    A pass costs a part that grows with the questions it recomputes and a part that does not (the series and runs
-    it touches, its statements); saves arriving faster make passes longer, so the gap widens with the rate and each
-    pass covers more saves for the same fixed part, while the worker stays busy at most 1/(1 + percent/100) of the time.
-    The cap bounds what freshness pays: a save waits at most a gap and two passes (issue 32)."""
+    A pass costs a part that grows with the questions it recomputes and a larger part that does not (the series
+    and runs it touches, its statements: at 50 assessors a pass costs about the same for 100 saves as for 200,
+    issue 32); saves arriving fast make passes longer, so the gap widens with the rate and each pass covers more
+    saves for the same cost. A save waits at most a gap and two passes (the one under way when it commits, the one
+    that takes it): the cap keeps that within the freshness aimed at, and a long pass (a starved worker) gets the
+    shortest gap."""
     low = settings.SCORING_PASS_GAP_MS / 1000
-    high = max(low, settings.SCORING_PASS_GAP_MAX_MS / 1000)
+    high = max(low, settings.SCORING_FRESHNESS_MS / 1000 - 2 * last_pass)
     return min(high, max(low, settings.SCORING_PASS_GAP_PERCENT / 100 * last_pass))
 
 
