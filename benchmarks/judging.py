@@ -55,7 +55,12 @@ gap against the adaptive one (200 % of the last pass, gap + 2 passes <= 1.5 s): 
 6.78 / 6.60 and 5.04 / 3.69 ms, freshness p95 2.11 / 2.61 and 1.42 / 1.43 s. (An uncapped gap of 200 %, at most
 1 s, halved CPU per save, 5.8 -> 3.1 ms, but took p95 freshness from 1.5 to 2.1 s on this machine.) An in-place
 UPDATE of changed rows instead of delete + COPY was measured and dropped (PostgreSQL 150 against 146 ms per pass,
-the worker +65 ms).
+the worker +65 ms). The final commit against dde263f, same command, on a quieter machine (load average 4.4 / 4.0,
+CPU probe 0.19 / 0.21 s; 199.99 / 199.32 saves/s achieved): freshness p50 1.07 against 2.34 s, p95 1.57 s (goal
+<= 2 s met), all scored 0.49 / 1.85 s after the load; CPU per save web+postgres+worker 6.68 against 7.79 ms (5.03
+stopped), postgres 1.77 / 3.13 ms (1.03 stopped), worker 1.34 / 0.95 ms: the worker's share with its backend 2.08
+against 3.05 ms (ratio 0.68), though it now keeps up (passes ~1 s apart where the old ones, PostgreSQL-bound, fell
+2-3 s behind and so covered more saves each); save p99 80 / 113 ms (77 stopped).
 """
 
 import asyncio
