@@ -45,6 +45,32 @@ the default is kept.
 History (issue 19, the earlier client, which forged sessions and re-judged hot rows): the worker runs one process,
 niced, SCORING_PASS_GAP_MS between passes; a pass clears its marks after its scores commit, so no save waits on
 its locks; a save that moves an item between answer classes sends that class's entry of the classes panel only.
+
+History (issue 32, the rescoring worker's CPU per save; 2 cores shared with three other engineers' benchmarks and
+tests, load average 3.4-12.6, so wall-clock figures and freshness here are starvation figures: the worker at nice
+10 got 0.04-0.07 cores). `--modes rate --seconds 20 --repeat 2 --against <dde263f checkout>` (before/after
+alternated, medians): CPU per save web+postgres+worker 4.87 ms after against 5.97 before (worker stopped: 4.32);
+worker 0.385 / 0.321 ms, postgres 1.19 / 1.88 ms (0.96 stopped), so the worker's share with its PostgreSQL
+backend 0.61 against 1.25 ms (ratio 0.49); freshness p50 4.6 / 11.5 s, p95 7.4 s after; load average 7.7 / 8.6,
+CPU probe 0.27 / 0.48 s (the before runs met a busier machine: a starved worker makes fewer, larger passes, which
+flatters its CPU per save). Controlled, in one process per checkout on copies of this benchmark's data (each pass
+after 200 saves made as the assessors here make them, one series each, in order: ~50 questions per pass; four
+alternated rounds of three passes, load average 5.9-10, probe 0.32 s), worker + PostgreSQL-backend CPU per pass:
+769 ms before, 569 ms with a series' other questions taken from its stored exact sums (PostgreSQL's share 387 ->
+169 ms: it had aggregated ~50,000 stored question rows with their JSON per pass), 472 ms with store() comparing
+against the rows the scorer read and the other Python cuts (ratio 0.61). A pass costs about the same for 100 saves
+as for 200 (~50 questions either way), so CPU per save falls with the gap: in-process at 100 saves/s (a thread
+saving, the task's pass loop beside it, two alternated pairs, load average 4.5-5.5, probe 0.24 s), fixed 250 ms
+gap against the adaptive one (200 % of the last pass, gap + 2 passes <= 1.5 s): worker + backend CPU per save
+6.78 / 6.60 and 5.04 / 3.69 ms, freshness p95 2.11 / 2.61 and 1.42 / 1.43 s. (An uncapped gap of 200 %, at most
+1 s, halved CPU per save, 5.8 -> 3.1 ms, but took p95 freshness from 1.5 to 2.1 s on this machine.) An in-place
+UPDATE of changed rows instead of delete + COPY was measured and dropped (PostgreSQL 150 against 146 ms per pass,
+the worker +65 ms). The final commit against dde263f, same command, on a quieter machine (load average 4.4 / 4.0,
+CPU probe 0.19 / 0.21 s; 199.99 / 199.32 saves/s achieved): freshness p50 1.07 against 2.34 s, p95 1.57 s (goal
+<= 2 s met), all scored 0.49 / 1.85 s after the load; CPU per save web+postgres+worker 6.68 against 7.79 ms (5.03
+stopped), postgres 1.77 / 3.13 ms (1.03 stopped), worker 1.34 / 0.95 ms: the worker's share with its backend 2.08
+against 3.05 ms (ratio 0.68), though it now keeps up (passes ~1 s apart where the old ones, PostgreSQL-bound, fell
+2-3 s behind and so covered more saves each); save p99 80 / 113 ms (77 stopped).
 """
 
 import asyncio
@@ -101,8 +127,8 @@ def add_arguments(parser):
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a setting of the --against server only (e.g. `--against . --against-env WEB_THREADS=1` pairs two "
-        "configurations of this checkout)",
+        help="a setting of the --against server and its worker only (e.g. `--against . --against-env WEB_THREADS=1` "
+        "pairs two configurations of this checkout)",
     )
     parser.add_argument(
         "--against",
@@ -678,7 +704,7 @@ def run(args):
     broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/0")
     # before Django reads its settings: this process's Celery app pings the worker on this broker and queue
     os.environ.update(CELERY_BROKER_URL=broker, CELERY_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER="1")
-    setup_django("assay_bench_judging")
+    setup_django(os.environ.get("BENCH_JUDGING_DB", "assay_bench_judging"))  # (one per engineer)
     from django.db import connection
 
     from config.celery import app
@@ -725,8 +751,9 @@ def run(args):
         configurations = [(on, {}, port, production.ROOT, server)]
         if args.previous:
             configurations.append((previous, PREVIOUS_WORKER, port, production.ROOT, server))
-        if other is not None:
-            configurations.append((against, {}, other_port, Path(args.against).resolve(), other))
+        if other is not None:  # (its settings reach its worker too: two worker configurations pair so)
+            against_env = dict(s.split("=", 1) for s in args.against_env)
+            configurations.append((against, against_env, other_port, Path(args.against).resolve(), other))
         tuning = dict(setting.split("=", 1) for setting in args.worker_env)
         for mode in args.modes.split(","):
             repeats = {id(numbers): [] for numbers in (on, previous, off, against)}

@@ -265,6 +265,11 @@ WORKER_NICE = env_int("WORKER_NICE", 10)
 # Milliseconds a rescoring task waits before another pass while judgments keep arriving: the marks of a burst
 # gather into one pass (each pass recomputes the runs' totals and writes WAL every save's commit must flush).
 SCORING_PASS_GAP_MS = env_int("SCORING_PASS_GAP_MS", 250)
+# The gap widens with the pass before it (scoring.tasks.pass_gap): this percentage of its duration, as long as
+# the gap and two such passes stay within SCORING_FRESHNESS_MS. Saves arriving fast make long passes; fewer,
+# larger passes then cost less per save.
+SCORING_PASS_GAP_PERCENT = env_int("SCORING_PASS_GAP_PERCENT", 200)
+SCORING_FRESHNESS_MS = env_int("SCORING_FRESHNESS_MS", 1500)
 # Processes that check a batch of uploaded run files at once (pooling.formats.parallel) while the uploading one
 # stores them; 1: every file checked in the uploading process. Only large batches of a format that allows it use
 # them (BOLT citations). They pay on idle cores; on a machine busy with other work, 1 costs less CPU
@@ -275,6 +280,8 @@ for _name, _value, _low, _high in (
     ("WORKER_CONCURRENCY", CELERY_WORKER_CONCURRENCY, 1, 1000),
     ("WORKER_NICE", WORKER_NICE, 0, 19),  # (raising the priority would need privileges a worker should not have)
     ("SCORING_PASS_GAP_MS", SCORING_PASS_GAP_MS, 0, 60_000),
+    ("SCORING_FRESHNESS_MS", SCORING_FRESHNESS_MS, 0, 600_000),
+    ("SCORING_PASS_GAP_PERCENT", SCORING_PASS_GAP_PERCENT, 0, 10_000),
 ):
     if not _low <= _value <= _high:
         raise ConfigurationError(f"{_name}={_value} is outside {_low}..{_high}")

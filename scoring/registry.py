@@ -67,6 +67,13 @@ class ScoreBatch:
     series_ids: set[int] = field(default_factory=set)
     run_level: bool = True
     full: bool = False
+    # The stored rows of some of those scopes, if the scorer read them already in this transaction:
+    # {(run, scope, topic, measure): (pk, value, detail)} holding every stored row (all measures) of the
+    # question-scope rows of `stored_question_ids` and the series-scope rows of `stored_series_ids`; store() then
+    # reads only the rest (a live pass's QA scorer reads them to update its sums: issue 32).
+    stored: dict[tuple[int, str, int | None, str], tuple[int, float | None, Any]] | None = None
+    stored_question_ids: set[int] = field(default_factory=set)
+    stored_series_ids: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True)

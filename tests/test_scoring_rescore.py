@@ -338,3 +338,87 @@ def test_live_passes_store_exactly_what_a_full_rescoring_stores():
     summed = run_level[(gone.run_id, "score")][1]
     assert summed["series"] == Score.objects.filter(run_id=gone.run_id, scope=Score.SERIES, measure="score").count()
     assert "sums" in run_level[(first.run_id, "score")][1]
+
+
+def test_live_series_from_stored_sums_equal_a_full_rescoring_and_fall_back_when_they_do_not_fit(monkeypatch):
+    """A live pass makes a recomputed series' other questions from the series' stored sums minus the stored rows of
+    the questions it recomputes (tracks.qa.scorer.series_partials), not by reading every other question's row: the
+    stored scores then equal a full rescoring's. Sums that are missing, or were made of other questions (one moved
+    to another series, one retyped), are not used: the series is summed from its questions' rows again."""
+    from pooling.models import Topic
+    from tracks.qa import scorer
+    from tracks.qa.synthetic import trec2007_sized
+
+    ev = trec2007_sized(slug="sums", series=5, questions=30, runs=4, seed=9)
+    rescore_evaluation(ev.id)
+    instance = list(Judgment.objects.filter(evaluation=ev, kind="instance").select_related("topic", "assessor", "item"))
+    summed_again = []
+    every = scorer.stored_series_partials
+    monkeypatch.setattr(scorer, "stored_series_partials", lambda *a: summed_again.append(a) or every(*a))
+
+    def flip(judgments):
+        for j in judgments:
+            label = "incorrect" if j.value["label"] == "globally-correct" else "globally-correct"
+            _save(j, {"label": label, "answer_class": None})
+        assert rescore_stale_topics(ev.id) >= 1
+        _assert_live_equals_full(ev)
+
+    flip(instance[:60:5])  # several questions of several series, some twice
+    assert summed_again == []  # every series from its stored sums
+
+    # one run's sums of a series gone (scored before they were kept): that series is summed again, and keeps sums
+    j = instance[7]
+    series_id = j.topic.parent_id
+    row = Score.objects.filter(scope=Score.SERIES, topic_id=series_id, measure="score").order_by("run_id").first()
+    del row.detail["sums"]
+    row.save()
+    flip([j])
+    assert len(summed_again) == 1
+    assert (
+        "sums"
+        in Score.objects.get(pk=Score.objects.get(run_id=row.run_id, topic_id=series_id, scope=Score.SERIES).pk).detail
+    )
+
+    # a question moved to another series and one retyped, in place (a topics file reloaded): the sums no longer
+    # describe those series' questions
+    moved, retyped = (
+        Topic.objects.filter(evaluation=ev, parent__isnull=False, kind=kind).order_by("id").first()
+        for kind in ("FACTOID", "LIST")
+    )
+    other_series = Topic.objects.filter(evaluation=ev, parent__isnull=True).exclude(pk=moved.parent_id).first()
+    Topic.objects.filter(pk=moved.pk).update(parent=other_series)
+    Topic.objects.filter(pk=retyped.pk).update(kind="FACTOID")
+    summed_again.clear()
+    with transaction.atomic():
+        mark_stale(moved)
+        mark_stale(retyped)
+        mark_stale(Topic.objects.get(pk=moved.parent_id))  # the series it left
+    assert rescore_stale_topics(ev.id) >= 1
+    assert summed_again
+    _assert_live_equals_full(ev)
+
+
+def test_a_live_pass_compares_with_the_rows_its_scorer_read_and_drops_rows_no_longer_produced():
+    """The QA scorer hands store() the stored rows it read for its sums (ScoreBatch.stored): unchanged rows are
+    kept with their ids, and rows of those scopes that the pass no longer produces (another measure) are deleted,
+    as when store() read them itself."""
+    from tracks.qa.scorer import score_qa
+
+    t = tiny_trec2007(slug="handed")
+    ev, q = t["evaluation"], t["q"]["216.2"]
+    rescore_evaluation(ev.id)
+    series = q.parent
+    orphans = [
+        Score.objects.create(run=t["runA"], scope=scope, topic=topic, measure="obsolete", value=1)
+        for scope, topic in ((Score.QUESTION, q), (Score.SERIES, series))
+    ]
+    kept = Score.objects.get(run=t["runB"], scope=Score.QUESTION, topic=q, measure="score").pk
+    batch = score_qa(ev, {q.id})
+    assert q.id in batch.stored_question_ids and series.id in batch.stored_series_ids
+    assert (t["runA"].id, Score.QUESTION, q.id, "obsolete") in batch.stored
+    with transaction.atomic():
+        mark_stale(q)
+    assert rescore_stale_topics(ev.id) >= 1
+    assert not Score.objects.filter(pk__in=[o.pk for o in orphans]).exists()
+    assert Score.objects.get(run=t["runB"], scope=Score.QUESTION, topic=q, measure="score").pk == kept
+    _assert_live_equals_full(ev)

@@ -90,3 +90,18 @@ def test_a_broker_that_stays_down_is_logged_with_a_traceback_once_a_minute(caplo
             staleness._broker_down(evaluation_id, now=at)
     levels = [(r.levelname, r.exc_info is not None) for r in caplog.records]
     assert levels == [("WARNING", True), ("DEBUG", False), ("DEBUG", False), ("WARNING", True)]
+
+
+def test_the_gap_between_passes_widens_with_the_pass_before_it_within_its_bounds(settings):
+    """Saves arriving fast make long passes: the next one waits a multiple of the last (fewer, larger passes),
+    never less than SCORING_PASS_GAP_MS, and never so long that the gap and two such passes exceed
+    SCORING_FRESHNESS_MS (a save waits at most that)."""
+    from scoring.tasks import pass_gap
+
+    settings.SCORING_PASS_GAP_MS, settings.SCORING_FRESHNESS_MS, settings.SCORING_PASS_GAP_PERCENT = 250, 1500, 200
+    assert pass_gap(0.01, settings) == 0.25  # a short pass (a few saves): the floor
+    assert pass_gap(0.2, settings) == pytest.approx(0.4)
+    assert pass_gap(0.4, settings) == pytest.approx(0.7)  # 0.8 would make gap + 2 passes 1.6 s
+    assert pass_gap(2.0, settings) == 0.25  # a long pass (or a starved worker): the floor, freshness first
+    settings.SCORING_PASS_GAP_PERCENT = 0  # the fixed gap of before
+    assert pass_gap(0.3, settings) == 0.25

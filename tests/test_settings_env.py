@@ -82,6 +82,8 @@ def test_debug_off_without_allowed_hosts_is_a_startup_error():
         ("WORKER_NICE", "20"),
         ("WORKER_CONCURRENCY", "0"),
         ("SCORING_PASS_GAP_MS", "-1"),
+        ("SCORING_FRESHNESS_MS", "-1"),
+        ("SCORING_PASS_GAP_PERCENT", "-1"),
         ("RUN_CHECK_PROCESSES", "0"),
     ],
 )

@@ -45,6 +45,23 @@ def rounded(total):
     return total / (1 << SHIFT)
 
 
+def packed(total):
+    """An exact sum as short text: the hex digits of its odd part and its power of two ("c-3" is 12 × 2**-3).
+    (Full hex digits of a sum in 2**-1074 units take ~270 characters where a few series values need ~15.)"""
+    if not total:
+        return "0"
+    zeros = (total & -total).bit_length() - 1
+    return f"{total >> zeros:x}@{SHIFT - zeros}"
+
+
+def unpacked(text):
+    """packed()'s sum back, in 2**-1074 units."""
+    if text == "0":
+        return 0
+    digits, power = text.split("@")
+    return int(digits, 16) << (SHIFT - int(power))
+
+
 class RunTotals:
     """The sums over one run's series that its run-level rows are made of."""
 
@@ -56,8 +73,9 @@ class RunTotals:
         self.counts = dict.fromkeys(COUNT_KEYS, 0)
         self.left_out, self.unjudged = Counter(), Counter()
 
-    def add(self, value, detail, sign=1):
-        """Add one series' (value, detail) to the sums, or take it away (sign -1)."""
+    def add(self, value, detail, sign=1, lists=True):
+        """Add one series' (value, detail) to the sums, or take it away (sign -1); `lists` False leaves its
+        question lists out (a series replaced by one with the same lists: they would cancel out)."""
         self.series += sign
         if value is not None:
             self.value_sum += sign * exact(value)
@@ -72,6 +90,8 @@ class RunTotals:
             acc[1] += sign * n
         for k in COUNT_KEYS:
             self.counts[k] += sign * detail.get(k, 0)
+        if not lists:
+            return
         for qs, key in ((self.left_out, "left_out_questions"), (self.unjudged, "unjudged_questions")):
             qs.update({q: sign for q in detail.get(key, ())})
 
@@ -161,9 +181,20 @@ def full_run_rows(run_ids, series_details):
     return [row for run_id in run_ids for row in totals[run_id].rows(run_id)]
 
 
-def live_run_rows(run_ids, series_ids, new_series):
+def _same_lists(detail, other):
+    """Whether two details of one series hold the same question lists (most passes leave them as they were):
+    taking one's away and adding the other's then changes nothing, and costs a Counter update per question."""
+    return (
+        detail is not None
+        and other is not None
+        and all(detail.get(key, ()) == other.get(key, ()) for key in ("left_out_questions", "unjudged_questions"))
+    )
+
+
+def live_run_rows(run_ids, series_ids, new_series, stored_series=None):
     """Run-level rows after a live pass recomputed `series_ids` ({(run, series): (value, detail)} in `new_series`):
-    each run's stored sums minus the series' stored rows plus their new ones.
+    each run's stored sums minus the series' stored rows plus their new ones (`stored_series`, [(run, series,
+    value, detail)], when the caller read them already).
 
     A run whose stored sums are missing, or count another number of series than its stored series rows (a series
     deleted since: a topic file reloaded), is summed again from all its series rows."""
@@ -177,27 +208,33 @@ def live_run_rows(run_ids, series_ids, new_series):
         rankings refresh (scoring.registry.memo; RunTotals are made afresh from them each time)."""
         sums = list(scores.filter(scope=Score.RUN, topic__isnull=True, measure="score").values_list("run_id", "detail"))
         counts = dict(series_scores.values("run_id").annotate(n=Count("id")).values_list("run_id", "n"))
-        rows = list(series_scores.filter(topic_id__in=series_ids).values_list("run_id", "value", "detail"))
+        if stored_series is None:
+            rows = list(
+                series_scores.filter(topic_id__in=series_ids).values_list("run_id", "topic_id", "value", "detail")
+            )
+        else:
+            rows = stored_series
         return sums, counts, rows
 
     sums, rows_now, series_rows = memo(("qa.run_totals", tuple(run_ids), frozenset(series_ids)), read)
     stored = {run_id: RunTotals.from_detail(detail or {}) for run_id, detail in sums}
-    old = defaultdict(list)
-    for run_id, value, detail in series_rows:
-        old[run_id].append((value, detail))
-    new = defaultdict(list)
-    for (run_id, _), vd in new_series.items():
-        new[run_id].append(vd)
+    old = defaultdict(dict)
+    for run_id, sid, value, detail in series_rows:
+        old[run_id][sid] = (value, detail)
+    new = defaultdict(dict)
+    for (run_id, sid), vd in new_series.items():
+        new[run_id][sid] = vd
     rows, again = [], []
     for run_id in run_ids:
         totals = stored.get(run_id)
         if totals is None or totals.series != rows_now.get(run_id, 0):
             again.append(run_id)
             continue
-        for value, detail in old[run_id]:
-            totals.add(value, detail, sign=-1)
-        for value, detail in new[run_id]:
-            totals.add(value, detail)
+        before, after = old[run_id], new[run_id]
+        for sid, (value, detail) in before.items():
+            totals.add(value, detail, sign=-1, lists=not _same_lists(detail, after.get(sid, (None, None))[1]))
+        for sid, (value, detail) in after.items():
+            totals.add(value, detail, lists=not _same_lists(before.get(sid, (None, None))[1], detail))
         rows += totals.rows(run_id)
     if again:
         every = {key: vd for key, vd in new_series.items() if key[0] in again}

@@ -10,7 +10,6 @@ of judged runs, "unjudged"), summed per series and in the run's "score" detail, 
 """
 
 import json
-import math
 from collections import defaultdict
 
 from django.db import connection
@@ -342,32 +341,162 @@ COUNTS = run_totals.COUNT_KEYS
 
 
 def _new_acc():
-    # "values": question type -> the values (math.fsum'd at the end: the same sum in whatever order they came)
-    acc = {"values": defaultdict(list), "left_out": 0, "left_out_questions": [], "unjudged_questions": []}
+    # "values": question type -> [exact sum of the values (run_totals.exact), how many]: a sum that a stored series'
+    # sums minus a question's old value plus its new one gives exactly as a sum made afresh would, in any order
+    # (rounded once, as math.fsum rounded the values' sum). "ids": question type -> [questions, sum of their
+    # ids], what the stored sums were made of (series_partials checks them against the series' questions now).
+    acc = {
+        "values": defaultdict(lambda: [0, 0]),
+        "left_out": 0,
+        "left_out_questions": [],
+        "unjudged_questions": [],
+        "ids": defaultdict(lambda: [0, 0]),
+    }
     return acc | dict.fromkeys(COUNTS, 0)
 
 
-def _add_question(acc, kind, value, detail, ident):
+def _add_question(acc, kind, value, detail, ident, tid, sign=1):
+    """Add one question's stored or new (value, detail) to a series' accumulator, or take it away (sign -1)."""
     if value is None:
-        acc["left_out"] += 1
+        acc["left_out"] += sign
     else:
-        acc["values"][kind].append(value)
+        values = acc["values"][kind]
+        values[0] += sign * run_totals.exact(value)
+        values[1] += sign
+    ids = acc["ids"][kind]
+    ids[0] += sign
+    ids[1] += sign * tid
     unjudged = bool(detail.get("unjudged"))
-    if detail.get("left_out") and not unjudged:  # an empty final answer set only counts once judging is done
-        acc["left_out_questions"].append(ident)
-    if unjudged:
-        acc["unjudged_questions"].append(ident)
+    for flagged, key in (
+        (detail.get("left_out") and not unjudged, "left_out_questions"),  # an empty final answer set only counts
+        (unjudged, "unjudged_questions"),  # once judging is done
+    ):
+        if flagged:
+            if sign > 0:
+                acc[key].append(ident)
+            else:
+                acc[key].remove(ident)  # (ValueError: the stored sums do not hold it; series_partials falls back)
     pool_judged, pool_items = detail.get("pool", (0, 0))
-    acc["pool_items"] += pool_items
-    acc["pool_judged"] += pool_judged
-    acc["unpooled"] += detail.get("unpooled", 0)
-    acc["questions"] += 1
-    acc["questions_judged"] += not unjudged
-    acc["entries"] += detail.get("entries", 0)
-    acc["judged"] += detail.get("judged", 0)
-    acc["nil_returned"] += int(bool(detail.get("nil_returned")))
-    acc["nil_correct"] += int(bool(detail.get("nil_correct")))
-    acc["nil_questions"] += int(bool(detail.get("nil_question")))
+    acc["pool_items"] += sign * pool_items
+    acc["pool_judged"] += sign * pool_judged
+    acc["unpooled"] += sign * detail.get("unpooled", 0)
+    acc["questions"] += sign
+    acc["questions_judged"] += sign * (not unjudged)
+    acc["entries"] += sign * detail.get("entries", 0)
+    acc["judged"] += sign * detail.get("judged", 0)
+    acc["nil_returned"] += sign * bool(detail.get("nil_returned"))
+    acc["nil_correct"] += sign * bool(detail.get("nil_correct"))
+    acc["nil_questions"] += sign * bool(detail.get("nil_question"))
+
+
+def _sums_json(acc):
+    """What a series row keeps of its accumulator beside the counts its detail shows anyway (detail["sums"])."""
+    return {
+        "types": {kind: [run_totals.packed(total), n] for kind, (total, n) in sorted(acc["values"].items()) if n},
+        "left_out": acc["left_out"],
+        "ids": {kind: ids for kind, ids in sorted(acc["ids"].items()) if ids[0]},
+    }
+
+
+def _acc_from_series(detail):
+    """The accumulator a stored series row was made from (its detail["sums"] and counts), or None without sums."""
+    sums = detail.get("sums")
+    if not isinstance(sums, dict):
+        return None
+    acc = _new_acc()
+    for kind, (total, n) in sums["types"].items():
+        acc["values"][kind] = [run_totals.unpacked(total), n]
+    for kind, (n, id_sum) in sums["ids"].items():
+        acc["ids"][kind] = [n, id_sum]
+    acc["left_out"] = sums["left_out"]
+    acc["left_out_questions"] = list(detail.get("left_out_questions", ()))
+    acc["unjudged_questions"] = list(detail.get("unjudged_questions", ()))
+    for k in COUNTS:
+        acc[k] = detail.get(k, 0)
+    return acc
+
+
+def _fingerprint(questions, tids):
+    """{question type: [questions, sum of their ids]} of `tids`, as an accumulator's "ids" holds them. Ids only
+    grow, so a question added, removed, moved to another series or given another type changes it."""
+    out = defaultdict(lambda: [0, 0])
+    for tid in tids:
+        ids = out[questions.info[tid]["kind"]]
+        ids[0] += 1
+        ids[1] += tid
+    return out
+
+
+def _same_ids(acc, expected):
+    return {k: v for k, v in acc["ids"].items() if v[0]} == {k: v for k, v in expected.items() if v[0]}
+
+
+def stored_series_rows(run_ids, series_ids):
+    """[(pk, run, scope, series, measure, value, detail)] of every stored series-scope row of `series_ids`: the same
+    under every reading of one rankings refresh (scoring.registry.memo)."""
+
+    def read():
+        rows = Score.objects.filter(run_id__in=run_ids, scope=Score.SERIES, topic_id__in=series_ids).order_by()
+        return list(rows.values_list(*ROW_FIELDS))
+
+    return memo(("qa.series_rows", tuple(run_ids), frozenset(series_ids)), read)
+
+
+# The stored rows as the scorer reads them for a live pass and hands them to scoring.rescore.store (ScoreBatch.stored)
+ROW_FIELDS = ("pk", "run_id", "scope", "topic_id", "measure", "value", "detail")
+
+
+def series_partials(questions, run_ids, series_ids, qids, series_rows):
+    """({(run, series): accumulator} of the recomputed series' other questions (those not in `qids`), the stored
+    question-scope rows read (ROW_FIELDS), the questions whose rows they are): each series' stored sums
+    (series_rows, detail["sums"]) minus the stored rows of its questions recomputed now. So a pass reads the rows
+    of the questions it recomputes, not every other question of their series (it read ~50,000 rows with their
+    JSON detail per pass at 50 assessors: most of a pass's PostgreSQL time, issue 32).
+
+    A series whose stored sums are missing (scored before they were kept), do not match its questions now (one
+    added, removed, moved or retyped: ids and types are checked) or lack a run is summed from its other
+    questions' stored rows instead (stored_series_partials)."""
+    out = defaultdict(_new_acc)
+    wanted = {sid: _fingerprint(questions, questions.series_questions[sid]) for sid in series_ids}
+    bad = set()
+    for _, run_id, _, sid, measure, _, detail in series_rows:
+        if measure != "score":
+            continue
+        acc = _acc_from_series(detail or {})
+        if acc is None or not _same_ids(acc, wanted[sid]):
+            bad.add(sid)
+        else:
+            out[(run_id, sid)] = acc
+    bad.update(sid for sid in series_ids for run_id in run_ids if (run_id, sid) not in out)
+    recomputed = [q for q in qids if questions.info[q]["series"] not in bad]
+
+    def read():
+        rows = Score.objects.filter(run_id__in=run_ids, scope=Score.QUESTION, topic_id__in=recomputed).order_by()
+        return list(rows.values_list(*ROW_FIELDS))
+
+    old = memo(("qa.question_rows", tuple(run_ids), frozenset(recomputed)), read) if recomputed else []
+    for _, run_id, _, q, measure, value, detail in old:
+        if measure != "score":
+            continue
+        info = questions.info[q]
+        key = (run_id, info["series"])
+        if info["series"] in bad:
+            continue
+        try:
+            _add_question(out[key], info["kind"], value, detail, info["ident"], q, sign=-1)
+        except ValueError:
+            bad.add(info["series"])
+    others = {sid: [q for q in questions.series_questions[sid] if q not in qids] for sid in series_ids}
+    for sid in series_ids:  # what is left must be exactly the other questions' rows
+        if sid not in bad:
+            left = _fingerprint(questions, others[sid])
+            if any(not _same_ids(out[(r, sid)], left) for r in run_ids):
+                bad.add(sid)
+    if bad:
+        for key in [key for key in out if key[1] in bad]:
+            del out[key]
+        out.update(stored_series_partials(run_ids, [q for sid in sorted(bad) for q in others[sid]]))
+    return out, old, set(recomputed)
 
 
 def stored_series_partials(run_ids, topic_ids):
@@ -383,7 +512,7 @@ def stored_series_partials(run_ids, topic_ids):
         for run_id, tid, series, kind, ident, value, detail in rows.values_list(
             "run_id", "topic_id", "topic__parent_id", "topic__kind", "topic__ident", "value", "detail"
         ):
-            _add_question(out[(run_id, series or tid)], kind, value, detail, ident)
+            _add_question(out[(run_id, series or tid)], kind, value, detail, ident, tid)
         return out
     sql = f"""
         SELECT s.run_id, coalesce(t.parent_id, t.id), t.kind,
@@ -396,7 +525,7 @@ def stored_series_partials(run_ids, topic_ids):
                                             AND s.detail->>'unjudged' IS DISTINCT FROM 'true'),
                array_agg(t.ident) FILTER (WHERE s.detail->>'unjudged' = 'true'),
                coalesce(sum((s.detail->'pool'->>1)::int), 0), coalesce(sum((s.detail->'pool'->>0)::int), 0),
-               coalesce(sum((s.detail->>'unpooled')::int), 0), count(*)
+               coalesce(sum((s.detail->>'unpooled')::int), 0), count(*), sum(t.id)::bigint
         FROM "{Score._meta.db_table}" s JOIN "{Topic._meta.db_table}" t ON t.id = s.topic_id
         WHERE s.run_id = ANY(%s) AND s.scope = 'question' AND s.measure = 'score' AND s.topic_id = ANY(%s)
         GROUP BY 1, 2, 3"""
@@ -425,9 +554,16 @@ def stored_series_partials(run_ids, topic_ids):
         pool_judged,
         unpooled,
         questions,
+        id_sum,
     ) in found:
         acc = out[(run_id, series)]
-        acc["values"][kind].extend(values or ())
+        total = acc["values"][kind]
+        for value in values or ():
+            total[0] += run_totals.exact(value)
+            total[1] += 1
+        ids = acc["ids"][kind]
+        ids[0] += questions
+        ids[1] += id_sum
         acc["left_out"] += nulls
         acc["left_out_questions"].extend(left_out or ())
         acc["unjudged_questions"].extend(unjudged or ())
@@ -450,14 +586,15 @@ def series_results(questions, question_values, weights, partials=None):
     accs = partials if partials is not None else defaultdict(_new_acc)
     for (run_id, q), (value, detail) in question_values.items():
         info = questions.info[q]
-        _add_question(accs[(run_id, info["series"])], info["kind"], value, detail, info["ident"])
+        _add_question(accs[(run_id, info["series"])], info["kind"], value, detail, info["ident"], q)
     out = {}
     for key, acc in accs.items():
-        sums = {kind: (math.fsum(values), len(values)) for kind, values in acc["values"].items() if values}
+        sums = {kind: (run_totals.rounded(total), n) for kind, (total, n) in acc["values"].items() if n}
         s = combine.series_score_from_sums(sums, weights, acc["left_out"])
         extra = {k: acc[k] for k in COUNTS}
         extra["left_out_questions"] = sorted(acc["left_out_questions"])
         extra["unjudged_questions"] = sorted(acc["unjudged_questions"])
+        extra["sums"] = _sums_json(acc)
         out[key] = (s, extra)
     return out
 
@@ -509,10 +646,12 @@ def score_qa(evaluation, topic_ids):
 
     question_values = {key: (s.value, s.detail) for key, s in scores.items()}
     if not full:  # the affected series' other questions keep their stored scores
-        others = [q for sid in series_ids for q in questions.series_questions[sid] if q not in qids]
-        partials = stored_series_partials(run_ids, others)
+        stored_series = stored_series_rows(run_ids, series_ids)
+        partials, stored_questions, read_questions = series_partials(
+            questions, run_ids, series_ids, qids, stored_series
+        )
     else:
-        partials = None
+        stored_series = partials = None
     s_results = series_results(questions, question_values, weights, partials)
 
     series_details = {
@@ -522,6 +661,13 @@ def score_qa(evaluation, topic_ids):
     if full:
         runs = run_totals.full_run_rows(run_ids, series_details)
     else:  # from the runs' stored sums and the series recomputed now, not every series of every run
-        runs = run_totals.live_run_rows(run_ids, series_ids, series_details)
+        series_scores = [(r, sid, v, d) for _, r, _, sid, measure, v, d in stored_series if measure == "score"]
+        runs = run_totals.live_run_rows(run_ids, series_ids, series_details, series_scores)
     rows = question_rows(scores) + series_rows(s_results) + runs
-    return ScoreBatch(rows=rows, question_ids=qids, series_ids=series_ids, run_level=True, full=full)
+    batch = ScoreBatch(rows=rows, question_ids=qids, series_ids=series_ids, run_level=True, full=full)
+    if not full:  # store() compares with the rows read here instead of reading them again
+        batch.stored = {
+            (r, scope, t, m): (pk, v, d) for pk, r, scope, t, m, v, d in (*stored_series, *stored_questions)
+        }
+        batch.stored_question_ids, batch.stored_series_ids = read_questions, set(series_ids)
+    return batch
