@@ -151,7 +151,11 @@ def celery_worker(django_db_setup, django_db_blocker):
 
     queue = f"assay-test-{uuid.uuid4().hex[:8]}"
     node = f"{queue}@localhost"
+    # Its stale-score sweep runs at start-up only: every minute it would rescore whatever another test left
+    # stale in this database, such as the marks a test with the worker "stopped" (own_queue) counts on, which
+    # then saw a pass find nothing (a full-suite failure). The tests of the periodic sweep start their own worker.
     env = dict(os.environ, DATABASE_URL=database_url, CELERY_QUEUE=queue, CELERY_TASK_ALWAYS_EAGER="0")
+    env["SCORING_SWEEP_SECONDS"] = "0"
     env.pop("TEST_DATABASE_NAME", None)
     log = open(ROOT / f".pytest_cache/{queue}.log", "w") if (ROOT / ".pytest_cache").is_dir() else subprocess.DEVNULL
     old_queue = app.conf.task_default_queue
