@@ -54,6 +54,33 @@ A third run, quieter (load 3.4 -> 7.1, probe 0.284 -> 0.327): saved p95 (p50 / r
 parse of a page opened 46-68 ms on BioGen and RAG relevance/support against 25 ms on nugget assignment. Not the
 document frame: with it replaced by an empty div (one run, 12 presses, load 6.4) those pages still parsed in
 44-47 ms; what costs there is still to find.
+It was the document frame after all, the iframe element itself rather than its document: those pages are small
+(6.0-6.4 KB of HTML, 106-117 elements, no inline SVG, no large select, nothing blocking in <head>; the nugget
+assignment page is 8.2 KB, 147 elements, with no frame), and Chromium's trace (Playwright's tracing, load ~5) of
+a relevance page showed ParseHTML stopping at the <iframe> line: creating the child frame (its about:blank
+document and window, ~10 ms) used up the parser's budget, so it yielded to a layout and paint before the rest
+and domInteractive came 20-30 ms later (the previous page's frame being detached falls in the next page's
+commit, inside "parse", too). The empty-div run above, alone at load 6.4, did not show the difference; paired in
+one session it shows. Opening each page 18 times by URL (Navigation Timing, p50 parse, in one session, load 4.5
+-> 13.9): relevance 55.6 and 69.4 ms with the frame,
+23.9 without any; support 52.2 and 68.0 against 22.1. The frame now comes inside a <template> (inert to the
+parser: `document_frame ... later=True`, templates/corpus/_frame.html) that static/js/frames.js puts in at
+DOMContentLoaded, after the page's deferred scripts have bound its keys and at the moment it used to get its src
+anyway; the same 18 openings (load 12.0 -> 17.4): relevance 70.9 -> 42.9 ms, support 53.4 -> 30.0 ms. Then this
+benchmark, 30 presses, alternated before/after (before: 15 presses first), load average 9.4-15.5 throughout
+(other engineers' work), CPU probe 0.22-0.64 s against 0.22 quiet; p50 parse / scripts, next item p50 (p95), ms:
+  before  relevance 54.8 / 9.1, 150.2 (190.8); 70.9 / 18.9, 222.6 (284.9); 87.7 / 11.1, 201.1 (258.0)
+  after   relevance 46.5 / 2.8, 173.2 (227.2); 35.8 / 3.2, 162.3 (218.3); 63.9 / 3.3, 142.2 (177.5)
+  before  support 56.4 / 21.0, 141.1 (187.5); 70.4 / 13.2, 145.3 (226.3); 75.1 / 16.6, 152.0 (244.8)
+  after   support 70.3 / 6.0, 163.5 (215.6); 38.5 / 5.3, 128.3 (185.8); 42.1 / 7.9, 115.2 (155.4)
+  nugget assignment (unchanged, the load's witness): parse 45.5, 65.9, 71.1 before; 62.3, 73.0, 55.9 after.
+Parse over the nugget page's in the same run: relevance 1.20, 1.08, 1.23 -> 0.75, 0.49, 1.14; support 1.24,
+1.07, 1.06 -> 1.13, 0.53, 0.75; the scripts part (the frame's src set by frames.js) 9-21 -> 3-8 ms. BioGen's
+item pages parse as before (36.0-64.2 against 37.8-51.2): of its items only citations show the abstract's frame,
+and its pages without one parse in 2.5 ms of main-thread work in the trace, the rest of the 30-40 ms waiting for
+the 2 loaded cores. What remains of next item at this load is the request (30-66 ms p50), the CPU the previous
+page's frame still takes (its own renderer process, starting and laying out the document, when keys come fast)
+and the machine; the htmx swap of BOLT and QA would also save the page's commit and parse, not done here.
 """
 
 import os

@@ -150,6 +150,24 @@ def test_document_page_embeds_a_sandboxed_frame(client, demo, assessor):
     assert f"/corpus/demo-blog06/frame/{RAZR}/?m=camera+is+poor#mark-1" in frame
 
 
+def test_a_frame_sent_for_later_is_inert_and_as_sandboxed():
+    from django.template import engines
+
+    html = engines["django"].from_string("{% load corpus_viewer %}{% document_frame url later=True %}")
+    body = html.render({"url": "/corpus/c/frame/d/"})
+    # the parser makes no frame of a <template>'s content: frames.js puts it in at DOMContentLoaded
+    assert re.fullmatch(r"<template data-frame-later><iframe[^>]*></iframe></template>", body.strip().splitlines()[-1])
+    frame = re.search(r"<iframe[^>]*>", body).group()
+    assert (
+        re.search(r"\ssandbox(\s|>)", frame)
+        and "allow-" not in frame
+        and 'data-frame-src="/corpus/c/frame/d/"' in frame
+    )
+    assert "<template" not in engines["django"].from_string("{% load corpus_viewer %}{% document_frame url %}").render(
+        {"url": "/x/"}
+    )
+
+
 def test_browser_lists_and_searches(client, demo, organizer):
     client.force_login(organizer)
     body = client.get("/corpus/?q=20060105").content.decode()

@@ -37,7 +37,11 @@ def test_grade_a_segment_and_go_on_with_the_keyboard(page, login, live_server, a
     page.goto(live_server.url + reverse("rag:relevance", args=[assignment.pk, first.pk]))
     page.wait_for_load_state()
     assert page.locator("#segment-id").inner_text() == first.docid
-    assert page.locator("iframe.rag-frame[sandbox]").count() == 1
+    # the frame came inside a <template> (no frame while parsing) and frames.js put it in with its src
+    frame = page.locator("iframe.rag-frame[sandbox]")
+    assert frame.count() == 1 and page.locator("template[data-frame-later]").count() == 0
+    assert "/frame/" in frame.get_attribute("src")
+    page.frame_locator("iframe.rag-frame").locator("body").wait_for()
     with page.expect_navigation(url=f"**{reverse('rag:relevance', args=[assignment.pk, second.pk])}"):
         page.keyboard.press("4")  # perfectly relevant (grade 3), then the next ungraded segment
     assert Judgment.objects.get(item=first, assessor=ann).value == {"label": "3", "nuggets": {}}
