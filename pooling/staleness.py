@@ -204,8 +204,10 @@ def _enqueue(evaluation_id):
         if not pending.claim(evaluation_id):
             return False  # a task for this evaluation is already waiting and will read this mark
         try:
-            # No publish retries: with Redis down the judgment's request must not hang; the mark is enough.
-            app.send_task(RESCORE_TASK, (evaluation_id,), retry=False)
+            # No publish retries: with Redis down the judgment's request must not hang; the mark is enough. No
+            # result: nobody reads it, and asking for one made every publish subscribe to its result channel
+            # (and unsubscribe the last) and the worker store it (issue 32).
+            app.send_task(RESCORE_TASK, (evaluation_id,), retry=False, ignore_result=True)
         except Exception:
             pending.release(evaluation_id)
             raise
