@@ -10,6 +10,7 @@ the workers' periodic sweep (scoring.tasks.sweep) queues them again. A claim los
 """
 
 import base64
+import os
 import uuid
 from functools import lru_cache
 
@@ -89,7 +90,7 @@ def claim_and_queue(evaluation_id, task_name):
     ):
         return None
     queue = conf.task_default_queue
-    message = _message(task_name, evaluation_id, queue, app.thread_oid)
+    message = _message(task_name, evaluation_id, queue, app.thread_oid, os.getpid())
     message = message.replace(_ID, str(uuid.uuid4())).replace(_TAG, str(uuid.uuid4()))
     return bool(_script()(keys=[_key(evaluation_id), queue], args=[ttl_seconds(), message]))
 
@@ -98,10 +99,11 @@ _ID, _TAG = "assay-task-id-placeholder", "assay-delivery-tag-placeholder"  # nev
 
 
 @lru_cache(maxsize=256)
-def _message(task_name, evaluation_id, queue, reply_to):
+def _message(task_name, evaluation_id, queue, reply_to, pid):
     """The JSON kombu's Redis transport writes for app.send_task(task_name, (evaluation_id,), ignore_result=True)
     from this thread, with placeholder ids (the task's, three times, and the delivery tag): its headers and body
-    from Celery's own builder, wrapped as kombu wraps them (tests/test_save_path.py compares the two)."""
+    from Celery's own builder, wrapped as kombu wraps them (tests/test_save_path.py compares the two). `pid`
+    only keys the cache: a forked child builds its own, as Celery's origin header names the sending process."""
     from kombu.serialization import dumps
     from kombu.utils.json import dumps as envelope
 
