@@ -10,11 +10,13 @@ import json
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
-from assess.models import Judgment, JudgmentChange, TopicClosure
+from assess.models import Assignment, Invitation, Judgment, JudgmentChange, Nugget, TopicClosure
 from config import prepared
 from pooling.models import StaleTopic
 
-ITEM_FIELDS = ("id", "evaluation_id", "topic_id", "key", "pool_id", "docid", "text", "origin", "position")
+# data too: BOLT refuses a grouping view by it and BioGen's answer names its frame's PMIDs there; left out, the
+# first access to it would send a statement of its own
+ITEM_FIELDS = ("id", "evaluation_id", "topic_id", "key", "pool_id", "docid", "text", "origin", "position", "data")
 TOPIC_FIELDS = ("id", "evaluation_id", "parent_id", "ident", "kind", "text", "position")
 EVALUATION_FIELDS = ("id", "slug", "title", "track", "state", "settings")
 
@@ -59,6 +61,52 @@ def _item_sql(user):
 _ITEM = _item_sql("%s::integer")
 # load_item's query as config.auth.read_with_session takes it: the session's user is u.id, TRUE marks a row found
 ITEM_WITH_SESSION = "SELECT TRUE, " + _item_sql("u.id").removeprefix("SELECT ")
+
+
+# A nugget with its question and evaluation, the user's assignment role on the question's series (as load_item's),
+# and whether the user is that series' primary assessor and an invited voter on it (the vote's permissions).
+NUGGET_FIELDS = ("id", "topic_id", "text", "position", "created_by_id", "created_at")
+_SERIES = "COALESCE(t.parent_id, t.id)"
+
+
+def _nugget_sql(users):
+    """`users`: what the FROM clause starts with, binding the user as u.id."""
+    columns = [f"n.{c}" for c in NUGGET_FIELDS] + _COLUMNS[len(ITEM_FIELDS) :]
+    return (
+        f"SELECT {', '.join(columns)}, "
+        "(SELECT a.role FROM assess_assignment a WHERE a.assessor_id = u.id "
+        " AND (a.topic_id = t.id OR a.topic_id = t.parent_id) LIMIT 1), "
+        f"EXISTS (SELECT 1 FROM assess_assignment a WHERE a.assessor_id = u.id AND a.topic_id = {_SERIES} "
+        f" AND a.role = '{Assignment.PRIMARY}'), "
+        f"EXISTS (SELECT 1 FROM assess_invitation v WHERE v.user_id = u.id AND v.topic_id = {_SERIES} "
+        f" AND v.kind = '{Invitation.VOTER}') "
+        f"FROM {users}assess_nugget n JOIN pooling_topic t ON t.id = n.topic_id "
+        "JOIN pooling_evaluation e ON e.id = t.evaluation_id WHERE n.id = %s::bigint"
+    )
+
+
+_NUGGET = _nugget_sql("(SELECT %s::integer AS id) u CROSS JOIN ")
+# load_nugget's query as config.auth.read_with_session takes it (the session's user is u.id already)
+NUGGET_WITH_SESSION = "SELECT TRUE, " + _nugget_sql("").removeprefix("SELECT ")
+
+
+def load_nugget(user_id, nugget_id):
+    """(Nugget with .topic (.evaluation), .my_role, .series_primary, .series_voter) or None."""
+    row = prepared.fetchone(_NUGGET, [user_id, nugget_id])
+    return None if row is None else nugget_from_row(row)
+
+
+def nugget_from_row(row):
+    """load_nugget's answer from its row (or NUGGET_WITH_SESSION's, without its first column)."""
+    from pooling.models import Evaluation, Topic
+
+    conn = connections[DEFAULT_DB_ALIAS]
+    a, b = len(NUGGET_FIELDS), len(NUGGET_FIELDS) + len(TOPIC_FIELDS)
+    nugget = _build(Nugget, NUGGET_FIELDS, row[:a], conn)
+    nugget.topic = _build(Topic, TOPIC_FIELDS, row[a:b], conn)
+    nugget.topic.evaluation = _build(Evaluation, EVALUATION_FIELDS, row[b : b + len(EVALUATION_FIELDS)], conn)
+    nugget.my_role, nugget.series_primary, nugget.series_voter = row[-3:]
+    return nugget
 
 
 def load_item(user_id, item_id):

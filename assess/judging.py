@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from assess import fastsave
 from assess.kinds import InvalidValue, check_value
-from assess.models import Assignment, Invitation, Judgment, JudgmentChange, StructureChange, TopicClosure
+from assess.models import Assignment, Invitation, Judgment, JudgmentChange, Nugget, StructureChange, TopicClosure
 from config.auth import NOT_READ
 from config.roles import ORGANIZER, has_role
 from pooling.staleness import mark_stale, mark_stale_many, request_rescoring
@@ -152,6 +152,27 @@ def load_item(user, item_id, read=NOT_READ):
         .annotate(closed=Exists(closure), my_role=Subquery(role))
         .get(pk=item_id)
     )
+
+
+def load_nugget(user, nugget_id, read=NOT_READ):
+    """A nugget with its question and evaluation, plus — in the same query on PostgreSQL — the user's assignment
+    role on its series (`my_role`, as load_item's), whether they are the series' primary assessor
+    (`series_primary`) and whether they are invited to vote on it (`series_voter`). Raises Nugget.DoesNotExist.
+    `read`: what the view's read_with_session(fastsave.NUGGET_WITH_SESSION) read with the session."""
+    if fastsave.available():
+        if read is NOT_READ:
+            nugget = fastsave.load_nugget(user.pk, nugget_id)
+        else:
+            nugget = None if read is None else fastsave.nugget_from_row(read)
+        if nugget is None:
+            raise Nugget.DoesNotExist(f"no nugget {nugget_id}")
+        return nugget
+    nugget = Nugget.objects.select_related("topic__evaluation").get(pk=nugget_id)
+    series = series_id(nugget.topic)
+    nugget.my_role = assignment_role(user, nugget.topic)
+    nugget.series_primary = Assignment.objects.filter(assessor=user, topic_id=series, role=Assignment.PRIMARY).exists()
+    nugget.series_voter = Invitation.objects.filter(topic_id=series, user=user, kind=Invitation.VOTER).exists()
+    return nugget
 
 
 # --- the one judgment writer -----------------------------------------------------------------------------------

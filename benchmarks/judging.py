@@ -42,6 +42,15 @@ against the default four of three: web 2.94 vs 3.85 ms and 181 vs 127 saves/s in
 reversed pair, but two identically configured servers differed by 0.78 in a third: not settled on this machine,
 the default is kept.
 
+History (issue 32, the rescoring publish, one assessor at a time: every save publishes, as its worker starts each
+task before the next save): df469d1 (BOLT and QA nugget saves read with the session, the task sent without a
+result, claim and message in one Redis command) against a81a7fb, `--modes single --single 300 --repeat 2`, load
+5.0 / 4.8, CPU probe 0.22 / 0.26 s (before/after alternated, medians): CPU per save web 3.30 vs 3.50 ms (0.94),
+PostgreSQL 1.87 vs 2.02 (0.93), worker 1.12 vs 1.23 (0.91: it stores no result now), all three 6.28 vs 6.75
+(0.93; 4.68 with the worker stopped); p50 7.1 vs 7.5 ms, p99 27.1 vs 28.7 ms (26.4 / 27.8; stopped 19.0 / 30.5:
+the p99 here is the shared machine's, not the publish's); freshness p50 0.86 / 0.87 s; 0 errors, 0 lost.
+`benchmarks save_cpu --publish` isolates the publisher thread (its docstring: 0.39 of the send_task path).
+
 History (issue 19, the earlier client, which forged sessions and re-judged hot rows): the worker runs one process,
 niced, SCORING_PASS_GAP_MS between passes; a pass clears its marks after its scores commit, so no save waits on
 its locks; a save that moves an item between answer classes sends that class's entry of the classes panel only.

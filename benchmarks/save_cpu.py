@@ -7,6 +7,10 @@ too noisy on a shared machine. `--against DIR` measures another checkout's code 
 `--rounds` times in one run (the before/after of a change: medians and their ratio). Each measurement is a child
 process started in the checkout it measures; a CPU-speed probe and the load average are recorded beside.
 `--statements` lists each statement a save sends, how often and the backend's CPU in it; `--profile` the Python.
+`--publish`: every save publishes its rescoring task, as for one assessor whose worker starts each task before the
+next save (the child waits for its publisher thread and gives the claim back, as the task's start does, after each
+save; both in the process CPU, the give-back ~0.04 ms on either side). Without it the queue is never consumed, so
+after the first save only the Redis claim is paid. "web process" is the figure that includes the publisher thread.
 
 History (issue 32, on a 2-core machine shared with other work, load 4-14: thread CPU drifted +-35 % between
 rounds, so the deterministic counts are given beside the paired medians). Before (dde263f): 3 statements per save
@@ -22,6 +26,17 @@ two statements' client side ~0.35 ms, the session and user checks ~0.1, the bar 
 URL resolution ~0.04, all middleware together ~0.06 (each measured alone); dropping the FK checks of
 the judgment's evaluation and topic (-12 % of the write) or the redundant topic_id index (-5 %) was measured and
 not done.
+
+History of the publish (issue 32, `--publish`, paired rounds of 150 saves alternated with the commit before, CPU
+per save of the web process's threads other than the request's, i.e. the publisher): the rescoring task sent
+without a result (ignore_result: no SUBSCRIBE/UNSUBSCRIBE of its result channel per publish, no result stored by
+the worker) against a81a7fb, 6 rounds (load 9.8 -> 11.7, CPU probe 0.56 / 0.45 s: about 2.5x a quiet machine's):
+1.745 against 2.033 ms, pairs 0.77 0.69 0.88 0.95 0.87 0.89 (median 0.87); whole process 0.92, web thread 0.95,
+PostgreSQL 1.00. Then the claim and the message pushed in one Redis command (core.rescoring_claims.claim_and_queue:
+a Lua SET NX + LPUSH; the message built once per process and evaluation by Celery's own builder, fresh ids per
+publish; no kombu client made per message) against 1951d36, 6 rounds (load 9.6 -> 9.8, CPU probe 1.33 / 0.31 s):
+0.664 against 1.697 ms, pairs 0.34 0.40 0.37 0.38 0.39 0.44 (median 0.39); whole process 0.78, web thread 0.96,
+PostgreSQL 0.97 (neither changed: the publish is the publisher thread's).
 """
 
 import json
@@ -43,6 +58,11 @@ def add_arguments(parser):
         "--profile",
         metavar="FILE",
         help="afterwards, one more round of this checkout under cProfile (not counted): stats written to FILE",
+    )
+    parser.add_argument(
+        "--publish",
+        action="store_true",
+        help="every save publishes its rescoring task (the claim given back after each, as a started task does)",
     )
     parser.add_argument(
         "--statements",
@@ -79,6 +99,7 @@ def run(args):
         CELERY_QUEUE=f"assay-bench-save-cpu-{os.getpid()}",  # nobody consumes it: a waiting task's claim stays
         CELERY_TASK_ALWAYS_EAGER="0",
         BENCH_PASSWORD=PASSWORD,
+        BENCH_PUBLISH="1" if args.publish else "",
         # the pages render {% static %}: hashed names from a manifest, as in production
         STATIC_ROOT=os.environ.get("BENCH_STATIC_ROOT", str(ROOT / ".bench-staticfiles")),
     )
@@ -135,6 +156,7 @@ def run(args):
         ("web", "web thread"),
         ("process", "web process (with its publisher thread)"),
         ("pg", "PostgreSQL backend"),
+        ("others", "the web process's other threads (the publisher)"),
     ):
         extra = {"each": [round(r[key], 4) for r in got["this"]]}
         if "against" in got:
@@ -255,8 +277,29 @@ def _measure(username, items, saves, profile=None, statements=False):
     if statements:
         print(json.dumps(_statements(connection, backend, lambda: save(next(todo)), saves)))
         return
-    for _ in range(saves):
-        save(next(todo))
+    if os.environ.get("BENCH_PUBLISH"):
+        from core import rescoring_claims
+        from pooling import staleness
+        from pooling.models import PoolItem
+
+        evaluation = PoolItem.objects.get(pk=items[0]).evaluation_id
+        for _ in range(10):  # warm the publishing path too (the warm-up saves' claim was never given back)
+            rescoring_claims.release(evaluation)
+            staleness._enqueue(evaluation)
+        rescoring_claims.release(evaluation)
+        pg0, web0, process0 = backend_cpu(), time.thread_time(), time.process_time()  # without the above
+
+        def save_and_publish(item):
+            save(item)
+            staleness.wait_for_publisher()
+            rescoring_claims.release(evaluation)  # as the task's start does: the next save publishes again
+
+        for _ in range(saves):
+            save_and_publish(next(todo))
+        rescoring_claims._client().delete(os.environ["CELERY_QUEUE"])  # nobody consumes the tasks
+    else:
+        for _ in range(saves):
+            save(next(todo))
     if profile:
         profiler.disable()
         profiler.dump_stats(profile)
@@ -264,7 +307,8 @@ def _measure(username, items, saves, profile=None, statements=False):
     if connection.connection.info.backend_pid != backend:
         raise RuntimeError("the connection was replaced during the measurement: its backend's CPU is not all here")
     ms = 1000 / saves
-    print(json.dumps({"web": (web1 - web0) * ms, "process": (process1 - process0) * ms, "pg": (pg1 - pg0) * ms}))
+    web, process = (web1 - web0) * ms, (process1 - process0) * ms
+    print(json.dumps({"web": web, "process": process, "others": process - web, "pg": (pg1 - pg0) * ms}))
 
 
 def _statements(connection, backend, save, saves):

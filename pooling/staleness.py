@@ -201,11 +201,16 @@ def _enqueue(evaluation_id):
     if app.conf.task_always_eager:
         return None  # switched to in-process mode since the request was put (tests do): publishing would run it here
     try:
+        queued = pending.claim_and_queue(evaluation_id, RESCORE_TASK)  # one round trip, message built once
+        if queued is not None:
+            return queued  # False: a task for this evaluation is already waiting and will read this mark
         if not pending.claim(evaluation_id):
-            return False  # a task for this evaluation is already waiting and will read this mark
+            return False
         try:
-            # No publish retries: with Redis down the judgment's request must not hang; the mark is enough.
-            app.send_task(RESCORE_TASK, (evaluation_id,), retry=False)
+            # No publish retries: with Redis down the judgment's request must not hang; the mark is enough. No
+            # result: nobody reads it, and asking for one made every publish subscribe to its result channel
+            # (and unsubscribe the last) and the worker store it (issue 32).
+            app.send_task(RESCORE_TASK, (evaluation_id,), retry=False, ignore_result=True)
         except Exception:
             pending.release(evaluation_id)
             raise

@@ -123,12 +123,16 @@ def shown_proposals(evaluation, topic):
     )[0]
 
 
-def assert_item_read_with_session(queries):
-    """On PostgreSQL the save's item is read in the session's statement (config.auth.read_with_session): no
-    statement of its own."""
+def assert_item_read_with_session(queries, alias="i", tables=()):
+    """On PostgreSQL the save's item (alias "i": assess.fastsave's ITEM_WITH_SESSION; "n": the nugget of
+    NUGGET_WITH_SESSION) is read in the session's statement (config.auth.read_with_session): no statement of its
+    own, and none of `tables` read by any other statement (the ORM's reads name them quoted)."""
     from django.db import connection
 
     if connection.vendor == "postgresql":
         sqls = [q["sql"] for q in queries]
-        assert any("LEFT JOIN LATERAL (SELECT TRUE, i.id" in s for s in sqls)
-        assert not any(s.startswith("SELECT i.id") for s in sqls)
+        assert any(f"LEFT JOIN LATERAL (SELECT TRUE, {alias}.id" in s for s in sqls)
+        others = [s for s in sqls if "LEFT JOIN LATERAL" not in s]
+        assert not any(s.startswith(f"SELECT {alias}.id") for s in others)
+        for table in tables:
+            assert not any(f'FROM "{table}"' in s for s in others), f"{table} read on its own"

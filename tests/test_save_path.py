@@ -247,3 +247,69 @@ def test_changing_ones_own_password_keeps_that_session_signed_in(client, setup):
     again = RequestFactory().get("/")
     again.session = SessionStore(session_key=request.session.session_key)
     assert auth.get_user(again).pk == me.pk
+
+
+def test_the_one_round_trip_publish_queues_what_celery_queues(settings):
+    """Issue 32: core.rescoring_claims.claim_and_queue pushes the message Celery's send_task would (same headers,
+    body and properties; fresh ids each time) in the same command as the claim, and nothing while the claim is
+    held; a worker reads it like any other (the worker tests save through it)."""
+    import json
+    import uuid
+
+    import redis
+
+    from config.celery import app
+    from core import rescoring_claims as pending
+
+    if not settings.CELERY_BROKER_URL:
+        pytest.skip("CELERY_BROKER_URL is not set: this test reads the messages in Redis")
+    queue, evaluation = f"assay-test-{uuid.uuid4().hex[:8]}", 2**40 + 7
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    saved = (app.conf.task_default_queue, app.conf.task_always_eager)
+    app.conf.task_default_queue, app.conf.task_always_eager = queue, False
+    claim = pending._key(evaluation)  # (named after the queue)
+    try:
+        app.send_task(staleness.RESCORE_TASK, (evaluation,), retry=False, ignore_result=True)
+        assert pending.claim_and_queue(evaluation, staleness.RESCORE_TASK) is True
+        assert pending.claim_and_queue(evaluation, staleness.RESCORE_TASK) is False  # claimed: nothing pushed
+        assert not pending.claim(evaluation)
+        pending.release(evaluation)
+        assert pending.claim_and_queue(evaluation, staleness.RESCORE_TASK) is True
+        celerys, ours, again = (json.loads(m) for m in reversed(client.lrange(queue, 0, -1)))
+    finally:
+        app.conf.task_default_queue, app.conf.task_always_eager = saved
+        client.delete(queue, claim)
+
+    def ids(message):
+        headers, properties = message["headers"], message["properties"]
+        assert headers["id"] == headers["root_id"] == properties["correlation_id"]
+        return (
+            headers.pop("id"),
+            headers.pop("root_id"),
+            properties.pop("correlation_id"),
+            properties.pop("delivery_tag"),
+        )
+
+    seen = [ids(m) for m in (celerys, ours, again)]
+    assert len({i for found in seen for i in found}) == 6  # a task id and a delivery tag of its own each
+    assert ours == celerys == again
+    assert ours["headers"]["task"] == staleness.RESCORE_TASK and ours["headers"]["ignore_result"] is True
+    assert ours["properties"]["delivery_info"] == {"exchange": "", "routing_key": queue}
+
+
+def test_publishing_takes_the_long_way_where_the_one_round_trip_does_not_apply(monkeypatch):
+    """Routed tasks (or another broker) are sent by Celery itself, claim first."""
+    from config.celery import app
+    from core import rescoring_claims as pending
+
+    sent = []
+    monkeypatch.setattr(pending, "claim", lambda evaluation_id: True)
+    monkeypatch.setattr(app, "send_task", lambda name, args, **options: sent.append((name, args, options)))
+    saved = (app.conf.task_routes, app.conf.task_always_eager)
+    app.conf.task_routes, app.conf.task_always_eager = {staleness.RESCORE_TASK: {"queue": "elsewhere"}}, False
+    try:
+        assert pending.claim_and_queue(1, staleness.RESCORE_TASK) is None
+        assert staleness._enqueue(5) is True
+    finally:
+        app.conf.task_routes, app.conf.task_always_eager = saved
+    assert sent == [(staleness.RESCORE_TASK, (5,), {"retry": False, "ignore_result": True})]

@@ -206,14 +206,22 @@ def clean_citation_value(value, passage_length):
 
 def judge_citation(user, item, value, expected_version):
     """Save the user's citation judgment on a pool item of a topic assigned to them (primary or second)."""
-    role = role_on(user, item.topic)
+    # read with the item by assess.judging.load_item (the save view's; BOLT topics have no series above them)
+    role = item.my_role if hasattr(item, "my_role") else role_on(user, item.topic)
     if role is None:
         raise generic.Forbidden(f"topic {item.topic.ident} is not assigned to you")
     if item.data.get("bolt") == "view":
         raise BoltError("this item is a grouping view; judge it on the grouping page")
     clean = clean_citation_value(value, len(item.text))
     return generic.save_judgment(
-        user, topic=item.topic, kind="citation", role=role, item=item, value=clean, expected_version=expected_version
+        user,
+        topic=item.topic,
+        kind="citation",
+        role=role,
+        item=item,
+        value=clean,
+        expected_version=expected_version,
+        closed=getattr(item, "closed", None),
     )
 
 

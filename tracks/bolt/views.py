@@ -15,11 +15,12 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
+from assess import fastsave, keymap
 from assess import judging as generic
-from assess import keymap
 from assess.assignments import own_assignment
 from assess.models import Judgment
 from config import params
+from config.auth import read_with_session, session_companion
 from config.roles import ORGANIZER, PARTICIPANT, assessor_required, role_required
 from corpus import viewer
 from corpus.formats import bolt_forum
@@ -164,13 +165,18 @@ def _version(body):
     return version
 
 
+@read_with_session(fastsave.ITEM_WITH_SESSION, "item_id")  # the item is read in the session's statement
 @require_POST
 @assessor_required
 def judge(request, item_id):
     """Who: the assessor the item's topic is assigned to. Save a citation judgment (JSON in, JSON out)."""
-    item = get_object_or_404(
-        PoolItem.objects.select_related("topic", "evaluation"), pk=item_id, evaluation__track=judging.TRACK
-    )
+    try:
+        # with the role and closure: the save path's one read, made with the session's (read_with_session)
+        item = generic.load_item(request.user, item_id, session_companion(request))
+    except PoolItem.DoesNotExist:
+        raise Http404("no such pool item") from None
+    if item.evaluation.track != judging.TRACK:
+        raise Http404("not a BOLT pool item")
     return _json_save(
         request, lambda body: judging.judge_citation(request.user, item, _citation_value(body), _version(body))
     )

@@ -158,9 +158,10 @@ def vote(user, nugget, value, expected_version, later=False):
     question = nugget.topic
     if value not in questions.VOTES:
         raise JudgingError(f"a vote is one of {', '.join(questions.VOTES)}, not {value!r}")
-    role = assignment_role(user, question)
+    # read with the nugget by assess.judging.load_nugget (the save view's), asked here otherwise
+    role = nugget.my_role if hasattr(nugget, "my_role") else assignment_role(user, question)
     if later:
-        if not revote_asked(user, question):
+        if not revote_asked(user, question, nugget):
             raise Forbidden(f"the organizer has not asked you for a later vote set on series {series_ident(question)}")
         return save_judgment(
             user,
@@ -171,7 +172,7 @@ def vote(user, nugget, value, expected_version, later=False):
             value={"vote": value},
             expected_version=expected_version,
         )
-    if role != Assignment.PRIMARY and not may_vote(user, question):
+    if role != Assignment.PRIMARY and not may_vote(user, question, nugget):
         raise Forbidden(f"you are not a voter on series {series_ident(question)}")
     return save_judgment(
         user,

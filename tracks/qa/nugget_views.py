@@ -6,10 +6,11 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
-from assess import assist_nuggets, judging
+from assess import assist_nuggets, fastsave, judging
 from assess.models import Assignment, Judgment, Nugget
 from assess.official import REVOTE, VOTE
 from config import params
+from config.auth import read_with_session, session_companion
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, role_required
 from pooling.models import PoolItem, Topic
 from tracks.qa import nugget_judging, questions
@@ -150,12 +151,13 @@ def proposal(request, pk, qid, suggestion_id, index, action):
     return _workspace(request, assignment, question, message=message)
 
 
+@read_with_session(fastsave.ITEM_WITH_SESSION, "item_id")  # the item is read in the session's statement
 @assessor_required
 @require_POST
 def match(request, item_id):
     """Who: the primary assessor of the item's series. Which nuggets this [docid, answer-string] holds."""
     try:
-        item = judging.load_item(request.user, item_id)
+        item = judging.load_item(request.user, item_id, session_companion(request))
     except PoolItem.DoesNotExist:
         raise Http404("no such pool item") from None
     if item.my_role is None:
@@ -189,13 +191,17 @@ def match(request, item_id):
     )
 
 
+@read_with_session(fastsave.NUGGET_WITH_SESSION, "nugget_id")  # the nugget and who may vote, with the session
 @role_required(ASSESSOR, ORGANIZER)
 @require_POST
 def vote(request, nugget_id):
     """Who: the primary assessor of the nugget's series and the voters the organizer invited to it. `set=later`:
     the primary's later vote set, once the organizer asked for it."""
-    nugget = get_object_or_404(Nugget.objects.select_related("topic__evaluation"), pk=nugget_id)
-    if not may_vote(request.user, nugget.topic):
+    try:
+        nugget = judging.load_nugget(request.user, nugget_id, session_companion(request))
+    except Nugget.DoesNotExist:
+        raise Http404("no such nugget") from None
+    if not may_vote(request.user, nugget.topic, nugget):
         raise Http404("no such nugget among your series")
     later = request.POST.get("set") == "later"
     status, error = 200, None

@@ -4,7 +4,18 @@ from assess.judging import Forbidden, assignment_role, may_adjudicate, refuse_if
 from assess.models import Assignment, Invitation
 
 
-def may_vote(user, question):
+def _standing(read):
+    """(primary, voter) on the series as assess.judging.load_nugget read them with the nugget, or None."""
+    if read is None or not hasattr(read, "series_voter"):
+        return None
+    return read.series_primary, read.series_voter
+
+
+def may_vote(user, question, read=None):
+    """`read`: the nugget as assess.judging.load_nugget read it (its series standing then asks nothing)."""
+    standing = _standing(read)
+    if standing is not None:
+        return any(standing)
     sid = series_id(question)
     return (
         Assignment.objects.filter(assessor=user, topic_id=sid, role=Assignment.PRIMARY).exists()
@@ -12,9 +23,13 @@ def may_vote(user, question):
     )
 
 
-def revote_asked(user, question):
+def revote_asked(user, question, read=None):
     """Whether the organizer asked `user`, the primary assessor of the question's series, for a later vote set
-    (a voter invitation of the primary on their own series; TREC 2006/2007's ninth vote set)."""
+    (a voter invitation of the primary on their own series; TREC 2006/2007's ninth vote set). `read`: as
+    may_vote's."""
+    standing = _standing(read)
+    if standing is not None:
+        return all(standing)
     sid = series_id(question)
     return (
         Assignment.objects.filter(assessor=user, topic_id=sid, role=Assignment.PRIMARY).exists()

@@ -4,9 +4,12 @@ import json
 from pathlib import Path
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from assess.models import Assignment, Judgment
+from config.models import Session
 from corpus.loading import load_collection
 from pooling.evaluations import create_evaluation
 from pooling.models import PoolItem, RunEntry
@@ -15,6 +18,7 @@ from pooling.runs import RunFile, load_run_files
 from pooling.topics import load_topics
 from scoring.models import Score
 from tests.conftest import PASSWORD
+from tests.samples import assert_item_read_with_session
 from tracks.bolt import judging
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "bolt"
@@ -92,6 +96,35 @@ def test_judge_endpoint_saves_refuses_stale_and_strangers(client, setup):
     r = client.post(url, json.dumps({"version": 0, "value": {"rel": "no"}}), content_type="application/json")
     assert r.status_code == 403
     assert Judgment.objects.get(item=item).value["rel"] == "maybe"
+
+
+def test_the_save_reads_its_item_with_the_session_and_keeps_every_refusal(client, setup):
+    """Issue 32: the citation save's item, its role and its closure come with the session's statement (no read
+    of their own), and every refusal stays: an unknown item 404, a grouping view refused by its data, another
+    assessor's topic 403, a revoked session saves nothing."""
+    mine = judging.citation_items(setup["topic"])
+    c = client_for(client, setup["a1"])
+    body = {"version": 0, "value": {"rel": "yes", "trans": "accept", "chksrc": True, "relspans": []}}
+    with CaptureQueriesContext(connection) as seen:
+        r = c.post(reverse("bolt:judge", args=[mine[0].pk]), json.dumps(body), content_type="application/json")
+    assert r.status_code == 200 and r.json()["version"] == 1
+    assert_item_read_with_session(seen.captured_queries, tables=("pooling_poolitem", "assess_assignment"))
+    if connection.vendor == "postgresql":
+        assert len(seen.captured_queries) == 2  # the session's statement with the item, and the write
+    assert (
+        c.post(reverse("bolt:judge", args=[2**62]), json.dumps(body), content_type="application/json").status_code
+        == 404
+    )
+    ((_, view),) = judging.grouping_views(setup["topic"]).items()
+    r = c.post(reverse("bolt:judge", args=[view.pk]), json.dumps(body), content_type="application/json")
+    assert r.status_code == 400 and "grouping view" in r.json()["error"]
+    theirs = judging.citation_items(setup["other"].topic)[0]
+    r = c.post(reverse("bolt:judge", args=[theirs.pk]), json.dumps(body), content_type="application/json")
+    assert r.status_code == 403
+    Session.objects.all().delete()
+    r = c.post(reverse("bolt:judge", args=[mine[1].pk]), json.dumps(body), content_type="application/json")
+    assert r.status_code in (302, 403)
+    assert list(Judgment.objects.values_list("item_id", flat=True)) == [mine[0].pk]
 
 
 def test_untrusted_passage_is_escaped(client, setup):

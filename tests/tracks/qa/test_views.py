@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from assess import agreement
@@ -292,3 +293,53 @@ def test_auto_advance_goes_on_to_a_nugget_question_by_its_page(client, setup):
     end = client.get(reverse("qa:item_panel", args=[mine.pk, sample.questions["1.2"].pk, 0]) + "?want=end")
     nuggets = reverse("qa:question", args=[mine.pk, sample.questions["1.3"].pk])
     assert f'<a data-advance href="{nuggets}">open question 1.3 (nuggets)</a>' in end.content.decode()
+
+
+def test_nugget_saves_read_their_item_or_nugget_with_the_session_and_keep_every_refusal(
+    client, setup, make_user, organizer
+):
+    """Issue 32: the match save reads its item, the vote its nugget with who may vote on it, in the session's
+    statement (no read of their own); an unknown or another's item or nugget is still a 404 and a revoked session
+    saves nothing."""
+    from assess import judging
+    from config.models import Session
+    from tests.samples import assert_item_read_with_session
+    from tracks.qa import nugget_judging
+
+    sample, me, other, mine = setup
+    q = sample.questions["1.3"]
+    nugget = nugget_judging.create_nugget(me, q, "founded in 1909")
+    item = sample.items["1.3"][0]
+    login(client, me)
+    with CaptureQueriesContext(connection) as seen:
+        r = client.post(reverse("qa:match", args=[item.pk]), {"version": 0, "nuggets": [nugget.pk]})
+    assert r.status_code == 200 and "saved" in r.content.decode()
+    assert_item_read_with_session(seen.captured_queries, tables=("pooling_poolitem", "assess_assignment"))
+    with CaptureQueriesContext(connection) as seen:
+        r = client.post(reverse("qa:vote", args=[nugget.pk]), {"vote": "vital", "version": 0})
+    assert r.status_code == 200 and "saved" in r.content.decode()
+    tables = ("assess_nugget", "assess_assignment", "assess_invitation")
+    assert_item_read_with_session(seen.captured_queries, "n", tables)
+    if connection.vendor == "postgresql":
+        assert len(seen.captured_queries) == 2  # the session's statement with the nugget, and the write
+    assert client.post(reverse("qa:match", args=[2**62]), {"version": 0}).status_code == 404
+    assert client.post(reverse("qa:vote", args=[2**62]), {"vote": "okay", "version": 0}).status_code == 404
+    # a voter the organizer invited votes as the second; the other assessor, not invited, finds nothing
+    voter = make_user("voter", "assessor")
+    judging.invite(organizer, sample.evaluation, voter, Invitation.VOTER, sample.series[0])
+    login(client, voter)
+    with CaptureQueriesContext(connection) as seen:
+        assert client.post(reverse("qa:vote", args=[nugget.pk]), {"vote": "okay", "version": 0}).status_code == 200
+    assert_item_read_with_session(seen.captured_queries, "n", tables)
+    login(client, other)
+    assert client.post(reverse("qa:vote", args=[nugget.pk]), {"vote": "okay", "version": 0}).status_code == 404
+    assert client.post(reverse("qa:match", args=[item.pk]), {"version": 0}).status_code == 404
+    Session.objects.all().delete()  # revoked: nothing is saved for nobody
+    assert client.post(reverse("qa:vote", args=[nugget.pk]), {"vote": "okay", "version": 0}).status_code in (302, 403)
+    answer = client.post(reverse("qa:match", args=[sample.items["1.3"][1].pk]), {"version": 0})
+    assert answer.status_code in (302, 403)
+    assert sorted(Judgment.objects.values_list("kind", "assessor__username", "role")) == [
+        ("nugget_match", "me", "primary"),
+        ("nugget_vote", "me", "primary"),
+        ("nugget_vote", "voter", "secondary"),
+    ]
