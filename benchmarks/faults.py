@@ -341,12 +341,19 @@ def _terminate_connections(database, assessors, timeout=20.0):
         a.watched = True
     try:
         with connection.cursor() as cursor:
-            # the timeout makes pg_terminate_backend wait until each backend has exited
             cursor.execute(
-                "SELECT count(pg_terminate_backend(pid, %s)) FROM pg_stat_activity"
-                " WHERE datname = %s AND pid <> pg_backend_pid()",
-                [int(scaled(10) * 1000), database],
+                "SELECT array_agg(pid) FILTER (WHERE done) FROM (SELECT pid, pg_terminate_backend(pid) AS done"
+                " FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()) AS killed",
+                [database],
             )
+            pids = cursor.fetchone()[0] or []
+            # until they have exited (pg_terminate_backend's own wait looks every 100 ms: a wider window than needed)
+            exiting = Deadline(10)
+            while pids and not exiting.passed():
+                cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", [pids])
+                if not cursor.fetchone()[0]:
+                    break
+                time.sleep(0.002)
     finally:
         for a in assessors:
             a.exposed = False
