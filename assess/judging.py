@@ -19,12 +19,13 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q, Subquery
+from django.http import Http404
 from django.utils import timezone
 
 from assess import fastsave
 from assess.kinds import InvalidValue, check_value
 from assess.models import Assignment, Invitation, Judgment, JudgmentChange, Nugget, StructureChange, TopicClosure
-from config.auth import NOT_READ
+from config.auth import NOT_READ, session_companion
 from config.roles import ORGANIZER, has_role
 from pooling.staleness import mark_stale, mark_stale_many, request_rescoring
 
@@ -120,6 +121,21 @@ def refuse_if_closed(question, closed=None):
         closed = is_closed(question)
     if closed:
         raise QuestionClosed(question)
+
+
+def item_to_save(request, item_id, track, name):
+    """The pool item a track's judging save names, with its role and closure: the save path's one read, made with
+    the session's when the view is read_with_session(fastsave.ITEM_WITH_SESSION, "item_id"). Http404 unless it
+    exists and belongs to `track` (`name`: the track's name in the message)."""
+    from pooling.models import PoolItem
+
+    try:
+        item = load_item(request.user, item_id, session_companion(request))
+    except PoolItem.DoesNotExist:
+        raise Http404("no such pool item") from None
+    if item.evaluation.track != track:
+        raise Http404(f"not a {name} pool item")
+    return item
 
 
 def load_item(user, item_id, read=NOT_READ):

@@ -15,7 +15,7 @@ from assess import judging as generic
 from assess.assignments import own_assignment
 from assess.models import Judgment
 from config import params
-from config.auth import read_with_session, session_companion
+from config.auth import read_with_session
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, organizer_required, role_required
 from corpus import viewer
 from pooling.models import Evaluation, PoolItem, Topic
@@ -139,13 +139,7 @@ def judge(request, item_id):
     """Who: the assessor the item's topic is assigned to. Save a judgment: JSON {version, value: {label,
     evidence}} in; the saved version and value (and the frame showing the marked words) out; 409 with the newer
     judgment when it changed elsewhere."""
-    try:
-        # with the role and closure: the save path's one read, made with the session's (read_with_session)
-        item = generic.load_item(request.user, item_id, session_companion(request))
-    except PoolItem.DoesNotExist:
-        raise Http404("no such pool item") from None
-    if item.evaluation.track != judging.TRACK:
-        raise Http404("not a BioGen pool item")
+    item = generic.item_to_save(request, item_id, judging.TRACK, "BioGen")
     try:
         body = _json_body(request)
         value = body.get("value")

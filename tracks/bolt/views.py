@@ -20,7 +20,7 @@ from assess import judging as generic
 from assess.assignments import own_assignment
 from assess.models import Judgment
 from config import params
-from config.auth import read_with_session, session_companion
+from config.auth import read_with_session
 from config.roles import ORGANIZER, PARTICIPANT, assessor_required, role_required
 from corpus import viewer
 from corpus.formats import bolt_forum
@@ -170,13 +170,7 @@ def _version(body):
 @assessor_required
 def judge(request, item_id):
     """Who: the assessor the item's topic is assigned to. Save a citation judgment (JSON in, JSON out)."""
-    try:
-        # with the role and closure: the save path's one read, made with the session's (read_with_session)
-        item = generic.load_item(request.user, item_id, session_companion(request))
-    except PoolItem.DoesNotExist:
-        raise Http404("no such pool item") from None
-    if item.evaluation.track != judging.TRACK:
-        raise Http404("not a BOLT pool item")
+    item = generic.item_to_save(request, item_id, judging.TRACK, "BOLT")
     return _json_save(
         request, lambda body: judging.judge_citation(request.user, item, _citation_value(body), _version(body))
     )

@@ -17,7 +17,7 @@ from assess import judging as generic
 from assess.assignments import own_assignment
 from assess.models import Judgment, Nugget
 from config import params
-from config.auth import read_with_session, session_companion
+from config.auth import read_with_session
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, organizer_required, role_required
 from corpus import viewer
 from pooling.evaluations import LoadError, read_upload
@@ -275,13 +275,7 @@ def _refused(exc):
 def judge(request, item_id):
     """Who: the assessor the item's topic is assigned to. Save a judgment: JSON {version, value: {label,
     nuggets}} in, the saved version and value out; 409 with the newer judgment when it changed elsewhere."""
-    try:
-        # with the role and closure: the save path's one read, made with the session's (read_with_session)
-        item = generic.load_item(request.user, item_id, session_companion(request))
-    except PoolItem.DoesNotExist:
-        raise Http404("no such pool item") from None
-    if item.evaluation.track != judging.TRACK:
-        raise Http404("not a RAG pool item")
+    item = generic.item_to_save(request, item_id, judging.TRACK, "RAG")
     try:
         body = _json_body(request)
         value = body.get("value")
