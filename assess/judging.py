@@ -123,17 +123,17 @@ def refuse_if_closed(question, closed=None):
         raise QuestionClosed(question)
 
 
-def item_to_save(request, item_id, track, name):
+def item_to_save(request, item_id, track=None, name=""):
     """The pool item a track's judging save names, with its role and closure: the save path's one read, made with
     the session's when the view is read_with_session(fastsave.ITEM_WITH_SESSION, "item_id"). Http404 unless it
-    exists and belongs to `track` (`name`: the track's name in the message)."""
+    exists and, given a `track`, belongs to it (`name`: the track's name in the message)."""
     from pooling.models import PoolItem
 
     try:
         item = load_item(request.user, item_id, session_companion(request))
     except PoolItem.DoesNotExist:
         raise Http404("no such pool item") from None
-    if item.evaluation.track != track:
+    if track is not None and item.evaluation.track != track:
         raise Http404(f"not a {name} pool item")
     return item
 

@@ -30,7 +30,7 @@ from corpus.models import Document
 from pooling.models import Evaluation, PoolItem
 from scoring.models import Score
 from scoring.rescore import rescore_evaluation
-from tests.test_scoring_full_unchanged import _portable as portable  # (a series' sums hold id sums)
+from tests.test_scoring_full_unchanged import portable  # (a series' sums hold id sums)
 from tracks.qa.judgments_jsonl import structure_ids
 
 pytestmark = pytest.mark.django_db

@@ -33,11 +33,11 @@ def _snapshot(ev):
         "run__tag", "scope", "topic__ident", "measure", "value", "detail"
     )
     return sorted(
-        [tag, scope, ident, measure, value, _portable(detail)] for tag, scope, ident, measure, value, detail in rows
+        [tag, scope, ident, measure, value, portable(detail)] for tag, scope, ident, measure, value, detail in rows
     )
 
 
-def _portable(detail):
+def portable(detail):
     """The detail without what depends on the database's ids: the sum of the question ids a series' sums hold."""
     sums = detail.get("sums")
     if isinstance(sums, dict) and "ids" in sums:

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from assess import documents, fastsave, judging, keymap, progress
 from assess.models import AnswerClass, Assignment, Judgment
 from config import params, prepared
-from config.auth import read_with_session, session_companion
+from config.auth import read_with_session
 from config.roles import assessor_required
 from pooling.models import PoolItem
 from tracks.qa import instance_judging, questions
@@ -243,10 +243,7 @@ def bar_context(item, role, judgment, message=None, error=None):
 def judge(request, item_id):
     """Who: the assessor assigned to the item's series (primary or second). Save a label, or put the item into
     an answer class (existing or new); answers with the judgment bar partial."""
-    try:
-        item = judging.load_item(request.user, item_id, session_companion(request))
-    except PoolItem.DoesNotExist:
-        raise Http404("no such pool item") from None
+    item = judging.item_to_save(request, item_id)  # (any QA track: the role below says whose it is)
     if item.my_role is None:
         raise Http404("no such pool item among your assignments")
     post = request.POST

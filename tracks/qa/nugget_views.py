@@ -12,7 +12,7 @@ from assess.official import REVOTE, VOTE
 from config import params
 from config.auth import read_with_session, session_companion
 from config.roles import ASSESSOR, ORGANIZER, assessor_required, role_required
-from pooling.models import PoolItem, Topic
+from pooling.models import Topic
 from tracks.qa import nugget_judging, questions
 from tracks.qa.access import my_assignment, question_of
 from tracks.qa.panels import attach_match, attach_suggestion, votes_by_nugget, workspace_context
@@ -156,10 +156,7 @@ def proposal(request, pk, qid, suggestion_id, index, action):
 @require_POST
 def match(request, item_id):
     """Who: the primary assessor of the item's series. Which nuggets this [docid, answer-string] holds."""
-    try:
-        item = judging.load_item(request.user, item_id, session_companion(request))
-    except PoolItem.DoesNotExist:
-        raise Http404("no such pool item") from None
+    item = judging.item_to_save(request, item_id)  # (any QA track: the role below says whose it is)
     if item.my_role is None:
         raise Http404("no such pool item among your assignments")
     nuggets = list(Nugget.objects.filter(topic=item.topic).order_by("position", "id"))
