@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from assess import adjudication as shared
-from assess import fastsave, progress
+from assess import fastsave, item_nav, progress
 from assess import judging as generic
 from assess.assignments import own_assignment
 from assess.models import Judgment
@@ -67,7 +67,8 @@ def topic_page(request, pk):
 @assessor_required
 def item_page(request, pk, item_id):
     """Who: the assessor the topic is assigned to. One answer, sentence or citation (the sentence beside the
-    cited abstract) with its labels, each one key."""
+    cited abstract) with its labels, each one key. Moving between items (htmx) gets the item's panel only
+    (assess.item_nav)."""
     assignment = own_assignment(request.user, pk, judging.TRACK)
     items = judging.topic_items(assignment.topic)
     at = next((n for n, i in enumerate(items) if i.pk == item_id), None)
@@ -91,9 +92,10 @@ def item_page(request, pk, item_id):
         "judge_url": reverse("biogen:judge", args=[item.pk]),
         "kind": item.data.get("kind"),
     }
-    return render(
+    return item_nav.render_item(
         request,
         "biogen/item.html",
+        "biogen/_item_panel.html",
         {
             "assignment": assignment,
             "topic": assignment.topic,

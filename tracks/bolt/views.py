@@ -12,10 +12,9 @@ import html
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
-from assess import fastsave, keymap
+from assess import fastsave, item_nav, keymap
 from assess import judging as generic
 from assess.assignments import own_assignment
 from assess.models import Judgment
@@ -92,12 +91,7 @@ def item_page(request, pk, item_id):
     if item is None:
         raise Http404("no such citation in this topic")
     context = _topic_context(assignment) | _citation_panel_context(request.user, assignment, items, item)
-    partial = bool(request.htmx) and not request.htmx.history_restore_request
-    response = render(
-        request, "bolt/_citation_panel.html" if partial else "bolt/item.html", context | {"partial": partial}
-    )
-    patch_vary_headers(response, ["HX-Request", "HX-History-Restore-Request"])  # one URL, two shapes
-    return response
+    return item_nav.render_item(request, "bolt/item.html", "bolt/_citation_panel.html", context)
 
 
 def _citation_panel_context(user, assignment, items, item):

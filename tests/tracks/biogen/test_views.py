@@ -133,3 +133,29 @@ def test_the_run_report_has_every_measure_per_topic_rows_and_a_plot(client, judg
     data = client.get(reverse("scoring:run_report_json", args=[ev.slug, "alpha-run1"])).json()
     assert [r["key"] for r in data["summary"]][:2] == ["accuracy", "precision"]
     assert data["summary"][0]["value"] == 1.0
+
+
+def test_moving_between_items_gets_the_item_panel_only_and_only_for_its_assessor(client, judged, participant):
+    """htmx (the item links' hx-get) gets the item's panel with its <title>; a direct load and htmx restoring history
+    get the whole page (assess.item_nav); the panel is refused as the page is."""
+    ev, ann, bob, items, by_pmid = judged
+    assignment = Assignment.objects.get(assessor=ann)
+    ordered = judging.topic_items(assignment.topic)
+    url = reverse("biogen:item", args=[assignment.pk, ordered[1].pk])
+    client.force_login(ann)
+    panel = client.get(url, headers={"HX-Request": "true"})
+    html = panel.content.decode()
+    assert html.startswith("<title>") and f"{ordered[1].pool_id} · Assay</title>" in html
+    assert html.count("data-item-panel") == 1 and "<!doctype" not in html and 'id="topic"' not in html
+    assert f'data-item="{ordered[1].pk}"' in html and 'id="biogen-state"' in html
+    assert 'data-item-nav hx-target="#item-panel" hx-swap="outerHTML" hx-push-url="true"' in html
+    following = reverse("biogen:item", args=[assignment.pk, ordered[2].pk])
+    assert f'href="{following}" hx-get="{following}"' in html  # a plain link still works without script
+    assert {"HX-Request", "HX-History-Restore-Request"} <= {v.strip() for v in panel["Vary"].split(",")}
+    for headers in ({}, {"HX-Request": "true", "HX-History-Restore-Request": "true"}):
+        page = client.get(url, headers=headers).content.decode()
+        assert page.startswith("<!doctype html>") and 'id="topic"' in page and page.count("data-item-panel") == 1
+        assert 'hx-history-elt hx-history="false"' in page and "js/item_nav.js" in page
+    for who, status in ((bob, 404), (participant, 403)):  # bob judges the topic too, under his own assignment
+        client.force_login(who)
+        assert client.get(url, headers={"HX-Request": "true"}).status_code == status

@@ -109,3 +109,59 @@ def test_judge_a_citation_with_the_keyboard(page, login, live_server, assigned):
     wait_status(page, "Saved: unnecessary")
     labels = sorted(Judgment.objects.filter(assessor=ann).values_list("value__label", flat=True))
     assert labels == ["accurate", "neutral", "supports", "unnecessary"]
+
+
+def test_the_next_item_is_swapped_in_with_its_url_and_saves_on_it(page, login, live_server, assigned, make_user):
+    """j brings the next item's panel in without a page load (assess/item_nav.py, static/js/item_nav.js): a key typed
+    at once after j judges the item that arrives, the URL is the item's (back, forward and a reload show the item
+    the URL names), the focus is on the new panel, and a citation arriving gets its abstract's frame."""
+    ann, topic, assignment = assigned
+    items = judging.topic_items(topic)
+    at = next(n for n, i in enumerate(items) if n and i.data["kind"] == "citation")  # a citation after another item
+    before, citation = items[at - 1], items[at]
+
+    def url(item):
+        return reverse("biogen:item", args=[assignment.pk, item.pk])
+
+    login(page, "ann")
+    page.goto(live_server.url + url(before))
+    page.wait_for_load_state()  # "load": the deferred key scripts run
+    page.evaluate("() => { window.__noReload = true; }")  # gone after any page load
+    page.keyboard.press("j")
+    page.keyboard.press("1")  # typed before the next item is there: meant for it (supports)
+    page.wait_for_url(f"**{url(citation)}")
+    panel_is(page, f"p.dataset.item === '{citation.pk}'")
+    wait_status(page, "Saved: supports (version 1)")
+    assert Judgment.objects.get(item=citation, assessor=ann).value["label"] == "supports"
+    assert not Judgment.objects.filter(item=before).exists()  # nothing landed on the item left
+    assert page.evaluate("() => window.__noReload") is True
+    assert page.evaluate("() => document.activeElement.id") == "item-panel"
+    assert page.title() == f"Citation {citation.pool_id} · Assay"
+    frame = page.locator("#item-panel iframe.biogen-frame[sandbox]")
+    frame.wait_for()  # put in from its <template> by frames.js, as on a page opened anew
+    assert citation.docid in frame.get_attribute("src")
+    page.frame_locator("iframe.biogen-frame").locator("body").wait_for()
+    assert page.locator("template[data-frame-later]").count() == 0
+
+    page.go_back()  # the item before, asked for again (not from a cache)
+    page.wait_for_url(f"**{url(before)}")
+    panel_is(page, f"p.dataset.item === '{before.pk}'")
+    wait_status(page, "Not judged yet")
+    page.go_forward()
+    page.wait_for_url(f"**{url(citation)}")
+    panel_is(page, f"p.dataset.item === '{citation.pk}'")
+    wait_status(page, "Judged supports (version 1)")
+    page.keyboard.press("3")  # the panel came back live, with its version
+    wait_status(page, "Saved: neutral (version 2)")
+    page.reload()
+    page.wait_for_load_state()
+    assert page.evaluate("() => window.__noReload") is None
+    panel_is(page, f"p.dataset.item === '{citation.pk}'")
+    assert page.locator("button[data-label=neutral]").get_attribute("aria-pressed") == "true"
+    assert Judgment.objects.get(item=citation, assessor=ann).version == 2
+
+    make_user("carl", "assessor")  # an assessor of no topic: neither the page nor its panel
+    page.context.clear_cookies()  # ann logged out
+    login(page, "carl")
+    refused = page.request.get(live_server.url + url(citation), headers={"HX-Request": "true"})
+    assert refused.status == 404 and citation.text not in refused.text()
