@@ -1,5 +1,5 @@
 """TREC RAG relevance in Chromium, keyboard only: a cited segment beside the topic, graded with one key (4 =
-perfectly relevant), after which the page goes on to the next ungraded segment by itself."""
+perfectly relevant), after which the page goes on to the next ungraded segment by itself (its panel swapped in, no page load)."""
 
 from pathlib import Path
 
@@ -30,24 +30,67 @@ def assigned(transactional_db, make_user):
     return ann, topic, Assignment.objects.create(evaluation=ev, topic=topic, assessor=ann)
 
 
-def test_grade_a_segment_and_go_on_with_the_keyboard(page, login, live_server, assigned):
+def row_is(page, item):
+    """Wait until the segment on screen is `item`'s (its panel swapped in and bound)."""
+    page.wait_for_function("(pk) => !!document.querySelector(`#relevance [data-item='${pk}']`)", arg=str(item.pk))
+
+
+def test_grade_a_segment_and_go_on_with_the_keyboard(page, login, live_server, assigned, make_user):
+    """A grade saves, then the next ungraded segment's panel is swapped in (no page load: assess/item_nav.py) with
+    its URL; a grade typed at once goes to the segment that arrives; back, forward and a reload show the segment
+    the URL names; a stranger gets no panel."""
     ann, topic, assignment = assigned
-    first, second = judging.topic_items(topic, "relevance")[:2]
+    first, second, third = judging.topic_items(topic, "relevance")[:3]
+
+    def url(item):
+        return reverse("rag:relevance", args=[assignment.pk, item.pk])
+
     login(page, "ann")
-    page.goto(live_server.url + reverse("rag:relevance", args=[assignment.pk, first.pk]))
+    page.goto(live_server.url + url(first))
     page.wait_for_load_state()
+    page.evaluate("() => { window.__noReload = true; }")  # gone after any page load
     assert page.locator("#segment-id").inner_text() == first.docid
     # the frame came inside a <template> (no frame while parsing) and frames.js put it in with its src
     frame = page.locator("iframe.rag-frame[sandbox]")
     assert frame.count() == 1 and page.locator("template[data-frame-later]").count() == 0
-    assert "/frame/" in frame.get_attribute("src")
+    first_frame = frame.get_attribute("src")
+    assert "/frame/" in first_frame
     page.frame_locator("iframe.rag-frame").locator("body").wait_for()
-    with page.expect_navigation(url=f"**{reverse('rag:relevance', args=[assignment.pk, second.pk])}"):
-        page.keyboard.press("4")  # perfectly relevant (grade 3), then the next ungraded segment
+    page.keyboard.press("4")  # perfectly relevant (grade 3), then the next ungraded segment
+    page.wait_for_url(f"**{url(second)}")
+    row_is(page, second)
     assert Judgment.objects.get(item=first, assessor=ann).value == {"label": "3", "nuggets": {}}
-    page.wait_for_load_state()
     assert page.locator("#segment-id").inner_text() == second.docid
     assert page.locator("#judged-count").inner_text() == "1"
-    page.keyboard.press("k")  # back: the grade is shown pressed
-    page.wait_for_url(f"**{reverse('rag:relevance', args=[assignment.pk, first.pk])}")
+    assert page.evaluate("() => document.activeElement.id") == "relevance"
+    assert page.title() == f"Relevance · {second.docid} · Assay"
+    frame = page.locator("#relevance iframe.rag-frame[sandbox]")
+    frame.wait_for()  # the swapped segment's frame, put in from its <template> as on a page opened anew
+    assert "/frame/" in frame.get_attribute("src") and frame.get_attribute("src") != first_frame
+    assert page.locator("template[data-frame-later]").count() == 0
+    page.go_back()  # the first segment, asked for again: its grade shown
+    page.wait_for_url(f"**{url(first)}")
+    row_is(page, first)
     assert page.locator("button[data-label='3']").get_attribute("aria-pressed") == "true"
+    page.go_forward()
+    page.wait_for_url(f"**{url(second)}")
+    row_is(page, second)
+    # j, and a grade typed at once: the grade is meant for the third segment, the one that arrives
+    page.keyboard.press("j")
+    page.keyboard.press("3")
+    page.wait_for_url(f"**{url(third)}")
+    page.wait_for_function("() => document.getElementById('judged-count').textContent === '2'")
+    grades = {j.item_id: j.value["label"] for j in Judgment.objects.filter(assessor=ann)}
+    assert grades == {first.pk: "3", third.pk: "2"}  # nothing landed on the second
+    assert page.evaluate("() => window.__noReload") is True
+    page.reload()  # the whole page of the segment the URL names (the third's grade went on from it)
+    page.wait_for_load_state()
+    assert page.evaluate("() => window.__noReload") is None
+    shown = page.get_attribute("#relevance [data-item]", "data-item")
+    assert page.url.rstrip("/").endswith(f"/{shown}")
+
+    make_user("carl", "assessor")  # an assessor of no topic: neither the page nor its panel
+    page.context.clear_cookies()
+    login(page, "carl")
+    refused = page.request.get(live_server.url + url(second), headers={"HX-Request": "true"})
+    assert refused.status == 404 and second.docid not in refused.text()

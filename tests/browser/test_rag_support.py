@@ -1,7 +1,9 @@
 """TREC RAG support judging in Chromium, keyboard only, batched by segment: from the topic page `u` opens the first
 segment with unjudged sentences, the segment is shown once in the viewer's sandboxed frame beside every sentence
 (of every run) that cites it, a number judges the current sentence and moves to the next, `k` goes back, `u` goes
-on to the next segment with unjudged sentences; each save is kept with its version."""
+on to the next segment with unjudged sentences; each save is kept with its version. Each segment's panel is swapped
+in (no page load) with its URL: back, forward and a reload show the segment the URL names, and a digit typed at once
+after `]` judges the segment that arrives."""
 
 from pathlib import Path
 
@@ -70,10 +72,14 @@ def test_support_batched_by_segment_with_the_keyboard_only(page, login, live_ser
     row_saved(page, 1, "full_support")
     assert page.locator("#judged-count").inner_text() == "1"
 
+    page.evaluate("() => { window.__noReload = true; }")  # gone after any page load
     for n in range(2, shared + 1):  # on to the segment both runs cite, one segment at a time: ] next segment
-        with page.expect_navigation(url=f"**{reverse('rag:support', args=[assignment.pk, n])}"):
-            page.keyboard.press("]")
-    page.wait_for_url(f"**{reverse('rag:support', args=[assignment.pk, shared])}")
+        page.keyboard.press("]")  # its panel swapped in (assess/item_nav.py), its URL pushed
+        page.wait_for_url(f"**{reverse('rag:support', args=[assignment.pk, n])}")
+        page.wait_for_function("(s) => document.getElementById('batch').dataset.segment === s", arg=batches[n - 1][0])
+    assert page.evaluate("() => window.__noReload") is True
+    assert page.evaluate("() => document.activeElement.id") == "batch"
+    assert page.title() == f"Support · segment {shared} of {len(batches)} · Assay"
     segid, items = batches[shared - 1]
     assert page.locator("#segment-id").inner_text() == segid and page.locator(".rag-row").count() == 2
     assert current(page) == 1
@@ -98,3 +104,33 @@ def test_support_batched_by_segment_with_the_keyboard_only(page, login, live_ser
     page.keyboard.press("u")  # the next segment with unjudged sentences (the one after, not the first: judged)
     expected = next(n for n in list(range(shared + 1, 6)) + list(range(2, shared)))
     page.wait_for_url(f"**{reverse('rag:support', args=[assignment.pk, expected])}")
+    page.wait_for_function(
+        "(s) => document.getElementById('batch').dataset.segment === s", arg=batches[expected - 1][0]
+    )
+    assert page.evaluate("() => window.__noReload") is True
+
+    # back: the segment both runs cite, asked for again, with its saved judgments; forward, then a reload
+    page.go_back()
+    page.wait_for_url(f"**{reverse('rag:support', args=[assignment.pk, shared])}")
+    page.wait_for_function("(s) => document.getElementById('batch').dataset.segment === s", arg=segid)
+    assert [r.get_attribute("data-label") for r in page.locator(".rag-row").all()] == [
+        "partial_support",
+        "full_support",
+    ]
+    page.go_forward()
+    page.wait_for_url(f"**{reverse('rag:support', args=[assignment.pk, expected])}")
+    page.wait_for_function(
+        "(s) => document.getElementById('batch').dataset.segment === s", arg=batches[expected - 1][0]
+    )
+    # ] and a digit typed at once: the digit judges the first sentence of the segment that arrives
+    following = expected % len(batches) + 1
+    assert following > expected  # (the fixture: segment 1 judged, the both-cited one, then one after it)
+    page.keyboard.press("]")
+    page.keyboard.press("3")
+    page.wait_for_url(f"**{reverse('rag:support', args=[assignment.pk, following])}")
+    row_saved(page, 1, "no_support")
+    assert Judgment.objects.get(item=batches[following - 1][1][0], assessor=ann).value["label"] == "no_support"
+    assert not Judgment.objects.filter(item__in=batches[expected - 1][1], assessor=ann).exists()
+    page.reload()
+    page.wait_for_load_state()
+    assert page.evaluate("() => window.__noReload") is None

@@ -1,7 +1,8 @@
 """TREC RAG pages: an assigned topic with its work, support judged batched by segment, relevance one segment at a
 time, the nugget list with the machine's suggestions, nugget assignment per answer (all keyboard first, JSON
-saves), the organizer's overview, and the adjudication queue with one decision page. Thin: the work is in
-tracks.rag.judging; segments only through the corpus viewer's sandboxed frame."""
+saves; moving between segments or answers swaps the panel in, assess.item_nav), the organizer's overview, and the
+adjudication queue with one decision page. Thin: the work is in tracks.rag.judging; segments only through the
+corpus viewer's sandboxed frame."""
 
 from collections import Counter
 
@@ -12,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from assess import adjudication as shared
-from assess import assist_nuggets, fastsave, progress
+from assess import assist_nuggets, fastsave, item_nav, progress
 from assess import judging as generic
 from assess.assignments import own_assignment
 from assess.models import Judgment, Nugget
@@ -105,9 +106,10 @@ def support_page(request, pk, number):
         return reverse("rag:support", args=[assignment.pk, n]) if n else ""
 
     rows = [{"item": i, "judgment": mine.get(i.pk), "state": _state(i, mine.get(i.pk))} for i in items]
-    return render(
+    return item_nav.render_item(
         request,
         "rag/support.html",
+        "rag/_support_panel.html",
         {
             "assignment": assignment,
             "topic": assignment.topic,
@@ -150,9 +152,10 @@ def relevance_page(request, pk, item_id):
         raise Http404("no such segment in this topic's relevance pool")
     mine = judging.my_judgments(request.user, items)
     item = items[at]
-    return render(
+    return item_nav.render_item(
         request,
         "rag/relevance.html",
+        "rag/_relevance_panel.html",
         {
             "assignment": assignment,
             "topic": assignment.topic,
@@ -186,9 +189,10 @@ def assign_page(request, pk, item_id):
     item = items[at]
     judgment = mine.get(item.pk)
     held = (judgment.value.get("nuggets") or {}) if judgment else {}
-    return render(
+    return item_nav.render_item(
         request,
         "rag/assign.html",
+        "rag/_assign_panel.html",
         {
             "assignment": assignment,
             "topic": assignment.topic,

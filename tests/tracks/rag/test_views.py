@@ -152,3 +152,42 @@ def test_the_organizer_loads_suggestions_on_the_overview(client, judged, organiz
     assert len(judging.suggestions(topic)) == 5
     client.force_login(ann)
     assert client.post(url, {"file": good}).status_code == 403
+
+
+def test_moving_between_segments_and_answers_gets_the_panel_only_and_only_for_its_assessor(
+    client, judged, make_user, participant
+):
+    """htmx (the nav links' hx-get) gets the relevance, support or answer panel with its <title>; a direct load and
+    htmx restoring history get the whole page (assess.item_nav); the panel is refused as the page is."""
+    ev, topic, ann = judged
+    a = Assignment.objects.get(assessor=ann)
+    relevance = judging.topic_items(topic, "relevance")
+    answers = judging.topic_items(topic, "answer")
+    pages = {
+        "relevance": reverse("rag:relevance", args=[a.pk, relevance[0].pk]),
+        "batch": reverse("rag:support", args=[a.pk, 1]),
+        "assign": reverse("rag:assign", args=[a.pk, answers[0].pk]),
+    }
+    client.force_login(ann)
+    following = reverse("rag:relevance", args=[a.pk, relevance[1].pk])
+    html = client.get(pages["relevance"], headers={"HX-Request": "true"}).content.decode()
+    assert f'href="{following}" hx-get="{following}"' in html  # a plain link still works without script
+    for panel_id, url in pages.items():
+        panel = client.get(url, headers={"HX-Request": "true"})
+        html = panel.content.decode()
+        assert html.startswith("<title>") and " · Assay</title>" in html, url
+        assert html.count("data-item-panel") == 1 and "<!doctype" not in html and 'id="topic"' not in html, url
+        assert f'id="{panel_id}"' in html and 'id="key-list"' not in html
+        assert f'data-item-nav hx-target="#{panel_id}" hx-swap="outerHTML" hx-push-url="true"' in html
+        nav = html[html.index("data-item-nav") : html.index("</nav>")]
+        assert nav.count('hx-get="') == nav.count('<a href="') - 1  # every item link but the topic's
+        assert {"HX-Request", "HX-History-Restore-Request"} <= {v.strip() for v in panel["Vary"].split(",")}
+        for headers in ({}, {"HX-Request": "true", "HX-History-Restore-Request": "true"}):
+            page = client.get(url, headers=headers).content.decode()
+            assert page.startswith("<!doctype html>") and 'id="topic"' in page and page.count("data-item-panel") == 1
+            assert 'hx-history-elt hx-history="false"' in page and "js/item_nav.js" in page
+    bob = make_user("bob", "assessor")
+    for who, status in ((bob, 404), (participant, 403)):
+        client.force_login(who)
+        for url in pages.values():
+            assert client.get(url, headers={"HX-Request": "true"}).status_code == status, url

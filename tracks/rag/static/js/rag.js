@@ -5,6 +5,8 @@
 // at a time with the version the previous answer brought (docs/save-protocol.md); a 409 shows the newer value and
 // takes its version; a failure says "Not saved" and keeps the choice marked so pressing it again retries. Every
 // other key presses the visible element carrying data-key="<key>", so keys and the mouse take the same path.
+// Moving to another segment or answer swaps its panel in (static/js/item_nav.js, which waits for the saves on
+// their way); its rows are bound as it arrives, and relevance goes on to the next ungraded segment that way too.
 (function () {
   "use strict";
   if (window.assayRag) return;
@@ -44,7 +46,7 @@
     var self = this;
     self.busy = true;
     self.shown(value, "saving…", false);
-    post(self.url, {version: self.version, value: value}).then(function (res) {
+    var request = post(self.url, {version: self.version, value: value}).then(function (res) {
       self.busy = false;
       var d = res.data;
       if (res.status === 200) {
@@ -66,11 +68,20 @@
         say(d.error || "Not saved.", true);
       }
     });
+    if (window.assayItemNav) window.assayItemNav.track(request);  // a move to another segment waits for it
   };
 
-  var list = document.getElementById("rows");
-  var rows = list ? Array.prototype.slice.call(list.querySelectorAll(".rag-row")) : [];
-  var current = Math.max(0, rows.findIndex(function (r) { return r.getAttribute("aria-current") === "true"; }));
+  // Another item: through its link of the panel's nav (an htmx swap, static/js/item_nav.js), else a page load.
+  function follow(url) {
+    var nav = window.assayItemNav, links = document.querySelectorAll("[data-item-nav] a[href]");
+    for (var i = 0; i < links.length; i++) {
+      if (nav && links[i].getAttribute("href") === url) { nav.follow(links[i]); return; }
+    }
+    window.location.href = url;
+  }
+
+  // The rows on screen; bound again when another segment's or answer's panel is swapped in (bind, at the end).
+  var list = null, rows = [], current = 0;
 
   function focusRow(n) {
     if (!rows.length) return;
@@ -103,33 +114,38 @@
     if (c) c.textContent = String(+c.textContent + 1);
   }
 
-  // --- a judgment per row: support (sentences citing one segment) and relevance ---------------------------------
-  var answerEl = document.getElementById("rag-answer");
+  // --- a judgment per row: support (sentences citing one segment) and relevance; or the answer's, its nuggets --------
   var answer = null;
-  if (answerEl) {
-    var st = JSON.parse(answerEl.textContent);
-    var full = function (value) {
-      var held = (value && value.nuggets) || {};
-      return rows.length > 0 && rows.every(function (r) { return held[r.getAttribute("data-nugget")]; });
-    };
-    var counted = full(st.value);  // the answer counts as assigned once every nugget is
-    answer = new Saver(st.judge_url, st.version, st.value, function (value, note, bad) {
-      var held = (value && value.nuggets) || {};
-      rows.forEach(function (r) {
-        var mine = held[r.getAttribute("data-nugget")];
-        if (mine || r.getAttribute("data-label")) mark(r, mine || "", mine ? note : "", bad);
-      });
-      if (note === "saved" && !counted && full(value)) { counted = true; bump(); }
-    });
-  } else {
-    rows.forEach(function (row) {
-      if (!row.getAttribute("data-judge")) return;
-      row.saver = new Saver(row.getAttribute("data-judge"), +row.getAttribute("data-version"), null,
-        function (value, note, bad, first) {
-          mark(row, value && value.label, note, bad);
-          if (first === true) bump();
+
+  function bindSavers() {
+    var answerEl = list && list.parentNode.querySelector("#rag-answer");
+    var these = rows;  // this panel's rows: a save's answer is shown on them, whatever is on screen by then
+    answer = null;
+    if (answerEl) {
+      var st = JSON.parse(answerEl.textContent);
+      var full = function (value) {
+        var held = (value && value.nuggets) || {};
+        return these.length > 0 && these.every(function (r) { return held[r.getAttribute("data-nugget")]; });
+      };
+      var counted = full(st.value);  // the answer counts as assigned once every nugget is
+      answer = new Saver(st.judge_url, st.version, st.value, function (value, note, bad) {
+        var held = (value && value.nuggets) || {};
+        these.forEach(function (r) {
+          var mine = held[r.getAttribute("data-nugget")];
+          if (mine || r.getAttribute("data-label")) mark(r, mine || "", mine ? note : "", bad);
         });
-    });
+        if (note === "saved" && !counted && full(value)) { counted = true; bump(); }
+      });
+    } else {
+      these.forEach(function (row) {
+        if (!row.getAttribute("data-judge")) return;
+        row.saver = new Saver(row.getAttribute("data-judge"), +row.getAttribute("data-version"), null,
+          function (value, note, bad, first) {
+            mark(row, value && value.label, note, bad);
+            if (first === true) bump();
+          });
+      });
+    }
   }
 
   // Accepting a machine suggestion for the answer (static/js/assist.js) takes its assignment of each nugget on the
@@ -155,7 +171,7 @@
     } else if (row.saver) {
       if (waiting(row)) { row.saver.after = null; row.saver.save({label: label, nuggets: {}}); return; }
       var advance = list.getAttribute("data-advance");
-      row.saver.after = advance ? function () { window.location.href = advance; } : null;
+      row.saver.after = advance ? function () { follow(advance); } : null;
       row.saver.save({label: label, nuggets: {}});
     } else {
       return;
@@ -253,7 +269,9 @@
     for (var i = 0; i < all.length; i++) {
       var el = all[i];
       if (el.getAttribute("data-key") === key && !el.disabled && el.getClientRects().length) {
-        if (el.tagName === "INPUT") el.focus(); else el.click();
+        if (el.tagName === "INPUT") el.focus();
+        else if (window.assayItemNav && window.assayItemNav.isNav(el)) window.assayItemNav.follow(el);
+        else el.click();
         return true;
       }
     }
@@ -285,9 +303,22 @@
     if (press(key)) e.preventDefault();
   });
 
-  if (rows.length && list && !list.classList.contains("single")) {
-    // start on the first row not judged yet (a suggestion list keeps the row the page was asked for)
-    var open = rows.findIndex(function (r) { return !r.getAttribute("data-label"); });
-    focusRow(work ? current : (open >= 0 ? open : 0));
+  // The rows of the page, and again of each panel swapped in (static/js/item_nav.js): on a page of several rows
+  // the first one not judged yet is current (a suggestion list keeps the row the page was asked for).
+  function bind() {
+    var el = document.getElementById("rows");
+    if (el === list) return;
+    list = el;
+    rows = list ? Array.prototype.slice.call(list.querySelectorAll(".rag-row")) : [];
+    current = Math.max(0, rows.findIndex(function (r) { return r.getAttribute("aria-current") === "true"; }));
+    bindSavers();
+    if (rows.length && !list.classList.contains("single")) {
+      var open = rows.findIndex(function (r) { return !r.getAttribute("data-label"); });
+      focusRow(work ? current : (open >= 0 ? open : 0));
+    }
   }
+
+  document.addEventListener("htmx:load", bind);
+  document.addEventListener("htmx:historyRestore", bind);
+  bind();
 })();
