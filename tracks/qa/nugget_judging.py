@@ -185,15 +185,20 @@ def vote(user, nugget, value, expected_version, later=False):
     )
 
 
-def match(user, item, nugget_ids, expected_version):
-    """Which nuggets one [docid, answer-string] pool item holds (none, one or several), by the primary."""
+def match(user, item, nugget_ids, expected_version, nuggets=None):
+    """Which nuggets one [docid, answer-string] pool item holds (none, one or several), by the primary.
+    `nuggets`: the question's nuggets when the caller has read them already (the match view shows them all), so
+    the check that every id is one of them reads nothing more."""
     question = item.topic
     _require_nugget_question(question)
     role = item.my_role if hasattr(item, "my_role") else assignment_role(user, question)
     if role != Assignment.PRIMARY:
         raise Forbidden(f"only the primary assessor of series {series_ident(question)} matches its nuggets")
     wanted = sorted({int(i) for i in nugget_ids})
-    known = set(Nugget.objects.filter(topic=question, pk__in=wanted).values_list("pk", flat=True))
+    if nuggets is None:
+        known = set(Nugget.objects.filter(topic=question, pk__in=wanted).values_list("pk", flat=True))
+    else:
+        known = {n.pk for n in nuggets if n.topic_id == question.pk} & set(wanted)
     if len(known) != len(wanted):
         raise JudgingError(f"nuggets {sorted(set(wanted) - known)} are not nuggets of question {question.ident}")
     return save_judgment(

@@ -165,9 +165,8 @@ def match(request, item_id):
     status, message, error = 200, "saved", None
     try:
         version = params.version(request.POST.get("version"))
-        saved = nugget_judging.match(
-            request.user, item, params.integers(request.POST.getlist("nuggets"), "nuggets"), version
-        )
+        wanted = params.integers(request.POST.getlist("nuggets"), "nuggets")
+        saved = nugget_judging.match(request.user, item, wanted, version, nuggets=nuggets)
         judgment = saved.judgment
     except params.BadParameter as bad:
         judgment, status, error = None, 400, str(bad)

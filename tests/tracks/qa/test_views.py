@@ -315,6 +315,8 @@ def test_nugget_saves_read_their_item_or_nugget_with_the_session_and_keep_every_
         r = client.post(reverse("qa:match", args=[item.pk]), {"version": 0, "nuggets": [nugget.pk]})
     assert r.status_code == 200 and "saved" in r.content.decode()
     assert_item_read_with_session(seen.captured_queries, tables=("pooling_poolitem", "assess_assignment"))
+    nugget_reads = [q["sql"] for q in seen.captured_queries if 'FROM "assess_nugget"' in q["sql"]]
+    assert len(nugget_reads) == 1, nugget_reads  # the question's nuggets, read once: the save checks against them
     with CaptureQueriesContext(connection) as seen:
         r = client.post(reverse("qa:vote", args=[nugget.pk]), {"vote": "vital", "version": 0})
     assert r.status_code == 200 and "saved" in r.content.decode()
