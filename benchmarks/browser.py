@@ -7,20 +7,19 @@ PostgreSQL, collected static files, DEBUG off) and times, inside the page, from 
   MutationObserver);
 - next item interactive: the next item is on screen and keys act on it (QA instance: htmx has processed the new
   item panel, the moment assess.js replays keys typed ahead; nugget match: the next row is the current one, at the
-  next frame; BOLT citation: htmx has processed the next citation's panel, which bolt.js then binds; the pages
-  that open the next item as a new page: its DOMContentLoaded, when its deferred scripts have bound the keys,
-  timed from the key on the page before through sessionStorage: BioGen's next item (j), RAG relevance's next
-  ungraded segment (opened by the grade itself once saved), RAG support's next segment and nugget assignment's
-  next answer (after the last row's digit, the next-page key)).
+  next frame; BOLT citation, BioGen item and TREC RAG's pages: htmx has processed the next item's panel
+  (#citation-panel, [data-item-panel] of assess/item_nav.py), which the page's script then binds in the same
+  event: BioGen's next item (j), RAG relevance's next ungraded segment (swapped in by the grade itself once
+  saved), RAG support's next segment and nugget assignment's next answer (after the last row's digit, the
+  next-page key)).
 
 Every judging page of the tracks is covered; QA4MRE has none (its runs are scored against the gold answers).
 
 Times are taken with performance.now() in the page (a keydown listener in the capture phase, and the page's own
 events), so Playwright's round trips are not in them. Baseline: the keydown of the judging key to the next frame
 the browser draws, the floor of any response. Of "saved", the save request itself (Resource Timing: start to the
-answer's last byte) is given apart as request_p50/p95; the rest is the page's own work around it. Of a page
-opened, the parts (Navigation Timing, p50): before (the old page's time up to navigating), request, parse (the
-HTML), scripts (stylesheets and deferred scripts up to DOMContentLoaded).
+answer's last byte) is given apart as request_p50/p95; the rest is the page's own work around it. Of a panel
+swapped in, its request (htmx's XMLHttpRequest, start to last byte) is given as request_p50 of "next".
 Goal on this machine (issue 19): p95 <= 100 ms next item interactive, <= 50 ms saved (issue 32: on every page).
 
 Where the time went: htmx wires swapped-in content only after its settle delay (20 ms by default), so every
@@ -101,7 +100,6 @@ window.__lat = {t0: null, marks: []};
 document.addEventListener('keydown', () => {
   const lat = window.__lat;
   lat.t0 = performance.now(); lat.marks = []; lat.frame = null; lat.saved = 0;
-  try { sessionStorage.setItem('__benchKey', String(performance.timeOrigin + lat.t0)); } catch (e) {}
   requestAnimationFrame(() => { lat.frame = performance.now(); });  // the next frame: the floor of any response
 }, true);
 document.addEventListener('htmx:load', (e) => {
@@ -109,24 +107,19 @@ document.addEventListener('htmx:load', (e) => {
   const id = elt && elt.id ? elt.id : '';
   const saved = elt && elt.getAttribute && (elt.getAttribute('data-saved') === '1'
                 || (elt.matches && elt.matches('[data-match-row]') && !!elt.querySelector('.status .ok')));
-  const panel = !!(elt && elt.querySelector && (elt.id === 'citation-panel' || elt.querySelector('#citation-panel')));
+  // an item's panel swapped in: BOLT's citation, or a page of assess/item_nav.py (BioGen, TREC RAG)
+  const panel = !!(elt && elt.querySelector && (elt.id === 'citation-panel' || elt.querySelector('#citation-panel')
+                   || elt.matches('[data-item-panel]') || elt.querySelector('[data-item-panel]')));
   window.__lat.marks.push([id, saved, performance.now(), panel]);
 });
 // BOLT's, BioGen's and TREC RAG's status line is written by their own scripts, not swapped in: the moment it says
-// a new "Saved (version N)" (BioGen: "Saved: label (version N)"); kept in sessionStorage too, for a page that moves
-// on to the next item as soon as the save is answered (RAG relevance)
+// a new "Saved (version N)" (BioGen: "Saved: label (version N)")
 new MutationObserver(() => {
   const lat = window.__lat, s = document.getElementById('status'), text = s ? s.textContent : '';
   if (lat.t0 !== null && !lat.saved && /^Saved\\b.*\\(version \\d+\\)/.test(text) && text !== window.__before) {
     lat.saved = performance.now();
-    try { sessionStorage.setItem('__benchSaved', String(performance.timeOrigin + lat.saved)); } catch (e) {}
   }
 }).observe(document, {subtree: true, childList: true, characterData: true});
-// A page a key opened: its deferred scripts (the page's keys) have run when DOMContentLoaded fires
-document.addEventListener('DOMContentLoaded', () => {
-  const key = Number(sessionStorage.getItem('__benchKey'));
-  window.__arrived = key ? performance.timeOrigin + performance.now() - key : null;
-});
 """
 
 
@@ -228,34 +221,12 @@ def build_other_tracks(user):
 CLEAR_STATUS = """() => {
   const s = document.getElementById('status'); if (s) s.textContent = '';
   window.__before = ''; window.__lat.saved = 0;
-  try { sessionStorage.removeItem('__benchSaved'); } catch (e) {}
-}"""
-# After a key that opened another page: [ms from the key to that page's keys acting, ms from the key to "saved"
-# (0: no save), the parts of the arrival (Navigation Timing): the old page's time before navigating (a save first,
-# on RAG relevance), the page's request (start to last byte), parsing the HTML, then the stylesheets and deferred
-# scripts up to DOMContentLoaded], read there.
-TAKE_ARRIVAL = """() => {
-  const key = Number(sessionStorage.getItem('__benchKey')), saved = Number(sessionStorage.getItem('__benchSaved'));
-  const nav = performance.getEntriesByType('navigation')[0];
-  return [window.__arrived, saved ? saved - key : 0,
-          nav ? {before: performance.timeOrigin - key, request: nav.responseEnd - nav.requestStart,
-                 parse: nav.domInteractive - nav.responseEnd,
-                 scripts: nav.domContentLoadedEventStart - nav.domInteractive} : null];
 }"""
 
 
 def _open(page, url):
     page.goto(url)
     page.wait_for_load_state("load")
-
-
-def _navigate(page, key):
-    """Press `key`, which opens another page: (ms to that page's keys acting, ms to the save it answered or 0, the
-    parts of the arrival, see TAKE_ARRIVAL)."""
-    with page.expect_navigation(wait_until="domcontentloaded"):
-        page.keyboard.press(key)
-    page.wait_for_function("() => typeof window.__arrived === 'number'")
-    return page.evaluate(TAKE_ARRIVAL)
 
 
 def _saved_here(page, key):
@@ -266,8 +237,27 @@ def _saved_here(page, key):
     return page.evaluate(TAKE_SAVED), page.evaluate(TAKE_REQUEST)
 
 
+# After a key that swapped the next item's panel in: the panel's own request (htmx's, an XMLHttpRequest; a save
+# is a fetch), start to last byte.
+TAKE_PANEL_REQUEST = """() => {
+  const t0 = window.__lat.t0;
+  const e = performance.getEntriesByType('resource').find(
+    e => e.startTime >= t0 && e.initiatorType === 'xmlhttprequest');
+  return e ? e.responseEnd - e.startTime : null;
+}"""
+
+
+def _swapped(page, key=None):
+    """Press `key` (None: the key was pressed already), which swaps the next item's panel in: (ms to the panel
+    processed by htmx, which the page's script then binds; {"request": the panel's request ms})."""
+    if key is not None:
+        page.keyboard.press(key)
+    ms = _elapsed(page, "m => m[3]")
+    return ms, {"request": page.evaluate(TAKE_PANEL_REQUEST)}
+
+
 def biogen_item(page, base, assignment, items, presses):
-    """BioGen's item page: a label key saves (the status line says so), j opens the next item's page."""
+    """BioGen's item page: a label key saves (the status line says so), j swaps the next item's panel in."""
     from django.urls import reverse
 
     first = base + reverse("biogen:item", args=[assignment.pk, items[0]])
@@ -280,7 +270,7 @@ def biogen_item(page, base, assignment, items, presses):
         requests.append(request)
         next_key = page.evaluate("() => { const a = document.getElementById('next'); return a && a.dataset.key; }")
         if next_key:
-            arrived, _, parts = _navigate(page, next_key)
+            arrived, parts = _swapped(page, next_key)
             following.append(arrived)
             loads.append(parts)
         else:  # the last item: back to the first (not timed)
@@ -289,9 +279,9 @@ def biogen_item(page, base, assignment, items, presses):
 
 
 def rag_relevance(page, base, assignment, items, presses):
-    """TREC RAG's relevance page: a grade saves and, once answered, the page opens the next ungraded segment's
-    (data-advance); "next" is that page's keys acting, from the same key. A segment graded already has no
-    next ungraded one once all are: its page is opened directly (not timed) and only the save is."""
+    """TREC RAG's relevance page: a grade saves and, once answered, the page swaps the next ungraded segment's panel
+    in (data-advance); "next" is that panel processed, from the same key. A segment graded already has no next
+    ungraded one once all are: its page is opened directly (not timed) and only the save is."""
     from django.urls import reverse
 
     saved, following, requests, loads = [], [], [], []
@@ -301,10 +291,14 @@ def rag_relevance(page, base, assignment, items, presses):
         advance = page.evaluate("() => document.getElementById('rows').dataset.advance")
         digit = "12"[n % 2]
         if advance:
-            arrived, ms, parts = _navigate(page, digit)
+            page.keyboard.press(digit)
+            page.wait_for_function("() => !!window.__lat.saved")
+            ms = page.evaluate(TAKE_SAVED)
+            arrived, parts = _swapped(page)
             saved.append(ms)
             following.append(arrived)
             loads.append(parts)
+            requests.append(page.evaluate(TAKE_REQUEST))  # the save's (a fetch, the first request after the key)
         else:
             ms, request = _saved_here(page, digit)
             saved.append(ms)
@@ -315,7 +309,7 @@ def rag_relevance(page, base, assignment, items, presses):
 def rag_rows(page, base, name, assignment, pages, presses):
     """TREC RAG's pages of rows (support: the sentences citing one segment; answer: the nuggets of one answer): a
     digit saves the current row's judgment (the answer's, on the nugget page) and makes the next row current; past
-    the last row, the next-segment (next-answer) key opens the next page, timed as "next"."""
+    the last row, the next-segment (next-answer) key swaps the next panel in, timed as "next"."""
     from django.urls import reverse
 
     route = {"support": "rag:support", "answer": "rag:assign"}[name]
@@ -338,7 +332,7 @@ def rag_rows(page, base, name, assignment, pages, presses):
                 "() => { const a = document.getElementById('next-batch'); return a && a.dataset.key; }"
             )
             if next_key:
-                arrived, _, parts = _navigate(page, next_key)
+                arrived, parts = _swapped(page, next_key)
                 following.append(arrived)
                 loads.append(parts)
             else:
