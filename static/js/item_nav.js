@@ -87,7 +87,8 @@
 
   document.addEventListener("htmx:load", function (e) {
     var elt = e.target;
-    var panel = elt.matches && elt.matches("[data-item-panel]") ? elt : elt.querySelector && elt.querySelector("[data-item-panel]");
+    var panel = elt.matches && elt.matches("[data-item-panel]") ? elt
+      : elt.querySelector && elt.querySelector("[data-item-panel]");
     if (panel) Promise.resolve().then(function () { arrived(panel); });
   });
 

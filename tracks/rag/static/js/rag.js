@@ -114,7 +114,7 @@
     if (c) c.textContent = String(+c.textContent + 1);
   }
 
-  // --- a judgment per row: support (sentences citing one segment) and relevance; or the answer's, its nuggets --------
+  // --- a judgment per row: support (sentences citing one segment) and relevance; or the answer's (its nuggets) ---
   var answer = null;
 
   function bindSavers() {
