@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from assess.models import Assignment, Judgment
+from assess.models import Assignment, Judgment, Nugget
 from corpus.loading import load_collection
 from pooling.evaluations import create_evaluation
 from pooling.pools import build_pools
@@ -134,3 +134,35 @@ def test_support_batched_by_segment_with_the_keyboard_only(page, login, live_ser
     page.reload()
     page.wait_for_load_state()
     assert page.evaluate("() => window.__noReload") is None
+
+
+def test_the_next_answer_is_swapped_in_and_a_digit_typed_at_once_assigns_on_it(page, login, live_server, assigned):
+    """Nugget assignment moves between answers as support does (assess/item_nav.py): `]` brings the next answer's
+    panel in with its URL, a digit typed at once assigns the first nugget of that answer, back shows the first."""
+    ann, topic, assignment = assigned
+    first, second = judging.topic_items(topic, "answer")[:2]
+    nuggets = [Nugget.objects.create(topic=topic, text=t, position=i, created_by=ann) for i, t in enumerate(["a", "b"])]
+
+    def url(answer):
+        return reverse("rag:assign", args=[assignment.pk, answer.pk])
+
+    login(page, "ann")
+    page.goto(live_server.url + url(first))
+    page.wait_for_load_state()
+    page.evaluate("() => { window.__noReload = true; }")  # gone after any page load
+    page.keyboard.press("]")
+    page.keyboard.press("1")  # meant for the second answer's first nugget: support
+    page.wait_for_url(f"**{url(second)}")
+    row_saved(page, 1, "support")
+    assert Judgment.objects.get(item=second, assessor=ann).value == {
+        "label": "assigned",
+        "nuggets": {str(nuggets[0].pk): "support"},
+    }
+    assert not Judgment.objects.filter(item=first).exists()
+    assert page.evaluate("() => window.__noReload") is True
+    assert page.evaluate("() => document.activeElement.id") == "assign"
+    assert current(page) == 2  # the next nugget is current
+    page.go_back()
+    page.wait_for_url(f"**{url(first)}")
+    page.wait_for_function("() => document.querySelector('#assign h2').textContent.startsWith('Answer 1 of')")
+    assert page.locator(".rag-row").first.get_attribute("data-label") == ""
