@@ -165,3 +165,30 @@ def test_the_next_item_is_swapped_in_with_its_url_and_saves_on_it(page, login, l
     login(page, "carl")
     refused = page.request.get(live_server.url + url(citation), headers={"HX-Request": "true"})
     assert refused.status == 404 and citation.text not in refused.text()
+
+
+def test_a_move_that_fails_says_so_and_the_keys_stay_with_the_item(page, login, live_server, assigned):
+    """The next item's panel cannot be had (a server error): the status line says so, the item and its URL stay,
+    and the next key judges it (no key is left held for a panel that never comes); then j works again."""
+    ann, topic, assignment = assigned
+    first, second = judging.topic_items(topic)[:2]
+
+    def url(item):
+        return reverse("biogen:item", args=[assignment.pk, item.pk])
+
+    login(page, "ann")
+    page.goto(live_server.url + url(first))
+    page.wait_for_load_state()  # "load": the deferred key scripts run
+    key = page.get_attribute("#labels [data-label]", "data-key")
+    label = page.get_attribute("#labels [data-label]", "data-label")
+    page.route(f"**{url(second)}", lambda route: route.fulfill(status=500, body="down"))
+    page.keyboard.press("j")
+    wait_status(page, "Could not open that item; try again.")
+    assert page.url.endswith(url(first)) and page.get_attribute("#item-panel", "data-item") == str(first.pk)
+    page.keyboard.press(key)
+    wait_status(page, f"Saved: {label} (version 1)")
+    assert Judgment.objects.get(item=first, assessor=ann).value["label"] == label
+    page.unroute(f"**{url(second)}")
+    page.keyboard.press("j")
+    page.wait_for_url(f"**{url(second)}")
+    panel_is(page, f"p.dataset.item === '{second.pk}'")
