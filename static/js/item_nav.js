@@ -1,7 +1,7 @@
 // Moving to another item of a judging page as an htmx swap (assess/item_nav.py): the links of a [data-item-nav]
 // element carry hx-get beside their href, and the element says which panel they replace (hx-target, hx-swap
 // outerHTML, hx-push-url). The server answers htmx with the item's panel ([data-item-panel]) only; the page script
-// (biogen.js, rag.js) binds each panel as it arrives (htmx:load). This script makes the move safe by keyboard:
+// (bolt.js, biogen.js, rag.js) binds each panel as it arrives (htmx:load). This script makes the move safe by keyboard:
 // - a move waits for the saves the page has on their way (assayItemNav.track), so "next unjudged" is worked out
 //   after them and no answer is shown on a panel it was not meant for;
 // - keys of the page's key map pressed while the next panel is on its way are held, then replayed on it;

@@ -5,7 +5,8 @@
 //   panel keeps its judgment in `value` and saves it as JSON after every change. Saves go out one at a time, each
 //   with the version the previous one returned, so a key pressed while a save is in flight never trips the
 //   optimistic check against our own save; moving on waits for them, and keys pressed while the next panel is
-//   on its way are replayed on it. Relspans are [start, length] in the passage, taken from the text selection.
+//   on its way are replayed on it (static/js/item_nav.js, as on BioGen's and TREC RAG's pages). Relspans are
+//   [start, length] in the passage, taken from the text selection.
 // - Grouping view: a cursor over the yes/no questions (j/k or the arrows); y/n answer the current one, which is
 //   saved at once (one field, with the version) and the cursor moves on.
 // - Find page: a selection inside one post becomes raw offsets through the data-o (raw offset) and data-l (raw
@@ -71,7 +72,6 @@
     this.handlers = handlers;
     this.queue = [];
     this.inflight = false;
-    this.waiters = [];
   }
 
   // replace: the body supersedes any save not yet sent (a whole value); otherwise bodies go out in order.
@@ -80,26 +80,13 @@
     this.pump();
   };
 
-  Saver.prototype.busy = function () { return this.inflight || this.queue.length > 0; };
-
-  Saver.prototype.idle = function () {
-    var self = this;
-    return self.busy() ? new Promise(function (resolve) { self.waiters.push(resolve); }) : Promise.resolve();
-  };
-
   Saver.prototype.pump = function () {
     var self = this;
-    if (self.inflight) return;
-    if (!self.queue.length) {
-      var waiting = self.waiters;
-      self.waiters = [];
-      waiting.forEach(function (resolve) { resolve(); });
-      return;
-    }
+    if (self.inflight || !self.queue.length) return;
     var body = self.queue.shift();
     body.version = self.version;
     self.inflight = true;
-    post(self.url, body).then(function (r) {
+    var request = post(self.url, body).then(function (r) {
       if (r.status === 200) {
         self.version = r.data.version;
         self.handlers.saved(r.data, self.queue.length > 0);
@@ -114,14 +101,13 @@
       self.handlers.failed();
     }).then(function () {
       self.inflight = false;
-      self.pump();
+      self.pump();  // the next body goes out before this request counts as answered: a move waits for it too
     });
+    if (window.assayItemNav) window.assayItemNav.track(request);  // a move to another citation waits for it
   };
 
   // --- the citation page ---------------------------------------------------------------------------------------
   var citation = null;    // the panel on the page
-  var navigating = false; // a move to another citation is on its way
-  var pendingKeys = [];   // keys pressed meanwhile, meant for the citation that arrives
 
   function Citation(panel) {
     var self = this;
@@ -265,13 +251,6 @@
     var panel = document.getElementById("citation-panel");
     if (!panel || (citation && citation.panel === panel)) return;
     citation = new Citation(panel);
-    navigating = false;
-    var keys = pendingKeys;
-    pendingKeys = [];
-    for (var i = 0; i < keys.length; i++) {
-      if (navigating) { pendingKeys = pendingKeys.concat(keys.slice(i)); break; }
-      citationKey(keys[i]);
-    }
   }
 
   function inPanel(el) { return citation && el && citation.panel.contains(el); }
@@ -290,23 +269,6 @@
     if (e.target.id === "chksrc" && inPanel(e.target)) {
       citation.value.chksrc = e.target.checked;
       citation.save();
-    }
-  });
-
-  // Moving on waits for the panel's saves, so "next unjudged" is worked out after them.
-  document.addEventListener("htmx:confirm", function (e) {
-    if (!e.detail.elt.hasAttribute("data-nav") || !citation) return;
-    navigating = true;
-    if (!citation.saver.busy()) return;
-    e.preventDefault();
-    citation.saver.idle().then(function () { e.detail.issueRequest(true); });
-  });
-
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (e.detail.elt.hasAttribute && e.detail.elt.hasAttribute("data-nav") && !e.detail.successful) {
-      navigating = false;
-      pendingKeys = [];
-      if (citation) citation.say("Could not open that citation; try again.", true);
     }
   });
 
@@ -431,7 +393,6 @@
     if (!action || typing(document.activeElement)) return;  // only what the page's key map declares
     var k = {action: action, key: ev.key}, handled = false;
     if (view) handled = view.key(action);
-    else if (citation && navigating) { pendingKeys.push(k); handled = true; }
     else if (citation) handled = citationKey(k);
     else handled = pressKey(ev.key);
     if (handled) ev.preventDefault();
