@@ -5,7 +5,7 @@ without JavaScript, a new tab, a reload). So an htmx request gets the panel only
 history (back/forward: the page's history element has hx-history="false", so no stale panel comes from a cache),
 gets the whole page. Both shapes come from the one view, with its access checks, so the panel is refused exactly
 as the page is. Used by BOLT's citations, BioGen's items and TREC RAG's relevance, support and assignment pages;
-the client side of the move is static/js/item_nav.js (BOLT's bolt.js has its own).
+the client side of the move is static/js/item_nav.js.
 """
 
 from django.shortcuts import render
