@@ -18,6 +18,15 @@ parsing alternated, 6 runs each, load average 2.7-4.8): ingest median 1,840 docs
 >= 1,500) against 1,150 (680-1,820; 1 of 6) before; workers' CPU 405-446 us/doc against 615-640 (-28%), the
 database server's backends about 125 us/doc on both; bare lxml parse 4,100-6,700 docs/s, parse-only 1,400-2,550.
 Documents/s follow the neighbours' load more than the code: compare CPU per document, or alternate runs.
+
+Renderer (issue 32, 2 cores shared with other engineers' work, --docs 1000: the same first 400 pages as the
+default; main 392294d and the one-scan style pass alternated, 3 runs each): with a quiet core (CPU probe 0.140-0.145
+s, load average 6.1-11.0) renderer/lxml median 0.551 (0.552, 0.548, 0.551) against 0.512 (0.511, 0.512, 0.515),
+renderer 181-184 MB/s against 167-174 (+7 %), renderer/bare nh3 0.86-0.87 against 0.81-0.82; busier (probe
+0.21-0.51 s, load 7.8-9.4) 0.551 (0.548-0.576) against 0.513 (0.479-0.527). Per page alternated in one process
+(5 x 400 pages, load 10.4-10.9, probe 0.37-0.58 s): 74.9 against 80.6 ms CPU, the part after nh3 13.5 against
+19.1 ms. nh3 itself (html5ever's parse and serialisation) is over three quarters of the renderer whatever its
+options.
 """
 
 import gzip

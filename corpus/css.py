@@ -14,7 +14,9 @@ _FETCHING = re.compile(
     r"""|@import[^;]*;?|@namespace[^;]*;?|@font-face\s*\{[^}]*\}?|behaviou?r\s*:[^;}]*|-moz-binding\s*:[^;}]*)""",
     re.I | re.S,
 )
-_DANGER = re.compile(r"url|image|import|expression|binding|behavio|src|element|\\|/\*", re.I)
+# The lookahead is the alternatives' first characters (as _FETCHING's): one class test per position instead of ten
+# alternatives, same matches; style attributes' values are checked with it one by one (corpus/render.py).
+_DANGER = re.compile(r"(?=[uiebs\\/])(?:url|image|import|expression|binding|behavio|src|element|\\|/\*)", re.I)
 
 
 def _unescape(m):

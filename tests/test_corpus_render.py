@@ -2,14 +2,16 @@
 
 import gzip
 import io
+import random
+import re
 
 import pytest
 
-from corpus.css import clean_css
+from corpus.css import _DANGER, clean_css
 from corpus.formats.base import GzipStream
 from corpus.forum_render import render_post_body
 from corpus.highlight import highlight_strings, number_marks
-from corpus.render import body_style, sanitize_html
+from corpus.render import _STYLE_ELEMENT, _styles, body_style, sanitize_html
 
 
 @pytest.mark.parametrize(
@@ -80,6 +82,82 @@ def test_clean_css(css, kept, gone):
 def test_style_element_cannot_be_closed_by_css_escapes():
     out = sanitize_html("<style>\\3c /style\\3e \\3c img src=x onerror=alert(1)\\3e</style><p>x</p>")
     assert out.count("</style>") == 1 and "<img" not in out
+
+
+def _styles_in_two_passes(out):
+    """The oracle: what the renderer did before one scan did both (every style element's CSS cleaned, then each
+    ' style="' of that text read left to right from the end of the value before it)."""
+
+    def element(m):
+        return m.group(1) + clean_css(m.group(2)).replace("<", "\\3c ") + m.group(3)
+
+    out = _STYLE_ELEMENT.sub(element, out)
+    i = out.find(' style="')
+    while i >= 0:
+        j = out.find('"', i + 8)
+        if j < 0 or _DANGER.search(out, i + 8, j):
+            return out, True
+        i = out.find(' style="', j)
+    return out, False
+
+
+@pytest.mark.parametrize(
+    "out",
+    [
+        "",
+        'x style="color: red"',
+        'x style="background: url(a)"',
+        'x style="color: red',  # unterminated: cleaned
+        '<style>a{b:url(x)}</style><p style="color:red">t</p><b style="src: y">u</b>',  # shifted by the CSS
+        '<style style="url(x)">a{}</style>',  # in the element's own opening tag
+        '<style>a{x: url(y)} p style="url(z)"</style>',  # in the CSS
+        '<style>p style="color:red"</style> style="url(q)"',  # unchanged CSS, then a risky one
+        'a style="b style="url(c)"',  # inside the value before it: skipped
+        "<style>a</style><style>b:url(c)</style></style><style>",  # several, one unclosed
+        '<style\n>a{url(x)}</style>xstyle="url(y)" style="z"',
+    ],
+)
+def test_one_scan_for_styles_says_what_the_two_passes_said(out):
+    assert _styles(out) == _styles_in_two_passes(out)
+
+
+def test_one_scan_for_styles_agrees_on_random_markup():
+    pieces = [
+        "<style>",
+        '<style type="t">',
+        "</style>",
+        ' style="',
+        'style="',
+        '"',
+        "url(a)",
+        " ",
+        "x",
+        "<",
+        ">",
+        "/*",
+        "*/",
+        "\\",
+        "import",
+        "color:red",
+        "<styles>",
+        "<style\n>",
+        "sty",
+        'le="',
+        '<b style="x">',
+    ]
+    rng = random.Random(32)
+    for _ in range(20_000):
+        out = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        assert _styles(out) == _styles_in_two_passes(out), out
+
+
+def test_risky_style_attribute_after_a_cleaned_style_element_is_cleaned():
+    out = sanitize_html(
+        "<style>body{background:url(http://evil.example/a.png)} p{margin:0}</style>"
+        '<p style="color: red">a</p><p style="background: url(http://evil.example/b.png)">b</p>'
+    )
+    assert "evil.example" not in out and '<p style="color: red">a</p>' in out and "p{margin:0}" in out
+    assert re.search(r'<p style="background: ?none;?">b</p>', out), out
 
 
 def test_layout_kept_code_gone():
