@@ -4,7 +4,8 @@ corpus is the first stage (config <- corpus <- pooling <- assess <- scoring), so
 evaluations, assignments or invitations. A later app says who may read what by registering a function from its
 AppConfig.ready() (a stage point of core.extension_points):
 
-    ep.document_access.register(self.label, grant)    # grant(user) -> collection ids: an iterable or a QuerySet
+    ep.document_access.register(self.label, grant)    # grant(user) -> collection ids: an iterable, a values()
+                                                      # QuerySet or an SQL expression (RawSQL) selecting them
 
 Organizers read every collection. Anyone else reads the union of what the registered functions grant, and nothing
 when none is registered: the viewer fails closed. (assess registers: the collections of the evaluations where the
@@ -22,11 +23,13 @@ from core import extension_points as ep
 if TYPE_CHECKING:  # named in annotations only (corpus.models is not imported at run time here)
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
     from django.db.models import QuerySet
+    from django.db.models.expressions import RawSQL
 
     from corpus.models import Document
 
-# grant(user) -> the ids of the collections the user may read: an iterable, or a values() QuerySet
-type Grant = Callable[[AbstractBaseUser | AnonymousUser], Iterable[int] | QuerySet]
+# grant(user) -> the ids of the collections the user may read: an iterable, a values() QuerySet, or an SQL
+# expression selecting them (RawSQL: no query building per request)
+type Grant = Callable[[AbstractBaseUser | AnonymousUser], Iterable[int] | QuerySet | RawSQL]
 
 
 def _grants() -> list[Grant]:

@@ -69,14 +69,14 @@ def frame(request, name, docno):
     The rendered document alone, for an <iframe sandbox> on our own pages.
 
     Served with its own Content-Security-Policy (nothing loads or runs; images only with a valid img= token)."""
-    doc = (
+    found = list(
         readable_documents(request.user, Document.objects.select_related("collection"))
         .filter(collection__name=name, docno=docno)
-        .only("raw", "charset", "meta", "docno", "collection__name", "collection__format")
-        .first()
-    )
-    if doc is None:
+        .only("raw", "charset", "meta", "docno", "collection__name", "collection__format")[:1]
+    )  # (a docno is unique in its collection: no ORDER BY as first() would add)
+    if not found:
         raise Http404("no such document")
+    doc = found[0]
     allow_images = viewer.images_allowed(name, docno, request.GET.get("img"))
     body, _ = viewer.frame_html(
         doc,
