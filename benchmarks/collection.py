@@ -57,8 +57,8 @@ Figures (issue 32, item 4, with RUM; 2 cores shared with five other engineers' s
   0.87-1.04, p99 0.79-1.49 between runs; p99 follows the machine (27-67 ms at load 9-21) and the largest pages.
 - CPU p99 beside p99 (`--reuse`, 400 queries and 300 frames per collection, load 12.3 -> 14.3, probe 0.65 / 0.36
   s): search CPU mean / p99 14.4 / 41.2 ms at 200,000 and 10.7 / 21.9 ms at 50,000 (p99 1.88x for 4x the
-  documents): the tail is phrases of two common words, 9.7 -> 22.6 ms mean, RUM checking positions in every
-  document holding both words (45 matched of ~5,000 such at 200,000), linear in the collection. Viewer through
+  documents): the tail is phrases of two common words, 9.7 -> 22.6 ms mean (11 -> 45 matched), RUM checking
+  positions in every document holding both words, linear in the collection. Viewer through
   gunicorn: server CPU mean / p99 3.9 / 7.3 ms at 200,000, 3.8 / 7.2 ms at 50,000 (1.01x); wall p99 25 / 28 ms.
 """
 
