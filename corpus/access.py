@@ -15,15 +15,14 @@ user has an assignment or an invitation.)
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
+from django.db.models.expressions import RawSQL
 
 from config.roles import ORGANIZER, has_role
 from core import extension_points as ep
 
 if TYPE_CHECKING:  # named in annotations only (corpus.models is not imported at run time here)
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-    from django.db.models import QuerySet
-    from django.db.models.expressions import RawSQL
 
     from corpus.models import Document
 
@@ -57,3 +56,27 @@ def readable_collections(user: "AbstractBaseUser | AnonymousUser", collections: 
     for grant in _grants():
         allowed |= Q(pk__in=grant(user))
     return collections.filter(allowed)
+
+
+def readable_condition(user: "AbstractBaseUser | AnonymousUser", column: str) -> tuple[str, list] | None:
+    """The SQL condition that `column` (a collection id) is one `user` may read, with its parameters, for a
+    statement written by hand: what readable_documents filters on (each grant a subquery or a list), FALSE when
+    nothing is granted, None for organizers (they read everything)."""
+    if has_role(user, ORGANIZER):
+        return None
+    parts, params = [], []
+    for grant in _grants():
+        granted = grant(user)
+        if isinstance(granted, RawSQL):
+            sql, more = granted.sql, list(granted.params)
+        elif isinstance(granted, QuerySet):
+            sql, query_params = granted.query.sql_with_params()
+            more = list(query_params)
+        else:
+            more = [int(pk) for pk in granted]
+            if not more:
+                continue
+            sql = ", ".join(["%s"] * len(more))
+        parts.append(f"{column} IN ({sql})")
+        params += more
+    return ("(" + " OR ".join(parts) + ")" if parts else "FALSE"), params
