@@ -68,6 +68,11 @@ Figures (issue 32, item 4, with RUM; 2 cores shared with five other engineers' s
   before they have; one run counted a worker's boot in its first frames: CPU p99 28 ms, so the benchmark now
   waits for the server to idle): p50 / p99 2.8 / 9.0 ms at 200,000 and 2.7 / 7.5 ms at 50,000, CPU mean / p99
   2.7 / 6.0 ms; through the test client 2.0-2.3 ms CPU.
+- Before/after pairs on the quieter machine: search, alternated query by query (400 each, load 3.6 -> 3.3, probe
+  0.15 / 0.13 s): CPU 12.3 vs 18.4 ms at 200,000 (0.67), 9.6 vs 15.7 ms at 50,000 (0.61); p50 11.6 vs 18.4 ms,
+  p99 33.4 vs 37.2 ms at 200,000, 23.3 vs 28.6 ms at 50,000. The viewer, both changes against 832fde8, two
+  gunicorns alternated (400 each per collection, after their boot, load 5.5 -> 4.8, probe 0.24 / 0.14 s): server
+  CPU 3.35 vs 4.87 ms at 200,000 (0.69), 3.26 vs 4.71 ms at 50,000 (0.69); p50 3.5 vs 5.1 ms, p99 14.2 vs 17.9 ms.
 """
 
 import math
