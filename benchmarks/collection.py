@@ -14,20 +14,71 @@ the same files:
   search entries: seconds summed over the processes; the index build at the end);
 - disk per document: corpus_document and corpus_searchentry (table + TOAST + indexes, pg_total_relation_size);
 - searches through `corpus.search.search` as the search page runs them (top 20 with snippets, the query kinds of
-  `benchmarks search`): p50/p99 (goal p99 <= 50 ms), CPU per search;
-- the viewer: the frame an assessor's browser asks for (test client, logged in as an assessor of an evaluation
-  over the collection), documents picked at random: p50/p99 (goal p99 <= 10 ms), CPU per frame;
+  `benchmarks search`): p50/p99 (goal p99 <= 50 ms) overall and per kind, CPU per search (this thread and its
+  PostgreSQL backend, schedstat before and after each call);
+- the viewer: the frame an assessor's browser asks for (logged in as an assessor of an evaluation over the
+  collection), documents picked at random, through the test client (the view and the test client's own request
+  handling, this thread and its backend) and through gunicorn (config/gunicorn.conf.py, DEBUG off, one keep-alive
+  connection with the session cookie; CPU = gunicorn's threads and the database's client backends): p50/p99 (goal
+  p99 <= 10 ms), CPU per frame;
 - in the same run, the baselines (--baseline-docs of the same files, default all of them, into a collection of
   their own): `load_collection` without the index (goal >= 1,500 docs/s), and the path the default took before
-  issue 32 (load without the index, then `build_index` over the collection), as ratios.
+  issue 32 (load without the index, then `build_index` over the collection), as ratios. That collection is then
+  a second size: search and the viewer take turns between the two, query by query and request by request, so
+  how p99 and CPU grow with the collection is a ratio within one run.
 
 The load average and a CPU-speed probe are recorded: absolute figures follow the neighbours on a shared machine,
-ratios in one run do not. `--keep-files DIR` generates the bundles there once and reuses them.
+ratios in one run do not. `--keep-files DIR` generates the bundles there once and reuses them (any bundle a larger
+or smaller run made); `--reuse` keeps the last run's database and times search and the viewer only.
+
+Figures (issue 32, item 4, with RUM; 2 cores shared with five other engineers' suites and benchmarks):
+
+- 200,000 documents, --baseline-docs 50,000 (one run, niced, 09:34-09:55 UTC, load average 8.3 at the start, 9-14
+  during, CPU probe 0.32 / 0.58 s): ingest with the index 250 docs/s (799 s: the load 527 s, the RUM build at the
+  end 272 s, one backend); without the index 394 docs/s; the path before issue 32 183 docs/s; disk 24.5 KB per
+  document (documents 13.5, entries with RUM 11.0). CpuMeter read 1.82 ms CPU per document with the index
+  against 4.66 ms in the earlier runs at 50,000 without RUM: not looked into, not used.
+  Search before the snippet window: CPU 20.7 ms per search at 200,000 and 17.1 at 50,000 (1.21x), p50 58 / 48 ms,
+  p99 195 / 138 ms (the niced process waiting for a core: wall time is 3x CPU at this load).
+- Search, the snippet window against the previous code, alternated query by query in one process (400 queries
+  each, load 8.9 -> 8.2, probe 0.54 / 0.40 s): CPU per search 13.1 vs 19.4 ms at 200,000 (0.68), 10.0 vs 16.0 ms
+  at 50,000 (0.62); p50 30 vs 48 ms, p99 109 vs 137 ms at 200,000. At 200,000 a search's PostgreSQL CPU is now
+  ~3.7 ms finding the first 300 matches in RUM (a bitmap scan reads all of a common word's 31,000 postings; a
+  plain index scan measured 3.5 against 3.8 ms, same matches: not taken), ~5.4 ms ranking them and counting (300
+  tsvectors read, ts_rank_cd), ~4 ms snippets (~10 before); Python 0.9 ms.
+- The same run with --reuse after the change (load 15 -> 21): CPU per search 14.6 ms at 200,000, 10.9 at 50,000
+  (1.34x); p99 151 / 97 ms.
+- Viewer: the test client's CPU per frame 4.0 ms (python 3.3, PostgreSQL 0.6-0.9), of which frame_html 0.65-0.75
+  ms and Django's query building for the document and its access check 0.6 ms (nested QuerySets of the grant),
+  now one SQL expression. Through gunicorn, two servers (the commit before and this one) on one database,
+  alternated request by request (300 each per collection, schedstat, load 14.8 -> 12.3, probe 1.58 / 0.43 s):
+  server CPU per frame 4.97 vs 5.80 ms at 200,000 (0.86), 5.01 vs 5.97 at 50,000 (0.84); p50 9.9 vs 10.6 ms,
+  p99 32 vs 33 ms. Then the frame's read as one statement written by hand against that (the same way, load 6.1
+  -> 8.9, probe 1.60 / 0.22 s): 3.96 vs 4.91 ms at 200,000 (0.81), 3.99 vs 4.83 ms at 50,000 (0.83). Documents
+  per collection do not change a frame's cost (an index lookup): CPU 200,000 / 50,000 0.87-1.04, p99 0.79-1.49
+  between runs; p99 follows the machine (27-67 ms at load 9-21) and the largest pages.
+- CPU p99 beside p99 (`--reuse`, 400 queries and 300 frames per collection, load 12.3 -> 14.3, probe 0.65 / 0.36
+  s): search CPU mean / p99 14.4 / 41.2 ms at 200,000 and 10.7 / 21.9 ms at 50,000 (p99 1.88x for 4x the
+  documents): the tail is phrases of two common words, 9.7 -> 22.6 ms mean (11 -> 45 matched), RUM checking
+  positions in every document holding both words, linear in the collection. Viewer through
+  gunicorn: server CPU mean / p99 3.9 / 7.3 ms at 200,000, 3.8 / 7.2 ms at 50,000 (1.01x); wall p99 25 / 28 ms.
+- The machine quieter, all changes in (`--reuse`, load 3.5-5.4, probe 0.14-0.23 s): search p50 / p99 13.1 / 41.4
+  ms at 200,000 (CPU mean / p99 12.9 / 36.7 ms; phrases p99 52.7 ms) and 8.9 / 21.6 ms at 50,000 (p99 1.92x for
+  4x). The viewer through gunicorn, 400 frames per collection, once the workers have booted (gunicorn listens
+  before they have; one run counted a worker's boot in its first frames: CPU p99 28 ms, so the benchmark now
+  waits for the server to idle): p50 / p99 2.8 / 9.0 ms at 200,000 and 2.7 / 7.5 ms at 50,000, CPU mean / p99
+  2.7 / 6.0 ms; through the test client 2.0-2.3 ms CPU.
+- Before/after pairs on the quieter machine: search, alternated query by query (400 each, load 3.6 -> 3.3, probe
+  0.15 / 0.13 s): CPU 12.3 vs 18.4 ms at 200,000 (0.67), 9.6 vs 15.7 ms at 50,000 (0.61); p50 11.6 vs 18.4 ms,
+  p99 33.4 vs 37.2 ms at 200,000, 23.3 vs 28.6 ms at 50,000. The viewer, both changes against 832fde8, two
+  gunicorns alternated (400 each per collection, after their boot, load 5.5 -> 4.8, probe 0.24 / 0.14 s): server
+  CPU 3.35 vs 4.87 ms at 200,000 (0.69), 3.26 vs 4.71 ms at 50,000 (0.69); p50 3.5 vs 5.1 ms, p99 14.2 vs 17.9 ms.
 """
 
 import math
 import os
 import random
+import statistics
 import tempfile
 import time
 from datetime import timedelta
@@ -51,6 +102,12 @@ def add_arguments(parser):
     parser.add_argument("--requests", type=int, default=400, help="viewer requests to time")
     parser.add_argument("--seed", type=int, default=2006)
     parser.add_argument("--keep-files", metavar="DIR", help="generate the bundles into DIR once and reuse them")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep the scratch database of the last run (its collections and indexes): time only search and viewer",
+    )
+    parser.add_argument("--port", type=int, default=0, help="the viewer's gunicorn port (default: a free one)")
 
 
 MONTHS = "January February March April May June July August September October November December".split()
@@ -194,23 +251,28 @@ def _write_bundle(args):
 
 
 def generate(folder, n_docs, seed, processes=2):
-    """Bundles of PER_FILE records in `folder` (reused when a previous run left the same ones); (paths, bytes)."""
+    """Bundles of PER_FILE records in `folder`; (paths, bytes). A bundle's records depend only on the seed and its
+    number, so bundles a previous run left (any size: `bundles.json` records each one's range and bytes) are reused
+    and only the missing ones are written."""
+    import json
     import multiprocessing
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    stamp = folder / f"generated-{n_docs}-{seed}.txt"
+    manifest = folder / "bundles.json"
+    known = json.loads(manifest.read_text()) if manifest.exists() else {}
     jobs = [
         (str(folder), f, f * PER_FILE, min(n_docs, (f + 1) * PER_FILE), seed) for f in range(-(-n_docs // PER_FILE))
     ]
-    if stamp.exists():
-        paths = [Path(folder) / f"permalinks-{f:04d}.gz" for f in range(len(jobs))]
-        return paths, int(stamp.read_text())
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
-        made = pool.map(_write_bundle, jobs, chunksize=1)
-    total = sum(n for _, n in made)
-    stamp.write_text(str(total))
-    return [Path(p) for p, _ in made], total
+    key = lambda job: f"{job[1]}:{job[2]}:{job[3]}:{job[4]}"  # noqa: E731
+    path = lambda job: folder / f"permalinks-{job[1]:04d}.gz"  # noqa: E731
+    missing = [job for job in jobs if key(job) not in known or not path(job).exists()]
+    if missing:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            for job, (_, n) in zip(missing, pool.imap(_write_bundle, missing, chunksize=1)):
+                known[key(job)] = n
+                manifest.write_text(json.dumps(known))  # after each bundle: an interrupted run keeps what it made
+    return [path(job) for job in jobs], sum(known[key(job)] for job in jobs)
 
 
 def cpu_probe():
@@ -241,24 +303,43 @@ def disk(collection_ids):
     return docs, entries, heap, toast, rows
 
 
-def viewer_times(collection, n_requests, seed):
-    """Milliseconds per frame response, as an assessor's browser asks for it (logged in, its own evaluation)."""
-    from django.test import Client
+def _schedstat(pid, tid=None):
+    """Nanoseconds a PostgreSQL backend (or this thread) has run on a CPU (/proc schedstat, not tick-sampled)."""
+    path = f"/proc/{pid}/task/{tid}/schedstat" if tid else f"/proc/{pid}/schedstat"
+    try:
+        return int(Path(path).read_text().split()[0])
+    except OSError:
+        return 0
 
-    from accounts.people import ensure_user
-    from benchmarks.corpus import _assign_to_collection
-    from corpus import viewer
+
+class CallCpu:
+    """CPU of one call made from this thread: the thread's own and its PostgreSQL backend's, in ms (both read
+    from schedstat, so single calls are measured, and calls alternating between collections are told apart)."""
+
+    def __init__(self):
+        import threading
+
+        from django.db import connection
+
+        connection.ensure_connection()
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_backend_pid()")
+            self.backend = cur.fetchone()[0]
+        self.tid = threading.get_native_id()
+        self.pid = os.getpid()
+
+    def now(self):
+        return _schedstat(self.pid, self.tid) + _schedstat(self.backend)
+
+
+def _random_docnos(collection, n, rng):
+    """n random docnos of the collection (with repeats), without reading a million of them."""
     from corpus.models import Document
 
-    user = ensure_user("bench-assessor", "assessor", "bench-pw-123")
-    _assign_to_collection(user, collection.name)
-    client = Client(HTTP_HOST="localhost")
-    client.force_login(user)
-    rng = random.Random(seed)
     ids = Document.objects.filter(collection=collection).values_list("id", flat=True)
     low, high = ids.order_by("id").first(), ids.order_by("-id").first()
     picks = []
-    while len(picks) < n_requests + 20:  # random documents without reading a million docnos
+    while len(picks) < n:
         docno = (
             Document.objects.filter(collection=collection, id__gte=rng.randint(low, high))
             .order_by("id")
@@ -267,20 +348,140 @@ def viewer_times(collection, n_requests, seed):
         )
         if docno:
             picks.append(docno)
-    for d in picks[:20]:  # warm-up: connections, templates, caches
-        client.get(viewer.frame_url(collection.name, d))
-    times = []
-    with CpuMeter() as cpu:
-        for d in picks[20:]:
-            url = viewer.frame_url(collection.name, d)
-            t = time.perf_counter()
+    return picks
+
+
+def _viewer_user(collections):
+    """An assessor assigned in an evaluation over `collections` (the viewer serves assessors only those)."""
+    from accounts.people import ensure_user
+    from benchmarks.corpus import _assign_to_collection
+    from pooling.models import Evaluation
+
+    user = ensure_user("bench-assessor", "assessor", "bench-pw-123")
+    _assign_to_collection(user, collections[0].name)
+    Evaluation.objects.get(slug="bench-viewer").collections.add(*collections)
+    return user
+
+
+def viewer_times(collections, n_requests, seed):
+    """Per collection, milliseconds per frame response and CPU per response (the view with the test client's
+    request handling, and its PostgreSQL backend), as an assessor's browser asks for it (logged in, its own
+    evaluation); the collections take turns request by request, on random documents."""
+    from django.test import Client
+
+    from corpus import viewer
+
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(_viewer_user(collections))
+    rng = random.Random(seed)
+    picks = {c.name: _random_docnos(c, n_requests + 20, rng) for c in collections}
+    for c in collections:  # warm-up: connections, templates, caches
+        for d in picks[c.name][:20]:
+            client.get(viewer.frame_url(c.name, d))
+    meter = CallCpu()
+    times = {c.name: [] for c in collections}
+    cpu = {name: [] for name in times}
+    for k in range(20, n_requests + 20):
+        for c in collections:
+            url = viewer.frame_url(c.name, picks[c.name][k])
+            t, c0 = time.perf_counter(), meter.now()
             r = client.get(url)
-            times.append((time.perf_counter() - t) * 1000)
+            cpu[c.name].append((meter.now() - c0) / 1e6)
+            times[c.name].append((time.perf_counter() - t) * 1000)
             assert r.status_code == 200, (url, r.status_code)
-    return times, cpu.total / len(times) * 1000
+    return {name: (ms, cpu[name]) for name, ms in times.items()}
 
 
-def search_times(collection, n_queries, seed):
+def _tree_cpu(pids):
+    """CPU seconds of these processes, every thread (gunicorn's workers serve from threads) from schedstat."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        total += sum(_schedstat(pid, tid) for tid in tasks)
+    return total / 1e9
+
+
+def server_viewer_times(collections, n_requests, seed, port):
+    """The same frames fetched from gunicorn (config/gunicorn.conf.py, DEBUG off) over one keep-alive connection
+    with an assessor's session cookie, as the browser asks for them: per collection, ms per response and the
+    server's CPU per response (gunicorn's processes and the PostgreSQL backends of this database, schedstat read
+    before and after each request). The collections take turns."""
+    import http.client
+
+    from django.db import connection
+
+    from benchmarks import production
+    from benchmarks.judging import _tree
+    from config.patience import Deadline
+    from corpus import viewer
+
+    user = _viewer_user(collections)
+    cookie = f"sessionid={production.session_for(user)}"
+    rng = random.Random(seed + 1)
+    picks = {c.name: _random_docnos(c, n_requests + 20, rng) for c in collections}
+    with connection.cursor() as cur:
+        cur.execute("SELECT current_database(), pg_backend_pid()")
+        database, own = cur.fetchone()
+    broker = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")  # (a frame sends no task)
+    env = production.environment(broker, "bench-collection", DATABASE_URL=os.environ["DATABASE_URL"])
+    server = production.start_gunicorn(env, port)
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+        def get(url):
+            conn.request("GET", url, headers={"Host": "127.0.0.1", "Cookie": cookie, "Accept": "text/html"})
+            response = conn.getresponse()
+            body = response.read()
+            assert response.status == 200, (url, response.status, body[:200])
+            return body
+
+        for c in collections:  # warm-up: every worker's connection, templates, caches
+            for d in picks[c.name][:20]:
+                get(viewer.frame_url(c.name, d))
+
+        def pids():
+            with connection.cursor() as cur:
+                cur.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> %s "
+                    "AND backend_type = 'client backend'",  # (not autovacuum's workers)
+                    [database, own],
+                )
+                return _tree(server.pid) + [pid for (pid,) in cur.fetchall()]
+
+        # gunicorn listens before its workers have booted: wait until its processes idle, or a worker's boot
+        # (~0.3 s of CPU) would be counted in the first frames measured
+        quiet, last = Deadline(60), _tree_cpu(_tree(server.pid))
+        while not quiet.passed():
+            time.sleep(0.5)
+            now = _tree_cpu(_tree(server.pid))
+            if now - last < 0.005:
+                break
+            last = now
+        watched = pids()
+        times = {c.name: [] for c in collections}
+        cpu = {name: [] for name in times}
+        for k in range(20, n_requests + 20):
+            for c in collections:
+                url = viewer.frame_url(c.name, picks[c.name][k])
+                c0, t = _tree_cpu(watched), time.perf_counter()
+                get(url)
+                ms = (time.perf_counter() - t) * 1000
+                cpu[c.name].append((_tree_cpu(watched) - c0) * 1000)
+                times[c.name].append(ms)
+            if k % 50 == 0:
+                watched = pids()  # (a worker's new connection)
+        conn.close()
+    finally:
+        production.stop(server)
+    return {name: (ms, cpu[name]) for name, ms in times.items()}
+
+
+def search_times(collections, n_queries, seed):
+    """Per collection: ms per search, by query kind, documents matched by kind, and CPU per search (this thread
+    and its backend). The collections take turns query by query, each query asked of each."""
     from benchmarks.search import queries, vocabulary, zipf_sampler
     from corpus.search import search
 
@@ -288,18 +489,23 @@ def search_times(collection, n_queries, seed):
     vocab = vocabulary(rng)
     zipf_sampler(rng, len(vocab))  # (the generator's draws, so the vocabulary is the pages')
     plan = queries(random.Random(seed + 1), vocab, n_queries)
-    for _kind, q, since, until in plan[:20]:  # warm the caches a little, as a running server has them
-        search(q, [collection], since, until)
-    times, by_kind, matched = [], {}, {}
-    with CpuMeter() as cpu:
-        for kind, q, since, until in plan:
-            t = time.perf_counter()
-            results = search(q, [collection], since, until)
+    for c in collections:
+        for _kind, q, since, until in plan[:20]:  # warm the caches a little, as a running server has them
+            search(q, [c], since, until)
+    meter = CallCpu()
+    out = {c.name: ([], {}, {}, {}) for c in collections}
+    for kind, q, since, until in plan:
+        for c in collections:
+            times, by_kind, matched, cpu = out[c.name]
+            t, c0 = time.perf_counter(), meter.now()
+            results = search(q, [c], since, until)
+            cpu_ms = (meter.now() - c0) / 1e6
             ms = (time.perf_counter() - t) * 1000
             times.append(ms)
             by_kind.setdefault(kind, []).append(ms)
             matched.setdefault(kind, []).append(results.matched)
-    return times, by_kind, matched, cpu.total / len(times) * 1000
+            cpu.setdefault(kind, []).append(cpu_ms)
+    return out
 
 
 def _proc_cpu(pid):
@@ -385,15 +591,148 @@ def _load(name, paths, workers, search_index):
     return report, wall
 
 
+def _search_rows(collections, sizes, args):
+    results = []
+    for c, out in zip(collections, search_times(collections, args.queries, args.seed).values()):
+        times, by_kind, matched, cpu = out
+        n = sizes[c.name]
+        at = f" at {n:,} docs" if c is not collections[0] else ""
+        every = [x for ms in cpu.values() for x in ms]
+        results += [
+            Result(f"search p50{at}", percentile(times, 50), "ms", "", f"{len(times)} queries, top 20 + snippets"),
+            Result(
+                f"search CPU, mean{at}",
+                sum(every) / len(every),
+                "ms",
+                "",
+                "per search: this thread and its PostgreSQL backend (schedstat)",
+            ),
+            Result(
+                f"search CPU p99{at}",
+                percentile(every, 99),
+                "ms",
+                "",
+                "the p99 a machine with an idle core would approach",
+            ),
+            Result(f"search p99{at}", percentile(times, 99), "ms", "<= 50", f"{n} docs, {index_kind_name()}"),
+        ]
+        for kind, ms in by_kind.items():
+            mean = sum(matched[kind]) / len(matched[kind])
+            results.append(
+                Result(
+                    f"  p99 {kind}{at}",
+                    percentile(ms, 99),
+                    "ms",
+                    "",
+                    f"p50 {percentile(ms, 50):.1f} ms; CPU {statistics.fmean(cpu[kind]):.1f} ms; {mean:.0f} matched",
+                )
+            )
+    return results
+
+
+def index_kind_name():
+    from corpus.search import index_kind
+
+    return f"{index_kind().upper()} index"
+
+
+def _viewer_rows(label, measured, collections, sizes, goal=True):
+    results = []
+    for c in collections:
+        ms, cpu = measured[c.name]
+        at = f" at {sizes[c.name]:,} docs" if c is not collections[0] else ""
+        results += [
+            Result(f"viewer p50, {label}{at}", percentile(ms, 50), "ms", "", f"{len(ms)} frame requests"),
+            Result(f"viewer CPU, mean, {label}{at}", statistics.fmean(cpu), "ms", "", "per frame"),
+            Result(
+                f"viewer CPU p99, {label}{at}",
+                percentile(cpu, 99),
+                "ms",
+                "",
+                "the p99 a machine with an idle core would approach",
+            ),
+            Result(f"viewer p99, {label}{at}", percentile(ms, 99), "ms", "<= 10" if goal else ""),
+        ]
+    return results
+
+
 def run(args):
-    setup_django("assay_bench_collection")
+    setup_django("assay_bench_collection", fresh=not args.reuse)
+    from django.db import connection
+
+    from corpus.models import Collection
+    from corpus.search import index_kind
+
+    results = []
+    load_before = os.getloadavg()[0]
+    probe_before = cpu_probe()
+    if args.reuse:
+        collections = list(Collection.objects.filter(name__startswith="bench-collection").order_by("name"))
+        if not collections:
+            raise SystemExit("--reuse: no collection of a previous run in the scratch database")
+    else:
+        results += _load_and_baselines(args)
+        collections = list(Collection.objects.filter(name__startswith="bench-collection").order_by("name"))
+    sizes = {c.name: c.documents.count() for c in collections}
+    print(f"searching {', '.join(f'{n} ({sizes[n]} docs)' for n in sizes)} with the {index_kind()} index")
+
+    # 2. search and the viewer over what was loaded: every collection in turns, the same queries and requests
+    if args.queries:
+        results += _search_rows(collections, sizes, args)
+    if args.requests:
+        measured = viewer_times(collections, args.requests, args.seed)
+        results += _viewer_rows("test client", measured, collections, sizes, goal=False)
+        connection.close()  # (the server's workers need no share of this one)
+        from benchmarks.production import free_port
+
+        measured = server_viewer_times(collections, args.requests, args.seed, args.port or free_port())
+        results += _viewer_rows("gunicorn", measured, collections, sizes)
+    if len(collections) > 1:
+        big, small = collections
+        by = {r.name: r.value for r in results}
+        at = f" at {sizes[small.name]:,} docs"
+        for what in (
+            "search p99",
+            "search CPU, mean",
+            "search CPU p99",
+            "viewer p99, gunicorn",
+            "viewer CPU, mean, gunicorn",
+            "viewer CPU p99, gunicorn",
+        ):
+            if what in by and what + at in by:
+                results.append(
+                    Result(
+                        f"{what}: {sizes[big.name]:,} ÷ {sizes[small.name]:,} docs",
+                        by[what] / by[what + at],
+                        "ratio",
+                        "",
+                        "the same queries or documents' turns, same run",
+                    )
+                )
+    load = os.getloadavg()
+    probe_after = cpu_probe()
+    results.append(
+        Result(
+            "load average (1 min)",
+            load[0],
+            "",
+            "",
+            f"{load_before:.2f} at the start; 5 min {load[1]:.2f}, 15 min {load[2]:.2f}; {os.cpu_count()} cores "
+            f"shared; CPU probe {probe_before:.2f} s before, {probe_after:.2f} s after",
+            {"loadavg": load, "cpus": os.cpu_count(), "sizes": sizes, "probe": [probe_before, probe_after]},
+        )
+    )
+    return results
+
+
+def _load_and_baselines(args):
+    """1. `load_collection` as run by default, disk per document; 3. the baselines on the same files."""
     from django.db import connection
 
     from corpus.models import Collection
     from corpus.search import build_index, index_kind
 
     results = []
-    probe_before = cpu_probe()
     with tempfile.TemporaryDirectory(prefix="assay-bench-collection-") as scratch:
         folder = args.keep_files or scratch
         t = time.perf_counter()
@@ -403,7 +742,6 @@ def run(args):
             f"{args.docs} documents ({total / 1e9:.1f} GB, mean {mean_kb:.1f} KB) "
             f"ready in {time.perf_counter() - t:.0f} s"
         )
-
         # 1. load_collection as run by default
         report, wall = _load("bench-collection", paths, args.workers, True)
         assert report.inserted == args.docs, report.inserted
@@ -458,31 +796,6 @@ def run(args):
             ),
         ]
 
-        # 2. search and the viewer over it
-        times, by_kind, matched, search_cpu = search_times(collection, args.queries, args.seed)
-        results += [
-            Result("search p50", percentile(times, 50), "ms", "", f"{len(times)} queries, top 20 + snippets"),
-            Result("search CPU, mean", search_cpu, "ms", "", "per search: this process and its PostgreSQL backend"),
-            Result("search p99", percentile(times, 99), "ms", "<= 50", f"{args.docs} docs"),
-        ]
-        for kind, ms in by_kind.items():
-            mean = sum(matched[kind]) / len(matched[kind])
-            results.append(
-                Result(
-                    f"  p99 {kind}",
-                    percentile(ms, 99),
-                    "ms",
-                    "",
-                    f"p50 {percentile(ms, 50):.1f} ms; {mean:.0f} matched",
-                )
-            )
-        viewer, viewer_cpu = viewer_times(collection, args.requests, args.seed)
-        results += [
-            Result("viewer p50", percentile(viewer, 50), "ms", "", f"{len(viewer)} frame requests, test client"),
-            Result("viewer CPU, mean", viewer_cpu, "ms", "", "per frame: the view and its PostgreSQL backend"),
-            Result("viewer p99", percentile(viewer, 99), "ms", "<= 10"),
-        ]
-
         # 3. baselines on the same files
         n_base = args.docs if args.baseline_docs is None else min(args.baseline_docs, args.docs)
         if n_base:
@@ -534,17 +847,4 @@ def run(args):
         with connection.cursor() as cur:
             cur.execute("SELECT count(*) FROM corpus_searchentry")
             print(f"{cur.fetchone()[0]} search entries in all")
-    load = os.getloadavg()
-    probe_after = cpu_probe()
-    results.append(
-        Result(
-            "load average (1 min)",
-            load[0],
-            "",
-            "",
-            f"5 min {load[1]:.2f}, 15 min {load[2]:.2f}; {os.cpu_count()} cores shared; CPU probe "
-            f"{probe_before:.2f} s before, {probe_after:.2f} s after",
-            {"loadavg": load, "cpus": os.cpu_count(), "docs": args.docs, "probe": [probe_before, probe_after]},
-        )
-    )
     return results

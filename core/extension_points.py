@@ -79,8 +79,9 @@ demo = point(
 
 document_access = point(
     "document_access",
-    """A stage point. grant(user) -> the ids of the collections `user` may read: an iterable, or a values()
-    QuerySet (corpus.access; organizers read everything, anyone else the union of the grants, nothing if none).""",
+    """A stage point. grant(user) -> the ids of the collections `user` may read: an iterable, a values() QuerySet,
+    or an SQL expression selecting them (RawSQL; corpus.access; organizers read everything, anyone else the union
+    of the grants, nothing if none).""",
 )
 
 # --- corpus: collection formats (corpus.formats.format_module, `load_collection`) ---------------------------------

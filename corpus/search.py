@@ -24,6 +24,10 @@ BATCH = 2000
 # anyway. Snippets are cut from the same prefix.
 INDEXED_CHARS = 300_000
 SNIPPET_CHARS = 100_000
+# A snippet is cut from a window of the text around the first word that may match: ts_headline parses all it is
+# given (~0.1 ms a KB), and over whole pages that was most of a search's CPU.
+SNIPPET_WINDOW = 1200
+SNIPPET_BEFORE = 200
 PAGE = 20
 # A query matching more documents than this ranks the first this many the index yields (reading each one's
 # tsvector is what a search costs); the page then says "more than N match" and asks for more words.
@@ -219,6 +223,58 @@ def _where(collection, since, until):
     return " AND ".join(where), args
 
 
+# The snippet is cut from a window of the text (SNIPPET_WINDOW characters from SNIPPET_BEFORE before the first word
+# that begins as one of the query's lexemes does, less a word cut at either end) when it shows the query; else from
+# the whole text as before (a word that only looked alike, a stem that does not begin its word, a phrase whose
+# first word came alone earlier); else, when even that shows no mark (an AND whose words lie further apart than a
+# snippet), from the window with any of the query's words. A word begins as its lexeme less the last letter does,
+# since stemming changes a word's end ("happi" for happy, "hope" for hoping). The lexemes are read from the
+# tsquery's text ('' is a quote inside a lexeme; excluded ones, !'…', are left out).
+_LEXEMES = (
+    "SELECT '(?i)\\m(?:' || string_agg(regexp_replace(CASE WHEN char_length(x.l) > 3 THEN left(x.l, -1) "
+    "ELSE x.l END, '([^[:alnum:]_])', '\\\\\\1', 'g'), '|') || ')' AS re, "
+    "string_agg('''' || x.quoted || '''', ' | ')::tsquery AS anyword "
+    "FROM (SELECT t[1] AS quoted, replace(t[1], '''''', '''') AS l FROM regexp_matches(regexp_replace("
+    "{tsquery}::text, '!''(?:[^'']|'''')*''', '', 'g'), '''((?:[^'']|'''')*)''', 'g') AS t) x"
+)
+_WINDOW = (
+    "(SELECT regexp_replace(regexp_replace(substr(d.text, greatest(1, a.at - {before}), {size}), "
+    "CASE WHEN a.at > {before} + 1 THEN '^\\S*\\s+' ELSE '^' END, ''), CASE WHEN greatest(1, a.at - {before}) "
+    "+ {size} <= least(char_length(d.text), {chars}) THEN '\\s+\\S*$' ELSE '$' END, '') "
+    "FROM (SELECT regexp_instr(left(d.text, {chars}), (SELECT re FROM lexemes)) AS at OFFSET 0) a WHERE a.at > 0)"
+)
+# (OFFSET 0 keeps each subquery's value computed once: pulled up, its expression would be copied into each use.)
+_SNIPPET = (
+    "(SELECT CASE WHEN strpos(w.h, {mark}) > 0 THEN w.h ELSE (SELECT CASE WHEN strpos(f.h, {mark}) > 0 THEN f.h "
+    "ELSE (SELECT CASE WHEN strpos(v.h, {mark}) > 0 THEN v.h ELSE f.h END "
+    "FROM (SELECT ts_headline({language}, w.text, (SELECT anyword FROM lexemes), {options}) AS h OFFSET 0) v) END "
+    "FROM (SELECT ts_headline({language}, translate(left(d.text, {chars}), {markers}, ''), {tsquery}, {options}) "
+    "AS h OFFSET 0) f) END "
+    "FROM (SELECT t.text, ts_headline({language}, t.text, {tsquery}, {options}) AS h "
+    "FROM (SELECT translate({window}, {markers}, '') AS text OFFSET 0) t OFFSET 0) w)"
+)
+
+
+def _snippet_sql(language, tsquery):
+    """The snippet's expression over `d.text` (it reads the CTE `lexemes`), its constants written inline (the
+    configuration's name is one check_language found; the rest are ours); `tsquery` appears twice in it."""
+
+    def literal(value):
+        return "'" + value.replace("'", "''") + "'"
+
+    options = f"StartSel={search_query.START}, StopSel={search_query.STOP}, MaxWords=30, MinWords=12, MaxFragments=2"
+    window = _WINDOW.format(before=SNIPPET_BEFORE, size=SNIPPET_WINDOW, chars=SNIPPET_CHARS)
+    return _SNIPPET.format(
+        mark=literal(search_query.START),
+        language=f"{literal(language)}::regconfig",
+        chars=SNIPPET_CHARS,
+        markers=literal(search_query.START + search_query.STOP),
+        tsquery=tsquery,
+        options=literal(options),
+        window=window,
+    )
+
+
 def _search_postgresql(query, collection, since, until, limit, offset, cap, snippets=None):
     """(hits of the page, how many match up to `cap`) in one collection. Only the first `snippets` hits (default
     all) get a snippet: the one fetched to know whether another page follows is never shown.
@@ -233,30 +289,26 @@ def _search_postgresql(query, collection, since, until, limit, offset, cap, snip
     # index for the match.
     tsquery = "websearch_to_tsquery(%s::regconfig, %s)"
     q = [collection.search_language, query]
-    headline = f"StartSel={search_query.START}, StopSel={search_query.STOP}, MaxWords=30, MinWords=12, MaxFragments=2"
     # One statement: the matches are found once (`m`), counted, ranked, and only the page is given snippets, the
-    # costly part per document.
+    # costly part per document (_SNIPPET).
     sql = (
         f"WITH m AS MATERIALIZED (SELECT e.document_id, e.date, e.vector FROM corpus_searchentry e "
         f"WHERE e.vector @@ {tsquery} AND {where} LIMIT %s), "
         f"ranked AS (SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
         "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s), "
-        "top AS (SELECT ranked.*, row_number() OVER (ORDER BY rank DESC, document_id) AS n FROM ranked) "
+        "top AS (SELECT ranked.*, row_number() OVER (ORDER BY rank DESC, document_id) AS n FROM ranked), "
+        f"lexemes AS ({_LEXEMES.format(tsquery=tsquery)}) "
         "SELECT top.document_id, %s, d.docno, top.date, top.rank, CASE WHEN top.n <= %s THEN "
-        f"ts_headline(%s::regconfig, translate(left(d.text, %s), %s, ''), {tsquery}, %s) END, (SELECT count(*) FROM m) "
+        f"{_snippet_sql(collection.search_language, tsquery)} END, (SELECT count(*) FROM m) "
         "FROM top JOIN corpus_document d ON d.id = top.document_id ORDER BY top.rank DESC, top.document_id"
     )
-    # The text is cut without the marker characters (translate): a document's own \x01 and \x02 (stored as
-    # received) would otherwise come back as <mark> tags.
-    markers = search_query.START + search_query.STOP
-    params = [*q, *args, cap, *q, limit, offset, collection.name, limit if snippets is None else snippets]
-    params += [collection.search_language, SNIPPET_CHARS, markers]
-    params += q
+    params = [*q, *args, cap, *q, limit, offset, *q, collection.name, limit if snippets is None else snippets]
+    params += [*q, *q]
     with transaction.atomic(), connection.cursor() as cur:
         # Hoping to find `cap` matches early, the planner would read the whole table and test every tsvector
         # (over a second at 200,000 documents) for a phrase it takes to be common: always the full-text index.
         cur.execute("SET LOCAL enable_seqscan = off")
-        cur.execute(sql, [*params, headline])
+        cur.execute(sql, params)
         rows = cur.fetchall()
         if rows:
             matched = rows[0][-1]

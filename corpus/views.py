@@ -1,4 +1,5 @@
 from django.core.paginator import Paginator
+from django.db import connection
 from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -10,7 +11,7 @@ from django.views.decorators.http import require_GET
 from config import params
 from config.roles import ASSESSOR, ORGANIZER, organizer_required, role_required
 from corpus import viewer
-from corpus.access import readable_documents
+from corpus.access import readable_condition, readable_documents
 from corpus.models import Collection, Document
 
 PAGE_SIZE = 50
@@ -60,6 +61,39 @@ def document_view(request, name, docno):
     return render(request, "corpus/document.html", {"doc": doc, "frame_url": url, "marks": marks, "spans": spans})
 
 
+_FRAME_READ = (
+    "SELECT d.id, d.docno, d.raw, d.charset, d.meta, c.id, c.name, c.format FROM corpus_document d "
+    "JOIN corpus_collection c ON c.id = d.collection_id WHERE c.name = %s AND d.docno = %s"
+)
+
+
+def _readable_document(user, name, docno):
+    """The document `docno` of collection `name` (its text deferred, its collection's name and format read) if
+    `user` may read it (corpus.access), else None. One statement written by hand: building it as a QuerySet, the
+    access check's subqueries with it, was 0.5 ms of a frame's ~4 ms of CPU (issue 32)."""
+    sql, params = _FRAME_READ, [name, docno]
+    condition = readable_condition(user, "d.collection_id")
+    if condition is not None:
+        sql += f" AND {condition[0]}"
+        params += condition[1]
+    with connection.cursor() as cur:
+        cur.execute(sql + " LIMIT 1", params)  # (a docno is unique in its collection)
+        row = cur.fetchone()
+    if row is None:
+        return None
+    pk, docno, raw, charset, meta, collection_id, collection_name, collection_format = row
+    meta = Document._meta.get_field("meta").from_db_value(meta, None, connection)
+    doc = Document.from_db(
+        connection.alias,
+        ["id", "collection_id", "docno", "raw", "charset", "meta"],
+        [pk, collection_id, docno, raw, charset, meta],
+    )
+    doc.collection = Collection.from_db(
+        connection.alias, ["id", "name", "format"], [collection_id, collection_name, collection_format]
+    )
+    return doc
+
+
 @require_GET
 @role_required(ORGANIZER, ASSESSOR)
 @xframe_options_sameorigin
@@ -69,12 +103,7 @@ def frame(request, name, docno):
     The rendered document alone, for an <iframe sandbox> on our own pages.
 
     Served with its own Content-Security-Policy (nothing loads or runs; images only with a valid img= token)."""
-    doc = (
-        readable_documents(request.user, Document.objects.select_related("collection"))
-        .filter(collection__name=name, docno=docno)
-        .only("raw", "charset", "meta", "docno", "collection__name", "collection__format")
-        .first()
-    )
+    doc = _readable_document(request.user, name, docno)
     if doc is None:
         raise Http404("no such document")
     allow_images = viewer.images_allowed(name, docno, request.GET.get("img"))

@@ -93,6 +93,67 @@ def test_the_viewer_fails_closed_without_a_registered_grant(client, collections,
     assert [r.status_code for r in _statuses(client, assessor, "demo-blog06", RAZR)] == [404, 404]
 
 
+def test_every_kind_of_grant_opens_the_frame(client, collections, assessor, monkeypatch):
+    """The frame reads its document in one statement written by hand (access.readable_condition): a grant given
+    as a list, as a QuerySet or as SQL (assess's) opens exactly the collections it names, and grants add up."""
+    from django.db.models.expressions import RawSQL
+
+    from corpus.models import Collection
+
+    blog, forum = (Collection.objects.get(name=n).pk for n in ("demo-blog06", "forum"))
+    grants = {
+        "list": lambda user: [blog],
+        "empty list": lambda user: [],
+        "queryset": lambda user: Collection.objects.filter(pk=blog).values("pk"),
+        "sql": lambda user: RawSQL("SELECT id FROM corpus_collection WHERE id = %s", [blog]),
+    }
+    for kind, grant in grants.items():
+        monkeypatch.setattr(access, "_grants", lambda g=grant: [g])
+        expected = 404 if kind == "empty list" else 200
+        assert _statuses(client, assessor, "demo-blog06", RAZR)[0].status_code == expected, kind
+        assert _statuses(client, assessor, "forum", FORUM)[0].status_code == 404, kind
+    monkeypatch.setattr(access, "_grants", lambda: [grants["list"], lambda user: [forum]])
+    assert _statuses(client, assessor, "forum", FORUM)[0].status_code == 200
+
+
+def test_the_frame_reads_on_sqlite_too(tmp_path):
+    """The embedded demo's database: the frame's statement and its access condition run on SQLite."""
+    import json
+    import os
+    import sys
+
+    from config import patience
+
+    script = """
+import django, json, sys
+django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from accounts.people import ensure_user
+from assess.models import Assignment
+from corpus.loading import load_collection
+from corpus.views import _readable_document
+from pooling.evaluations import create_evaluation
+from pooling.models import Topic
+load_collection("news", "aquaint2", [sys.argv[1]])
+load_collection("news-2", "aquaint2", [sys.argv[1]])
+user = ensure_user("reader", "assessor", "reader-pw-123")
+evaluation = create_evaluation("e", "tac2008-qa", ["news"])
+series = Topic.objects.create(evaluation=evaluation, ident="1", kind="series", text="s")
+Assignment.objects.create(evaluation=evaluation, topic=series, assessor=user, role=Assignment.PRIMARY)
+boss = ensure_user("boss", "organizer", "boss-pw-1234")
+out = [getattr(_readable_document(u, n, sys.argv[2]), "docno", None) for u, n in
+       ((user, "news"), (user, "news-2"), (boss, "news-2"))]
+print(json.dumps(out))
+"""
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "TEST_DATABASE_NAME")}
+    env |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}", "DJANGO_SETTINGS_MODULE": "config.settings"}
+    done = patience.run([sys.executable, "-c", script, str(FIX / "aquaint2-sample.xml"), NEWS], 300, cwd=root, env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [NEWS, None, NEWS]
+
+
 def test_corpus_does_not_import_later_stages():
     """corpus is the first stage: access decisions come in through corpus.access's registry only."""
     import ast

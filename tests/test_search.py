@@ -3,6 +3,7 @@ filters by collection and date, snippets with the matches marked (escaped), resu
 the query's words marked, the index build (idempotent, progress, language per collection) and who may search what.
 The SQLite side (FTS5, the demo's database) is in test_search_sqlite.py."""
 
+import json
 import re
 from datetime import date
 from pathlib import Path
@@ -97,6 +98,49 @@ def test_snippets_mark_the_matches_and_escape_the_text(abstracts):
     hit = search("metformin", [abstracts]).hits[0]
     assert hit.docno == "100005" and "<mark>Metformin</mark>" in hit.snippet
     assert search_query.snippet_html("a <b>\x01x\x02 & y") == "a &lt;b&gt;<mark>x</mark> &amp; y"
+
+
+@pytest.fixture
+def long_texts(db, tmp_path):
+    """Abstracts of ~1,500 filler words with the searched words placed far into them."""
+
+    def filler(n, seed):
+        return " ".join(f"w{seed}x{k % 97}" for k in range(n))
+
+    docs = {
+        # the two words of an AND query 700 words apart: too far for one snippet fragment
+        "1": f"{filler(600, 1)} quokka {filler(700, 2)} wombat {filler(200, 3)}",
+        # "happiness" stems to happi, which no word of "happy" begins with; far in
+        "2": f"{filler(900, 4)} a happy numbat {filler(400, 5)}",
+        # a word beginning like the lexeme (cat) comes long before the match itself
+        "3": f"{filler(20, 6)} category {filler(900, 7)} the cat sat {filler(300, 8)}",
+        # the phrase far in, its first word alone earlier
+        "4": f"{filler(100, 9)} shock {filler(800, 10)} shock wave {filler(300, 11)}",
+    }
+    path = tmp_path / "long.jsonl"
+    path.write_text("".join(json.dumps({"pmid": k, "title": "t", "abstract": v}) + "\n" for k, v in docs.items()))
+    load_collection("long-texts", "pubmed", [path])
+    return Collection.objects.get(name="long-texts")
+
+
+@pytest.mark.parametrize(
+    "query, docno, marked",
+    [
+        ("quokka wombat", "1", {"quokka"}),  # the whole text gives no mark: no fragment holds both words
+        ("quokka or wombat", "1", {"quokka"}),
+        ("happiness", "2", {"happy"}),
+        ("cat", "3", {"cat"}),
+        ('"shock wave"', "4", {"shock", "wave"}),
+        ("numbat -quokka", "2", {"numbat"}),
+    ],
+)
+def test_snippets_show_the_matched_words_wherever_they_are(long_texts, query, docno, marked):
+    """Snippets are cut from a window of the text around the first word that may match (a search's CPU was mostly
+    headlines over whole texts); a window without the query falls back to the whole text, then to the window with
+    any of the query's words (before, an AND whose words lie far apart got a snippet without a mark)."""
+    hit = search(query, [long_texts]).hits[0]
+    assert hit.docno == docno
+    assert {m.lower() for m in re.findall(r"<mark>([^<]*)</mark>", hit.snippet)} >= marked
 
 
 def test_filters_by_collection_and_date(abstracts, blogs):
