@@ -138,7 +138,8 @@ def check_run(data: bytes, filename: str, context: CheckContext) -> tuple[list[P
     reading = passage_reading(context, problems)
     limit, passage_limit = setting(context, "max_citations"), setting(context, "max_passage_chars")
     threshold = setting(context, "near_dup_percent")
-    entries, all_cites = [], []
+    entries: list[ParsedEntry] = []
+    all_cites: list[dict[str, Any]] = []
     for number, response in responses(root, context, problems, "cite"):
         cites = []
         for el in response:
