@@ -26,10 +26,11 @@ def json_fields(values):
     between them, for json.dumps builds its encoder anew on every call: most of its time for a small dict. The
     split at "}, {" is exact when it gives one piece per dict: that text inside one would give more pieces."""
     if values and all(type(v) is dict for v in values):
-        pieces = json.dumps(values)[2:-2].split("}, {")
+        text = json.dumps(values)
+        pieces = text[2:-2].split("}, {")
         if len(pieces) == len(values):
             texts = ["{" + piece + "}" for piece in pieces]
-            return [copy_json(t) for t in texts]
+            return [copy_json(t) for t in texts] if "\\" in text else texts
     return [json_field(v) for v in values]
 
 
@@ -38,6 +39,11 @@ def strings(values):
 
 
 def escaped(values):
+    """`copy_text` of each string; a column none of whose strings needs escaping (a batch of passages, as a
+    rule) is found so by one scan of them all, not a call per string."""
+    joined = "".join(values)
+    if "\\" not in joined and joined.isprintable():
+        return list(values)
     return list(map(copy_text, values))
 
 

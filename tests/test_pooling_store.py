@@ -72,6 +72,14 @@ def test_json_of_a_batch_is_split_exactly_or_not_at_all():
     assert copy_text.json_fields([["not", "a dict"], {"a": 1}]) == ['["not", "a dict"]', '{"a": 1}']
 
 
+def test_a_column_of_strings_is_escaped_as_each_one_would_be():
+    """escaped() passes a column through when no string in it needs escaping, found by one scan of them all."""
+    plain = ["a passage", "é → 中文", ""]
+    for values in (plain, plain + ["tab\there"], plain + ["back\\slash"], ["\x01", "ok"], ["line\nbreak"], []):
+        assert copy_text.escaped(values) == [copy_text.copy_text(v) for v in values]
+    assert copy_text.escaped(plain) == plain
+
+
 def test_a_batch_with_braces_in_its_data_is_stored_as_given(bolt):
     team = Team.objects.create(name="t")
     run = Run.objects.create(evaluation=bolt, team=team, tag="r1")
