@@ -315,8 +315,9 @@ def _checked(evaluation, files, context):
         ep.batch_context.get(evaluation.track),
         # On PostgreSQL the runs come back as the COPY text of their rows (store_run checks these ids again, under
         # lock): the parent, which stores while the workers check, then neither rebuilds nor formats 300,000 lines.
+        # Not for a track whose check_submission reads the parsed run's entries.
         dict(Topic.objects.filter(evaluation=evaluation).values_list("ident", "pk"))
-        if connection.vendor == "postgresql"
+        if connection.vendor == "postgresql" and not ep.check_submission.get(evaluation.track)
         else None,
     )
     with closing(answers):
