@@ -105,12 +105,18 @@ neither unpickles nor formats the lines; a valid <cite> is read without parse_ci
   - this branch alone, 1 and 2 processes alternated twice (load 7.4-9.7, probe 0.14-0.41): CPU 8.84 / 8.78 s in
     process against 9.39 / 9.97 s with two workers (the workers' extra CPU was 2 s in the parent commit: 9.2-10.4
     against 11.1-12.3 s), wall 23.0 / 18.5 against 14.1 / 24.0 s. RUN_CHECK_PROCESSES stays as it is.
-The goal (<= 10 s) was met once in nine runs of the default, in a quiet minute; the wall time on these shared
-cores is the neighbours', the CPU ours. What is left: near-duplicates (1.8 s in process, and each worker computes
-all the features again), reading 300,000 cites (1.3 s), the rows' JSON (0.3 s a worker), PostgreSQL's COPY (1.4 s:
-jsonb parsing and the (topic, run) index) and the pool build (2 s). A per-batch relation of near-duplicate
-passages per topic (an index of bigram prefixes, so that the walk of each list only looks up neighbours) would
-take most of the walk in process, little in workers (each would build the relation again).
+  - later, the machine quieter (load 4.7-6.8 before each run, probe 0.13-0.20 s), 4 more pairs of the default:
+    CPU of all processes parent 10.18 / 11.48 / 10.94 / 11.12 s, this branch 8.93 / 8.59 / 9.61 / 9.09 s (0.85,
+    median ratio; 0.88 over all 9 pairs); this process's CPU 2.5-2.9 -> 1.1-1.3 s; upload -> pools 9.0 / 10.4 /
+    12.4 / 10.7 s against **6.9 / 6.4 / 12.2 / 5.6 s**: the goal met in 3 of 4 (the parent: 1); this branch
+    in process (--processes 1) 8.53 / 8.91 s CPU, 8.3 / 22.2 s, against two workers 9.34 / 9.94 s, 12.7 / 22.0 s.
+The wall time on these shared cores is the neighbours', the CPU ours. What is left: near-duplicates (1.8 s in
+process, and each worker computes all the features again), reading 300,000 cites (1.3 s), the rows' JSON (0.3 s a
+worker), PostgreSQL's COPY (1.4 s: jsonb and the (topic, run) index) and the pool build (2 s). Tried and not kept:
+filtering each list's passages by the features two distinct passages of the topic share in the batch (built once
+a passage, not once a leader a list): the same classes, but 1.8x the time, for it passes every passage with a
+near-duplicate anywhere in the topic (10 % of them) where the leaders' union passes only those with one in the
+list (3 %), and each is then compared with every leader.
 """
 
 import os
