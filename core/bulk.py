@@ -9,6 +9,8 @@ import json
 
 from django.db import connection
 
+from core.copy_text import escaped, json_fields, strings, text_block
+
 BATCH = 20000
 TEXT_BATCH = 1000
 
@@ -21,43 +23,6 @@ def _column_type(field):
 def _is_integer(field):
     """A NOT NULL integer column (ids, foreign keys): its values are written as bare digits."""
     return not field.null and field.db_type(connection) in ("integer", "bigint", "smallint")
-
-
-def copy_text(value):
-    """A string as a COPY text field: its backslashes, tabs, newlines and carriage returns escaped."""
-    if "\\" not in value and value.isprintable():  # most texts: two scans instead of four replaces
-        return value
-    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-
-
-def copy_json(text):
-    """JSON text as a COPY text field: JSON escapes every control character, so of COPY's specials only a
-    backslash can be in it."""
-    return text.replace("\\", "\\\\") if "\\" in text else text
-
-
-def _json_field(value):
-    return copy_json(json.dumps(value))
-
-
-def _json_fields(values):
-    """`_json_field` of each value. Dicts (run lines' data) are encoded in one json.dumps call and the text split
-    between them, for json.dumps builds its encoder anew on every call: most of its time for a small dict. The
-    split at "}, {" is exact when it gives one piece per dict: that text inside one would give more pieces."""
-    if values and all(type(v) is dict for v in values):
-        pieces = json.dumps(values)[2:-2].split("}, {")
-        if len(pieces) == len(values):
-            texts = ["{" + piece + "}" for piece in pieces]
-            return [copy_json(t) for t in texts]
-    return [_json_field(v) for v in values]
-
-
-def _strings(values):
-    return list(map(str, values))
-
-
-def _escaped(values):
-    return list(map(copy_text, values))
 
 
 def _floats(values):
@@ -91,13 +56,13 @@ def _text_writers(model_fields):
     for f in model_fields:
         kind = f.db_type(connection)
         if kind in ("integer", "bigint", "smallint"):
-            write = _strings
+            write = strings
         elif kind == "double precision":
             write = _floats
         elif kind == "jsonb":
-            write = _json_fields
+            write = json_fields
         elif kind == "text" or kind.startswith("varchar"):
-            write = _escaped
+            write = escaped
         elif kind == "timestamp with time zone":
             write = _timestamps
         else:
@@ -106,10 +71,20 @@ def _text_writers(model_fields):
     return writers
 
 
-def _text_block(rows, writers):
-    """The rows as COPY text, written a column at a time (the loops in C)."""
-    columns = [write(list(values)) for write, values in zip(writers, zip(*rows, strict=True), strict=True)]
-    return "\n".join(map("\t".join, zip(*columns, strict=True))) + "\n"
+COPY_CHUNK = 1 << 20
+
+
+def copy_text_rows(model, fields, text):
+    """COPY `text`, rows already written as COPY text (pooling.formats.parallel.entry_rows), into `fields`
+    (attribute names) of `model`'s table (PostgreSQL only)."""
+    if not text:
+        return
+    meta = model._meta
+    columns = ", ".join(connection.ops.quote_name(meta.get_field(name).column) for name in fields)
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(f"COPY {connection.ops.quote_name(meta.db_table)} ({columns}) FROM STDIN") as copy:
+            for start in range(0, len(text), COPY_CHUNK):  # (the server stores one piece while the next is sent)
+                copy.write(text[start : start + COPY_CHUNK])
 
 
 def insert_rows(model, fields, rows, returning=()):
@@ -143,7 +118,7 @@ def insert_rows(model, fields, rows, returning=()):
                     return []
                 # Small writes: the server stores one while the next is formatted.
                 for start in range(0, len(rows), TEXT_BATCH):
-                    copy.write(_text_block(rows[start : start + TEXT_BATCH], text))
+                    copy.write(text_block(rows[start : start + TEXT_BATCH], text))
         return []
     arrays = ", ".join(f"%s::{_column_type(f)}[]" for f in model_fields)
     sql = f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({columns}) SELECT * FROM unnest({arrays})"

@@ -17,7 +17,7 @@ from accounts.models import Team
 from core import audit
 from core import extension_points as ep
 from core import submission_rules as rules_mod
-from core.bulk import insert_rows
+from core.bulk import copy_text_rows, insert_rows
 from core.locks import key_shared
 from core.tracks import get_track
 from corpus.models import Document
@@ -217,7 +217,11 @@ def store_run(evaluation, parsed, team, priority, manual=False, whole_collection
         # RunEntry has no foreign-key constraints (pooling.models): the topics are locked against deletion
         # (what the constraint's row checks did, once per topic instead of per line) and must all still exist.
         topic_ids = _key_shared_topics(evaluation)
-        gone = sorted({e.topic for e in parsed.entries} - topic_ids.keys())
+        prepared = parsed.rows  # the entries as COPY text from a worker (pooling.formats.parallel), or None
+        if prepared is None:
+            gone = sorted({e.topic for e in parsed.entries} - topic_ids.keys())
+        else:  # (a topic deleted and created again since the worker wrote its id is gone too)
+            gone = sorted(ident for ident, pk in prepared.topic_ids.items() if topic_ids.get(ident) != pk)
         if gone:
             raise LoadError([f"{source_name}:0: topic {ident} was removed while the run was loading" for ident in gone])
         run = Run.objects.select_for_update(of=("self",)).filter(evaluation=evaluation, tag=parsed.tag).first()
@@ -230,14 +234,19 @@ def store_run(evaluation, parsed, team, priority, manual=False, whole_collection
             run.entries.all().delete()
         run.team, run.priority, run.is_manual, run.whole_collection = team, priority, manual, whole_collection
         run.source_name = source_name
-        run.data = (run.data or {}) | parsed.data | {"lines": len(parsed.entries)}
+        run.data = (
+            (run.data or {}) | parsed.data | {"lines": len(parsed.entries) if prepared is None else prepared.count}
+        )
         run.save()
         run_id = run.pk  # (read once: Model.pk is a property call, 300,000 of them for a BOLT batch)
-        insert_rows(
-            RunEntry,
-            ["run_id", "topic_id", "line_no", "docid", "text", "data"],
-            [(run_id, topic_ids[e.topic], e.line, e.docid, e.text, e.data) for e in parsed.entries],
-        )
+        if prepared is None:
+            insert_rows(
+                RunEntry,
+                ["run_id", "topic_id", "line_no", "docid", "text", "data"],
+                [(run_id, topic_ids[e.topic], e.line, e.docid, e.text, e.data) for e in parsed.entries],
+            )
+        else:
+            copy_text_rows(RunEntry, [*parallel.ROW_COLUMNS, "run_id"], prepared.text.replace("\n", f"\t{run_id}\n"))
         # The track's after_run_stored (core.extension_points) runs inside this transaction (QA4MRE scores the
         # run there); raising LoadError from it refuses the run. Before the stale marks: a rescoring locks the
         # evaluation's scoring state and then the marks, and so must this transaction, or the two deadlock.
@@ -304,6 +313,12 @@ def _checked(evaluation, files, context):
         django_settings.RUN_CHECK_PROCESSES,
         partial(columns.run_problems, **column_limits.run_limits(module)),
         ep.batch_context.get(evaluation.track),
+        # On PostgreSQL the runs come back as the COPY text of their rows (store_run checks these ids again, under
+        # lock): the parent, which stores while the workers check, then neither rebuilds nor formats 300,000 lines.
+        # Not for a track whose check_submission reads the parsed run's entries.
+        dict(Topic.objects.filter(evaluation=evaluation).values_list("ident", "pk"))
+        if connection.vendor == "postgresql" and not ep.check_submission.get(evaluation.track)
+        else None,
     )
     with closing(answers):
         for f, answer in zip(files, answers, strict=True):

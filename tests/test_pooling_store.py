@@ -3,7 +3,7 @@
 import pytest
 
 from accounts.models import Team
-from core import bulk
+from core import bulk, copy_text
 from core.bulk import insert_rows
 from pooling.evaluations import LoadError, create_evaluation
 from pooling.formats.base import ParsedEntry, ParsedRun
@@ -68,8 +68,16 @@ def test_json_of_a_batch_is_split_exactly_or_not_at_all():
         {"n": None, "f": 1.5, "t": True},
     ]
     for values in (tricky, tricky[1:2], tricky[2:], [d for d in tricky if "a" not in d and "list" not in d], []):
-        assert bulk._json_fields(values) == [bulk._json_field(v) for v in values]
-    assert bulk._json_fields([["not", "a dict"], {"a": 1}]) == ['["not", "a dict"]', '{"a": 1}']
+        assert copy_text.json_fields(values) == [copy_text.json_field(v) for v in values]
+    assert copy_text.json_fields([["not", "a dict"], {"a": 1}]) == ['["not", "a dict"]', '{"a": 1}']
+
+
+def test_a_column_of_strings_is_escaped_as_each_one_would_be():
+    """escaped() passes a column through when no string in it needs escaping, found by one scan of them all."""
+    plain = ["a passage", "é → 中文", ""]
+    for values in (plain, plain + ["tab\there"], plain + ["back\\slash"], ["\x01", "ok"], ["line\nbreak"], []):
+        assert copy_text.escaped(values) == [copy_text.copy_text(v) for v in values]
+    assert copy_text.escaped(plain) == plain
 
 
 def test_a_batch_with_braces_in_its_data_is_stored_as_given(bolt):
@@ -89,6 +97,37 @@ def test_a_topic_removed_before_the_run_is_stored_refuses_the_run(bolt):
         store_run(bolt, parsed, team, 1, source_name="r1.xml")
     assert exc.value.problems == ["r1.xml:0: topic 9.999 was removed while the run was loading"]
     assert not Run.objects.filter(evaluation=bolt).exists() and not RunEntry.objects.exists()
+
+
+def test_rows_written_by_a_worker_are_stored_as_the_entries_would_be(bolt):
+    """A worker sends a run's lines as COPY text (pooling.formats.parallel.entry_rows): the same rows as
+    insert_rows stores from the entries, escapes included; a topic whose id changed since is refused."""
+    from pooling.formats import parallel
+
+    team = Team.objects.create(name="t")
+    topic = Topic.objects.get(evaluation=bolt)
+    texts = ["a\tb", "line\nbreak\r\n", "back\\slash \\N", "é → 中文", ""]
+    datas = [{"q": "x\\y\t\n"}, {"n": 1.5, "ok": True, "s": None}, {"a": "}, {"}, {}, {"é": "ü"}]
+    entries = [ParsedEntry("1.001", i, f"doc\t{i}\\", t, d) for i, (t, d) in enumerate(zip(texts, datas))]
+    run, _ = store_run(bolt, ParsedRun("plain", list(entries)), team, 1)
+    prepared = parallel.entry_rows(ParsedRun("rows", list(entries)), {"1.001": topic.pk})
+    assert prepared.entries == [] and prepared.rows.count == 5 and prepared.rows.topic_ids == {"1.001": topic.pk}
+    with_rows, _ = store_run(bolt, prepared, team, 1)
+    stored = {
+        r: list(
+            RunEntry.objects.filter(run=r)
+            .order_by("line_no")
+            .values_list("topic_id", "line_no", "docid", "text", "data")
+        )
+        for r in (run, with_rows)
+    }
+    assert stored[with_rows] == stored[run] and len(stored[run]) == 5 and with_rows.data["lines"] == 5
+    assert parallel.entry_rows(ParsedRun("x", list(entries)), {"9.999": 1}).rows is None  # unknown topic: as it was
+    stale = parallel.entry_rows(ParsedRun("r2", list(entries)), {"1.001": topic.pk + 1000})
+    with pytest.raises(LoadError) as exc:
+        store_run(bolt, stale, team, 1, source_name="r2.xml")
+    assert exc.value.problems == ["r2.xml:0: topic 1.001 was removed while the run was loading"]
+    assert not Run.objects.filter(tag="r2").exists()
 
 
 def test_deleting_a_run_or_topic_still_removes_its_lines(bolt):

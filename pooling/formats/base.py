@@ -49,10 +49,22 @@ class ParsedEntry:
 
 
 @dataclass
+class PreparedRows:
+    """A run's entries as the COPY text of their RunEntry rows (topic_id, line_no, docid, text, data; no run_id),
+    written by the worker process that checked the file (pooling.formats.parallel), so that the storing process
+    neither unpickles nor formats them again. `topic_ids`: {ident: Topic id} of the topics the rows name."""
+
+    text: str
+    topic_ids: dict[str, int]
+    count: int
+
+
+@dataclass
 class ParsedRun:
     tag: str
     entries: list[ParsedEntry]
     data: dict[str, Any] = field(default_factory=dict)  # run-level fields (team id, resource type, header attributes…)
+    rows: PreparedRows | None = None  # the entries as COPY text instead (`entries` is then empty): only for storing
 
 
 @dataclass

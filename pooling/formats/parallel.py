@@ -28,7 +28,8 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, Problem
+from core.copy_text import escaped, json_fields, strings, text_block
+from pooling.formats.base import CheckContext, ParsedEntry, ParsedRun, PreparedRows, Problem
 
 log = logging.getLogger(__name__)
 
@@ -76,16 +77,37 @@ def _start_worker(batch_context: BatchContext | None, parent: int) -> None:
 
 # A parsed run crosses between processes as plain tuples: unpickled and rebuilt in the parent, its 10,000 entries
 # take half the time of unpickling as many dataclass instances (the parent's time: it stores runs meanwhile).
-Compact = tuple[str, dict[str, Any], list[tuple[str, int, str, str, dict[str, Any]]]]
+# With rows (PreparedRows) the entries stay behind: the parent gets one string to COPY.
+Compact = tuple[str, dict[str, Any], list[tuple[str, int, str, str, dict[str, Any]]], PreparedRows | None]
 
 
 def compact(run: ParsedRun) -> Compact:
-    return run.tag, run.data, [(e.topic, e.line, e.docid, e.text, e.data) for e in run.entries]
+    return run.tag, run.data, [(e.topic, e.line, e.docid, e.text, e.data) for e in run.entries], run.rows
 
 
 def expand(packed: Compact) -> ParsedRun:
-    tag, data, entries = packed
-    return ParsedRun(tag=tag, entries=[ParsedEntry(*entry) for entry in entries], data=data)
+    tag, data, entries, rows = packed
+    return ParsedRun(tag=tag, entries=[ParsedEntry(*entry) for entry in entries], data=data, rows=rows)
+
+
+ROWS_BATCH = 1000  # entries per json_fields call (as core.bulk.insert_rows batches them)
+# RunEntry's columns as the rows are written (run_id, known only once the run is stored, is added by the parent);
+# each column's writer is core.bulk.insert_rows's for the column's type, so the stored rows are the same.
+ROW_COLUMNS = ("topic_id", "line_no", "docid", "text", "data")
+ROW_WRITERS = (strings, strings, escaped, escaped, json_fields)
+
+
+def entry_rows(parsed: ParsedRun, topic_ids: dict[str, int]) -> ParsedRun:
+    """`parsed` with its entries as PreparedRows (ROW_COLUMNS), for a worker to send instead of the entries;
+    unchanged when an entry names a topic `topic_ids` does not know."""
+    entries = parsed.entries
+    used = {e.topic for e in entries}
+    if not used <= topic_ids.keys():
+        return parsed
+    rows = [(topic_ids[e.topic], e.line, e.docid, e.text, e.data) for e in entries]
+    text = "".join(text_block(rows[i : i + ROWS_BATCH], ROW_WRITERS) for i in range(0, len(rows), ROWS_BATCH))
+    prepared = PreparedRows(text=text, topic_ids={t: topic_ids[t] for t in used}, count=len(entries))
+    return ParsedRun(tag=parsed.tag, entries=[], data=parsed.data, rows=prepared)
 
 
 def _exit_after(parent: int) -> None:
@@ -98,7 +120,12 @@ def _exit_after(parent: int) -> None:
 
 
 def _check(
-    format_name: str, data: bytes, filename: str, context: CheckContext, after: Callable[[ParsedRun], list[Problem]]
+    format_name: str,
+    data: bytes,
+    filename: str,
+    context: CheckContext,
+    after: Callable[[ParsedRun], list[Problem]],
+    topic_ids: dict[str, int] | None = None,
 ) -> tuple[list[Problem], Compact | None] | None:
     try:  # a module does not pickle: the worker imports the format by the name the parent took from it
         found, parsed = import_module(format_name).check_run(data, filename, context)
@@ -106,7 +133,10 @@ def _check(
         return None
     if parsed is None:
         return list(found), None
-    return list(found) + after(parsed), compact(parsed)
+    problems = list(found) + after(parsed)
+    if topic_ids is not None and all(p.warning for p in problems):  # a run to store: sent as its rows
+        parsed = entry_rows(parsed, topic_ids)
+    return problems, compact(parsed)
 
 
 def checked(
@@ -116,14 +146,16 @@ def checked(
     processes: int,
     after: Callable[[ParsedRun], list[Problem]],
     batch_context: BatchContext | None = None,
+    topic_ids: dict[str, int] | None = None,
 ) -> Iterator[Checked | None]:
     """For each (data, filename) of `files`, in order: the run format `module`'s check_run answer from a worker
-    (which enters `batch_context()` for its life), with the
-    problems `after(parsed)` (a picklable function: the column checks) adds to a parsed run, or None for a file
-    the caller checks itself. `context_for(data)` gives a file's plain context (None: keep it here); each file
-    is sent as soon as it has one, all at the first step. No workers (every answer None) with `processes` under
-    2, fewer than two files or less than MIN_BYTES in them, or a format without `process_extra`. Answers come as
-    they are ready, in order; close the iterator (or read it to the end) to stop the workers."""
+    (which enters `batch_context()` for its life), with the problems `after(parsed)` (a picklable function: the
+    column checks) adds to a parsed run, or None for a file the caller checks itself. With `topic_ids` ({ident:
+    Topic id}), a run without problems comes with its entries as PreparedRows (`entry_rows`), for the caller to
+    store. `context_for(data)` gives a file's plain context (None: keep it here); each file is sent as soon as it
+    has one, all at the first step. No workers (every answer None) with `processes` under 2, fewer than two files
+    or less than MIN_BYTES in them, or a format without `process_extra`. Answers come as they are ready, in
+    order; close the iterator (or read it to the end) to stop the workers."""
     small = len(files) < 2 or sum(len(data) for data, _ in files) < MIN_BYTES
     if processes < 2 or small or not hasattr(module, "process_extra"):
         yield from (None for _ in files)
@@ -141,7 +173,7 @@ def checked(
             for n, (data, filename) in enumerate(files):
                 context = context_for(data)
                 if context is not None:
-                    futures[n] = pool.submit(_check, module.__name__, data, filename, context, after)
+                    futures[n] = pool.submit(_check, module.__name__, data, filename, context, after, topic_ids)
         except (OSError, RuntimeError, AssertionError):  # no processes here (a daemonic parent, a limit reached)
             log.warning("run files are checked in process: worker processes could not start", exc_info=True)
         for n, (_, filename) in enumerate(files):

@@ -217,12 +217,14 @@ def _loaded(ev):
 
 def test_load_run_files_stores_the_same_with_and_without_workers(evaluation, settings, monkeypatch):  # noqa: F811
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
-    answered = []
+    answered, as_rows = [], []
     checked = parallel.checked
 
     def counting(*args):
         for answer in checked(*args):
             answered.append(answer is not None)
+            # A run to store comes as the COPY text of its rows, not as its entries.
+            as_rows.append(answer is not None and answer[1] is not None and answer[1].rows is not None)
             yield answer
 
     monkeypatch.setattr(runs.parallel, "checked", counting)
@@ -234,8 +236,10 @@ def test_load_run_files_stores_the_same_with_and_without_workers(evaluation, set
     load_topics(other, (FIXTURES / "topics.xml").read_bytes(), "topics.xml")
     settings.RUN_CHECK_PROCESSES = 2
     answered.clear()
+    as_rows.clear()
     workers = load_run_files(other, _batch())
     assert answered == [True, False, True, True, True]  # the grouping file was checked here
+    assert as_rows == [True, False, False, True, True]  # (bad.xml has a problem: nothing to store)
 
     assert [(r.filename, r.problems, r.run and r.run.tag) for r in workers] == [
         (r.filename, r.problems, r.run and r.run.tag) for r in serial
