@@ -51,6 +51,18 @@ PostgreSQL 1.87 vs 2.02 (0.93), worker 1.12 vs 1.23 (0.91: it stores no result n
 the p99 here is the shared machine's, not the publish's); freshness p50 0.86 / 0.87 s; 0 errors, 0 lost.
 `benchmarks save_cpu --publish` isolates the publisher thread (its docstring: 0.39 of the send_task path).
 
+History (issue 32, the web side's CPU per save; where it goes in docs/reference.md, assess section): requests
+no longer leave cycles for the collector (config.wsgi.Handler, b53ca32), the QA bar renders unlocalized ints and a
+save URL built once (49b52bb, 6ae1c42). 6ae1c42 against 392294d, `--modes single,rate --against <392294d checkout>
+--repeat 2 --seconds 20 --single 500` (before/after alternated, medians), load average 6.7 -> 12.9 (9.4 / 9.1 in
+the single runs, 8.4 / 7.1 in the fixed-rate runs), CPU probe 0.15-0.25 s: one assessor, CPU per save web 1.75 vs
+1.96 ms (0.89), PostgreSQL 1.11 / 1.23, worker 0.53 / 0.71, all three 3.39 vs 3.90 (0.87; 2.48 stopped); p50 3.8
+vs 6.1 ms, p99 26.9 vs 31.4 ms (goal <= 10: not met; stopped 68.9: the machine's). 200 saves/s (199.5 / 199.7
+reached): web 2.20 vs 2.30 (0.95), all three 4.22 vs 4.35 ms (0.97; goal <= 4: not met by 0.2), p99 57.4 vs 66.4
+ms (goal <= 50: not met), freshness p95 1.92 s (met); 0 errors, 0 lost. 49b52bb against 392294d the same way at
+load 14-25 (probe 0.26-0.47 s, the machine saturated, 200/s not reached): web 2.40 vs 2.51 (single), 2.51 vs 2.89
+ms (rate).
+
 History (issue 19, the earlier client, which forged sessions and re-judged hot rows): the worker runs one process,
 niced, SCORING_PASS_GAP_MS between passes; a pass clears its marks after its scores commit, so no save waits on
 its locks; a save that moves an item between answer classes sends that class's entry of the classes panel only.

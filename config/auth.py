@@ -10,6 +10,7 @@ A view may add its own first read to that statement (read_with_session): the jud
 """
 
 import math
+import weakref
 from contextvars import ContextVar
 from datetime import timedelta
 from functools import lru_cache
@@ -137,6 +138,20 @@ def _session_auth_hash(password):
     return User(password=password).get_session_auth_hash()
 
 
+class _SessionAuthHash:
+    """The user's get_session_auth_hash, through the cache above; it reads the password when called (a password
+    changed in the request counts). It holds the user weakly: a closure over the user, stored on the user, made a
+    reference cycle that left every request's objects to the cyclic garbage collector (config.wsgi.Handler)."""
+
+    __slots__ = ("user",)
+
+    def __init__(self, user):
+        self.user = weakref.ref(user)
+
+    def __call__(self):
+        return _session_auth_hash(self.user().password)
+
+
 _ATTNAMES = [f.attname for f in _USER_FIELDS]
 # (position, converter) of the user's columns that need one, found once rather than on every request
 _CONVERTERS = [(i, f.from_db_value) for i, f in enumerate(_USER_FIELDS) if hasattr(f, "from_db_value")]
@@ -168,7 +183,7 @@ def _read_together(request):
                 values[i] = convert(values[i], None, conn)
     user = User.from_db(DEFAULT_DB_ALIAS, _ATTNAMES, values)
     remember_roles(user, row[1 + len(_USER_FIELDS)])
-    user.get_session_auth_hash = lambda: _session_auth_hash(user.password)  # reads the password when called
+    user.get_session_auth_hash = _SessionAuthHash(user)
     return user
 
 

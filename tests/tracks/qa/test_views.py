@@ -345,3 +345,24 @@ def test_nugget_saves_read_their_item_or_nugget_with_the_session_and_keep_every_
         ("nugget_vote", "me", "primary"),
         ("nugget_vote", "voter", "secondary"),
     ]
+
+
+def test_the_bars_judge_url_is_what_reverse_gives(client, setup):
+    """instance_views.judge_url builds the save's URL from parts found once: the same text as reverse, under a
+    script prefix too, and in the bar a save answers with."""
+    from django.urls import set_script_prefix
+
+    from tracks.qa.instance_views import judge_url
+
+    sample, me, _, _ = setup
+    for item_id in (1, 42, 9_223_372_036_854_775_807):
+        assert judge_url(item_id) == reverse("qa:judge", args=[item_id])
+    set_script_prefix("/mounted/")
+    try:
+        assert judge_url(42) == reverse("qa:judge", args=[42]) == "/mounted/assess/item/42/judge"
+    finally:
+        set_script_prefix("/")
+    item = sample.items["1.1"][0]
+    url = reverse("qa:judge", args=[item.pk])
+    answer = login(client, me).post(url, {"label": "incorrect", "version": 0})
+    assert answer.status_code == 200 and f'hx-post="{url}"'.encode() in answer.content
