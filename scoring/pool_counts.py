@@ -59,23 +59,28 @@ class Shown:
     """The evaluation's pool counts, ready to be added to the details of its Score rows (`detail`)."""
 
     def __init__(self, evaluation):
+        self.evaluation = evaluation
         self.counts = {
             tid: (judged, items)
             for tid, judged, items in PoolCount.objects.filter(evaluation=evaluation).values_list(
                 "topic_id", "judged", "items"
             )
         }
-        self.series = {}  # series (or question standing alone) -> [judged, items]
-        self.total = [0, 0]
-        if not self.counts:
-            return
-        for tid, parent in Topic.objects.filter(id__in=list(self.counts)).values_list("id", "parent_id"):
-            judged, items = self.counts[tid]
-            sums = self.series.setdefault(parent or tid, [0, 0])
-            sums[0] += judged
-            sums[1] += items
-            self.total[0] += judged
-            self.total[1] += items
+        self.total = [sum(c[0] for c in self.counts.values()), sum(c[1] for c in self.counts.values())]
+        self._series = None
+
+    @property
+    def series(self):
+        """{series (or a question standing alone): [judged, items]}, read when a series row is first shown."""
+        if self._series is None:
+            self._series = {}
+            for tid, parent in Topic.objects.filter(evaluation=self.evaluation).values_list("id", "parent_id"):
+                if tid in self.counts:
+                    judged, items = self.counts[tid]
+                    sums = self._series.setdefault(parent or tid, [0, 0])
+                    sums[0] += judged
+                    sums[1] += items
+        return self._series
 
     def detail(self, scope, topic_id, measure, detail):
         """The detail as shown: with the counts where the row's scorer left them to PoolCount (a QA row: it has
