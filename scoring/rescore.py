@@ -33,8 +33,8 @@ def _lock_state(evaluation_id):
 
 def store(evaluation, batch):
     """Upsert the batch's rows inside the caller's transaction: identical stored rows are kept (with their
-    computed_at), changed ones replaced, rows the batch's scopes no longer produce deleted. Returns the rows
-    written.
+    computed_at), changed ones replaced, rows the batch's scopes no longer produce deleted; and the batch's pool
+    counts, once per question (scoring.pool_counts). Returns the rows written.
 
     The comparison is made here, against the stored rows of the batch's scopes read in one query: most judgments
     change few stored numbers, so only those few rows are written (a full comparison in the database meant
