@@ -105,7 +105,12 @@ save p99 526 / 1,842 ms (403 stopped). The after worker kept up better; the like
 whatever it covers and shorter passes get shorter gaps (pass_gap): whole-stack pairs here weigh the number of
 passes, the in-process ones above the cost of one. (Both checkouts on one database also mix the stored shapes:
 an after-run's first passes rewrite the rows the before-worker wrote with the counts in them.) The rate mode now
-reports saves per worker pass (distinct fresh_as_of values seen by the poller).
+reports saves per worker pass (distinct fresh_as_of values seen by the poller). With it, b889ce5 against
+392294d on a quieter machine (load 5.8 / 5.3, probe 0.14 / 0.13 s; 200.0 saves/s both; medians of 2): 178 / 182
+saves per pass (the same), worker + its PostgreSQL share **1.31 / 1.53 ms per save (0.85)**, PostgreSQL's share
+0.43 / 0.64 ms (0.67; 1.10 / 1.31 with the worker on, 0.67 stopped), worker 0.88 / 0.89 ms; all processes 4.32 /
+4.59 ms (3.09 stopped); freshness p50 0.87 / 0.98 s, p95 1.38 s (goal <= 2 s met); save p99 29.3 / 55.4 ms (22.2
+stopped; goal <= 50 met after).
 """
 
 import asyncio
