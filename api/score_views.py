@@ -14,6 +14,7 @@ from api.models import ApiJob
 from config import params
 from config.roles import ORGANIZER, PARTICIPANT
 from pooling.models import Run
+from scoring import pool_counts
 from scoring.models import Score
 from scoring.reports import build_report
 from scoring.rescore import freshness
@@ -50,6 +51,7 @@ class Scores(RoleAPIView):
                 rows = rows.filter(**{column: value})
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(rows, request, view=self)
+        shown = pool_counts.Shown(evaluation)  # (the per-question pool counts, shown where a detail showed them)
         response = paginator.get_paginated_response(
             [
                 {
@@ -58,7 +60,7 @@ class Scores(RoleAPIView):
                     "topic": x.topic.ident if x.topic_id else None,
                     "measure": x.measure,
                     "value": x.value,
-                    "detail": x.detail,
+                    "detail": shown.detail(x.scope, x.topic_id, x.measure, x.detail),
                     "computed_at": x.computed_at.isoformat(),
                 }
                 for x in page

@@ -92,6 +92,41 @@ CPU probe 0.19 / 0.21 s; 199.99 / 199.32 saves/s achieved): freshness p50 1.07 a
 stopped), postgres 1.77 / 3.13 ms (1.03 stopped), worker 1.34 / 0.95 ms: the worker's share with its backend 2.08
 against 3.05 ms (ratio 0.68), though it now keeps up (passes ~1 s apart where the old ones, PostgreSQL-bound, fell
 2-3 s behind and so covered more saves each); save p99 80 / 113 ms (77 stopped).
+
+History (issue 32, a question's pool counts stored once, scoring.models.PoolCount, d212535 against 392294d; 2
+cores shared with five other engineers' tests and benchmarks, load average 8-22). A pass rewrote every run's
+question, series and run-score rows of each judged question because the judged count in them changed with every
+save: ~3,080 of the ~3,150 rows a 200-save pass makes at 50 assessors (30 runs, ~50 questions), ~650 now (the
+rows of the runs holding a judged answer; 1,600-1,900 in a pass where questions become fully judged or a list's
+final answer set grows, which changes every run). In one process, on copies of this benchmark's data (a scratch
+script: 200 saves through tracks.qa.instance_judging.judge_instance as the assessors here make them, then one
+pass, CPU from /proc of the process and its backend; 5 alternated rounds of 3 passes, the profiled third of round
+3 left out), worker + backend CPU per pass, before / after (load; probe before / after): 311 / 262 ms (13.4 /
+11.7; 0.35 / 0.28 s), 343 / 262 (10.3 / 8.8; 0.31 / 0.17), 327 / 319 (7.9 / 8.4; 0.14 / 0.41), 399 / 374
+(12.5 / 13.2; 0.34 / 0.51), 350 / 305 (14.2 / 12.1; 0.39 / 0.45): medians 342 / 296 ms (pair ratio median 0.87),
+PostgreSQL's part 123 / 104 ms (0.88), the worker's 208 / 191 ms. The writes were a seventh of a pass: the rest
+is reading the recomputed questions' and series' stored rows (~3,000 JSON details), the judgments and answers,
+and the scoring in Python. `--modes rate --seconds 20 --repeat 2 --against <392294d>` (medians of 2, after /
+before; worker + its PostgreSQL share = the worker's CPU plus PostgreSQL's with the worker on minus stopped): at
+load 19.9 / 22.6, probe 0.48 / 0.40 s, 105 / 142 saves/s achieved of 200 (the niced worker starved: freshness
+p50 9.0 / 5.0 s, p95 23.7 s after), 0.34 / 0.48 ms per save; at load 8.1 / 8.1, probe 0.19 / 0.23 s, 197.6 /
+194.5 saves/s: 0.89 / 0.69 ms per save (worker 0.58 / 0.38, PostgreSQL 0.98 / 0.99 against 0.68 stopped),
+freshness p50 2.09 / 3.12 s (rounds 1.27 and 2.91 s after), p95 3.95 s after (goal <= 2 s: not met at that load),
+save p99 526 / 1,842 ms (403 stopped). The after worker kept up better; the likely reason its CPU per save rose
+(passes were not counted) is that it made more passes, each covering fewer saves, as a pass costs mostly the same
+whatever it covers and shorter passes get shorter gaps (pass_gap): whole-stack pairs here weigh the number of
+passes, the in-process ones above the cost of one. (Both checkouts on one database also mix the stored shapes:
+an after-run's first passes rewrite the rows the before-worker wrote with the counts in them.) The rate mode now
+reports saves per worker pass (distinct fresh_as_of values seen by the poller). With it, b889ce5 against
+392294d on a quieter machine (load 5.8 / 5.3, probe 0.14 / 0.13 s; 200.0 saves/s both; medians of 2): 178 / 182
+saves per pass (the same), worker + its PostgreSQL share **1.31 / 1.53 ms per save (0.85)**, PostgreSQL's share
+0.43 / 0.64 ms (0.67; 1.10 / 1.31 with the worker on, 0.67 stopped), worker 0.88 / 0.89 ms; all processes 4.32 /
+4.59 ms (3.09 stopped); freshness p50 0.87 / 0.98 s, p95 1.38 s (goal <= 2 s met); save p99 29.3 / 55.4 ms (22.2
+stopped; goal <= 50 met after). Again on a quiet machine (load 1.2 / 1.7, probe 0.13 / 0.14 s): 182 / 186 saves
+per pass, worker + its PostgreSQL share 1.31 / 1.44 ms (0.91), PostgreSQL's share 0.37 / 0.53 ms (0.70), worker
+0.94 / 0.91 ms; freshness p50 0.84 / 0.87 s, p95 2.59 s after (one slow pass of two rounds; 1.38 s in the pair
+above); save p99 16.0 / 25.5 ms (13.3 stopped). What the move saves is PostgreSQL's (the rows no longer deleted,
+copied in and indexed); the worker's own CPU per save stays within the noise.
 """
 
 import asyncio
@@ -541,6 +576,11 @@ class Freshness:
             time.sleep(0.05)
         return float("inf")
 
+    def passes(self):
+        """Passes seen (each moves fresh_as_of; two within one poll count once, and a task that found its marks
+        taken already counts too): how many saves a pass covered, which CPU per save depends on."""
+        return max(0, len({fresh for _, fresh, _ in self.polls if fresh}) - 1)
+
     def lags(self, answered):
         """For each save answered at a wall time: seconds until a poll saw a pass covering it."""
         lags, k = [], 0
@@ -709,6 +749,7 @@ def measure(mode, port, accounts, args, evaluation_id, groups, worker_on):
             numbers["drain"] = poll.drain(max(answered)) if answered else 0.0  # (polls the rest first)
             lags = poll.lags(answered)
             numbers["freshness p50"], numbers["freshness p95"] = percentile(lags, 50), percentile(lags, 95)
+            numbers["saves per pass"] = len(answered) / max(1, poll.passes())
     saves = sum(c.saves for c in clients) or 1
     numbers["cpu ms"] = {g: 1000 * cpu.seconds.get(g, 0.0) / saves for g in GROUPS}
     numbers["cpu ms"]["server"] = sum(numbers["cpu ms"][g] for g in ("web", "postgres", "worker"))
@@ -894,6 +935,7 @@ def run(args):
                 },
             ),
             paired(f"{mode}: all scored after the load", mode, "drain", "s", scale=1),
+            paired(f"{mode}: saves per worker pass", mode, "saves per pass", "saves", scale=1),
         ]
     lock_waits = sum(n for numbers in on.values() for k, n in numbers["waits"].items() if k.startswith("Lock:"))
     results += [

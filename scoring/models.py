@@ -46,6 +46,23 @@ class Score(models.Model):
         return f"{self.run} {self.scope} {self.topic_id or ''} {self.measure}={self.value}"
 
 
+class PoolCount(models.Model):
+    """Per question: how many of its pool items have an official judgment, as its last rescoring counted them.
+
+    Kept once per question, not in each run's score detail: the count changes with every save while most runs'
+    scores do not, and held in every run's question, series and run rows it made a live pass rewrite them all
+    (issue 32). Written only by scoring.rescore.store; readers add it back where the detail showed it
+    (scoring.pool_counts: "pool" of a question, "pool_judged"/"pool_items" of a series and of a run's score)."""
+
+    topic = models.OneToOneField("pooling.Topic", primary_key=True, on_delete=models.CASCADE, related_name="+")
+    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="+")
+    judged = models.PositiveIntegerField()
+    items = models.PositiveIntegerField()
+
+    def __str__(self):
+        return f"{self.topic_id}: {self.judged} of {self.items} judged"
+
+
 class ScoringState(models.Model):
     """Per evaluation: how fresh its stored scores are. Its row is also the lock that keeps at most one
     recomputation of an evaluation in flight (select_for_update), so bursts of judgments coalesce."""

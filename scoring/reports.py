@@ -20,6 +20,7 @@ from datetime import datetime
 from core import audit
 from core import extension_points as ep
 from pooling.models import Run, Topic
+from scoring import pool_counts
 from scoring.measures.combine import spread
 from scoring.models import Score
 from scoring.registry import measure_label
@@ -155,6 +156,7 @@ def spread_rows(run, scope, measure_filter, others):
     """({key: [values of the compared runs]}, {key: (this run's value, detail)}) for one scope."""
     values = {}
     mine = {}
+    shown = pool_counts.Shown(run.evaluation)
     for run_id, topic_id, measure, value, detail in Score.objects.filter(
         run__evaluation=run.evaluation, scope=scope, **measure_filter
     ).values_list("run_id", "topic_id", "measure", "value", "detail"):
@@ -162,7 +164,7 @@ def spread_rows(run, scope, measure_filter, others):
         if run_id in others:
             values.setdefault(key, []).append(value)
         if run_id == run.id:
-            mine[key] = (value, detail)
+            mine[key] = (value, shown.detail(scope, topic_id, measure, detail))
     return values, mine
 
 
@@ -170,6 +172,7 @@ def measure_rows(run, others):
     """({(topic id or None, measure): [values of the compared runs]}, {(topic id or None, measure): (this run's
     value, detail)}) over the run-level and per-series Score rows of the run's evaluation, in one query."""
     values, mine = {}, {}
+    shown = pool_counts.Shown(run.evaluation)
     rows = Score.objects.filter(run__evaluation=run.evaluation, scope__in=[Score.RUN, Score.SERIES]).values_list(
         "run_id", "scope", "topic_id", "measure", "value", "detail"
     )
@@ -178,7 +181,7 @@ def measure_rows(run, others):
         if run_id in others:
             values.setdefault(key, []).append(value)
         if run_id == run.pk:
-            mine[key] = (value, detail)
+            mine[key] = (value, shown.detail(scope, topic_id, measure, detail))
     return values, mine
 
 

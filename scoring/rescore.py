@@ -19,6 +19,7 @@ from core import extension_points as ep
 from core.bulk import insert_rows
 from core.locks import key_shared
 from pooling.models import Evaluation, Run, StaleTopic, Topic
+from scoring import pool_counts
 from scoring.models import Score, ScoringState
 
 BATCH = 2000
@@ -32,8 +33,8 @@ def _lock_state(evaluation_id):
 
 def store(evaluation, batch):
     """Upsert the batch's rows inside the caller's transaction: identical stored rows are kept (with their
-    computed_at), changed ones replaced, rows the batch's scopes no longer produce deleted. Returns the rows
-    written.
+    computed_at), changed ones replaced, rows the batch's scopes no longer produce deleted; and the batch's pool
+    counts, once per question (scoring.pool_counts). Returns the rows written.
 
     The comparison is made here, against the stored rows of the batch's scopes read in one query: most judgments
     change few stored numbers, so only those few rows are written (a full comparison in the database meant
@@ -69,8 +70,13 @@ def store(evaluation, batch):
             gone.append(old[0])
         fresh.append(r)
     gone.extend(pk for pk, _, _ in stored.values())
-    fresh = _still_there(fresh)
+    counts = batch.pool_counts
+    fresh, topics = _still_there(fresh, counts or ())
     _delete(gone)
+    if counts is not None:
+        if topics is not None:  # (a question deleted since the scorer read it gets no count either)
+            counts = {tid: pair for tid, pair in counts.items() if tid in topics}
+        pool_counts.store(evaluation, counts, batch.question_ids, batch.full)
     now = timezone.now()  # (what auto_now gives rows saved one by one)
     insert_rows(
         Score, SCORE_COLUMNS, [(r.run_id, r.scope, r.topic_id, r.measure, r.value, r.detail, now) for r in fresh]
@@ -97,8 +103,8 @@ _PLAIN = (int, float, str, bool, type(None))
 def _surely_differs(stored, detail):
     """Whether a new detail differs from the stored one in a top-level number, text or list of them, which JSON
     keeps as they are: then the JSON round trip that would tell tuples and non-text keys apart is not needed. Most
-    changed rows differ so (a question's pool counts change with each judgment): the round trip cost ~20 µs each,
-    for thousands of rows a pass."""
+    changed rows differ so (a judged answer's label, a count): the round trip cost ~20 µs each, for thousands of
+    rows a pass."""
     for key, value in detail.items():
         kind = type(value)
         if kind in _PLAIN or (kind is list and all(type(v) in _PLAIN for v in value)):
@@ -110,24 +116,25 @@ def _surely_differs(stored, detail):
 _MISSING = object()
 
 
-def _still_there(rows):
-    """The rows whose run and topic still exist, those runs and topics locked FOR KEY SHARE until the transaction
-    ends (Score has no foreign-key constraints: this is what their checks took, once per run and topic instead of
-    per row). A run or topic deleted before the lock gets no rows; one being deleted waits for this commit, as the
-    deleters (pooling.runs, pooling.topics: a run replaced or deleted, a topic file reloaded) lock it FOR UPDATE
-    first."""
-    if not rows:
-        return rows
+def _still_there(rows, counted=()):
+    """(The rows whose run and topic still exist, the topics of them and of `counted` (questions whose pool counts
+    are stored) that still exist, or None when all do), those runs and topics locked FOR KEY SHARE until the
+    transaction ends (Score has no foreign-key constraints: this is what their checks took, once per run and topic
+    instead of per row). A run or topic deleted before the lock gets no rows; one being deleted waits for this
+    commit, as the deleters (pooling.runs, pooling.topics: a run replaced or deleted, a topic file reloaded) lock it
+    FOR UPDATE first."""
+    if not rows and not counted:
+        return rows, None
     run_ids = sorted({r.run_id for r in rows})
-    topic_ids = sorted({r.topic_id for r in rows if r.topic_id is not None})
+    topic_ids = sorted({r.topic_id for r in rows if r.topic_id is not None} | set(counted))
     found = [
-        {pk for (pk,) in key_shared(model.objects.filter(id__in=ids).order_by("id"), "id")}
+        {pk for (pk,) in key_shared(model.objects.filter(id__in=ids).order_by("id"), "id")} if ids else set()
         for model, ids in ((Run, run_ids), (Topic, topic_ids))
     ]
     runs, topics = found
     if len(runs) == len(run_ids) and len(topics) == len(topic_ids):
-        return rows
-    return [r for r in rows if r.run_id in runs and (r.topic_id is None or r.topic_id in topics)]
+        return rows, None
+    return [r for r in rows if r.run_id in runs and (r.topic_id is None or r.topic_id in topics)], topics
 
 
 def _clear(marks):

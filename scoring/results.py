@@ -3,9 +3,12 @@
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from config.roles import ORGANIZER, has_role
 from core import extension_points as ep
 from pooling.models import Run, StaleTopic, Topic
+from scoring import pool_counts
 from scoring.models import Score, ScoringState
 from scoring.release import released_for
 
@@ -110,27 +113,34 @@ def _judging(evaluation, counts):
     )
 
 
+def _run_score_detail(evaluation, rows):
+    """The first run "score" detail of `rows` that counts the pools (its own "pool_items", or the per-question
+    counts scoring.pool_counts adds to it), as shown."""
+    detail = (
+        rows.filter(scope=Score.RUN, measure="score")
+        .filter(Q(detail__has_key="pool_items") | Q(detail__has_key="unpooled"))
+        .order_by("run_id")
+        .values_list("detail", flat=True)
+        .first()
+    )
+    if detail is None:
+        return None
+    return pool_counts.Shown(evaluation).detail(Score.RUN, None, "score", detail)
+
+
 def evaluation_judging(evaluation):
     """Judging of the whole evaluation: the track's own count (core.extension_points.judging_progress), else the
     counts the scorer stored with the run scores (every run's are the same: they count the questions' pools)."""
     hook = ep.judging_progress.get(evaluation.track)
     if hook is not None:
         return _judging(evaluation, hook(evaluation))
-    detail = (
-        Score.objects.filter(run__evaluation=evaluation, scope=Score.RUN, measure="score", detail__has_key="pool_items")
-        .order_by("run_id")
-        .values_list("detail", flat=True)
-        .first()
-    )
-    return _judging(evaluation, detail)
+    return _judging(evaluation, _run_score_detail(evaluation, Score.objects.filter(run__evaluation=evaluation)))
 
 
 def run_judging(run):
     """Judging of the questions a run's score is computed over (the evaluation's, when the run stores none)."""
     if ep.judging_progress.get(run.evaluation.track) is None:
-        detail = (
-            Score.objects.filter(run=run, scope=Score.RUN, measure="score").values_list("detail", flat=True).first()
-        )
+        detail = _run_score_detail(run.evaluation, Score.objects.filter(run=run))
         if detail and "pool_items" in detail:
             return _judging(run.evaluation, detail)
     return evaluation_judging(run.evaluation)
@@ -179,6 +189,7 @@ def component_measures(evaluation, measures_by_run):
 def score_tree(evaluation):
     """Everything stored, keyed by run tag, then series ident and question ident (the `score --json` shape)."""
     idents = dict(Topic.objects.filter(evaluation=evaluation).values_list("id", "ident"))
+    shown = pool_counts.Shown(evaluation)
     tree = {}
     for run in Run.objects.filter(evaluation=evaluation).order_by("tag"):
         tree[run.tag] = {"team": run.team.name, "run": {}, "series": {}, "questions": {}}
@@ -186,6 +197,7 @@ def score_tree(evaluation):
         "run__tag", "scope", "topic_id", "measure", "value", "detail"
     ):
         node = tree[tag]
+        detail = shown.detail(scope, topic_id, measure, detail)
         if scope == Score.RUN:
             node["run"][measure] = value
             if measure == "score":

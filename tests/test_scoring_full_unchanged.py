@@ -6,7 +6,9 @@ as generated, the same with binary nugget weights, TREC 2004 weighting, unjudged
 decision, and its questions recast as TAC 2008 (rigid and squishy lists) and ciQA (recall by length) topics.
 Values are compared exactly (JSON keeps a float's shortest repr, which reads back to the same double). Since
 issue 32 each series row's detail also holds the exact sums a live pass updates ("sums"; its sum of question ids
-is left out here, as ids depend on the tests run before); nothing else changed.
+is left out here, as ids depend on the tests run before); nothing else changed. Since then too, each question's
+pool counts are stored once (scoring.models.PoolCount), not in its runs' rows: compared as readers see the rows
+(scoring.pool_counts.Shown), which must be as stored before.
 
 Regenerate (only when a scoring change is meant to change stored numbers): ASSAY_WRITE_GOLDEN=1 pytest this file.
 """
@@ -19,7 +21,8 @@ import pytest
 
 from assess.models import Judgment
 from pooling.models import Evaluation, Topic
-from scoring.models import Score
+from scoring.models import PoolCount, Score
+from scoring.pool_counts import Shown
 from scoring.rescore import rescore_evaluation
 from tracks.qa.synthetic import trec2007_sized
 
@@ -29,11 +32,15 @@ GOLDEN = Path(__file__).parent / "fixtures" / "scoring" / "full_rescoring.json"
 
 
 def _snapshot(ev):
+    """Every row as readers see it: each question's pool counts, stored once per question since issue 32
+    (scoring.pool_counts), shown in the details as they were stored before."""
+    shown = Shown(ev)
     rows = Score.objects.filter(run__evaluation=ev).values_list(
-        "run__tag", "scope", "topic__ident", "measure", "value", "detail"
+        "run__tag", "scope", "topic_id", "topic__ident", "measure", "value", "detail"
     )
     return sorted(
-        [tag, scope, ident, measure, value, portable(detail)] for tag, scope, ident, measure, value, detail in rows
+        [tag, scope, ident, measure, value, portable(shown.detail(scope, tid, measure, detail))]
+        for tag, scope, tid, ident, measure, value, detail in rows
     )
 
 
@@ -106,6 +113,12 @@ def test_full_rescoring_stores_the_same_rows_as_before():
         ev = build()
         rescore_evaluation(ev.id)
         got[name] = json.loads(json.dumps(_snapshot(ev)))  # (tuples in details come back as lists, as stored)
+        # the counts are stored once per question, not in its runs' rows (the shown view adds them back)
+        stored = Score.objects.filter(run__evaluation=ev)
+        scored = set(stored.filter(scope=Score.QUESTION).values_list("topic_id", flat=True))
+        assert set(PoolCount.objects.filter(evaluation=ev).values_list("topic_id", flat=True)) == scored
+        assert not stored.filter(detail__has_key="pool").exists()
+        assert not stored.filter(detail__has_key="pool_items").exists()
     if os.environ.get("ASSAY_WRITE_GOLDEN"):
         GOLDEN.parent.mkdir(exist_ok=True)
         GOLDEN.write_text(json.dumps(got, indent=None, separators=(",", ":")).replace("],[", "],\n["))

@@ -150,9 +150,11 @@ def test_incremental_rescoring_keeps_the_judging_counts():
     mark_stale(t["q"]["217.1"])
     rescore_stale_topics(ev.id)
     from scoring.models import Score
+    from scoring.pool_counts import Shown
 
-    def run_detail():
-        return Score.objects.get(run=t["runA"], scope=Score.RUN, measure="score").detail
+    def run_detail():  # as readers see it (the pool counts are stored once per question: scoring.pool_counts)
+        detail = Score.objects.get(run=t["runA"], scope=Score.RUN, measure="score").detail
+        return Shown(ev).detail(Score.RUN, None, "score", detail)
 
     incremental = run_detail()
     assert (incremental["pool_judged"], incremental["pool_items"]) == (1, 11)

@@ -7,7 +7,8 @@ from assess.judging import save_judgment
 from assess.models import Judgment
 from pooling.models import StaleTopic
 from pooling.staleness import mark_stale
-from scoring.models import Score, ScoringState
+from scoring.models import PoolCount, Score, ScoringState
+from scoring.pool_counts import Shown
 from scoring.rescore import freshness, rescore_evaluation, rescore_stale_topics
 from tracks.qa.synthetic import tiny_trec2007
 
@@ -79,7 +80,9 @@ def test_unjudged_scores_zero_and_completeness_shows_it():
     # nothing judged yet: 216.2 (S = 0 so far) is left out as unjudged, not as an empty final answer set
     assert run_a["score"].detail["left_out_questions"] == []
     assert run_a["score"].detail["unjudged_questions"] == ["216.1", "216.2", "216.3", "217.1", "217.2"]
-    assert (run_a["score"].detail["pool_judged"], run_a["score"].detail["pool_items"]) == (0, 11)
+    # (the pool counts are stored once per question and shown in the run's detail as before: scoring.pool_counts)
+    shown = Shown(t["evaluation"]).detail("run", None, "score", run_a["score"].detail)
+    assert (shown["pool_judged"], shown["pool_items"]) == (0, 11)
 
 
 def test_stale_question_recomputed_for_every_run_and_marks_cleared():
@@ -223,18 +226,23 @@ def test_trec2004_weighting_is_a_setting():
 
 
 def _stored(ev):
-    return {
+    """Every Score row of the evaluation, and each question's pool counts (stored once per question)."""
+    rows = {
         (r, s, t, m): (v, d)
         for r, s, t, m, v, d in Score.objects.filter(run__evaluation=ev).values_list(
             "run_id", "scope", "topic_id", "measure", "value", "detail"
         )
     }
+    for tid, judged, items in PoolCount.objects.filter(evaluation=ev).values_list("topic_id", "judged", "items"):
+        rows[("pool", "question", tid, "count")] = (None, [judged, items])
+    return rows
 
 
 def _from_scratch(ev):
     """What a full rescoring of an unscored evaluation stores (rolled back: the live scores stay)."""
     with transaction.atomic():
         Score.objects.filter(run__evaluation=ev).delete()
+        PoolCount.objects.filter(evaluation=ev).delete()
         rescore_evaluation(ev.id)
         scratch = _stored(ev)
         transaction.set_rollback(True)

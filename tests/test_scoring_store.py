@@ -7,7 +7,7 @@ from django.db import connection, connections, transaction
 
 from assess.models import Judgment
 from assess.official import nugget_vote_sets, nugget_votes, official_fields, official_values
-from scoring.models import Score
+from scoring.models import PoolCount, Score
 from scoring.rescore import rescore_evaluation, store
 from tracks.qa.scorer import score_qa
 from tracks.qa.synthetic import tiny_trec2007
@@ -125,6 +125,10 @@ def test_rows_of_a_run_or_topic_deleted_before_storing_are_not_written():
     assert written == len(kept) == Score.objects.filter(run__evaluation=ev).count()
     assert not Score.objects.filter(run_id=gone_run).exists()
     assert not Score.objects.filter(topic_id=gone_q).exists()
+    # nor a pool count (stored once per question: scoring.models.PoolCount) for the deleted question
+    assert set(PoolCount.objects.filter(evaluation=ev).values_list("topic_id", flat=True)) == {
+        tid for tid in batch.pool_counts if tid != gone_q
+    }
 
 
 @pytest.mark.django_db(transaction=True)

@@ -26,8 +26,6 @@ COUNT_KEYS = (
     "nil_returned",
     "nil_correct",
     "nil_questions",
-    "pool_items",
-    "pool_judged",
     "unpooled",
     "questions",
     "questions_judged",
@@ -114,14 +112,15 @@ class RunTotals:
         t.series, t.partial = sums["series"], sums["partial"]
         t.value_sum, t.values = int(sums["values"][0], 16), sums["values"][1]
         t.types = {qtype: [int(s, 16), n] for qtype, (s, n) in sums["types"].items()}
-        t.counts.update(sums["counts"])
+        # (sums stored before the pool counts moved to scoring.models.PoolCount hold them too: left out)
+        t.counts.update((k, n) for k, n in sums["counts"].items() if k in t.counts)
         t.left_out = Counter(detail.get("left_out_questions", ()))
         t.unjudged = Counter(detail.get("unjudged_questions", ()))
         return t
 
     def rows(self, run_id):
         c = self.counts
-        judging = {k: c[k] for k in ("pool_items", "pool_judged", "unpooled", "questions", "questions_judged")}
+        judging = {k: c[k] for k in ("unpooled", "questions", "questions_judged")}  # (+ scoring.pool_counts)
         rows = [
             ScoreRow(
                 run_id,

@@ -5,8 +5,10 @@ Stored per question (measure "score"): the value its series uses, with the numbe
 Stored per series ("score"): the combined score, components per question type, counts, judging completeness,
 NIL counts and flags. Stored per run: "score" (mean of series scores), one row per question type (mean over the
 run's questions of that type), "nil_precision", "nil_recall" and "judged" (share of its judged instances).
-Every question's detail also says how far its judging has got ("pool": [judged items, items], "unpooled" answers
-of judged runs, "unjudged"), summed per series and in the run's "score" detail, which reports show.
+Every question's detail also says how far its judging has got ("unpooled" answers of judged runs, "unjudged"),
+summed per series and in the run's "score" detail, which reports show. How many of its pool items are judged is
+stored once per question (ScoreBatch.pool_counts, scoring.pool_counts), not in every run's rows: it changes with
+every save, and most runs' scores do not.
 """
 
 import json
@@ -76,7 +78,8 @@ class Questions:
 
 
 def score_questions(evaluation, questions, qids, run_ids):
-    """{(run id, question id): qa.QuestionScore} for every run and the given questions."""
+    """({(run id, question id): qa.QuestionScore} for every run and the given questions, {question id: (judged
+    pool items, pool items)} of those scored)."""
     qids = list(qids)
     good = correct_label(evaluation)
     nugget_method = evaluation.setting("nugget_method", "pyramid")
@@ -126,7 +129,7 @@ def score_questions(evaluation, questions, qids, run_ids):
         if run_id in judged_runs:
             unpooled[q] += n
 
-    out = {}
+    out, pools = {}, {}
     for q in qids:
         kind = kinds[q]
         if kind in FACTOID_TYPES:
@@ -153,13 +156,13 @@ def score_questions(evaluation, questions, qids, run_ids):
         judged = sum(1 for i, _, _ in items[q] if i in official)
         pooled, q_unpooled = len(items[q]), unpooled[q]
         unjudged = judged < pooled or q_unpooled > 0
+        pools[q] = (judged, pooled)
         for run_id, result in per_run.items():
             detail = result.detail
-            detail["pool"] = [judged, pooled]
             detail["unpooled"] = q_unpooled
             detail["unjudged"] = unjudged
             out[(run_id, q)] = result
-    return out
+    return out, pools
 
 
 # An answer as _entries gives it: (line number, entry id, docid, text, pool item id or None).
@@ -336,7 +339,7 @@ def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entr
     return out
 
 
-# Counts summed per series and run; "pool_*" and "questions*" say how far judging has got (reports show it).
+# Counts summed per series and run; "unpooled" and "questions*" say how far judging has got (reports show it).
 COUNTS = run_totals.COUNT_KEYS
 
 
@@ -376,9 +379,6 @@ def _add_question(acc, kind, value, detail, ident, tid, sign=1):
                 acc[key].append(ident)
             else:
                 acc[key].remove(ident)  # (ValueError: the stored sums do not hold it; series_partials falls back)
-    pool_judged, pool_items = detail.get("pool", (0, 0))
-    acc["pool_items"] += sign * pool_items
-    acc["pool_judged"] += sign * pool_judged
     acc["unpooled"] += sign * detail.get("unpooled", 0)
     acc["questions"] += sign
     acc["questions_judged"] += sign * (not unjudged)
@@ -524,7 +524,6 @@ def stored_series_partials(run_ids, topic_ids):
                array_agg(t.ident) FILTER (WHERE s.detail->>'left_out' = 'true'
                                             AND s.detail->>'unjudged' IS DISTINCT FROM 'true'),
                array_agg(t.ident) FILTER (WHERE s.detail->>'unjudged' = 'true'),
-               coalesce(sum((s.detail->'pool'->>1)::int), 0), coalesce(sum((s.detail->'pool'->>0)::int), 0),
                coalesce(sum((s.detail->>'unpooled')::int), 0), count(*), sum(t.id)::bigint
         FROM "{Score._meta.db_table}" s JOIN "{Topic._meta.db_table}" t ON t.id = s.topic_id
         WHERE s.run_id = ANY(%s) AND s.scope = 'question' AND s.measure = 'score' AND s.topic_id = ANY(%s)
@@ -550,8 +549,6 @@ def stored_series_partials(run_ids, topic_ids):
         nil_q,
         left_out,
         unjudged,
-        pool_items,
-        pool_judged,
         unpooled,
         questions,
         id_sum,
@@ -567,8 +564,6 @@ def stored_series_partials(run_ids, topic_ids):
         acc["left_out"] += nulls
         acc["left_out_questions"].extend(left_out or ())
         acc["unjudged_questions"].extend(unjudged or ())
-        acc["pool_items"] += pool_items
-        acc["pool_judged"] += pool_judged
         acc["unpooled"] += unpooled
         acc["questions"] += questions
         acc["questions_judged"] += questions - len(unjudged or ())
@@ -641,7 +636,7 @@ def score_qa(evaluation, topic_ids):
     full = topic_ids is None
     run_ids = list(Run.objects.filter(evaluation=evaluation).order_by().values_list("id", flat=True))
     weights = series_weights(evaluation)
-    scores = score_questions(evaluation, questions, qids, run_ids)
+    scores, pools = score_questions(evaluation, questions, qids, run_ids)
     series_ids = {questions.info[q]["series"] for q in qids}
 
     question_values = {key: (s.value, s.detail) for key, s in scores.items()}
@@ -664,7 +659,9 @@ def score_qa(evaluation, topic_ids):
         series_scores = [(r, sid, v, d) for _, r, _, sid, measure, v, d in stored_series if measure == "score"]
         runs = run_totals.live_run_rows(run_ids, series_ids, series_details, series_scores)
     rows = question_rows(scores) + series_rows(s_results) + runs
-    batch = ScoreBatch(rows=rows, question_ids=qids, series_ids=series_ids, run_level=True, full=full)
+    batch = ScoreBatch(
+        rows=rows, question_ids=qids, series_ids=series_ids, run_level=True, full=full, pool_counts=pools
+    )
     if not full:  # store() compares with the rows read here instead of reading them again
         batch.stored = {
             (r, scope, t, m): (pk, v, d) for pk, r, scope, t, m, v, d in (*stored_series, *stored_questions)

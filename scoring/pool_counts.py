@@ -1,0 +1,104 @@
+"""How many of each question's pool items are judged: stored once per question (scoring.models.PoolCount), shown
+where the scores' detail showed it before issue 32.
+
+A scorer that counts per question hands {question id: (judged, items)} in ScoreBatch.pool_counts instead of
+putting the pair in every run's rows (the QA scorer). Readers of a detail (reports, `score --json`, the API, the
+judging share) get it back through `Shown`: a question row's "pool": [judged, items]; a series row's and a run's
+"score" row's "pool_judged" and "pool_items" (sums over the series' or the evaluation's counted questions, and
+in the run's "sums" counts too), in the key order PostgreSQL's jsonb gives, so what they show is what they showed.
+Rows that hold the counts themselves (other tracks', or stored before the counts moved) are shown as stored.
+"""
+
+from django.db import connection
+
+from pooling.models import Topic
+from scoring.models import PoolCount, Score
+
+
+def store(evaluation, counts, question_ids, full):
+    """Write `counts` ({question: (judged, items)}) inside the caller's transaction: changed or new rows only;
+    the counts of `question_ids` (every question of the evaluation when `full`) that `counts` leaves out are
+    deleted (a question no longer scored). Returns the rows written."""
+    stored = PoolCount.objects.filter(evaluation=evaluation)
+    if not full:
+        stored = stored.filter(topic_id__in=list(question_ids))
+    old = {tid: (judged, items) for tid, judged, items in stored.values_list("topic_id", "judged", "items")}
+    gone = [tid for tid in old if tid not in counts]
+    if gone:
+        PoolCount.objects.filter(topic_id__in=gone).delete()
+    changed = [
+        PoolCount(topic_id=tid, evaluation=evaluation, judged=judged, items=items)
+        for tid, (judged, items) in counts.items()
+        if old.get(tid) != (judged, items)
+    ]
+    if changed:
+        PoolCount.objects.bulk_create(
+            changed, update_conflicts=True, unique_fields=["topic"], update_fields=["judged", "items"]
+        )
+    return len(changed)
+
+
+def _jsonb_order(detail):
+    """The keys as PostgreSQL's jsonb returns them (shorter first, then by bytes); elsewhere (SQLite keeps the
+    text as written) as stored, the counts before "unpooled" as the scorer wrote them."""
+    return dict(sorted(detail.items(), key=lambda kv: (len(kv[0].encode()), kv[0].encode())))
+
+
+def _with(detail, added):
+    if connection.vendor == "postgresql":
+        return _jsonb_order(detail | added)
+    out = {}
+    for key, value in detail.items():
+        if key == "unpooled":
+            out.update(added)
+        out[key] = value
+    return out
+
+
+class Shown:
+    """The evaluation's pool counts, ready to be added to the details of its Score rows (`detail`)."""
+
+    def __init__(self, evaluation):
+        self.evaluation = evaluation
+        self.counts = {
+            tid: (judged, items)
+            for tid, judged, items in PoolCount.objects.filter(evaluation=evaluation).values_list(
+                "topic_id", "judged", "items"
+            )
+        }
+        self.total = [sum(c[0] for c in self.counts.values()), sum(c[1] for c in self.counts.values())]
+        self._series = None
+
+    @property
+    def series(self):
+        """{series (or a question standing alone): [judged, items]}, read when a series row is first shown."""
+        if self._series is None:
+            self._series = {}
+            for tid, parent in Topic.objects.filter(evaluation=self.evaluation).values_list("id", "parent_id"):
+                if tid in self.counts:
+                    judged, items = self.counts[tid]
+                    sums = self._series.setdefault(parent or tid, [0, 0])
+                    sums[0] += judged
+                    sums[1] += items
+        return self._series
+
+    def detail(self, scope, topic_id, measure, detail):
+        """The detail as shown: with the counts where the row's scorer left them to PoolCount (a QA row: it has
+        "unpooled" but no count of its own)."""
+        if not self.counts or measure != "score" or not isinstance(detail, dict) or "unpooled" not in detail:
+            return detail
+        if scope == Score.QUESTION:
+            found = self.counts.get(topic_id)
+            if found is None or "pool" in detail:
+                return detail
+            return _with(detail, {"pool": list(found)})
+        if "pool_items" in detail:
+            return detail
+        sums = self.series.get(topic_id) if scope == Score.SERIES else self.total
+        if sums is None:
+            return detail
+        added = {"pool_items": sums[1], "pool_judged": sums[0]}
+        if scope == Score.RUN and isinstance(detail.get("sums"), dict) and "counts" in detail["sums"]:
+            inner = detail["sums"]
+            detail = detail | {"sums": inner | {"counts": _with(inner["counts"], added)}}
+        return _with(detail, added)

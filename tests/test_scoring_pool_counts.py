@@ -1,0 +1,169 @@
+"""Each question's pool counts are stored once (scoring.models.PoolCount), not in every run's question, series and
+run rows (issue 32: they changed with every save, so a live pass rewrote every run's rows). Whatever reads them
+must show what it showed when the rows held them: the API's scores (byte for byte), `score --json`'s tree, the
+judging share, every run's report and its status. The old shape is made from the new one by putting the shown
+counts back into the rows (what the scorer stored before: tests/test_scoring_full_unchanged.py checks the shown
+rows against the rows the old scorer stored), and the migration must turn it back into the new shape exactly."""
+
+import importlib
+
+import pytest
+from django.apps import apps
+from django.db import connection
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from api.tokens import create_token
+from assess.judging import save_judgment
+from assess.models import Judgment
+from pooling.models import Run
+from scoring.models import PoolCount, Score
+from scoring.pool_counts import Shown
+from scoring.reports import build_report
+from scoring.rescore import rescore_evaluation, rescore_stale_topics
+from scoring.results import evaluation_judging, run_judging, score_tree
+from tracks.qa.synthetic import trec2007_sized
+
+pytestmark = pytest.mark.django_db
+MIGRATION = importlib.import_module("scoring.migrations.0007_pool_counts")
+
+
+def _stored(ev):
+    rows = sorted(
+        Score.objects.filter(run__evaluation=ev).values_list("pk", "value", "detail", "computed_at"),
+        key=lambda r: r[0],
+    )
+    counts = sorted(PoolCount.objects.filter(evaluation=ev).values_list("topic_id", "judged", "items"))
+    return rows, counts
+
+
+def _shown(ev, organizer):
+    """Everything that shows the counts, as its readers give it."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_token(organizer)}")
+    api, url = [], reverse("api:scores", args=[ev.slug])
+    while url:
+        response = client.get(url)
+        assert response.status_code == 200
+        api.append(response.content)  # (bytes: the detail's keys in the order they came before)
+        url = response.json()["next"]
+    runs = Run.objects.filter(evaluation=ev).order_by("tag")
+    reports = []
+    for run in runs:
+        report = build_report(run)
+        reports.append((report, report.status, run_judging(run).as_dict()))
+    return api, score_tree(ev), evaluation_judging(ev).as_dict(), reports
+
+
+def _to_old_shape(ev):
+    """The rows as the scorer stored them before the counts moved: every run's rows holding them."""
+    shown = Shown(ev)
+    for pk, scope, topic_id, measure, detail in Score.objects.filter(run__evaluation=ev).values_list(
+        "pk", "scope", "topic_id", "measure", "detail"
+    ):
+        old = shown.detail(scope, topic_id, measure, detail)
+        if old != detail:
+            Score.objects.filter(pk=pk).update(detail=old)  # (computed_at kept: update() leaves it)
+    PoolCount.objects.filter(evaluation=ev).delete()
+
+
+class _Elsewhere:
+    """A schema editor whose database is not PostgreSQL: the migration's row-by-row path (the demo's SQLite)."""
+
+    class connection:
+        vendor = "sqlite"
+
+
+def _migrate(sql):
+    if not sql or connection.vendor != "postgresql":  # (SQLite's schema editor refuses a test's transaction)
+        MIGRATION.move_counts(apps, _Elsewhere())
+        return
+    with connection.schema_editor() as editor:
+        MIGRATION.move_counts(apps, editor)
+
+
+def _check_reads_as_before_and_migrates_back(ev, organizer, sql=True):
+    new, shown = _stored(ev), _shown(ev, organizer)
+    assert new[1] and not Score.objects.filter(run__evaluation=ev, detail__has_key="pool").exists()
+    _to_old_shape(ev)
+    assert Score.objects.filter(run__evaluation=ev, scope=Score.QUESTION, detail__has_key="pool").exists()
+    assert Score.objects.filter(run__evaluation=ev, scope=Score.RUN, detail__has_key="pool_items").exists()
+    assert _shown(ev, organizer) == shown
+    _migrate(sql)
+    assert _stored(ev) == new
+    assert _shown(ev, organizer) == shown
+
+
+def test_counts_read_as_when_every_run_held_them_after_a_full_rescoring_and_live_passes(make_user):
+    organizer = make_user("org", "organizer")
+    ev = trec2007_sized(slug="pool-counts", series=4, questions=24, runs=4, seed=4)
+    # some items unjudged: reports say "k of n judged" from the counts, the judging share is below 1
+    judgments = Judgment.objects.filter(evaluation=ev, kind="instance").order_by("id")
+    first = judgments.filter(topic__kind="LIST").first()
+    judgments.filter(pk__in=judgments.filter(topic=first.topic).values("pk")[:3]).delete()
+    rescore_evaluation(ev.id)
+    assert evaluation_judging(ev).judged < evaluation_judging(ev).items
+    _check_reads_as_before_and_migrates_back(ev, organizer)
+
+    # live passes: labels flipped and answers judged anew change some runs' scores and the counts of their questions
+    instance = list(judgments.select_related("topic", "assessor", "item"))
+    for j in instance[:30:3]:
+        label = "incorrect" if j.value["label"] == "globally-correct" else "globally-correct"
+        save_judgment(
+            j.assessor,
+            topic=j.topic,
+            kind=j.kind,
+            role=j.role,
+            value={"label": label, "answer_class": j.value.get("answer_class")},
+            expected_version=j.version,
+            item=j.item,
+        )
+    before = dict(PoolCount.objects.filter(evaluation=ev).values_list("topic_id", "judged"))
+    unjudged = first.topic.pool_items.exclude(judgments__kind="instance").first()
+    save_judgment(
+        first.assessor,
+        topic=first.topic,
+        kind="instance",
+        role=Judgment.PRIMARY,
+        value={"label": "incorrect", "answer_class": None},
+        expected_version=0,
+        item=unjudged,
+    )
+    assert rescore_stale_topics(ev.id) >= 1
+    assert PoolCount.objects.get(topic=first.topic).judged == before[first.topic_id] + 1
+    _check_reads_as_before_and_migrates_back(ev, organizer, sql=False)
+
+
+def _keyed(ev):
+    return {
+        (r, scope, t, m): pk
+        for pk, r, scope, t, m in Score.objects.filter(run__evaluation=ev).values_list(
+            "pk", "run_id", "scope", "topic_id", "measure"
+        )
+    }
+
+
+def test_a_live_pass_rewrites_only_the_rows_of_runs_whose_numbers_changed():
+    """A save changes its question's count for every run but the scores only of the runs holding the answer: the
+    other runs' rows stay as they were (same row ids: not deleted and written again)."""
+    ev = trec2007_sized(slug="pool-writes", series=4, questions=24, runs=4, seed=9)
+    judgments = Judgment.objects.filter(evaluation=ev, kind="instance", topic__kind="FACTOID").select_related(
+        "topic", "assessor", "item"
+    )
+    # an answer few runs hold, of a question with another answer left unjudged (so the question stays unjudged)
+    j = min(judgments, key=lambda j: (j.item.sources.count(), j.pk))
+    other = judgments.filter(topic=j.topic).exclude(pk=j.pk).first()
+    holders = set(j.item.sources.values_list("run_id", flat=True))
+    assert 0 < len(holders) < Run.objects.filter(evaluation=ev).count()
+    value = dict(j.value)
+    Judgment.objects.filter(pk__in=[j.pk, other.pk]).delete()
+    rescore_evaluation(ev.id)
+    before, judged = _keyed(ev), PoolCount.objects.get(topic=j.topic).judged
+
+    save_judgment(j.assessor, topic=j.topic, kind=j.kind, role=j.role, value=value, expected_version=0, item=j.item)
+    assert rescore_stale_topics(ev.id) >= 1
+    assert PoolCount.objects.get(topic=j.topic).judged == judged + 1
+    after = _keyed(ev)
+    assert after.keys() == before.keys()
+    rewritten = {key[0] for key in before if after[key] != before[key]}
+    assert rewritten and rewritten <= holders  # (before issue 32's move every run's rows were rewritten)
