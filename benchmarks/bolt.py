@@ -117,6 +117,26 @@ filtering each list's passages by the features two distinct passages of the topi
 a passage, not once a leader a list): the same classes, but 1.8x the time, for it passes every passage with a
 near-duplicate anywhere in the topic (10 % of them) where the leaders' union passes only those with one in the
 list (3 %), and each is then compared with every leader.
+
+Issue 32, third round (the parent commit 5ce8b59 and this branch alternated, a quiet machine: load average 2.2-2.6,
+CPU probe 0.13-0.14 s). The leaders' walk spent a fifth of its time on exact comparisons: the 3 % of passages the
+union passes (all near-duplicates here) are tried against every earlier leader until one matches, 32 on average,
+273,611 intersections a batch. A leader may miss at most slack = ln - ceil(t * min(n, ln) / 100) of its features
+from the passage, so one whose first slack + 1 features all miss is passed over after two or three lookups (the
+same classes: the brute-force test fails with slack in place of slack + 1). The shared features' arrays are built
+from a list (2.2 -> 1.4 us a passage).
+  - near-duplicate detection, CPU (pure phase, 2 pairs): 1.434 / 1.519 -> 1.325 / 1.351 s (0.89-0.92); the same
+    step timed alone, 3 pairs: 1.44 -> 1.32 s. check_run in process 3.17-3.29 s either way (the saving is within
+    its noise).
+  - upload -> pools (--no-pure, 4 pairs): CPU of all processes 8.48 / 8.63 / 8.28 / 8.40 -> 8.73 / 8.30 / 8.51 /
+    8.48 s (the workers 4.48-4.67 -> 4.46-4.66 s): the ~0.1 s saved is below the pairs' noise; wall 6.4-7.8 s
+    either way, the goal met in all 8 on this quiet machine.
+Not done, measured: a word regex alternative (ASCII text through str.translate + split) is slower than the regex
+(5.1 against 4.6 us a passage); the union test as set.isdisjoint + intersection in C instead of the Python loop,
+no faster. The features of a passage cost about 10 us (regex 3.7, hashed bigram set 4.3, array 1.4) and each
+check worker computes them again (0.4 s each); the walk's union of leaders' features (1.6 us a leader) is what an
+exact per-list filter needs, since a short quote inside a longer leader can match on any of its bigrams. What is
+left is as before: reading the cites, the rows' JSON, PostgreSQL's COPY and the pool build.
 """
 
 import os

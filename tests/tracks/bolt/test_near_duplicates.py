@@ -51,6 +51,16 @@ def test_leaders_prefer_the_earliest_of_several_matching_leaders():
     assert leaders([]) == []
 
 
+def test_leaders_at_thresholds_outside_the_usual_range():
+    # The leaders' shortcut (a leader missing too many of its first features is passed over) must not decide
+    # where no count of shared features can: above 100 % nothing matches, at 0 % everything does.
+    a = " ".join(WORDS[0:30])
+    b = " ".join(WORDS[30:60])
+    assert leaders([a, a, b], threshold=101) == [0, 1, 2]
+    assert leaders([a, b, a], threshold=0) == [0, 0, 0]
+    assert leaders([a, b, a], threshold=100) == [0, 1, 0]
+
+
 def test_bolt_formats_and_measures_import_no_django():
     import os
     import subprocess
