@@ -37,7 +37,7 @@ Figures (issue 32, item 4, with RUM; 2 cores shared with five other engineers' s
   during, CPU probe 0.32 / 0.58 s): ingest with the index 250 docs/s (799 s: the load 527 s, the RUM build at the
   end 272 s, one backend); without the index 394 docs/s; the path before issue 32 183 docs/s; disk 24.5 KB per
   document (documents 13.5, entries with RUM 11.0). CpuMeter read 1.82 ms CPU per document with the index
-  against 4.66 ms in the earlier runs at 50,000 without RUM: not looked into, not used.
+  against 4.66 ms in the earlier runs at 50,000 without RUM: mostly the machine, see below.
   Search before the snippet window: CPU 20.7 ms per search at 200,000 and 17.1 at 50,000 (1.21x), p50 58 / 48 ms,
   p99 195 / 138 ms (the niced process waiting for a core: wall time is 3x CPU at this load).
 - Search, the snippet window against the previous code, alternated query by query in one process (400 queries
@@ -73,6 +73,24 @@ Figures (issue 32, item 4, with RUM; 2 cores shared with five other engineers' s
   p99 33.4 vs 37.2 ms at 200,000, 23.3 vs 28.6 ms at 50,000. The viewer, both changes against 832fde8, two
   gunicorns alternated (400 each per collection, after their boot, load 5.5 -> 4.8, probe 0.24 / 0.14 s): server
   CPU 3.35 vs 4.87 ms at 200,000 (0.69), 3.26 vs 4.71 ms at 50,000 (0.69); p50 3.5 vs 5.1 ms, p99 14.2 vs 17.9 ms.
+- The meter (a later session). 1.82 against 4.66 ms was mostly the host: the machine restarted at 09:27 UTC on a
+  faster one (this probe 0.56 s at load 0.55 before, 0.15-0.17 s after). What the meter itself got wrong, fixed:
+  it read backends every 0.1 s (the last work of each file's connection lost: a third of the backends' CPU without
+  the index), one figure per pid (pids wrap every ~8 minutes here), a backend open before the step from 0, its own
+  thread in this process. Against a private cluster's whole CPU (postmaster, reaped and live children; 20,000
+  documents, load 0.6-3.7, probe 0.13-0.17 s): the new meter's backends + server processes 99.4-99.8 % with the
+  index, 96 % without; the old meter's 94 % and 62 %.
+- CPU per document now (50,000, load 2.7 -> 2.3, probe 0.15 / 0.15 s, judging's 0.141 / 0.122 s): with the index
+  980 docs/s, 1.42 ms (workers 0.46, backends 0.96 of which the RUM build 0.26); without 1,904 docs/s, 0.59 ms;
+  the path before issue 32 719 docs/s, 1.43 ms. 20,000 on the private cluster: 1,000 and 1,748 docs/s. 200,000
+  with the index (load 3.5 at the start, 4-8 during, probe 0.24 / 0.14 s, judging's 0.140 / 0.131 s): 570 docs/s,
+  1.53 ms (workers 0.50, backends 1.03), 24.5 KB per document.
+- The RUM build: 230-270 us CPU per document, one backend, CPU-bound, linear (12.9 s of the 51 s load at 50,000;
+  46.6 s, 46.2 s CPU, of the 351 s load at 200,000: the 272 s before was load 9-14 starving its backend). Tried,
+  alternated two rounds on the same entries (load 2.4-2.8): maintenance_work_mem 64 MB / 256 MB (kept) / 1 GB:
+  11.5-12.2 / 10.6-11.8 / 12.5-13.4 s CPU, index 222 / 199 / 196 MB, same hits; the index made before the load
+  (entries inserted batch by batch): 5.42 vs 1.42 ms CPU per document, 260 vs 689 docs/s (20,000). PostgreSQL 15
+  builds only B-trees in parallel. Kept as it is.
 """
 
 import math
