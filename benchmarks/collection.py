@@ -37,7 +37,7 @@ Figures (issue 32, item 4, with RUM; 2 cores shared with five other engineers' s
   during, CPU probe 0.32 / 0.58 s): ingest with the index 250 docs/s (799 s: the load 527 s, the RUM build at the
   end 272 s, one backend); without the index 394 docs/s; the path before issue 32 183 docs/s; disk 24.5 KB per
   document (documents 13.5, entries with RUM 11.0). CpuMeter read 1.82 ms CPU per document with the index
-  against 4.66 ms in the earlier runs at 50,000 without RUM: not looked into, not used.
+  against 4.66 ms in the earlier runs at 50,000 without RUM: mostly the machine, see below.
   Search before the snippet window: CPU 20.7 ms per search at 200,000 and 17.1 at 50,000 (1.21x), p50 58 / 48 ms,
   p99 195 / 138 ms (the niced process waiting for a core: wall time is 3x CPU at this load).
 - Search, the snippet window against the previous code, alternated query by query in one process (400 queries
@@ -73,6 +73,24 @@ Figures (issue 32, item 4, with RUM; 2 cores shared with five other engineers' s
   p99 33.4 vs 37.2 ms at 200,000, 23.3 vs 28.6 ms at 50,000. The viewer, both changes against 832fde8, two
   gunicorns alternated (400 each per collection, after their boot, load 5.5 -> 4.8, probe 0.24 / 0.14 s): server
   CPU 3.35 vs 4.87 ms at 200,000 (0.69), 3.26 vs 4.71 ms at 50,000 (0.69); p50 3.5 vs 5.1 ms, p99 14.2 vs 17.9 ms.
+- The meter (a later session). 1.82 against 4.66 ms was mostly the host: the machine restarted at 09:27 UTC on a
+  faster one (this probe 0.56 s at load 0.55 before, 0.15-0.17 s after). What the meter itself got wrong, fixed:
+  it read backends every 0.1 s (the last work of each file's connection lost: a third of the backends' CPU without
+  the index), one figure per pid (pids wrap every ~8 minutes here), a backend open before the step from 0, its own
+  thread in this process. Against a private cluster's whole CPU (postmaster, reaped and live children; 20,000
+  documents, load 0.6-3.7, probe 0.13-0.17 s): the new meter's backends + server processes 99.4-99.8 % with the
+  index, 96 % without; the old meter's 94 % and 62 %.
+- CPU per document now (50,000, load 2.7 -> 2.3, probe 0.15 / 0.15 s, judging's 0.141 / 0.122 s): with the index
+  980 docs/s, 1.42 ms (workers 0.46, backends 0.96 of which the RUM build 0.26); without 1,904 docs/s, 0.59 ms;
+  the path before issue 32 719 docs/s, 1.43 ms. 20,000 on the private cluster: 1,000 and 1,748 docs/s. 200,000
+  with the index (load 3.5 at the start, 4-8 during, probe 0.24 / 0.14 s, judging's 0.140 / 0.131 s): 570 docs/s,
+  1.53 ms (workers 0.50, backends 1.03), 24.5 KB per document.
+- The RUM build: 230-270 us CPU per document, one backend, CPU-bound, linear (12.9 s of the 51 s load at 50,000;
+  46.6 s, 46.2 s CPU, of the 351 s load at 200,000: the 272 s before was load 9-14 starving its backend). Tried,
+  alternated two rounds on the same entries (load 2.4-2.8): maintenance_work_mem 64 MB / 256 MB (kept) / 1 GB:
+  11.5-12.2 / 10.6-11.8 / 12.5-13.4 s CPU, index 222 / 199 / 196 MB, same hits; the index made before the load
+  (entries inserted batch by batch): 5.42 vs 1.42 ms CPU per document, 260 vs 689 docs/s (20,000). PostgreSQL 15
+  builds only B-trees in parallel. Kept as it is.
 """
 
 import math
@@ -508,21 +526,33 @@ def search_times(collections, n_queries, seed):
     return out
 
 
-def _proc_cpu(pid):
-    """CPU seconds (user + system) of a process on this machine, or None once it has gone."""
+def _proc_start(pid):
+    """When a process started (clock ticks since boot, /proc stat field 22): tells a reused pid apart."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, ValueError, IndexError):
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class CpuMeter:
-    """CPU seconds spent by everything a step runs: this process, its child processes (the parsing workers) and
-    the PostgreSQL backends serving this database (the server must be on this machine: /proc). Backends are
-    sampled every 0.1 s while the step runs (a worker's connection ends with each file), so the last tenth of a
-    second of each is missed: the figure is a slight underestimate, the same for every step. What neighbours on
-    the machine do not change, unlike seconds."""
+    """CPU seconds spent by everything a step runs: this process, its child processes (the parsing workers, from
+    getrusage once reaped) and the PostgreSQL backends of this database (the server must be on this machine:
+    /proc), each backend's schedstat read through a file kept open on it.
+
+    What it counts and why: a load's workers open a connection per file and close it, so backends come and go. A
+    backend is found by listing pg_stat_activity every LIST_EVERY s and is counted from 0 if it started during the
+    step (from its first reading if it was there before: the step's own connection); the backends found are read
+    every READ_EVERY s, so at most that much of each one's last work is missed (the meter before read every
+    0.1 s and missed up to 0.1 s of CPU per file's connection). Processes are keyed by pid and start time, and read
+    through the open file, which fails once its process has gone: this machine runs through its 32,768 pids in
+    minutes, so a pid is reused during a long load (the meter before kept one figure per pid, and a reused pid
+    replaced an earlier backend's CPU). The meter's own thread is not counted in this process's figure, nor its
+    connection's backend. Autovacuum and parallel workers of the database are counted (`by_type` says how much);
+    the server's own processes (walwriter, checkpointer, background writer: `server`) are not, since every
+    database on the server shares them, but are reported beside."""
+
+    LIST_EVERY = 0.1
+    READ_EVERY = 0.02
 
     def __enter__(self):
         import resource
@@ -530,39 +560,94 @@ class CpuMeter:
 
         from django.db import connection
 
-        self.seen, self.stop = {}, threading.Event()
+        self.tick = os.sysconf("SC_CLK_TCK")
+        self.since = int(time.clock_gettime(time.CLOCK_BOOTTIME) * self.tick)  # the step's start, in /proc's ticks
+        self.first, self.last, self.kind, self.files = {}, {}, {}, {}
+        self.stop, self.sampler_cpu, self.lock = threading.Event(), 0.0, threading.Lock()
         with connection.cursor() as cur:
-            cur.execute("SELECT current_database(), pg_backend_pid()")
-            self.database, own = cur.fetchone()
-        self.own_backend = (own, _proc_cpu(own) or 0.0)
-        self.own_last = self.own_backend[1]  # its latest reading: a load closes the connection before it forks
+            cur.execute("SELECT current_database()")
+            self.database = cur.fetchone()[0]
+        self.conn = self._connect()
+        self._list(initial=True)
         self.start = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         self.thread = threading.Thread(target=self._sample, daemon=True)
         self.thread.start()
         return self
 
-    def _sample(self):
+    def _connect(self):
         import psycopg
         from django.conf import settings
 
         db = settings.DATABASES["default"]
-        with psycopg.connect(
+        conn = psycopg.connect(
             host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], password=db["PASSWORD"], dbname=self.database
-        ) as conn:
-            conn.autocommit = True
-            me = conn.info.backend_pid
-            while not self.stop.wait(0.1):
-                pids = conn.execute(
-                    "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> %s AND pid <> %s",
-                    [self.database, me, self.own_backend[0]],
-                ).fetchall()
-                for (pid,) in pids:
-                    cpu = _proc_cpu(pid)
-                    if cpu is not None:
-                        self.seen[pid] = cpu
-                own = _proc_cpu(self.own_backend[0])
-                if own is not None:
-                    self.own_last = own
+        )
+        conn.autocommit = True
+        self.me = conn.info.backend_pid
+        return conn
+
+    def _list(self, initial=False):
+        """Open the schedstat of every backend of the database, and of the server's own processes, not yet open."""
+        rows = self.conn.execute(
+            "SELECT pid, backend_type, datname IS NULL FROM pg_stat_activity "
+            "WHERE (datname = %s OR (datname IS NULL AND backend_type <> 'client backend')) AND pid <> %s",
+            [self.database, self.me],
+        ).fetchall()
+        for pid, backend_type, server in rows:
+            start = _proc_start(pid)
+            key = (pid, start)
+            if start is None or key in self.kind:
+                continue
+            try:
+                fd = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY)
+            except OSError:
+                continue
+            if _proc_start(pid) != start:  # (the pid was reused between the two reads)
+                os.close(fd)
+                continue
+            self.kind[key] = "server" if server else backend_type
+            self.files[key] = fd
+            now = self._read(key)
+            # a process that started during the step counts from 0; one that was there, from now
+            self.first[key] = 0 if (start >= self.since and not initial) else (now or 0)
+            self.last[key] = now or self.first[key]
+
+    def _read(self, key):
+        """Nanoseconds the process has run, or None (and its file closed) once it has gone."""
+        try:
+            ns = int(os.pread(self.files[key], 64, 0).split()[0])
+        except (OSError, ValueError, IndexError):
+            os.close(self.files.pop(key))
+            return None
+        self.last[key] = ns
+        return ns
+
+    def _sample(self):
+        next_list = time.monotonic() + self.LIST_EVERY
+        try:
+            while not self.stop.wait(self.READ_EVERY):
+                with self.lock:
+                    for key in list(self.files):
+                        self._read(key)
+                    if time.monotonic() >= next_list:
+                        self._list()
+                        next_list = time.monotonic() + self.LIST_EVERY
+        finally:
+            self.sampler_cpu = time.thread_time()
+
+    def snapshot(self):
+        """CPU seconds so far of this process (the meter's thread included) and the database's backends: the
+        difference of two is the CPU of what this process did in between with its backends (the build at the end
+        of a load)."""
+        import resource
+
+        with self.lock:
+            self._list()
+            for key in list(self.files):
+                self._read(key)
+            own = resource.getrusage(resource.RUSAGE_SELF)
+            backends = sum(self.last[k] - self.first[k] for k, kind in self.kind.items() if kind != "server") / 1e9
+        return own.ru_utime + own.ru_stime + backends
 
     def __exit__(self, *exc):
         import resource
@@ -570,21 +655,54 @@ class CpuMeter:
         self.stop.set()
         self.thread.join()
         own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        self._list()
+        for key in list(self.files):
+            if self._read(key) is not None:
+                os.close(self.files.pop(key))
+        self.conn.close()
         self.python = own.ru_utime + own.ru_stime - self.start[0].ru_utime - self.start[0].ru_stime
+        self.python -= self.sampler_cpu
         self.workers = children.ru_utime + children.ru_stime - self.start[1].ru_utime - self.start[1].ru_stime
-        # every other backend of the scratch database is a connection the step opened: counted from 0
-        self.backends = sum(self.seen.values())
-        own = _proc_cpu(self.own_backend[0])
-        self.backends += (self.own_last if own is None else own) - self.own_backend[1]
+        self.by_type = {}
+        for key, kind in self.kind.items():
+            self.by_type[kind] = self.by_type.get(kind, 0.0) + (self.last[key] - self.first[key]) / 1e9
+        self.server = self.by_type.pop("server", 0.0)
+        self.backends = sum(self.by_type.values())
         self.total = self.python + self.workers + self.backends
+
+    def notes(self, n):
+        """Where the CPU went, in microseconds per document (n of them)."""
+        others = ", ".join(
+            f"{kind} {sec / n * 1e6:.0f}" for kind, sec in sorted(self.by_type.items()) if kind != "client backend"
+        )
+        return (
+            f"parsing workers {self.workers / n * 1e6:.0f}, PostgreSQL backends {self.backends / n * 1e6:.0f}"
+            + (f" ({others})" if others else "")
+            + f", this process {self.python / n * 1e6:.0f}; not counted: the server's own processes "
+            f"{self.server / n * 1e6:.0f} (shared by every database), the meter {self.sampler_cpu / n * 1e6:.0f}"
+        )
 
 
 def _load(name, paths, workers, search_index):
-    from corpus.loading import load_collection
+    from corpus import loading
+
+    build = loading.build_index
+
+    def metered_build(*args, **kwargs):  # the build at the end of the load, in this process and its backend
+        before = cpu.snapshot()
+        try:
+            return build(*args, **kwargs)
+        finally:
+            cpu.build = cpu.snapshot() - before
 
     start = time.perf_counter()
-    with CpuMeter() as cpu:
-        report = load_collection(name, "blog06", paths, workers=workers, search_index=search_index)
+    loading.build_index = metered_build
+    try:
+        with CpuMeter() as cpu:
+            cpu.build = 0.0
+            report = loading.load_collection(name, "blog06", paths, workers=workers, search_index=search_index)
+    finally:
+        loading.build_index = build
     wall = time.perf_counter() - start
     assert not report.bad, report.bad[:3]
     report.cpu = cpu
@@ -660,12 +778,13 @@ def run(args):
     setup_django("assay_bench_collection", fresh=not args.reuse)
     from django.db import connection
 
+    from benchmarks.judging import cpu_probe as shared_probe  # (the probe every benchmark of issue 32 records)
     from corpus.models import Collection
     from corpus.search import index_kind
 
     results = []
     load_before = os.getloadavg()[0]
-    probe_before = cpu_probe()
+    probe_before, shared_before = cpu_probe(), shared_probe()
     if args.reuse:
         collections = list(Collection.objects.filter(name__startswith="bench-collection").order_by("name"))
         if not collections:
@@ -710,7 +829,7 @@ def run(args):
                     )
                 )
     load = os.getloadavg()
-    probe_after = cpu_probe()
+    probe_after, shared_after = cpu_probe(), shared_probe()
     results.append(
         Result(
             "load average (1 min)",
@@ -718,8 +837,15 @@ def run(args):
             "",
             "",
             f"{load_before:.2f} at the start; 5 min {load[1]:.2f}, 15 min {load[2]:.2f}; {os.cpu_count()} cores "
-            f"shared; CPU probe {probe_before:.2f} s before, {probe_after:.2f} s after",
-            {"loadavg": load, "cpus": os.cpu_count(), "sizes": sizes, "probe": [probe_before, probe_after]},
+            f"shared; CPU probe {probe_before:.2f} s before, {probe_after:.2f} s after (benchmarks.judging's: "
+            f"{shared_before:.3f} / {shared_after:.3f} s)",
+            {
+                "loadavg": load,
+                "cpus": os.cpu_count(),
+                "sizes": sizes,
+                "probe": [probe_before, probe_after],
+                "judging_probe": [shared_before, shared_after],
+            },
         )
     )
     return results
@@ -761,13 +887,19 @@ def _load_and_baselines(args):
                 report.cpu.total / args.docs * 1e6,
                 "us/doc",
                 "",
-                f"parsing workers {report.cpu.workers / args.docs * 1e6:.0f}, PostgreSQL backends "
-                f"{report.cpu.backends / args.docs * 1e6:.0f}, this process {report.cpu.python / args.docs * 1e6:.0f}",
+                report.cpu.notes(args.docs),
             ),
             Result("  stage: parse (summed over processes)", s["parse"] / args.docs * 1e6, "us/doc"),
             Result("  stage: COPY (and the docno check)", s["copy"] / args.docs * 1e6, "us/doc"),
             Result("  stage: search entries (tsvector, index)", s["entries"] / args.docs * 1e6, "us/doc"),
-            Result("  stage: index build at the end", report.index_seconds, "s", "", "build_index: catch-up, RUM"),
+            Result(
+                "  stage: index build at the end",
+                report.index_seconds,
+                "s",
+                "",
+                f"build_index: catch-up, {index_kind().upper()}; CPU {report.cpu.build:.1f} s "
+                f"({report.cpu.build / args.docs * 1e6:.0f} us/doc, this process and its backend)",
+            ),
         ]
         print(f"loaded with the index: {rate:.0f} docs/s")
         collection = Collection.objects.get(name="bench-collection")
@@ -830,9 +962,7 @@ def _load_and_baselines(args):
                     plain_us,
                     "us/doc",
                     "",
-                    f"parsing workers {report.cpu.workers / report.inserted * 1e6:.0f}, PostgreSQL backends "
-                    f"{report.cpu.backends / report.inserted * 1e6:.0f}, this process "
-                    f"{report.cpu.python / report.inserted * 1e6:.0f}",
+                    report.cpu.notes(report.inserted),
                 ),
                 Result(
                     "  CPU per document before issue 32",
