@@ -9,6 +9,7 @@ from functools import wraps
 from django.contrib.auth.mixins import AccessMixin
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django_htmx.http import HttpResponseClientRedirect
 
 ORGANIZER = "organizer"
 ASSESSOR = "assessor"
@@ -50,6 +51,13 @@ def primary_role(user):
 
 def _check(request, roles):
     if not request.user.is_authenticated:
+        htmx = getattr(request, "htmx", None)
+        if htmx and request.method == "GET":
+            # A panel or partial asked for by htmx (the next item, say) once the session has ended: htmx would follow
+            # a redirect itself and swap the login page into the panel, so the whole page goes to the login page
+            # and comes back to the page it was on. (A save keeps its answer: "Not saved", docs/save-protocol.md.)
+            login = redirect_to_login(htmx.current_url_abs_path or request.get_full_path())
+            return HttpResponseClientRedirect(login["Location"])
         return redirect_to_login(request.get_full_path())
     if not has_role(request.user, *roles):
         raise PermissionDenied("This page is for: " + ", ".join(roles))

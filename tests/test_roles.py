@@ -116,3 +116,19 @@ def test_logout_ends_the_session(client, organizer):
     client.login(username="org", password=PASSWORD)
     assert client.post(reverse("logout")).status_code == 302
     assert client.get(reverse("pooling:evaluation_list")).status_code == 302
+
+
+def test_an_htmx_request_without_a_session_sends_the_whole_page_to_login(client, db):
+    """htmx follows a redirect itself and would swap the login page into the panel it asked for (the next item,
+    once the session has ended): it gets HX-Redirect instead, back to the page the browser shows."""
+    page = reverse("assess:my_assignments")
+    panel = client.get(page, headers={"HX-Request": "true", "HX-Current-URL": f"http://testserver{page}?x=1"})
+    assert panel.status_code == 200 and "Location" not in panel
+    assert panel["HX-Redirect"] == f"{reverse('login')}?next={page}%3Fx%3D1"
+    # another origin's current URL is not trusted: back to the request's own path
+    other = client.get(page, headers={"HX-Request": "true", "HX-Current-URL": "http://elsewhere.example/x"})
+    assert other["HX-Redirect"] == f"{reverse('login')}?next={page}"
+    # a plain load is redirected as before; a save keeps its own answer ("Not saved", the save protocol)
+    assert client.get(page).status_code == 302
+    saved = client.post(page, headers={"HX-Request": "true"})
+    assert saved.status_code == 302 and "HX-Redirect" not in saved

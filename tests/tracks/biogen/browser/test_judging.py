@@ -14,6 +14,7 @@ from pooling.models import PoolItem
 from pooling.pools import build_pools
 from pooling.runs import RunFile, load_run_files
 from pooling.topics import load_topics
+from tests.conftest import PASSWORD
 from tracks.biogen import judging
 
 pytestmark = pytest.mark.browser
@@ -192,3 +193,24 @@ def test_a_move_that_fails_says_so_and_the_keys_stay_with_the_item(page, login, 
     page.keyboard.press("j")
     page.wait_for_url(f"**{url(second)}")
     panel_is(page, f"p.dataset.item === '{second.pk}'")
+
+
+def test_a_move_after_the_session_ended_goes_to_the_login_page_and_back(page, login, live_server, assigned):
+    """The session ends while an item is on screen (logged out in another tab): the next item's panel is not had
+    (the login page swapped into it, as before), the whole page goes to the login page, and logging in again
+    brings the assessor back to the item they were on."""
+    ann, topic, assignment = assigned
+    first = judging.topic_items(topic)[0]
+    here = reverse("biogen:item", args=[assignment.pk, first.pk])
+    login(page, "ann")
+    page.goto(live_server.url + here)
+    page.wait_for_load_state()  # "load": the deferred key scripts run
+    page.context.clear_cookies()
+    page.keyboard.press("j")
+    page.wait_for_url(lambda url: url.endswith(f"{reverse('login')}?next={here}"))  # the page it was on
+    assert page.locator("#item-panel").count() == 0
+    page.fill("input[name=username]", "ann")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**{here}")
+    panel_is(page, f"p.dataset.item === '{first.pk}'")
