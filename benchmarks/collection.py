@@ -126,6 +126,11 @@ def add_arguments(parser):
         help="keep the scratch database of the last run (its collections and indexes): time only search and viewer",
     )
     parser.add_argument("--port", type=int, default=0, help="the viewer's gunicorn port (default: a free one)")
+    parser.add_argument(
+        "--against-index",
+        action="store_true",
+        help="also make each search with SEARCH_SCAN_IN_ORDER off, in turns: the baseline, and a check of same hits",
+    )
 
 
 MONTHS = "January February March April May June July August September October November December".split()
@@ -497,9 +502,13 @@ def server_viewer_times(collections, n_requests, seed, port):
     return {name: (ms, cpu[name]) for name, ms in times.items()}
 
 
-def search_times(collections, n_queries, seed):
+def search_times(collections, n_queries, seed, against_index=False):
     """Per collection: ms per search, by query kind, documents matched by kind, and CPU per search (this thread
-    and its backend). The collections take turns query by query, each query asked of each."""
+    and its backend). The collections take turns query by query, each query asked of each. `against_index`: each
+    search also made with SEARCH_SCAN_IN_ORDER off (always the full-text index), in turns, as a baseline in the
+    same run; returns (measured, baseline, the searches whose hits differ between the two)."""
+    from django.test import override_settings
+
     from benchmarks.search import queries, vocabulary, zipf_sampler
     from corpus.search import search
 
@@ -512,18 +521,37 @@ def search_times(collections, n_queries, seed):
             search(q, [c], since, until)
     meter = CallCpu()
     out = {c.name: ([], {}, {}, {}) for c in collections}
-    for kind, q, since, until in plan:
-        for c in collections:
-            times, by_kind, matched, cpu = out[c.name]
+    base = {c.name: ([], {}, {}, {}) for c in collections}
+    differ = []
+
+    def timed(record, kind, q, since, until, c, scan):
+        with override_settings(SEARCH_SCAN_IN_ORDER=scan):
+            times, by_kind, matched, cpu = record[c.name]
             t, c0 = time.perf_counter(), meter.now()
             results = search(q, [c], since, until)
             cpu_ms = (meter.now() - c0) / 1e6
             ms = (time.perf_counter() - t) * 1000
-            times.append(ms)
-            by_kind.setdefault(kind, []).append(ms)
-            matched.setdefault(kind, []).append(results.matched)
-            cpu.setdefault(kind, []).append(cpu_ms)
-    return out
+        times.append(ms)
+        by_kind.setdefault(kind, []).append(ms)
+        matched.setdefault(kind, []).append(results.matched)
+        cpu.setdefault(kind, []).append(cpu_ms)
+        return [(h.document_id, h.rank, h.snippet) for h in results.hits], results.matched, results.more
+
+    for i, (kind, q, since, until) in enumerate(plan):
+        for c in collections:
+            if not against_index:
+                timed(out, kind, q, since, until, c, True)
+                continue
+            # the same query both ways, in turns which goes first
+            if i % 2:
+                index_only = timed(base, kind, q, since, until, c, False)
+                found = timed(out, kind, q, since, until, c, True)
+            else:
+                found = timed(out, kind, q, since, until, c, True)
+                index_only = timed(base, kind, q, since, until, c, False)
+            if found != index_only:
+                differ.append((c.name, q))
+    return out, base, differ
 
 
 def _proc_start(pid):
@@ -710,41 +738,65 @@ def _load(name, paths, workers, search_index):
 
 
 def _search_rows(collections, sizes, args):
+    measured, baseline, differ = search_times(collections, args.queries, args.seed, args.against_index)
     results = []
-    for c, out in zip(collections, search_times(collections, args.queries, args.seed).values()):
-        times, by_kind, matched, cpu = out
-        n = sizes[c.name]
-        at = f" at {n:,} docs" if c is not collections[0] else ""
-        every = [x for ms in cpu.values() for x in ms]
-        results += [
-            Result(f"search p50{at}", percentile(times, 50), "ms", "", f"{len(times)} queries, top 20 + snippets"),
+    if args.against_index:
+        results.append(
             Result(
-                f"search CPU, mean{at}",
-                sum(every) / len(every),
-                "ms",
+                "searches whose hits differ from the index's",
+                len(differ),
                 "",
-                "per search: this thread and its PostgreSQL backend (schedstat)",
-            ),
-            Result(
-                f"search CPU p99{at}",
-                percentile(every, 99),
-                "ms",
-                "",
-                "the p99 a machine with an idle core would approach",
-            ),
-            Result(f"search p99{at}", percentile(times, 99), "ms", "<= 50", f"{n} docs, {index_kind_name()}"),
-        ]
-        for kind, ms in by_kind.items():
-            mean = sum(matched[kind]) / len(matched[kind])
-            results.append(
-                Result(
-                    f"  p99 {kind}{at}",
-                    percentile(ms, 99),
-                    "ms",
-                    "",
-                    f"p50 {percentile(ms, 50):.1f} ms; CPU {statistics.fmean(cpu[kind]):.1f} ms; {mean:.0f} matched",
-                )
+                "<= 0",
+                "documents, ranks, snippets, count: " + ("; ".join(f"{c}: {q}" for c, q in differ[:5]) or "none"),
             )
+        )
+    for c in collections:
+        results += _search_rows_of(c, measured[c.name], sizes, collections, "")
+        if args.against_index:
+            rows = _search_rows_of(c, baseline[c.name], sizes, collections, " (index only, same run)")
+            results += rows
+            mine = statistics.fmean(x for ms in measured[c.name][3].values() for x in ms)
+            theirs = statistics.fmean(x for ms in baseline[c.name][3].values() for x in ms)
+            at = f" at {sizes[c.name]:,} docs" if c is not collections[0] else ""
+            results.append(Result(f"search CPU ÷ index only{at}", mine / theirs, "ratio", "", "same queries, in turns"))
+    return results
+
+
+def _search_rows_of(c, out, sizes, collections, label):
+    results = []
+    times, by_kind, matched, cpu = out
+    n = sizes[c.name]
+    at = (f" at {n:,} docs" if c is not collections[0] else "") + label
+    every = [x for ms in cpu.values() for x in ms]
+    results += [
+        Result(f"search p50{at}", percentile(times, 50), "ms", "", f"{len(times)} queries, top 20 + snippets"),
+        Result(
+            f"search CPU, mean{at}",
+            sum(every) / len(every),
+            "ms",
+            "",
+            "per search: this thread and its PostgreSQL backend (schedstat)",
+        ),
+        Result(
+            f"search CPU p99{at}",
+            percentile(every, 99),
+            "ms",
+            "",
+            "the p99 a machine with an idle core would approach",
+        ),
+        Result(f"search p99{at}", percentile(times, 99), "ms", "<= 50", f"{n} docs, {index_kind_name()}"),
+    ]
+    for kind, ms in by_kind.items():
+        mean = sum(matched[kind]) / len(matched[kind])
+        results.append(
+            Result(
+                f"  p99 {kind}{at}",
+                percentile(ms, 99),
+                "ms",
+                "",
+                f"p50 {percentile(ms, 50):.1f} ms; CPU {statistics.fmean(cpu[kind]):.1f} ms; {mean:.0f} matched",
+            )
+        )
     return results
 
 

@@ -193,6 +193,9 @@ UPLOAD_MAX_BYTES = {
 # Full-text search on PostgreSQL ranks at most this many matching documents (reading each one's tsvector is the
 # cost of a search); a query matching more says so and asks for more words (corpus/search.py).
 SEARCH_RANK_CANDIDATES = env_int("SEARCH_RANK_CANDIDATES", 300)
+# An AND of words in many documents may find those matches by reading the collection in heap order instead of its
+# full-text index, the same rows for less (corpus/search_plan.py); off: always the index.
+SEARCH_SCAN_IN_ORDER = env_bool("SEARCH_SCAN_IN_ORDER", default=True)
 
 # --- REST API (api/) ----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -16,7 +16,7 @@ from datetime import date
 from django.conf import settings
 from django.db import connection, transaction
 
-from corpus import search_query, search_rum
+from corpus import search_plan, search_query, search_rum
 from corpus.models import Collection, Document, SearchEntry
 
 BATCH = 2000
@@ -162,6 +162,11 @@ def build_index(collection, progress=None, batch=BATCH):
         if connection.vendor == "postgresql" and index_kind() == "rum":
             # once the entries are in, one bulk build (a no-op when it exists: later loads add to it row by row)
             search_rum.create(collection.pk)
+        if connection.vendor == "postgresql":
+            # The lexemes' shares of documents that corpus.search_plan reads, current now rather than whenever
+            # autovacuum comes by (a sample of 30,000 rows whatever the size: ~3 s at 1,200,000 entries).
+            with connection.cursor() as cur:
+                cur.execute("ANALYZE corpus_searchentry")
     except Exception as exc:
         Collection.objects.filter(pk=collection.pk).update(search_status=f"failed: {exc}"[:500])
         raise
@@ -281,19 +286,42 @@ def _search_postgresql(query, collection, since, until, limit, offset, cap, snip
 
     The index finds the matches (RUM checks a phrase from the positions it stores; GIN has every candidate's
     tsvector read to check it); the first `cap` found are ranked by ts_rank_cd, which reads each one's tsvector,
-    so a search costs at most `cap` tsvector reads, and the page says when more matched than were ranked. (RUM's
-    own ranking, `ORDER BY vector <=> query`, ranks every match: exact, but for a word in most documents it
-    sorts them all, slower than reading a thousand tsvectors; under the cap it was no faster either.)"""
+    so a search costs at most `cap` tsvector reads, and the page says when more matched than were ranked. An AND
+    of words in many documents is matched instead by reading the collection's entries in heap order until `cap`
+    match, the same rows for less (corpus.search_plan). (RUM's own ranking, `ORDER BY vector <=> query`, ranks
+    every match: exact, but for a word in most documents it sorts them all, slower than reading a thousand
+    tsvectors; under the cap it was no faster either.)"""
     where, args = _where(collection, since, until)
     # The tsquery is written inline (a stable function of constants, evaluated once), so the planner uses the
     # index for the match.
     tsquery = "websearch_to_tsquery(%s::regconfig, %s)"
     q = [collection.search_language, query]
+    match = f"e.vector @@ {tsquery} AND {where}"
+    with transaction.atomic(), connection.cursor() as cur:
+        # Hoping to find `cap` matches early, the planner would read the whole table and test every tsvector
+        # (over a second at 200,000 documents) for a phrase it takes to be common: always an index. Never a
+        # parallel plan: its workers' rows come in no fixed order, and the first `cap` must be the same each time.
+        cur.execute("SET LOCAL enable_seqscan = off; SET LOCAL max_parallel_workers_per_gather = 0")
+        if settings.SEARCH_SCAN_IN_ORDER and search_plan.may_scan(search_query.parse(query), since, until):
+            cur.execute(search_plan.FREQUENCIES, q)
+            text, frequencies = cur.fetchone()
+            if search_plan.scan_is_cheaper(text, frequencies, collection.search_done, cap):
+                # The collection's entries in heap order (search_plan): the function form of @@ keeps the
+                # full-text index out, and only corpus_search_load_order indexes `collection_id * 1`.
+                cur.execute("SET LOCAL enable_bitmapscan = off")
+                match = f"e.collection_id * 1 = {int(collection.pk)} AND ts_match_vq(e.vector, {tsquery})"
+        rows, matched = _run_search(cur, match, tsquery, q, args, collection, limit, offset, cap, snippets)
+    hits = [Hit(i, c, d, day, float(r), search_query.snippet_html(s or "")) for i, c, d, day, r, s, _ in rows]
+    return hits, matched
+
+
+def _run_search(cur, match, tsquery, q, args, collection, limit, offset, cap, snippets):
+    """_search_postgresql's statement over the matches `match` finds: (its rows, how many match up to `cap`)."""
     # One statement: the matches are found once (`m`), counted, ranked, and only the page is given snippets, the
     # costly part per document (_SNIPPET).
     sql = (
         f"WITH m AS MATERIALIZED (SELECT e.document_id, e.date, e.vector FROM corpus_searchentry e "
-        f"WHERE e.vector @@ {tsquery} AND {where} LIMIT %s), "
+        f"WHERE {match} LIMIT %s), "
         f"ranked AS (SELECT m.document_id, m.date, ts_rank_cd(m.vector, {tsquery}) AS rank FROM m "
         "ORDER BY rank DESC, m.document_id LIMIT %s OFFSET %s), "
         "top AS (SELECT ranked.*, row_number() OVER (ORDER BY rank DESC, document_id) AS n FROM ranked), "
@@ -304,23 +332,13 @@ def _search_postgresql(query, collection, since, until, limit, offset, cap, snip
     )
     params = [*q, *args, cap, *q, limit, offset, *q, collection.name, limit if snippets is None else snippets]
     params += [*q, *q]
-    with transaction.atomic(), connection.cursor() as cur:
-        # Hoping to find `cap` matches early, the planner would read the whole table and test every tsvector
-        # (over a second at 200,000 documents) for a phrase it takes to be common: always the full-text index.
-        cur.execute("SET LOCAL enable_seqscan = off")
-        cur.execute(sql, params)
-        rows = cur.fetchall()
-        if rows:
-            matched = rows[0][-1]
-        else:  # no match, or a page past the last: the count alone
-            cur.execute(
-                f"SELECT count(*) FROM (SELECT 1 FROM corpus_searchentry e WHERE e.vector @@ {tsquery} "
-                f"AND {where} LIMIT %s) m",
-                [*q, *args, cap],
-            )
-            matched = cur.fetchone()[0]
-    hits = [Hit(i, c, d, day, float(r), search_query.snippet_html(s or "")) for i, c, d, day, r, s, _ in rows]
-    return hits, matched
+    cur.execute(sql, params)
+    rows = cur.fetchall()
+    if rows:
+        return rows, rows[0][-1]
+    # no match, or a page past the last: the count alone
+    cur.execute(f"SELECT count(*) FROM (SELECT 1 FROM corpus_searchentry e WHERE {match} LIMIT %s) m", [*q, *args, cap])
+    return rows, cur.fetchone()[0]
 
 
 def _search_sqlite(match, collection_ids, since, until, limit, offset):

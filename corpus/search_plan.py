@@ -1,0 +1,58 @@
+"""How a PostgreSQL search finds the first `cap` matches of a query of common words (issue 32, item 4).
+
+A search ranks the first `cap` matches in heap order (corpus.search). The collection's full-text index reads every
+posting of the query's words before that LIMIT applies, ~0.12-0.2 µs per document holding a word: a word in 74 % of
+1,000,000 documents took 147 ms, and the cost grows with the collection. Reading the collection's entries in heap
+order and testing each (~5-18 µs a row, its tsvector read) stops at the `cap`-th match: ~400 rows, 2 ms, for that
+word. Both ways give the same rows — the first `cap` matches in heap order: a bitmap heap scan visits the table's
+pages in order, and the btree `corpus_search_load_order` (on `collection_id * 1`, an expression no other query
+writes, so no other index can be taken for it) keeps equal keys in heap order (PostgreSQL >= 12 orders a btree's
+duplicates by their heap TID). So the choice changes what a search costs, never what it finds.
+
+The choice needs each word's share of documents: PostgreSQL's statistics of corpus_searchentry.vector (ANALYZE keeps
+the ~1,000 most common lexemes, each with the fraction of sampled rows holding it; a load runs ANALYZE at its end).
+Only an AND of plain words qualifies: a phrase, an `or` or an exclusion is costed differently by the index (an
+exclusion measured 42 ms by the index against 214 ms by the scan), and a date filter makes matches rarer than the
+words say. A word missing from the statistics is rarer than the rarest kept (~7 % here) and the index is cheaper.
+"""
+
+import re
+
+# Measured at 200,000 and 1,000,000 documents (benchmarks collection; EXPLAIN ANALYZE, warm and cold pages).
+SCAN_ROW_US = 8.0  # one entry read in heap order and tested (4.6 warm, 7.5 typical, 18 with its pages cold)
+POSTING_US = 0.15  # one posting of the rarest word read by the index (0.12 at 200,000, 0.2 at 1,000,000)
+
+# The query's tsquery as text, and for each of its lexemes (in order) the fraction of index rows holding it per
+# the column's statistics (0 when not among the most common, or no statistics yet).
+FREQUENCIES = (
+    "SELECT q::text, (SELECT array_agg(coalesce(s.f[array_position(s.e, x.l)], 0) ORDER BY x.n) "
+    "FROM (SELECT most_common_elems::text::text[] AS e, most_common_elem_freqs AS f FROM pg_stats "
+    "WHERE schemaname = current_schema() AND tablename = 'corpus_searchentry' AND attname = 'vector') s, "
+    "LATERAL (SELECT replace(r.m[1], '''''', '''') AS l, r.n FROM regexp_matches(q::text, "
+    "'''((?:[^'']|'''')*)''', 'g') WITH ORDINALITY AS r(m, n)) x) "
+    "FROM websearch_to_tsquery(%s::regconfig, %s) q"
+)
+
+_AND_OF_LEXEMES = re.compile(r"'(?:[^']|'')*'(?: & '(?:[^']|'')*')*")
+
+
+def may_scan(groups, since, until):
+    """Whether the query, as search_query.parse reads it, can be an AND of plain words (asked before reading the
+    statistics: most queries are not)."""
+    if since or until:
+        return False
+    return all(len(g) == 1 and not g[0].negated and not g[0].phrase for g in groups)
+
+
+def scan_is_cheaper(tsquery_text, frequencies, documents, cap):
+    """Whether reading the collection's `documents` entries in heap order finds the first `cap` matches for less
+    than the index would (frequencies: each lexeme's share of documents, in the tsquery's order)."""
+    if not frequencies or not _AND_OF_LEXEMES.fullmatch(tsquery_text or ""):
+        return False
+    share = 1.0
+    for f in frequencies:
+        share *= f  # (words taken as independent: a wrong guess costs time, not results)
+    if share <= 0:
+        return False
+    rows = min(documents, cap / share)
+    return rows * SCAN_ROW_US < documents * min(frequencies) * POSTING_US

@@ -1,0 +1,136 @@
+"""Searches of common words read the collection in heap order instead of the full-text index (corpus.search_plan,
+issue 32 item 4): the choice follows the words' shares of documents from PostgreSQL's statistics, and either way
+the same documents, ranks, snippets and counts come back."""
+
+import json
+from datetime import date
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from corpus import search_plan, search_query
+from corpus.loading import load_collection
+from corpus.models import Collection, SearchEntry
+from corpus.search import search
+
+AND = "'alpha' & 'beta'"
+
+
+def test_an_and_of_words_in_most_documents_of_a_large_collection_is_scanned():
+    # a word in 74 % of 1,000,000 documents: ~405 rows read against 740,000 postings
+    assert search_plan.scan_is_cheaper("'alpha'", [0.74], 1_000_000, 300)
+    assert search_plan.scan_is_cheaper(AND, [0.74, 0.5], 1_000_000, 300)
+    # the same word in a small collection: its postings cost less than the rows
+    assert not search_plan.scan_is_cheaper("'alpha'", [0.74], 5_000, 300)
+    # a word in 5 %: 6,000 rows against 50,000 postings
+    assert not search_plan.scan_is_cheaper("'alpha'", [0.05], 1_000_000, 300)
+    # a word missing from the statistics, or no statistics at all
+    assert not search_plan.scan_is_cheaper(AND, [0.74, 0.0], 1_000_000, 300)
+    assert not search_plan.scan_is_cheaper("'alpha'", None, 1_000_000, 300)
+    assert not search_plan.scan_is_cheaper("'alpha'", [0.74], 0, 300)
+
+
+@pytest.mark.parametrize(
+    "tsquery",
+    ["'alpha' <-> 'beta'", "'alpha' & !'beta'", "'alpha' | 'beta'", "'alpha' <2> 'beta'", "( 'alpha' | 'beta' )", ""],
+)
+def test_phrases_exclusions_and_alternatives_keep_the_index(tsquery):
+    assert not search_plan.scan_is_cheaper(tsquery, [0.9, 0.9], 1_000_000, 300)
+
+
+def test_only_plain_words_without_dates_are_worth_asking_the_statistics_about():
+    words = search_query.parse("alpha beta")
+    assert search_plan.may_scan(words, None, None)
+    assert not search_plan.may_scan(words, date(2006, 1, 1), None)
+    assert not search_plan.may_scan(words, None, date(2006, 1, 1))
+    for query in ['"alpha beta"', "alpha -beta", "alpha or beta"]:
+        assert not search_plan.may_scan(search_query.parse(query), None, None), query
+
+
+@pytest.fixture
+def common(db, tmp_path):
+    """60 abstracts, every one with "alpha", every other with "beta", a few with "gamma"; a second collection
+    loaded in between, so the first one's rows are not contiguous in the heap."""
+    lines = []
+    for i in range(60):
+        words = ["alpha"] + (["beta"] * (i % 3) if i % 2 == 0 else ["delta"]) + (["gamma"] if i % 20 == 0 else [])
+        lines.append({"pmid": str(900000 + i), "title": f"Report {i}", "abstract": " ".join(words + ["notes"] * i)})
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("".join(json.dumps(x) + "\n" for x in lines[:30]))
+    second.write_text("".join(json.dumps(x) + "\n" for x in lines[30:]))
+    other = tmp_path / "other.jsonl"
+    other.write_text(
+        "".join(json.dumps({"pmid": str(i), "title": "alpha", "abstract": "alpha"}) + "\n" for i in range(9))
+    )
+    load_collection("common", "pubmed", [first])
+    load_collection("other", "pubmed", [other])
+    load_collection("common", "pubmed", [second])  # (appended after the other collection's rows)
+    collection = Collection.objects.get(name="common")
+    # rows moved to the end of the heap: heap order is no longer the order of document ids
+    SearchEntry.objects.filter(collection=collection, document__docno__in=["900001", "900004"]).update(
+        date=date(2006, 1, 2)
+    )
+    return collection
+
+
+def found(query, collection, page=1):
+    results = search(query, [collection], page=page, per_page=4)
+    return [(h.docno, h.rank, h.snippet) for h in results.hits], results.matched, results.capped, results.more
+
+
+def scanned(queries):
+    return any("ts_match_vq" in q["sql"] for q in queries.captured_queries)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's statistics and heap order")
+def test_the_scan_finds_what_the_index_finds(common, settings, monkeypatch):
+    with connection.cursor() as cur:  # the load ran ANALYZE: the shares are there to read
+        cur.execute(search_plan.FREQUENCIES, ["english", "alpha beta"])
+        text, shares = cur.fetchone()
+    assert text == AND and shares[0] > 0.9 and 0.2 < shares[1] < 0.6
+    monkeypatch.setattr(search_plan, "SCAN_ROW_US", 0.0001)  # every AND of known words is scanned
+    for cap in (5, 300):  # fewer than match (the first 5 in heap order), then all
+        settings.SEARCH_RANK_CANDIDATES = cap
+        for query in ["alpha", "alpha beta", "beta alpha", "notes", "alpha gamma", "zeta"]:
+            for page in (1, 2):
+                settings.SEARCH_SCAN_IN_ORDER = True
+                with CaptureQueriesContext(connection) as queries:
+                    by_scan = found(query, common, page)
+                assert scanned(queries) == (query != "zeta"), query  # (a word in no document has no share)
+                settings.SEARCH_SCAN_IN_ORDER = False
+                with CaptureQueriesContext(connection) as queries:
+                    by_index = found(query, common, page)
+                assert not scanned(queries)
+                assert by_scan == by_index, (query, cap, page)
+    settings.SEARCH_RANK_CANDIDATES = 5
+    settings.SEARCH_SCAN_IN_ORDER = True
+    hits, matched, capped, _ = found("alpha", common)
+    assert matched == 5 and capped and len(hits) == 4
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's statistics and heap order")
+def test_phrases_exclusions_alternatives_and_dates_are_never_scanned(common, settings, monkeypatch):
+    monkeypatch.setattr(search_plan, "SCAN_ROW_US", 0.0001)
+    for query in ['"alpha beta"', "alpha -beta", "alpha or beta"]:
+        with CaptureQueriesContext(connection) as queries:
+            search(query, [common])
+        assert not scanned(queries), query
+    with CaptureQueriesContext(connection) as queries:
+        search("alpha", [common], since=date(2006, 1, 1))
+    assert not scanned(queries)
+    # by default (the measured costs) a collection of 60 documents is always read through its index
+    monkeypatch.undo()
+    with CaptureQueriesContext(connection) as queries:
+        search("alpha", [common])
+    assert not scanned(queries)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's indexes")
+def test_only_the_load_order_index_serves_the_scan(db):
+    with connection.cursor() as cur:
+        cur.execute("SELECT indexdef FROM pg_indexes WHERE tablename = 'corpus_searchentry'")
+        definitions = [row[0] for row in cur.fetchall()]
+    with_expression = [d for d in definitions if "collection_id * 1" in d]
+    assert len(with_expression) == 1 and "corpus_search_load_order" in with_expression[0]
+    assert "USING btree" in with_expression[0]
