@@ -43,6 +43,7 @@ def test_counts_a_child_that_burns_and_exits_within_the_window(exits):
     thread, by its parent; without taskstats its CPU is in its parent's reaped-children times. The old scripts'
     meter read /proc/PID/stat of live processes only and counted 0 of it."""
     server = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert server.stdin and server.stdout
     try:
         m = meter.Meter({"server": meter.Tree(server.pid)}, exits=exits)
         if m.exits != exits:
@@ -66,6 +67,7 @@ def test_counts_live_threads_from_the_window_start():
     """A live process's threads are counted from the window's start, in nanoseconds (schedstat)."""
     code = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.4: pass\ninput()"
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, text=True)
+    assert proc.stdin
     try:
         time.sleep(0.1)
         with meter.Meter({"p": meter.Tree(proc.pid)}) as m:

@@ -107,7 +107,8 @@ def _nla(kind, payload):
 
 
 def _attrs(buf):
-    out, i = {}, 0
+    out: dict[int, list[bytes]] = {}
+    i = 0
     while i + _NLA.size <= len(buf):
         size, kind = _NLA.unpack_from(buf, i)
         if size < _NLA.size:
@@ -135,7 +136,7 @@ def taskstats_socket():
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
         sock.settimeout(0.2)  # (so the listener sees the meter stop)
         sock.bind((0, 0))
-        cpus = f"0-{os.cpu_count() - 1}\0".encode()
+        cpus = f"0-{(os.cpu_count() or 1) - 1}\0".encode()
         sock.send(_genl(family, 1, _nla(3, cpus), 2))  # TASKSTATS_CMD_GET, ATTR_REGISTER_CPUMASK
         ack = sock.recv(65536)
         if _NLMSG.unpack_from(ack)[1] == 2 and struct.unpack_from("i", ack, _NLMSG.size)[0] != 0:  # NLMSG_ERROR
@@ -227,7 +228,10 @@ class Meter:
                         self._track(pid, name)
                         stack += _children(pid)
                 elif isinstance(g, Backends):
-                    for pid in _children(g.postmaster):
+                    children = _children(g.postmaster)
+                    if self.exits == "reaped":  # (no exit reports to forget a pid by: forget it once it has gone)
+                        self.seen_backend = {p: v for p, v in self.seen_backend.items() if p in children}
+                    for pid in children:
                         if self.seen_backend.get(pid, "") != "":
                             continue
                         title = title_of(pid)
@@ -252,6 +256,7 @@ class Meter:
 
     # --- exits
     def _listener(self):
+        assert self.sock is not None
         while not self.stop.is_set():
             try:
                 data = self.sock.recv(1 << 20)

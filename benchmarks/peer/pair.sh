@@ -124,6 +124,7 @@ run() {  # run SHA ROUND N
   # B: Assay as docker-compose ships it (peer-bench's assay_start.sh: gunicorn + the Celery worker, nice 10)
   ln -sfn "assay-$short" "$PERF/assay"
   read -r ag ac < <("${CLEAN[@]}" PERF="$PERF" bash "$PEER/assay_start.sh" "$ASSAY_PORT")
+  curl -sf -o /dev/null "http://127.0.0.1:$ASSAY_PORT/login/" || { echo "Assay did not start: $PERF/logs" >&2; exit 1; }
   local assay=(--target assay --base-url "http://127.0.0.1:$ASSAY_PORT" --session-cache "$PERF/logs/sessions.json"
     --db-url postgresql://postgres@127.0.0.1:5432/perf_assay --server-pid "$ag" --worker-pid "$ac")
   rm -f "$PERF/logs/sessions.json"

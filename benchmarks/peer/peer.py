@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import meter  # noqa: E402
+import meter  # type: ignore[import-not-found]  # noqa: E402  (run as a script, beside it)
 
 
 def probe():
@@ -36,6 +36,7 @@ def probe():
 
 def load_loadgen(peer):
     spec = importlib.util.spec_from_file_location("loadgen", Path(peer) / "loadgen.py")
+    assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -62,7 +63,7 @@ def summary_line(r):
 
 
 def load(argv):
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(allow_abbrev=False)  # (the rest are loadgen's options)
     ap.add_argument("--peer", required=True)
     ap.add_argument("--round", required=True)
     ap.add_argument("--rev", required=True)
@@ -137,7 +138,7 @@ class _stdout:
 
 
 def summarize(runs_dir):
-    pairs = {}
+    pairs: dict[tuple, dict] = {}
     for path in sorted(Path(runs_dir).glob("*.json")):
         r = json.loads(path.read_text())
         if "pair" in r:
