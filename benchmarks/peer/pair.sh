@@ -25,7 +25,7 @@ fi
 PEER=$(cd "$PEER" && pwd)
 LG=$PERF/lg/venv/bin/python
 CLEAN=(env -i HOME="$HOME" PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8)
-sql() { psql -h 127.0.0.1 -U postgres -d postgres -v ON_ERROR_STOP=1 -Atqc "$1"; }
+sql() { PGOPTIONS="-c client_min_messages=warning" psql -h 127.0.0.1 -U postgres -d postgres -v ON_ERROR_STOP=1 -Atqc "$1"; }
 db_exists() { [ "$(sql "SELECT 1 FROM pg_database WHERE datname = '$1'")" = 1 ]; }
 fresh_db() {  # fresh_db NAME TEMPLATE OWNER
   sql "DROP DATABASE IF EXISTS $1 WITH (FORCE)" && sql "CREATE DATABASE $1 TEMPLATE $2 OWNER $3"
@@ -96,12 +96,12 @@ prepare() {  # prepare SHA: checkout and template database perf_assay_tpl_<short
   local url=postgresql://postgres@127.0.0.1:5432/$tpl
   in_assay_env "$dir" DATABASE_URL="$url" .venv/bin/python manage.py migrate -v 0
   for i in $(seq -w 1 50); do names+=("perf-a$i"); done
-  # 2 series a client (~2,300 items each: 115,000 for N=50) and 36 for the one of N=1 (~41,000): none runs out
-  # at 800 saves/s (N=50) or 680 (N=1) in 60 s
+  # 2 series a client (~2,230 items each: 114,000 for N=50) and 54 for the one of N=1 (~61,000): none runs out
+  # in 60 s below ~1,850 saves/s (N=50) or ~1,000 (N=1); a run's line says if some did
   in_assay_env "$dir" DATABASE_URL="$url" .venv/bin/python "$PERF/perf_build.py" --slug perf-c50 \
     --assessors "${names[@]}" --series 100 --out "$PERF/ev-$short-c50.json"
   in_assay_env "$dir" DATABASE_URL="$url" .venv/bin/python "$PERF/perf_build.py" --slug perf-c1 \
-    --assessors perf-solo --series 36 --out "$PERF/ev-$short-c1.json"
+    --assessors perf-solo --series 54 --out "$PERF/ev-$short-c1.json"
 }
 
 run() {  # run SHA ROUND N

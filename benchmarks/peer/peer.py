@@ -58,7 +58,8 @@ def summary_line(r):
         f"{r['label']}: {r['rps_ok']} saves/s p50/p95/p99 {lat['p50']}/{lat['p95']}/{lat['p99']} ms | CPU ms/save "
         f"web {ms['web']} postgres {ms['postgres']}{unattributed}{worker} = {ms['server']}, client {ms['client']} | "
         f"ok {r['ok_2xx']} err {r['errors']} lost {r.get('lost_acknowledged')}{out} | probe {p['probe_s']} s "
-        f"load {r['loadavg_before']} | exits {r['cpu_meter']['exits']}"
+        f"load {r['loadavg_before']} | counted {r['cpu_meter']['share_of_machine_busy_pct']} % of the machine's busy "
+        f"time, exits by {r['cpu_meter']['exits']}"
     )
 
 
@@ -112,7 +113,10 @@ def load(argv):
         cpu["client"] = (ru1 - ru0) - (own1 - own0)  # the generator, without the meter's threads
         res["cpu_s"] = {k: round(v, 3) for k, v in cpu.items()} | {"meter": round(own1 - own0, 3)}
         res["cpu_ms_per_save"] = per_save(res, cpu)
-        res["cpu_meter"] = {"exits": m.exits, "taskstats_overruns": overruns}
+        # what the groups add up to against the whole machine's busy time (on a quiet machine: close to 100 %)
+        busy = res["cpu_cores_used"]["machine_busy"] * res["elapsed_s"]
+        share = round(100 * (sum(cpu.values()) + own1 - own0) / busy, 1) if busy else None
+        res["cpu_meter"] = {"exits": m.exits, "taskstats_overruns": overruns, "share_of_machine_busy_pct": share}
         res["clients_out_of_items"] = len(out_of_items)
         res["pair"] = {"round": ours.round, "rev": ours.rev, "side": ours.side, "probe_s": probe_s}
         if args.out:
