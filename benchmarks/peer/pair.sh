@@ -6,8 +6,8 @@
 #                              template database (idempotent)
 #   pair.sh prepare [REV]      Assay REV (default HEAD) as a git worktree in $PERF and its template database
 #   pair.sh run [REV] ROUND N  one pair at N clients: Label Studio, then Assay REV, $DURATION s each (60), each
-#                              on a fresh copy of its template and freshly started servers; JSON in $PERF/runs
-#   pair.sh summarize          the ratio table of every pair in $PERF/runs
+#                              on a fresh copy of its template and freshly started servers; JSON in $RUNS
+#   pair.sh summarize          the ratio table of every pair in $RUNS (default $PERF/runs)
 #   pair.sh stop               stop the servers this script started (pid files in $PERF/logs)
 # peer-bench ($PEER) is read-only: its scripts are used as they are, except perf_build.py (copied with Team's import
 # fixed). Our fixes: CPU counted by meter.py; each server started in an empty environment (Label Studio's
@@ -17,6 +17,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 PERF=${PERF:-/root/perf}
 DURATION=${DURATION:-60}
+RUNS=${RUNS:-$PERF/runs}  # where a run's JSON and log go, and what summarize reads
 LS_VERSION=1.23.2 LS_PORT=8411 ASSAY_PORT=8401 LS_TASKS=20000
 if [ -z "${PEER:-}" ]; then  # ../shared/peer-bench beside the repository, or beside the main checkout of a worktree
   PEER=$REPO/../shared/peer-bench
@@ -56,7 +57,7 @@ in_assay_env() {  # in_assay_env DIR VAR=value... command...: Assay's settings o
 }
 
 setup() {
-  mkdir -p "$PERF/logs" "$PERF/runs" "$PERF/ls"
+  mkdir -p "$PERF/logs" "$RUNS" "$PERF/ls"
   if ! "$PERF/ls/venv/bin/pip" show label-studio 2>/dev/null | grep -qx "Version: $LS_VERSION"; then
     python3 -m venv "$PERF/ls/venv"
     nice "$PERF/ls/venv/bin/pip" install -q "label-studio==$LS_VERSION" gunicorn
@@ -90,6 +91,8 @@ prepare() {  # prepare SHA: checkout and template database perf_assay_tpl_<short
   local sha=$1 short=${1:0:10} dir=$PERF/assay-${1:0:10} tpl=perf_assay_tpl_${1:0:10} i names=()
   [ -d "$dir" ] || git -C "$REPO" worktree add --detach "$dir" "$sha" >/dev/null
   [ -e "$dir/.venv" ] || ln -s "$(readlink -f "$REPO/.venv")" "$dir/.venv"
+  # DEBUG=0 serves the hashed static files (whitenoise's manifest), as the Dockerfile's collectstatic makes them
+  [ -s "$dir/staticfiles/staticfiles.json" ] || in_assay_env "$dir" .venv/bin/python manage.py collectstatic --noinput -v 0
   if db_exists "$tpl" && [ -s "$PERF/ev-$short-c1.json" ]; then return; fi
   echo "$(date +%T) building $tpl (migrations, evaluations perf-c50 and perf-c1)"
   sql "DROP DATABASE IF EXISTS $tpl" && sql "CREATE DATABASE $tpl"
@@ -108,9 +111,11 @@ run() {  # run SHA ROUND N
   local sha=$1 round=$2 n=$3 short=${1:0:10} pm ls_pid ag ac tag common
   prepare "$sha"
   stop_all
+  trap stop_all EXIT
   pm=$(postmaster)
   fresh_db perf_ls perf_ls_tpl perf_ls
   fresh_db perf_assay "perf_assay_tpl_$short" postgres
+  sql CHECKPOINT  # (the copies' writes flushed now, not by a checkpoint in the middle of a measurement)
   common=(--peer "$PEER" --round "$round" --rev "$short" -c "$n" -d "$DURATION" --settle 2 --db-pid "$pm")
   # A: Label Studio (3 s of warm-up at 8 clients: every worker has loaded what a save needs)
   ls_pid=$(start_ls gunicorn)
@@ -118,8 +123,8 @@ run() {  # run SHA ROUND N
     --ids-file "$PERF/ls-ids.json" --db-url postgresql://perf_ls:perf_ls@127.0.0.1:5432/perf_ls --server-pid "$ls_pid")
   "$LG" "$PEER/loadgen.py" "${ls[@]}" -c 8 -d 3 --settle 0 > /dev/null
   tag=ls-r$round-c$n-$short
-  "$LG" "$HERE/peer.py" load "${common[@]}" --side ls "${ls[@]}" --label "$tag" --out "$PERF/runs/$tag.json" \
-    2>&1 | tee "$PERF/runs/$tag.log"
+  "$LG" "$HERE/peer.py" load "${common[@]}" --side ls "${ls[@]}" --label "$tag" --out "$RUNS/$tag.json" \
+    2>&1 | tee "$RUNS/$tag.log"
   stop_all
   # B: Assay as docker-compose ships it (peer-bench's assay_start.sh: gunicorn + the Celery worker, nice 10)
   ln -sfn "assay-$short" "$PERF/assay"
@@ -134,7 +139,7 @@ run() {  # run SHA ROUND N
   local ev=$PERF/ev-$short-c50.json
   [ "$n" -gt 1 ] || ev=$PERF/ev-$short-c1.json
   "$LG" "$HERE/peer.py" load "${common[@]}" --side assay "${assay[@]}" --ids-file "$ev" --freshness \
-    --label "$tag" --out "$PERF/runs/$tag.json" 2>&1 | tee "$PERF/runs/$tag.log"
+    --label "$tag" --out "$RUNS/$tag.json" 2>&1 | tee "$RUNS/$tag.log"
   stop_all
 }
 
@@ -146,7 +151,7 @@ case ${1:-} in
     if [ $# -eq 3 ]; then rev=$1; shift; else rev=HEAD; fi
     [ $# -eq 2 ] || { sed -n '3,11p' "$0"; exit 2; }
     setup; run "$(resolve "$rev")" "$1" "$2" ;;
-  summarize) "$LG" "$HERE/peer.py" summarize "$PERF/runs" ;;
+  summarize) "$LG" "$HERE/peer.py" summarize "$RUNS" ;;
   stop) stop_all ;;
   *) sed -n '3,14p' "$0"; exit 2 ;;
 esac

@@ -149,7 +149,7 @@ def summarize(runs_dir):
             p = r["pair"]
             pairs.setdefault((p["round"], r["concurrency"], p["rev"]), {})[p["side"]] = r
     print(
-        "round N  rev        | LS saves/s  ms/save | Assay saves/s p50/p99 ms  ms/save (web+pg+worker) | "
+        "round N  s   rev        | LS saves/s  ms/save | Assay saves/s p50/p99 ms  ms/save (web+pg+worker) | "
         "ratio saves/s  CPU | load LS/A  probe LS/A | err/lost/out"
     )
     for (rnd, n, rev), sides in sorted(pairs.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][2])):
@@ -159,7 +159,8 @@ def summarize(runs_dir):
         ma, mb = a["cpu_ms_per_save"], b["cpu_ms_per_save"]
         split = f"{mb['web']}+{mb['postgres'] + mb.get('postgres?', 0):.2f}+{mb.get('worker', 0)}"
         print(
-            f"{rnd:>5} {n:<2} {rev:<10} | {a['rps_ok']:>10} {ma['server']:>8} | {b['rps_ok']:>13} "
+            f"{rnd:>5} {n:<2} {b['duration_s']:<3.0f} {rev:<10} | {a['rps_ok']:>10} {ma['server']:>8} | "
+            f"{b['rps_ok']:>13} "
             f"{b['lat_ok_ms']['p50']}/{b['lat_ok_ms']['p99']:<9} {mb['server']:>6} ({split}) | "
             f"{b['rps_ok'] / max(a['rps_ok'], 1e-9):>12.1f}x {ma['server'] / max(mb['server'], 1e-9):>4.1f}x | "
             f"{a['loadavg_before'].split()[0]}/{b['loadavg_before'].split()[0]}  "
