@@ -408,3 +408,28 @@ def test_a_save_through_the_wsgi_application_leaves_no_cyclic_garbage(client, se
             gc.enable()
     assert found == 0, kinds
     assert Judgment.objects.filter(item__in=items[:2], assessor=me).count() == 2
+
+
+@postgres_only
+def test_a_judgment_insert_maintains_no_index_another_one_covers(db):
+    """Issue 32: every save inserts into each index of the judgment table. The subject's and the question's own
+    indexes were copies of the leading column of another (the one-judgment-per-assessor unique indexes lead
+    with the item or nugget, the question's index with the topic): an item judgment maintains five indexes, not
+    eight. Lookups by item, nugget or topic alone still find an index."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexdef FROM pg_indexes WHERE tablename = %s ORDER BY indexname", [Judgment._meta.db_table]
+        )
+        indexes = [row[0].split(" USING btree ", 1)[1] for row in cursor.fetchall()]
+    item_judgment = [index for index in indexes if "nugget_id IS NOT NULL" not in index]
+    assert len(item_judgment) == 5, indexes
+    assert "(item_id, kind, assessor_id) WHERE (item_id IS NOT NULL)" in indexes
+    assert "(nugget_id, kind, assessor_id) WHERE (nugget_id IS NOT NULL)" in indexes
+    assert "(topic_id, kind)" in indexes
+    assert not {"(topic_id)", "(item_id)", "(nugget_id)"} & set(indexes)
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        for column in ("item_id", "nugget_id", "topic_id"):
+            cursor.execute(f"EXPLAIN SELECT id FROM {Judgment._meta.db_table} WHERE {column} = 7")
+            plan = " ".join(row[0] for row in cursor.fetchall())
+            assert "Index" in plan, (column, plan)
