@@ -446,3 +446,33 @@ def test_the_tracks_routes_are_tried_before_the_stages():
     assert max(namespaces.index(name) for name in ("qa", "bolt", "rag", "biogen", "qa4mre")) < first_stage
     match = get_resolver().resolve(reverse("qa:judge", args=[7]))
     assert (match.view_name, match.kwargs) == ("qa:judge", {"item_id": 7})
+
+
+def test_a_sessions_signature_is_checked_once_per_text_and_key(monkeypatch, settings, caplog):
+    """Issue 32: config.sessions verifies a session's signed text once (HMAC, base64, zlib: ~15 us a request)
+    and decodes the verified payload afresh each time; a text that does not verify, or verified under a key no
+    longer configured, is still refused with Django's own answer."""
+    from django.contrib.sessions.backends.db import SessionStore as DjangoStore
+    from django.core import signing
+
+    data = {"_auth_user_id": "7", "nested": [1, 2]}
+    text = SessionStore().encode(data)
+    checked = []
+    unsign = signing.TimestampSigner.unsign
+    monkeypatch.setattr(
+        signing.TimestampSigner, "unsign", lambda self, *a, **k: checked.append(1) or unsign(self, *a, **k)
+    )
+    first, second = SessionStore().decode(text), SessionStore().decode(text)
+    assert first == second == data
+    assert len(checked) == 1
+    assert DjangoStore().decode(text) == data
+    first["nested"].append(3)  # each request gets objects of its own
+    assert SessionStore().decode(text) == data
+    with caplog.at_level("WARNING", logger="django.security.SuspiciousSession"):
+        assert SessionStore().decode(text[:-2] + ("AA" if not text.endswith("AA") else "BB")) == {}
+    assert "Session data corrupted" in caplog.text
+    old_key = settings.SECRET_KEY
+    settings.SECRET_KEY = "another-key-" + "x" * 40  # the key changed, the old one is no fallback
+    assert SessionStore().decode(text) == {}
+    settings.SECRET_KEY_FALLBACKS = [old_key]
+    assert SessionStore().decode(text) == data
