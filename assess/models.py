@@ -90,10 +90,18 @@ class Judgment(models.Model):
     ADJUDICATED = "adjudicated"
     ROLES = [(PRIMARY, "Primary"), (SECONDARY, "Second"), (ADJUDICATED, "Adjudicated")]
 
-    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="judgments")
+    # The evaluation and topic are the subject's own (copied from the item or nugget, which keep their database
+    # constraint): no constraint of their own, whose checks were two lookups and two row locks in every save's
+    # commit, the evaluation's row locked by every assessor's save at once (issue 32). Deleting either still
+    # deletes the judgments (Django's cascade, as for every relation here).
+    evaluation = models.ForeignKey(
+        "pooling.Evaluation", on_delete=models.CASCADE, related_name="judgments", db_constraint=False
+    )
     # topic, item and nugget have no index of their own: each leads one below (every save maintains each index
     # of this table; a single-column copy of a leading column was three more per save, issue 32)
-    topic = models.ForeignKey("pooling.Topic", on_delete=models.CASCADE, related_name="judgments", db_index=False)
+    topic = models.ForeignKey(
+        "pooling.Topic", on_delete=models.CASCADE, related_name="judgments", db_index=False, db_constraint=False
+    )
     kind = models.CharField(max_length=30)
     item = models.ForeignKey(
         "pooling.PoolItem", null=True, blank=True, on_delete=models.CASCADE, related_name="judgments", db_index=False

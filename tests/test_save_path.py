@@ -476,3 +476,30 @@ def test_a_sessions_signature_is_checked_once_per_text_and_key(monkeypatch, sett
     assert SessionStore().decode(text) == {}
     settings.SECRET_KEY_FALLBACKS = [old_key]
     assert SessionStore().decode(text) == data
+
+
+@postgres_only
+def test_a_judgment_is_checked_against_its_subject_and_assessor_only(setup):
+    """Issue 32: the judgment's evaluation and topic are copies of its item's (or nugget's); their foreign-key
+    checks were two lookups and two row locks in each save's commit (the evaluation's row locked by every
+    assessor's save at once). The subject and the assessor are still checked by the database, and deleting a
+    question still deletes its judgments (Django's cascade)."""
+    from django.db import IntegrityError, transaction
+
+    sample, me = setup
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT confrelid::regclass::text FROM pg_constraint WHERE conrelid = %s::regclass AND contype = 'f'",
+            [Judgment._meta.db_table],
+        )
+        referenced = sorted(row[0] for row in cursor.fetchall())
+    assert referenced == ["assess_nugget", "auth_user", "pooling_poolitem"]
+    item = judging.load_item(me, sample.items["1.1"][0].pk)
+    instance_judging.judge_instance(me, item, "incorrect", 0)
+    with pytest.raises(IntegrityError), transaction.atomic():  # a subject that is not there is still refused
+        connection.cursor().execute("SET CONSTRAINTS ALL IMMEDIATE")  # (checked at commit otherwise)
+        Judgment.objects.create(
+            evaluation=sample.evaluation, topic=item.topic, kind="x", item_id=2**40, assessor=me, value={}
+        )
+    item.topic.delete()
+    assert not Judgment.objects.filter(item=item).exists()
