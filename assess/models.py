@@ -90,13 +90,25 @@ class Judgment(models.Model):
     ADJUDICATED = "adjudicated"
     ROLES = [(PRIMARY, "Primary"), (SECONDARY, "Second"), (ADJUDICATED, "Adjudicated")]
 
-    evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="judgments")
-    topic = models.ForeignKey("pooling.Topic", on_delete=models.CASCADE, related_name="judgments")
+    # The evaluation and topic are the subject's own (copied from the item or nugget, which keep their database
+    # constraint): no constraint of their own, whose checks were two lookups and two row locks in every save's
+    # commit, the evaluation's row locked by every assessor's save at once (issue 32). Deleting either still
+    # deletes the judgments (Django's cascade, as for every relation here).
+    evaluation = models.ForeignKey(
+        "pooling.Evaluation", on_delete=models.CASCADE, related_name="judgments", db_constraint=False
+    )
+    # topic, item and nugget have no index of their own: each leads one below (every save maintains each index
+    # of this table; a single-column copy of a leading column was three more per save, issue 32)
+    topic = models.ForeignKey(
+        "pooling.Topic", on_delete=models.CASCADE, related_name="judgments", db_index=False, db_constraint=False
+    )
     kind = models.CharField(max_length=30)
     item = models.ForeignKey(
-        "pooling.PoolItem", null=True, blank=True, on_delete=models.CASCADE, related_name="judgments"
+        "pooling.PoolItem", null=True, blank=True, on_delete=models.CASCADE, related_name="judgments", db_index=False
     )
-    nugget = models.ForeignKey(Nugget, null=True, blank=True, on_delete=models.CASCADE, related_name="judgments")
+    nugget = models.ForeignKey(
+        Nugget, null=True, blank=True, on_delete=models.CASCADE, related_name="judgments", db_index=False
+    )
     assessor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="judgments")
     role = models.CharField(max_length=12, choices=ROLES, default=PRIMARY)
     value = models.JSONField(default=dict)
@@ -106,12 +118,12 @@ class Judgment(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["kind", "item", "assessor"],
+                fields=["item", "kind", "assessor"],
                 condition=models.Q(item__isnull=False),
                 name="one_item_judgment_per_assessor",
             ),
             models.UniqueConstraint(
-                fields=["kind", "nugget", "assessor"],
+                fields=["nugget", "kind", "assessor"],
                 condition=models.Q(nugget__isnull=False),
                 name="one_nugget_judgment_per_assessor",
             ),
