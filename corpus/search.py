@@ -280,9 +280,10 @@ def _snippet_sql(language, tsquery):
     )
 
 
-def _search_postgresql(query, collection, since, until, limit, offset, cap, snippets=None):
+def _search_postgresql(query, groups, collection, since, until, limit, offset, cap, snippets=None):
     """(hits of the page, how many match up to `cap`) in one collection. Only the first `snippets` hits (default
-    all) get a snippet: the one fetched to know whether another page follows is never shown.
+    all) get a snippet: the one fetched to know whether another page follows is never shown. `groups`: the query
+    as search_query.parse read it.
 
     The index finds the matches (RUM checks a phrase from the positions it stores; GIN has every candidate's
     tsvector read to check it); the first `cap` found are ranked by ts_rank_cd, which reads each one's tsvector,
@@ -302,10 +303,11 @@ def _search_postgresql(query, collection, since, until, limit, offset, cap, snip
         # (over a second at 200,000 documents) for a phrase it takes to be common: always an index. Never a
         # parallel plan: its workers' rows come in no fixed order, and the first `cap` must be the same each time.
         cur.execute("SET LOCAL enable_seqscan = off; SET LOCAL max_parallel_workers_per_gather = 0")
-        if settings.SEARCH_SCAN_IN_ORDER and search_plan.may_scan(search_query.parse(query), since, until):
+        documents = collection.search_done
+        if settings.SEARCH_SCAN_IN_ORDER and search_plan.may_scan(groups, since, until, documents, cap):
             cur.execute(search_plan.FREQUENCIES, q)
             text, frequencies = cur.fetchone()
-            if search_plan.scan_is_cheaper(text, frequencies, collection.search_done, cap):
+            if search_plan.scan_is_cheaper(text, frequencies, documents, cap):
                 # The collection's entries in heap order (search_plan): the function form of @@ keeps the
                 # full-text index out, and only corpus_search_load_order indexes `collection_id * 1`.
                 cur.execute("SET LOCAL enable_bitmapscan = off")
@@ -388,6 +390,7 @@ def search(query, collections, since=None, until=None, page=1, per_page=PAGE):
             check_language(collection.search_language)
             found, matched = _search_postgresql(
                 query,
+                groups,
                 collection,
                 since,
                 until,

@@ -36,10 +36,11 @@ FREQUENCIES = (
 _AND_OF_LEXEMES = re.compile(r"'(?:[^']|'')*'(?: & '(?:[^']|'')*')*")
 
 
-def may_scan(groups, since, until):
-    """Whether the query, as search_query.parse reads it, can be an AND of plain words (asked before reading the
-    statistics: most queries are not)."""
-    if since or until:
+def may_scan(groups, since, until, documents, cap):
+    """Whether the statistics are worth reading: the query, as search_query.parse reads it, can be an AND of plain
+    words, and the collection is large enough that a scan could win even for words in every document (below
+    ~16,000 documents the index always costs less, and the statistics' read would be wasted)."""
+    if since or until or cap * SCAN_ROW_US >= documents * POSTING_US:
         return False
     return all(len(g) == 1 and not g[0].negated and not g[0].phrase for g in groups)
 

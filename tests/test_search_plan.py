@@ -6,7 +6,7 @@ import json
 from datetime import date
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from corpus import search_plan, search_query
@@ -39,13 +39,16 @@ def test_phrases_exclusions_and_alternatives_keep_the_index(tsquery):
     assert not search_plan.scan_is_cheaper(tsquery, [0.9, 0.9], 1_000_000, 300)
 
 
-def test_only_plain_words_without_dates_are_worth_asking_the_statistics_about():
+def test_only_plain_words_without_dates_in_a_large_collection_are_worth_asking_the_statistics_about():
     words = search_query.parse("alpha beta")
-    assert search_plan.may_scan(words, None, None)
-    assert not search_plan.may_scan(words, date(2006, 1, 1), None)
-    assert not search_plan.may_scan(words, None, date(2006, 1, 1))
+    assert search_plan.may_scan(words, None, None, 1_000_000, 300)
+    assert not search_plan.may_scan(words, date(2006, 1, 1), None, 1_000_000, 300)
+    assert not search_plan.may_scan(words, None, date(2006, 1, 1), 1_000_000, 300)
     for query in ['"alpha beta"', "alpha -beta", "alpha or beta"]:
-        assert not search_plan.may_scan(search_query.parse(query), None, None), query
+        assert not search_plan.may_scan(search_query.parse(query), None, None, 1_000_000, 300), query
+    # too small for a scan to win even for words in every document: no statistics read
+    assert not search_plan.may_scan(words, None, None, 10_000, 300)
+    assert not search_plan.scan_is_cheaper("'alpha'", [1.0], 10_000, 300)
 
 
 @pytest.fixture
@@ -126,11 +129,24 @@ def test_phrases_exclusions_alternatives_and_dates_are_never_scanned(common, set
     assert not scanned(queries)
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's indexes")
-def test_only_the_load_order_index_serves_the_scan(db):
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's indexes and plans")
+def test_only_the_load_order_index_serves_the_scan(common):
     with connection.cursor() as cur:
         cur.execute("SELECT indexdef FROM pg_indexes WHERE tablename = 'corpus_searchentry'")
         definitions = [row[0] for row in cur.fetchall()]
     with_expression = [d for d in definitions if "collection_id * 1" in d]
     assert len(with_expression) == 1 and "corpus_search_load_order" in with_expression[0]
     assert "USING btree" in with_expression[0]
+    # the plan the scan's settings leave: that index, in order, no sort, no parallel workers, no bitmap
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute(
+            "SET LOCAL enable_seqscan = off; SET LOCAL max_parallel_workers_per_gather = 0; "
+            "SET LOCAL enable_bitmapscan = off"
+        )
+        cur.execute(
+            f"EXPLAIN SELECT e.document_id FROM corpus_searchentry e WHERE e.collection_id * 1 = {common.pk} "
+            "AND ts_match_vq(e.vector, websearch_to_tsquery('english', 'alpha')) LIMIT 5"
+        )
+        plan = "\n".join(row[0] for row in cur.fetchall())
+    assert "Index Scan using corpus_search_load_order" in plan, plan
+    assert not any(word in plan for word in ("Sort", "Gather", "Bitmap")), plan
