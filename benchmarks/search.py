@@ -126,12 +126,13 @@ def index_size_mb(collection):
     from corpus import search_rum
     from corpus.search import index_kind
 
-    name = search_rum.name(collection.pk) if index_kind() == "rum" else "corpus_search_vector"
+    names = search_rum.names(collection.pk) if index_kind() == "rum" else ["corpus_search_vector"]  # (its pieces)
     with connection.cursor() as cur:
         cur.execute(
-            "SELECT pg_total_relation_size('corpus_searchentry'), pg_relation_size(%s), "
+            "SELECT pg_total_relation_size('corpus_searchentry'), "
+            "(SELECT sum(pg_relation_size(i::regclass)) FROM unnest(%s::text[]) AS i), "
             "pg_total_relation_size('corpus_document')",
-            [name],
+            [names],
         )
         total, index, docs = cur.fetchone()
     return total / 1e6, index / 1e6, docs / 1e6, index_kind().upper()

@@ -196,6 +196,10 @@ SEARCH_RANK_CANDIDATES = env_int("SEARCH_RANK_CANDIDATES", 300)
 # An AND of words in many documents may find those matches by reading the collection in heap order instead of its
 # full-text index, the same rows for less (corpus/search_plan.py); off: always the index.
 SEARCH_SCAN_IN_ORDER = env_bool("SEARCH_SCAN_IN_ORDER", default=True)
+# A collection's RUM index is built in this many pieces side by side, one backend each, once it has this many
+# entries (corpus/search_rum.py): RUM builds in one process. 1: always one index.
+SEARCH_INDEX_PIECES = env_int("SEARCH_INDEX_PIECES", 2)
+SEARCH_INDEX_PIECES_FROM = env_int("SEARCH_INDEX_PIECES_FROM", 20_000)
 
 # --- REST API (api/) ----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

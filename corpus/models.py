@@ -19,6 +19,8 @@ class Collection(models.Model):
     search_status = models.CharField(max_length=500, blank=True)
     search_done = models.PositiveIntegerField(default=0)
     search_total = models.PositiveIntegerField(default=0)
+    # How many pieces its RUM index was built in (corpus.search_rum): searches write the pieces' predicates.
+    search_pieces = models.PositiveSmallIntegerField(default=1)
 
     class Meta:
         ordering = ["name"]
