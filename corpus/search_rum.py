@@ -29,8 +29,14 @@ def piece_name(pk, i, n):
     return f"{name(pk)}_{int(i)}of{int(n)}"
 
 
+def _piece_predicate(i, n, column="document_id"):
+    """Piece i of n: the index's predicate and, OR-ed over every i, the search's, written alike so that the
+    planner proves one from the other."""
+    return f"{column} % {int(n)} = {int(i)}"
+
+
 def _create_sql(index, pk, n=1, i=0):
-    piece = f" AND document_id % {int(n)} = {int(i)}" if n > 1 else ""
+    piece = f" AND {_piece_predicate(i, n)}" if n > 1 else ""
     return (
         f"CREATE INDEX IF NOT EXISTS {index} ON corpus_searchentry USING rum (vector rum_tsvector_ops) "
         f"WHERE collection_id + 0 = {int(pk)}{piece}"
@@ -40,8 +46,8 @@ def _create_sql(index, pk, n=1, i=0):
 def pieces_for(entries):
     """How many pieces a build over `entries` rows makes: SEARCH_INDEX_PIECES from SEARCH_INDEX_PIECES_FROM
     entries on; one below, and inside a caller's transaction (the other backends could not see its rows)."""
-    n = int(getattr(settings, "SEARCH_INDEX_PIECES", 2))
-    if n < 2 or entries < int(getattr(settings, "SEARCH_INDEX_PIECES_FROM", 20_000)) or connection.in_atomic_block:
+    n = settings.SEARCH_INDEX_PIECES
+    if n < 2 or entries < settings.SEARCH_INDEX_PIECES_FROM or connection.in_atomic_block:
         return 1
     return n
 
@@ -51,7 +57,8 @@ def piece_filter(alias, n):
     a statement with parameters (its `%` doubled)."""
     if n <= 1:
         return ""
-    return " AND (" + " OR ".join(f"{alias}.document_id %% {int(n)} = {i}" for i in range(int(n))) + ")"
+    either = " OR ".join(_piece_predicate(i, n, f"{alias}.document_id") for i in range(int(n)))
+    return f" AND ({either.replace('%', '%%')})"
 
 
 def names(pk):
@@ -86,7 +93,9 @@ def create(pk, pieces=1):
     if connection.in_atomic_block:
         raise RuntimeError("an index in pieces is built by other backends, which cannot see an open transaction")
     missing = [i for i in range(pieces) if piece_name(pk, i, pieces) not in existing]
-    with ThreadPoolExecutor(len(missing) or 1) as pool:
+    if not missing:
+        return pieces
+    with ThreadPoolExecutor(len(missing)) as pool:
         futures = [pool.submit(_build_piece, pk, i, pieces) for i in missing]
     failures = [exc for exc in (f.exception() for f in futures) if exc is not None]
     if failures:

@@ -7,6 +7,7 @@ from datetime import date
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from corpus import search_rum
 from corpus.loading import load_collection
@@ -89,6 +90,9 @@ def test_pieces_find_what_one_index_finds(large, settings):
             for page in (1, 2):
                 by_pieces[cap, query, page] = found(query, large, page)
     by_pieces["dated"] = search("alpha", [large], since=date(2006, 1, 1)).hits
+    with CaptureQueriesContext(connection) as queries:  # the search itself writes the pieces' predicates
+        search('"alpha beta"', [large])
+    assert any("e.document_id % 2 = 1" in q["sql"] for q in queries.captured_queries)
     search_rum.drop(large.pk)
     assert search_rum.create(large.pk, 1) == 1
     Collection.objects.filter(pk=large.pk).update(search_pieces=1)
@@ -130,6 +134,7 @@ def test_an_interrupted_build_is_completed_in_the_pieces_it_began_with(large):
         cur.execute(f"DROP INDEX {search_rum.piece_name(large.pk, 1, 2)}")
     assert search_rum.create(large.pk, 5) == 2
     assert len(search_rum.names(large.pk)) == 2
+    assert search_rum.create(large.pk, 5) == 2  # complete: nothing to build
     assert found("alpha beta", large)[1] == 20
 
 
