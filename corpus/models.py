@@ -32,7 +32,9 @@ class Collection(models.Model):
 class Document(models.Model):
     """One document exactly as received (raw bytes) with what was derived from it at load time."""
 
-    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="documents")
+    # (no index of its own: unique_docno_per_collection begins with it, and a second one on the column let the
+    # planner look a docno up by scanning the collection's documents when a load's statistics lagged)
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="documents", db_index=False)
     docno = models.CharField(max_length=200)
     raw = models.BinaryField()
     charset = models.CharField(max_length=40, blank=True)

@@ -105,12 +105,14 @@ def _index_batch_postgresql(collection, ids, days):
 def index_loaded(cursor, collection_id, language, docnos, days):
     """PostgreSQL: give the documents `docnos` of the collection, just written in the caller's transaction, their
     entries (`days`: each one's document_date), in one statement; returns their ids. A load calls it per batch, so
-    the text is read back while it is still in memory and a document is stored with its entry or not at all."""
+    the text is read back while it is still in memory and a document is stored with its entry or not at all.
+    Each docno is one probe of the unique (collection, docno) index, fenced by OFFSET 0: as a join, the planner
+    went by statistics behind the growing collection and hashed all of its documents for every batch."""
     cursor.execute(
         "INSERT INTO corpus_searchentry (document_id, collection_id, date, vector) "
         f"SELECT d.id, d.collection_id, u.day, {_VECTOR} "
-        "FROM unnest(%s::text[], %s::date[]) AS u(docno, day) "
-        "JOIN corpus_document d ON d.collection_id = %s AND d.docno = u.docno "
+        "FROM unnest(%s::text[], %s::date[]) AS u(docno, day) CROSS JOIN LATERAL (SELECT d.id, d.collection_id, "
+        "d.docno, d.text FROM corpus_document d WHERE d.collection_id = %s AND d.docno = u.docno OFFSET 0) d "
         "ON CONFLICT (document_id) DO NOTHING RETURNING document_id",
         [language, language, INDEXED_CHARS, docnos, days, collection_id],
     )
