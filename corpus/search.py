@@ -10,6 +10,7 @@ found once `build_index` has given it its SearchEntry row; the build is idempote
 collection's documents that have no row yet, a batch per transaction).
 """
 
+import json
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -78,12 +79,28 @@ def check_language(name):
     return name
 
 
+# The next batch of a collection's documents without an entry, walking the documents' primary key from `after`:
+# what a batch costs then does not grow with the collection. Left to the statistics (behind a collection just
+# loaded: autovacuum may be off or not yet by), the planner read all of the collection's documents and sorted them
+# for every batch. `collection_id + 0` keeps the unique (collection, docno) index out, the fenced NOT EXISTS is one
+# probe of the entries' key per document, and the caller's SET LOCAL leaves the key's order as the only way.
+_UNINDEXED = (
+    "SELECT d.id, d.docno, d.meta::text FROM corpus_document d WHERE d.id > %s AND d.collection_id + 0 = %s "
+    "AND NOT EXISTS (SELECT FROM corpus_searchentry e WHERE e.document_id = d.id OFFSET 0) ORDER BY d.id LIMIT %s"
+)
+
+
 def _unindexed(collection, after, batch):
-    return list(
-        Document.objects.filter(collection=collection, pk__gt=after, search_entry__isnull=True)
-        .order_by("pk")
-        .values_list("pk", "docno", "meta")[:batch]
-    )
+    if connection.vendor != "postgresql":
+        return list(
+            Document.objects.filter(collection=collection, pk__gt=after, search_entry__isnull=True)
+            .order_by("pk")
+            .values_list("pk", "docno", "meta")[:batch]
+        )
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off")
+        cur.execute(_UNINDEXED, [after, collection.pk, batch])
+        return [(pk, docno, json.loads(meta)) for pk, docno, meta in cur.fetchall()]
 
 
 # A document's lexemes: its docno weighted A, then its text's first INDEXED_CHARS characters. The one expression
@@ -96,7 +113,8 @@ def _index_batch_postgresql(collection, ids, days):
         cur.execute(
             "INSERT INTO corpus_searchentry (document_id, collection_id, date, vector) "
             f"SELECT d.id, d.collection_id, u.day, {_VECTOR} "
-            "FROM unnest(%s::bigint[], %s::date[]) AS u(id, day) JOIN corpus_document d ON d.id = u.id "
+            "FROM unnest(%s::bigint[], %s::date[]) AS u(id, day) CROSS JOIN LATERAL (SELECT d.id, "
+            "d.collection_id, d.docno, d.text FROM corpus_document d WHERE d.id = u.id OFFSET 0) d "  # (index_loaded)
             "ON CONFLICT (document_id) DO NOTHING",
             [collection.search_language, collection.search_language, INDEXED_CHARS, ids, days],
         )

@@ -151,21 +151,31 @@ class _Explaining:
         return []
 
 
+def _forget_statistics(cur):
+    """The documents' table as a new server has it while a load grows it: never analyzed (rolled back with the
+    test's transaction)."""
+    cur.execute("DELETE FROM pg_statistic WHERE starelid = 'corpus_document'::regclass")
+    cur.execute("UPDATE pg_class SET reltuples = -1 WHERE oid = 'corpus_document'::regclass")
+
+
+def _grown(name, n=1500):
+    collection = Collection.objects.create(name=name, format="blog06")
+    Document.objects.bulk_create(
+        Document(collection=collection, docno=f"BLOG06-20060101-000-{i:010d}", raw=b"<p>x</p>", text=f"post {i}")
+        for i in range(n)
+    )
+    return collection
+
+
 def test_a_batch_looks_up_its_docnos_one_by_one_whatever_the_statistics_say():
     """A load's statistics lag the collection it grows (autovacuum may be off, as on this project's CI server, or
     not by yet). The plans the statistics once gave hashed or scanned all of the collection's documents for each
     batch, a cost that grew with the collection; each docno must be one probe of the unique index instead."""
-    collection = Collection.objects.create(name="grown", format="blog06")
-    Document.objects.bulk_create(
-        Document(collection=collection, docno=f"BLOG06-20060101-000-{i:010d}", raw=b"<p>x</p>", text=f"post {i}")
-        for i in range(1500)
-    )
+    collection = _grown("grown")
     docnos = [f"BLOG06-20060101-000-{i:010d}" for i in range(1000, 1500)]
     with connection.cursor() as wrapper:
         cur = wrapper.cursor
-        # the table as a new server has it while the load grows it: never analyzed
-        cur.execute("DELETE FROM pg_statistic WHERE starelid = 'corpus_document'::regclass")
-        cur.execute("UPDATE pg_class SET reltuples = -1 WHERE oid = 'corpus_document'::regclass")
+        _forget_statistics(cur)
         explaining = _Explaining(cur)
         loading._present(explaining, collection.pk, docnos)
         loading.index_loaded(explaining, collection.pk, "english", docnos, [None] * len(docnos))
@@ -175,3 +185,41 @@ def test_a_batch_looks_up_its_docnos_one_by_one_whatever_the_statistics_say():
         assert re.search(r"Index Cond: \(\(collection_id = \d+\) AND \(\(docno\)::text = u\.docno\)\)", plan), plan
         assert "Hash" not in plan and "Merge" not in plan and "Materialize" not in plan, plan
         assert "Seq Scan on corpus_document" not in plan and "Bitmap Heap Scan on corpus_document" not in plan, plan
+
+
+def test_a_build_after_the_load_walks_the_documents_by_key_whatever_the_statistics_say():
+    """build_index after a load without the index (`--search later`): each batch of documents without an entry is
+    found by walking the primary key from the last one, and each document is one probe of that key. Left to the
+    statistics, the planner read and sorted all of the collection's documents for every batch, and hashed the
+    whole table to write each batch's entries."""
+    from django.db import transaction
+    from django.test.utils import CaptureQueriesContext
+
+    collection = _grown("later")
+    with connection.cursor() as wrapper:
+        _forget_statistics(wrapper.cursor)
+    with CaptureQueriesContext(connection) as captured:
+        assert build_index(collection, batch=500) == 1500
+    statements = [q["sql"] for q in captured.captured_queries]
+    batches = [s for s in statements if s.startswith("SELECT") and "corpus_searchentry" in s and "LIMIT 500" in s]
+    writes = [s for s in statements if s.startswith("INSERT INTO corpus_searchentry")]
+    settings = [s for s in statements if s.startswith("SET LOCAL")]  # what the batches' transactions set
+    assert len(batches) >= len(writes) == 3
+    with connection.cursor() as wrapper:
+        cur = wrapper.cursor
+        _forget_statistics(cur)
+        for sql in writes:
+            cur.execute("EXPLAIN " + sql)
+            plan = "\n".join(row[0] for row in cur.fetchall())
+            assert "Index Scan using corpus_document_pkey on corpus_document" in plan, plan
+            assert "Index Cond: (id = u.id)" in plan and "Hash" not in plan and "Seq Scan" not in plan, plan
+        for sql in batches:
+            with transaction.atomic():
+                for setting in set(settings):
+                    cur.execute(setting)
+                cur.execute("EXPLAIN " + sql)
+                plan = "\n".join(row[0] for row in cur.fetchall())
+            assert re.search(r"Index Scan using corpus_document_pkey on corpus_document", plan), plan
+            assert re.search(r"Index Cond: \(id > \d+\)", plan), plan
+            assert "Sort" not in plan and "Seq Scan on corpus_document" not in plan, plan
+            assert "Index Cond: (document_id = d.id)" in plan, plan  # the entry's probe
