@@ -83,7 +83,7 @@ def check_language(name):
 # what a batch costs then does not grow with the collection. Left to the statistics (behind a collection just
 # loaded: autovacuum may be off or not yet by), the planner read all of the collection's documents and sorted them
 # for every batch. `collection_id + 0` keeps the unique (collection, docno) index out, the fenced NOT EXISTS is one
-# probe of the entries' key per document, and the caller's SET LOCAL leaves the key's order as the only way.
+# probe of the entries' key per document, and the SET LOCAL below leaves the key's order as the only way.
 _UNINDEXED = (
     "SELECT d.id, d.docno, d.meta::text FROM corpus_document d WHERE d.id > %s AND d.collection_id + 0 = %s "
     "AND NOT EXISTS (SELECT FROM corpus_searchentry e WHERE e.document_id = d.id OFFSET 0) ORDER BY d.id LIMIT %s"
