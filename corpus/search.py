@@ -107,15 +107,22 @@ def _unindexed(collection, after, batch):
 # both the build below and a load's own batches (index_loaded) write, so both give the same entries.
 _VECTOR = "setweight(to_tsvector(%s::regconfig, d.docno), 'A') || to_tsvector(%s::regconfig, left(d.text, %s))"
 
+# A batch's entries, each document found by `{find}` over u.key, one row of the batch's keys: a subquery fenced by
+# OFFSET 0, so each is one probe of the key's index. As a join, the planner went by statistics behind a growing
+# collection (autovacuum may be off or not yet by) and hashed every document of it, or of the table, for each batch.
+_ENTRIES = (
+    "INSERT INTO corpus_searchentry (document_id, collection_id, date, vector) "
+    f"SELECT d.id, d.collection_id, u.day, {_VECTOR} "
+    "FROM unnest(%s::{key}[], %s::date[]) AS u(key, day) CROSS JOIN LATERAL (SELECT d.id, d.collection_id, d.docno, "
+    "d.text FROM corpus_document d WHERE {find} OFFSET 0) d "
+    "ON CONFLICT (document_id) DO NOTHING RETURNING document_id"
+)
+
 
 def _index_batch_postgresql(collection, ids, days):
     with connection.cursor() as cur:
         cur.execute(
-            "INSERT INTO corpus_searchentry (document_id, collection_id, date, vector) "
-            f"SELECT d.id, d.collection_id, u.day, {_VECTOR} "
-            "FROM unnest(%s::bigint[], %s::date[]) AS u(id, day) CROSS JOIN LATERAL (SELECT d.id, "
-            "d.collection_id, d.docno, d.text FROM corpus_document d WHERE d.id = u.id OFFSET 0) d "  # (index_loaded)
-            "ON CONFLICT (document_id) DO NOTHING",
+            _ENTRIES.format(key="bigint", find="d.id = u.key"),
             [collection.search_language, collection.search_language, INDEXED_CHARS, ids, days],
         )
 
@@ -123,15 +130,9 @@ def _index_batch_postgresql(collection, ids, days):
 def index_loaded(cursor, collection_id, language, docnos, days):
     """PostgreSQL: give the documents `docnos` of the collection, just written in the caller's transaction, their
     entries (`days`: each one's document_date), in one statement; returns their ids. A load calls it per batch, so
-    the text is read back while it is still in memory and a document is stored with its entry or not at all.
-    Each docno is one probe of the unique (collection, docno) index, fenced by OFFSET 0: as a join, the planner
-    went by statistics behind the growing collection and hashed all of its documents for every batch."""
+    the text is read back while it is still in memory and a document is stored with its entry or not at all."""
     cursor.execute(
-        "INSERT INTO corpus_searchentry (document_id, collection_id, date, vector) "
-        f"SELECT d.id, d.collection_id, u.day, {_VECTOR} "
-        "FROM unnest(%s::text[], %s::date[]) AS u(docno, day) CROSS JOIN LATERAL (SELECT d.id, d.collection_id, "
-        "d.docno, d.text FROM corpus_document d WHERE d.collection_id = %s AND d.docno = u.docno OFFSET 0) d "
-        "ON CONFLICT (document_id) DO NOTHING RETURNING document_id",
+        _ENTRIES.format(key="text", find="d.collection_id = %s AND d.docno = u.key"),
         [language, language, INDEXED_CHARS, docnos, days, collection_id],
     )
     return [row[0] for row in cursor.fetchall()]
