@@ -200,6 +200,11 @@ SEARCH_SCAN_IN_ORDER = env_bool("SEARCH_SCAN_IN_ORDER", default=True)
 # entries (corpus/search_rum.py): RUM builds in one process. 1: always one index.
 SEARCH_INDEX_PIECES = env_int("SEARCH_INDEX_PIECES", 2)
 SEARCH_INDEX_PIECES_FROM = env_int("SEARCH_INDEX_PIECES_FROM", 20_000)
+# A collection of this many entries also gets an index of its adjacent common-word pairs, "common" meaning in at
+# least this percentage of its documents, so a phrase of two such words does not read both words' postings
+# (corpus/search_pairs.py). SEARCH_PAIRS_FROM 0: never.
+SEARCH_PAIRS_FROM = env_int("SEARCH_PAIRS_FROM", 100_000)
+SEARCH_PAIRS_PERCENT = env_int("SEARCH_PAIRS_PERCENT", 10)
 
 # --- REST API (api/) ----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -289,6 +294,8 @@ for _name, _value, _low, _high in (
     ("SCORING_PASS_GAP_MS", SCORING_PASS_GAP_MS, 0, 60_000),
     ("SCORING_FRESHNESS_MS", SCORING_FRESHNESS_MS, 0, 600_000),
     ("SCORING_PASS_GAP_PERCENT", SCORING_PASS_GAP_PERCENT, 0, 10_000),
+    ("SEARCH_PAIRS_FROM", SEARCH_PAIRS_FROM, 0, 2**31 - 1),
+    ("SEARCH_PAIRS_PERCENT", SEARCH_PAIRS_PERCENT, 1, 100),
 ):
     if not _low <= _value <= _high:
         raise ConfigurationError(f"{_name}={_value} is outside {_low}..{_high}")

@@ -7,7 +7,10 @@ class CorpusConfig(AppConfig):
     name = "corpus"
 
     def ready(self):
-        from corpus import search_rum
+        from corpus import search_pairs, search_rum
         from corpus.models import Collection
 
         post_delete.connect(search_rum.drop_with_collection, sender=Collection, dispatch_uid="corpus_search_rum_drop")
+        post_delete.connect(
+            search_pairs.drop_with_collection, sender=Collection, dispatch_uid="corpus_search_pairs_drop"
+        )

@@ -21,6 +21,8 @@ class Collection(models.Model):
     search_total = models.PositiveIntegerField(default=0)
     # How many pieces its RUM index was built in (corpus.search_rum): searches write the pieces' predicates.
     search_pieces = models.PositiveSmallIntegerField(default=1)
+    # The common lexemes its pairs index was built for (corpus.search_pairs; PostgreSQL), [] for none.
+    search_pairs = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["name"]

@@ -17,7 +17,7 @@ from datetime import date
 from django.conf import settings
 from django.db import connection, transaction
 
-from corpus import search_plan, search_query, search_rum
+from corpus import search_pairs, search_plan, search_query, search_rum
 from corpus.models import Collection, Document, SearchEntry
 
 BATCH = 2000
@@ -187,6 +187,8 @@ def build_index(collection, progress=None, batch=BATCH):
             Collection.objects.filter(pk=collection.pk).update(search_pieces=pieces)
             collection.search_pieces = pieces
         if connection.vendor == "postgresql":
+            # a large collection's phrases of common words (a no-op when built: later loads add to it)
+            search_pairs.create(collection)
             # The lexemes' shares of documents that corpus.search_plan reads, current now rather than whenever
             # autovacuum comes by (a sample of 30,000 rows whatever the size: ~3 s at 1,200,000 entries).
             with connection.cursor() as cur:
@@ -210,10 +212,15 @@ def drop_index(collection):
                     "(SELECT document_id FROM corpus_searchentry WHERE collection_id = %s)",
                     [collection.pk],
                 )
-        elif index_kind() == "rum":
-            search_rum.drop(collection.pk)
+        else:
+            if index_kind() == "rum":
+                search_rum.drop(collection.pk)
+            search_pairs.drop(collection.pk)
         SearchEntry.objects.filter(collection=collection).delete()
-        Collection.objects.filter(pk=collection.pk).update(search_status="", search_done=0, search_pieces=1)
+        Collection.objects.filter(pk=collection.pk).update(
+            search_status="", search_done=0, search_pieces=1, search_pairs=[]
+        )
+        collection.search_pairs = []
 
 
 # --- searching ------------------------------------------------------------------------------------------------
@@ -323,7 +330,7 @@ def _search_postgresql(query, groups, collection, since, until, limit, offset, c
     # index for the match.
     tsquery = "websearch_to_tsquery(%s::regconfig, %s)"
     q = [collection.search_language, query]
-    match = f"e.vector @@ {tsquery} AND {where}"
+    match, match_args = f"e.vector @@ {tsquery} AND {where}", [*q, *args]
     with transaction.atomic(), connection.cursor() as cur:
         # Hoping to find `cap` matches early, the planner would read the whole table and test every tsvector
         # (over a second at 200,000 documents) for a phrase it takes to be common: always an index. Never a
@@ -338,13 +345,24 @@ def _search_postgresql(query, groups, collection, since, until, limit, offset, c
                 # full-text index out, and only corpus_search_load_order indexes `collection_id * 1`.
                 cur.execute("SET LOCAL enable_bitmapscan = off")
                 match = f"e.collection_id * 1 = {int(collection.pk)} AND ts_match_vq(e.vector, {tsquery})"
-        rows, matched = _run_search(cur, match, tsquery, q, args, collection, limit, offset, cap, snippets)
+                match_args = [*q, *args]
+        elif collection.search_pairs and any(t.phrase and not t.negated for g in groups for t in g):
+            cur.execute(f"SELECT {tsquery}::text", q)
+            pairs = search_pairs.match(collection, cur.fetchone()[0])
+            if pairs:
+                # The candidates through the pairs index, each checked against the whole query (search_pairs);
+                # the function form of @@ keeps the full-text index out.
+                condition, pair_args = pairs
+                match = f"{condition} AND ts_match_vq(e.vector, {tsquery}) AND {where}"
+                match_args = [*pair_args, *q, *args]
+        rows, matched = _run_search(cur, match, match_args, tsquery, q, collection, limit, offset, cap, snippets)
     hits = [Hit(i, c, d, day, float(r), search_query.snippet_html(s or "")) for i, c, d, day, r, s, _ in rows]
     return hits, matched
 
 
-def _run_search(cur, match, tsquery, q, args, collection, limit, offset, cap, snippets):
-    """_search_postgresql's statement over the matches `match` finds: (its rows, how many match up to `cap`)."""
+def _run_search(cur, match, match_args, tsquery, q, collection, limit, offset, cap, snippets):
+    """_search_postgresql's statement over the matches `match` (with `match_args`) finds: (its rows, how many match
+    up to `cap`)."""
     # One statement: the matches are found once (`m`), counted, ranked, and only the page is given snippets, the
     # costly part per document (_SNIPPET).
     sql = (
@@ -358,14 +376,15 @@ def _run_search(cur, match, tsquery, q, args, collection, limit, offset, cap, sn
         f"{_snippet_sql(collection.search_language, tsquery)} END, (SELECT count(*) FROM m) "
         "FROM top JOIN corpus_document d ON d.id = top.document_id ORDER BY top.rank DESC, top.document_id"
     )
-    params = [*q, *args, cap, *q, limit, offset, *q, collection.name, limit if snippets is None else snippets]
+    params = [*match_args, cap, *q, limit, offset, *q, collection.name, limit if snippets is None else snippets]
     params += [*q, *q]
     cur.execute(sql, params)
     rows = cur.fetchall()
     if rows:
         return rows, rows[0][-1]
     # no match, or a page past the last: the count alone
-    cur.execute(f"SELECT count(*) FROM (SELECT 1 FROM corpus_searchentry e WHERE {match} LIMIT %s) m", [*q, *args, cap])
+    count = f"SELECT count(*) FROM (SELECT 1 FROM corpus_searchentry e WHERE {match} LIMIT %s) m"
+    cur.execute(count, [*match_args, cap])
     return rows, cur.fetchone()[0]
 
 

@@ -29,14 +29,14 @@ def piece_name(pk, i, n):
     return f"{name(pk)}_{int(i)}of{int(n)}"
 
 
-def _piece_predicate(i, n, column="document_id"):
+def piece_predicate(i, n, column="document_id"):
     """Piece i of n: the index's predicate and, OR-ed over every i, the search's, written alike so that the
     planner proves one from the other."""
     return f"{column} % {int(n)} = {int(i)}"
 
 
 def _create_sql(index, pk, n=1, i=0):
-    piece = f" AND {_piece_predicate(i, n)}" if n > 1 else ""
+    piece = f" AND {piece_predicate(i, n)}" if n > 1 else ""
     return (
         f"CREATE INDEX IF NOT EXISTS {index} ON corpus_searchentry USING rum (vector rum_tsvector_ops) "
         f"WHERE collection_id + 0 = {int(pk)}{piece}"
@@ -57,7 +57,7 @@ def piece_filter(alias, n):
     a statement with parameters (its `%` doubled)."""
     if n <= 1:
         return ""
-    either = " OR ".join(_piece_predicate(i, n, f"{alias}.document_id") for i in range(int(n)))
+    either = " OR ".join(piece_predicate(i, n, f"{alias}.document_id") for i in range(int(n)))
     return f" AND ({either.replace('%', '%%')})"
 
 
