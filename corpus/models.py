@@ -22,7 +22,7 @@ class Collection(models.Model):
     # How many pieces its RUM index was built in (corpus.search_rum): searches write the pieces' predicates.
     search_pieces = models.PositiveSmallIntegerField(default=1)
     # The common lexemes its pairs index was built for (corpus.search_pairs; PostgreSQL), [] for none.
-    search_pairs = models.JSONField(default=list, blank=True)
+    search_pairs = models.JSONField(default=list, blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]

@@ -322,9 +322,10 @@ def _search_postgresql(query, groups, collection, since, until, limit, offset, c
     tsvector read to check it); the first `cap` found are ranked by ts_rank_cd, which reads each one's tsvector,
     so a search costs at most `cap` tsvector reads, and the page says when more matched than were ranked. An AND
     of words in many documents is matched instead by reading the collection's entries in heap order until `cap`
-    match, the same rows for less (corpus.search_plan). (RUM's own ranking, `ORDER BY vector <=> query`, ranks
-    every match: exact, but for a word in most documents it sorts them all, slower than reading a thousand
-    tsvectors; under the cap it was no faster either.)"""
+    match, the same rows for less (corpus.search_plan); a query that requires a phrase of two common words finds
+    its candidates in the collection's pairs index and checks each (corpus.search_pairs). (RUM's own ranking,
+    `ORDER BY vector <=> query`, ranks every match: exact, but for a word in most documents it sorts them all,
+    slower than reading a thousand tsvectors; under the cap it was no faster either.)"""
     where, args = _where(collection, since, until)
     # The tsquery is written inline (a stable function of constants, evaluated once), so the planner uses the
     # index for the match.

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('corpus', '0009_document_collection_index'),
+        ("corpus", "0009_document_collection_index"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='collection',
-            name='search_pairs',
-            field=models.JSONField(blank=True, default=list),
+            model_name="collection",
+            name="search_pairs",
+            field=models.JSONField(blank=True, default=list, editable=False),
         ),
     ]
