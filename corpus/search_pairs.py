@@ -134,8 +134,10 @@ def common_lexemes(pk, share, sample=SAMPLE):
         if not sampled:
             return []
         inner = f"SELECT vector FROM corpus_searchentry WHERE collection_id = {int(pk)} AND document_id % {step} = 0"
+        # (a lexeme with a `$` could end the function's dollar-quoted body it is written into: documents are
+        # untrusted, and no phrase of words needs one)
         cur.execute(
-            "SELECT word FROM ts_stat(%s) WHERE ndoc >= %s ORDER BY ndoc DESC, word LIMIT %s",
+            "SELECT word FROM ts_stat(%s) WHERE ndoc >= %s AND strpos(word, '$') = 0 ORDER BY ndoc DESC, word LIMIT %s",
             [inner, share * sampled, MAX_COMMON],
         )
         return [row[0] for row in cur.fetchall()]

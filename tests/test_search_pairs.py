@@ -205,3 +205,20 @@ def test_a_small_collection_gets_no_pairs(transactional_db, settings, tmp_path):
     collection = Collection.objects.get(name="small")
     assert collection.search_pairs == []
     assert search('"quick fox"', [collection]).matched >= 10
+
+
+@pg
+def test_a_hostile_common_lexeme_cannot_end_the_functions_body(transactional_db, settings, tmp_path):
+    """Documents are untrusted, and a URL's lexeme may hold `$pairs$`, the dollar quote of the function's body."""
+    settings.SEARCH_PAIRS_FROM = 20
+    settings.SEARCH_PAIRS_PERCENT = 30
+    path = tmp_path / "h.jsonl"
+    text = "quick fox see http://x.example/a$pairs$;DROP TABLE corpus_document;$pairs$ and /usr/$pairs$/x"
+    path.write_text("".join(json.dumps({"pmid": str(i), "title": "t", "abstract": text}) + "\n" for i in range(30)))
+    load_collection("hostile", "pubmed", [path])
+    collection = Collection.objects.get(name="hostile")
+    try:
+        assert "quick" in collection.search_pairs and not any("$" in x for x in collection.search_pairs)
+        assert search('"quick fox"', [collection]).matched == 30
+    finally:
+        search_pairs.drop(collection.pk)
