@@ -338,15 +338,21 @@ def _search_postgresql(query, groups, collection, since, until, limit, offset, c
         # parallel plan: its workers' rows come in no fixed order, and the first `cap` must be the same each time.
         cur.execute("SET LOCAL enable_seqscan = off; SET LOCAL max_parallel_workers_per_gather = 0")
         documents = collection.search_done
-        if settings.SEARCH_SCAN_IN_ORDER and search_plan.may_scan(groups, since, until, documents, cap):
+        scan = search_plan.may_scan(groups, since, until, documents, cap)
+        if settings.SEARCH_SCAN_IN_ORDER and (scan or search_plan.may_narrow(groups, since, until, documents, cap)):
             cur.execute(search_plan.FREQUENCIES, q)
-            text, frequencies = cur.fetchone()
-            if search_plan.scan_is_cheaper(text, frequencies, documents, cap):
+            text, frequencies, floor = cur.fetchone()
+            if scan and search_plan.scan_is_cheaper(text, frequencies, documents, cap):
                 # The collection's entries in heap order (search_plan): the function form of @@ keeps the
                 # full-text index out, and only corpus_search_load_order indexes `collection_id * 1`.
                 cur.execute("SET LOCAL enable_bitmapscan = off")
                 match = f"e.collection_id * 1 = {int(collection.pk)} AND ts_match_vq(e.vector, {tsquery})"
                 match_args = [*q, *args]
+            elif rarest := search_plan.narrowest(text, frequencies, floor, documents, cap):
+                # The index reads the rarest word's postings only; each candidate is checked against the whole
+                # query (search_plan), in heap order as before.
+                match = f"e.vector @@ %s::tsquery AND ts_match_vq(e.vector, {tsquery}) AND {where}"
+                match_args = [rarest, *q, *args]
         elif collection.search_pairs and any(t.phrase and not t.negated for g in groups for t in g):
             cur.execute(f"SELECT {tsquery}::text", q)
             pairs = search_pairs.match(collection, cur.fetchone()[0])

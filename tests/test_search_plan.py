@@ -83,15 +83,19 @@ def found(query, collection, page=1):
 
 
 def scanned(queries):
-    return any("ts_match_vq" in q["sql"] for q in queries.captured_queries)
+    return any("collection_id * 1" in q["sql"] for q in queries.captured_queries)
+
+
+def narrowed(queries):
+    return any("::tsquery AND ts_match_vq" in q["sql"] for q in queries.captured_queries)
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's statistics and heap order")
 def test_the_scan_finds_what_the_index_finds(common, settings, monkeypatch):
     with connection.cursor() as cur:  # the load ran ANALYZE: the shares are there to read
         cur.execute(search_plan.FREQUENCIES, ["english", "alpha beta"])
-        text, shares = cur.fetchone()
-    assert text == AND and shares[0] > 0.9 and 0.2 < shares[1] < 0.6
+        text, shares, floor = cur.fetchone()
+    assert text == AND and shares[0] > 0.9 and 0.2 < shares[1] < 0.6 and 0 < floor <= min(shares)
     monkeypatch.setattr(search_plan, "SCAN_ROW_US", 0.0001)  # every AND of known words is scanned
     for cap in (5, 300):  # fewer than match (the first 5 in heap order), then all
         settings.SEARCH_RANK_CANDIDATES = cap
@@ -150,3 +154,70 @@ def test_only_the_load_order_index_serves_the_scan(common):
         plan = "\n".join(row[0] for row in cur.fetchall())
     assert "Index Scan using corpus_search_load_order" in plan, plan
     assert not any(word in plan for word in ("Sort", "Gather", "Bitmap")), plan
+
+
+def test_an_and_of_a_middling_and_a_common_word_is_read_through_the_middling_one():
+    # 1,000,000 documents, a word in 4.5 % and one in 57 %: 45,000 postings and ~530 checks, against 615,000 postings
+    assert search_plan.narrowest("'afou' & 'aadv'", [0.045, 0.57], 0.007, 1_000_000, 300) == "'afou'"
+    assert search_plan.narrowest("'aadv' & 'afou'", [0.57, 0.045], 0.007, 1_000_000, 300) == "'afou'"
+    # less a common word: ~580 checks
+    assert search_plan.narrowest("'aeadth' & !'aaee'", [0.08, 0.52], 0.007, 1_000_000, 300) == "'aeadth'"
+    # a word missing from the statistics has at most the smallest share kept
+    assert search_plan.narrowest("'rare' & 'aadv'", [0.0, 0.57], 0.007, 1_000_000, 300) == "'rare'"
+    # two middling words: their joint share is small, every candidate would be checked; the index reads both
+    assert search_plan.narrowest("'afou' & 'bcde'", [0.045, 0.05], 0.007, 1_000_000, 300) is None
+    # less a rare word: nearly every candidate matches, but the rare word's postings cost little anyway
+    assert search_plan.narrowest("'afou' & !'rare'", [0.045, 0.0], 0.007, 1_000_000, 300) is None
+    # a quoted lexeme holding a quote comes back as the tsquery writes it
+    assert search_plan.narrowest("'it''s' & 'aadv'", [0.01, 0.9], 0.007, 1_000_000, 300) == "'it''s'"
+
+
+@pytest.mark.parametrize(
+    "tsquery, shares",
+    [
+        ("'afou'", [0.045]),  # one word: nothing to narrow
+        ("!'afou' & !'aadv'", [0.045, 0.57]),  # no word required
+        ("'afou' <-> 'aadv'", [0.045, 0.57]),  # a phrase (its own path: corpus.search_pairs)
+        ("'afou' | 'aadv'", [0.045, 0.57]),  # an alternative needs neither
+        ("'afou' & 'aadv'", [0.045]),  # shares that do not match the terms
+        ("'afou' & 'aadv'", None),  # no statistics
+    ],
+)
+def test_what_is_not_an_and_of_words_and_exclusions_keeps_the_index(tsquery, shares):
+    assert search_plan.narrowest(tsquery, shares, 0.007, 1_000_000, 300) is None
+    assert search_plan.narrowest("'afou' & 'aadv'", [0.045, 0.57], None, 1_000_000, 300) is None
+
+
+def test_only_words_and_exclusions_without_dates_in_a_large_collection_may_be_narrowed():
+    for query in ["alpha beta", "alpha -beta", "-beta alpha gamma"]:
+        assert search_plan.may_narrow(search_query.parse(query), None, None, 1_000_000, 300), query
+    for query in ["alpha", '"alpha beta" gamma', "alpha or beta", "-alpha"]:
+        assert not search_plan.may_narrow(search_query.parse(query), None, None, 1_000_000, 300), query
+    words = search_query.parse("alpha beta")
+    assert not search_plan.may_narrow(words, date(2006, 1, 1), None, 1_000_000, 300)
+    assert not search_plan.may_narrow(words, None, None, 20_000, 300)  # 2,400 us of checks vs 1,100 of postings
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's statistics and heap order")
+def test_an_and_read_through_its_rarest_word_finds_what_the_index_finds(common, settings, monkeypatch):
+    monkeypatch.setattr(search_plan, "AND_POSTING_US", 1000.0)  # postings dear: every AND that can be is narrowed
+    queries = ["alpha beta", "beta alpha", "alpha -beta", "notes -gamma", "gamma alpha", "alpha -zeta", "zeta alpha"]
+    narrowed_any = set()
+    for cap in (5, 300):  # fewer than match (the first 5 in heap order), then all
+        settings.SEARCH_RANK_CANDIDATES = cap
+        for query in queries:
+            for page in (1, 2):
+                settings.SEARCH_SCAN_IN_ORDER = True
+                with CaptureQueriesContext(connection) as captured:
+                    by_rarest = found(query, common, page)
+                if narrowed(captured):
+                    narrowed_any.add(query)
+                settings.SEARCH_SCAN_IN_ORDER = False
+                with CaptureQueriesContext(connection) as captured:
+                    by_index = found(query, common, page)
+                assert not narrowed(captured) and not scanned(captured)
+                assert by_rarest == by_index, (query, cap, page)
+    assert {"alpha beta", "beta alpha", "alpha -beta", "gamma alpha"} <= narrowed_any, narrowed_any
+    settings.SEARCH_RANK_CANDIDATES = 300
+    settings.SEARCH_SCAN_IN_ORDER = True
+    assert found("gamma alpha", common)[1] == 3 and found("alpha -beta", common)[1] == 40
