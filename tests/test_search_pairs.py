@@ -13,6 +13,7 @@ from corpus.loading import load_collection
 from corpus.models import Collection
 from corpus.search import build_index, drop_index, search
 from corpus.search_pairs import pairs_tsquery, required_pairs
+from tests.search_results import found
 
 COMMON = {"quick", "fox", "lazi", "dog", "it's", "a\\b"}
 
@@ -124,8 +125,7 @@ def paired(request, transactional_db, settings, tmp_path):
 
 
 def _found(query, collection, page=1):
-    results = search(query, [collection], page=page, per_page=3)
-    return [(h.docno, h.rank, h.snippet) for h in results.hits], results.matched, results.capped, results.more
+    return found(query, collection, page, per_page=3)
 
 
 @pg

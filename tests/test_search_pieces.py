@@ -13,6 +13,7 @@ from corpus import search_rum
 from corpus.loading import load_collection
 from corpus.models import Collection, SearchEntry
 from corpus.search import build_index, drop_index, index_kind, search
+from tests.search_results import found
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="RUM indexes are PostgreSQL's")
 
@@ -62,11 +63,6 @@ def large(transactional_db, pieces_settings, tmp_path):
     yield collection
     for c in Collection.objects.all():
         search_rum.drop(c.pk)
-
-
-def found(query, collection, page=1):
-    results = search(query, [collection], page=page, per_page=4)
-    return [(h.docno, h.rank, h.snippet) for h in results.hits], results.matched, results.capped, results.more
 
 
 def test_a_large_collection_outside_a_transaction_is_built_in_pieces(large):

@@ -13,6 +13,7 @@ from corpus import search_plan, search_query
 from corpus.loading import load_collection
 from corpus.models import Collection, SearchEntry
 from corpus.search import search
+from tests.search_results import found
 
 AND = "'alpha' & 'beta'"
 
@@ -75,11 +76,6 @@ def common(db, tmp_path):
         date=date(2006, 1, 2)
     )
     return collection
-
-
-def found(query, collection, page=1):
-    results = search(query, [collection], page=page, per_page=4)
-    return [(h.docno, h.rank, h.snippet) for h in results.hits], results.matched, results.capped, results.more
 
 
 def scanned(queries):
