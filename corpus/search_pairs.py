@@ -171,8 +171,10 @@ def create(collection):
     the common lexemes it was built for ([] for none)."""
     from corpus.models import Collection
 
-    if collection.search_pairs:
-        return collection.search_pairs
+    built = Collection.objects.filter(pk=collection.pk).values_list("search_pairs", flat=True).first()
+    if built:  # (read afresh: another build may have made it since the caller's object was read)
+        collection.search_pairs = built
+        return built
     pk, n = collection.pk, max(1, collection.search_pieces)
     if n > 1 and connection.in_atomic_block:
         return []  # pieces are built by other backends, which cannot see the caller's rows: the next build outside

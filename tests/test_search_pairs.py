@@ -222,3 +222,17 @@ def test_a_hostile_common_lexeme_cannot_end_the_functions_body(transactional_db,
         assert search('"quick fox"', [collection]).matched == 30
     finally:
         search_pairs.drop(collection.pk)
+
+
+@pg
+def test_a_build_from_a_stale_object_keeps_the_pairs_another_build_made(paired):
+    def function_oid():
+        with connection.cursor() as cur:
+            cur.execute("SELECT oid FROM pg_proc WHERE proname = %s", [search_pairs.function_name(paired.pk)])
+            return cur.fetchone()[0]
+
+    before = function_oid()
+    stale = Collection.objects.get(pk=paired.pk)
+    stale.search_pairs = []  # as read before the other build finished
+    assert search_pairs.create(stale) == paired.search_pairs == stale.search_pairs
+    assert function_oid() == before
