@@ -195,7 +195,8 @@ UPLOAD_MAX_BYTES = {
 SEARCH_RANK_CANDIDATES = env_int("SEARCH_RANK_CANDIDATES", 300)
 # An AND of words in many documents may find those matches by reading the collection in heap order instead of its
 # full-text index, and an AND of a middling and a common word through the middling word's postings alone, the same
-# rows for less (corpus/search_plan.py); off: always the full-text index over every word.
+# rows for less (corpus/search_plan.py); off: always the full-text index over every word (phrases of common words
+# still take the pairs index below).
 SEARCH_SCAN_IN_ORDER = env_bool("SEARCH_SCAN_IN_ORDER", default=True)
 # A collection's RUM index is built in this many pieces side by side, one backend each, once it has this many
 # entries (corpus/search_rum.py): RUM builds in one process. 1: always one index.
