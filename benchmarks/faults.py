@@ -406,7 +406,7 @@ def run(args):
     os.environ.update(CELERY_BROKER_URL=redis.url, CELERY_RESULT_BACKEND="", CELERY_QUEUE=queue)
     server = worker = None
     assessors = []
-    server_log = None
+    server_log = worker_log = None
     try:
         setup_django(database)
         from django.db import connection
@@ -425,7 +425,10 @@ def run(args):
         with open(server_log, "w") as out:  # (the server keeps its own copy of the descriptor)
             server = production.start_gunicorn(env, port, log=out)
         node = f"{queue}@localhost"
-        worker = start_worker(queue, env, app, node=node, loglevel="WARNING")
+        # the workers' log too (both workers, one after the other): what a run whose scores never caught up shows
+        worker_log = Path(tempfile.gettempdir()) / f"{queue}-worker.log"
+        with open(worker_log, "w") as out:
+            worker = start_worker(queue, env, app, node=node, loglevel="INFO", log=out)
 
         assessors = [Assessor(port, key, items) for key, items in sessions]
         stop = threading.Event()
@@ -439,7 +442,8 @@ def run(args):
         killed_mid_task = _kill_worker_mid_rescoring(worker, redis)
         timeline["worker caught"] = time.monotonic() - t0
         time.sleep(2)
-        worker = start_worker(queue, env, app, node=node, loglevel="WARNING", busy=_took_a_task(redis))
+        with open(worker_log, "a") as out:
+            worker = start_worker(queue, env, app, node=node, loglevel="INFO", busy=_took_a_task(redis), log=out)
         timeline["worker back"] = time.monotonic() - t0
 
         timeline["redis stopped"] = time.monotonic() - t0
@@ -496,7 +500,7 @@ def run(args):
             "saves acknowledged",
             acknowledged,
             "count",
-            extra=extra | {"timeline_s": timeline, "server_log": str(server_log)},
+            extra=extra | {"timeline_s": timeline, "server_log": str(server_log), "worker_log": str(worker_log)},
         ),
         Result("acknowledged saves lost", lost, "count", goal="<= 0"),
         Result("failures shown (5xx)", failures["server"], "count", notes="the page says 'Not saved', press again"),
