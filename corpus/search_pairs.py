@@ -21,7 +21,6 @@ and its list never disagree). Later loads add their entries' pairs through the i
 """
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -99,11 +98,8 @@ def pairs_tsquery(pairs):
 # --- the index ----------------------------------------------------------------------------------------------
 
 
-def function_name(pk):
-    return f"corpus_search_pairs_{int(pk)}"
-
-
-def index_name(pk):
+def name(pk):
+    """The collection's pairs function, and its pairs index (or the prefix of its pieces' names)."""
     return f"corpus_search_pairs_{int(pk)}"
 
 
@@ -118,22 +114,16 @@ $pairs$
 """
 
 
-def common_lexemes(pk, share, sample=SAMPLE):
-    """The lexemes in at least `share` of a sample of the collection's entries (every k-th by id), most frequent
-    first, at most MAX_COMMON; [] when it has no entries."""
+def common_lexemes(pk, share, entries, sample=SAMPLE):
+    """The lexemes in at least `share` of a sample of the collection's `entries` entries (every k-th by id), most
+    frequent first, at most MAX_COMMON; [] when it has none."""
+    step = max(1, entries // sample)
+    inner = f"SELECT vector FROM corpus_searchentry WHERE collection_id = {int(pk)} AND document_id % {step} = 0"
     with connection.cursor() as cur:
-        cur.execute("SELECT count(*) FROM corpus_searchentry WHERE collection_id = %s", [pk])
-        entries = cur.fetchone()[0]
-        if not entries:
-            return []
-        step = max(1, entries // sample)
-        cur.execute(
-            "SELECT count(*) FROM corpus_searchentry WHERE collection_id = %s AND document_id %% %s = 0", [pk, step]
-        )
+        cur.execute(f"SELECT count(*) FROM ({inner}) s")
         sampled = cur.fetchone()[0]
         if not sampled:
             return []
-        inner = f"SELECT vector FROM corpus_searchentry WHERE collection_id = {int(pk)} AND document_id % {step} = 0"
         # (a lexeme with a `$` could end the function's dollar-quoted body it is written into: documents are
         # untrusted, and no phrase of words needs one)
         cur.execute(
@@ -145,30 +135,17 @@ def common_lexemes(pk, share, sample=SAMPLE):
 
 def _index_sql(pk, n=1, i=0):
     piece = f" AND {search_rum.piece_predicate(i, n)}" if n > 1 else ""
-    name = index_name(pk) if n <= 1 else f"{index_name(pk)}_{int(i)}of{int(n)}"
+    index = name(pk) if n <= 1 else f"{name(pk)}_{int(i)}of{int(n)}"
     return (
-        f"CREATE INDEX IF NOT EXISTS {name} ON corpus_searchentry USING gin ({function_name(pk)}(vector)) "
+        f"CREATE INDEX IF NOT EXISTS {index} ON corpus_searchentry USING gin ({name(pk)}(vector)) "
         f"WHERE collection_id + 0 = {int(pk)}{piece}"
     )
 
 
-def _build(pk, n, i):
-    """One index (or piece), in the caller's transaction (n = 1) or this thread's own connection."""
-    try:
-        with transaction.atomic(), connection.cursor() as cur:
-            cur.execute("SET LOCAL maintenance_work_mem = '256MB'")
-            cur.execute("SET CONSTRAINTS ALL IMMEDIATE")  # (as search_rum: no index over rows with checks pending)
-            cur.execute(_index_sql(pk, n, i))
-            cur.execute("SET CONSTRAINTS ALL DEFERRED")
-    finally:
-        if n > 1:
-            connection.close()
-
-
-def create(collection):
-    """Build the collection's pairs index if it has none and SEARCH_PAIRS_FROM entries or more, in as many pieces
-    as its full-text index (collection.search_pieces: the search's filter then covers both), side by side; returns
-    the common lexemes it was built for ([] for none)."""
+def create(collection, entries):
+    """Build the pairs index of `collection` (which has `entries` entries) if it has none and SEARCH_PAIRS_FROM
+    entries or more, in as many pieces as its full-text index (collection.search_pieces: the search's filter then
+    covers both), side by side; returns the common lexemes it was built for ([] for none)."""
     from corpus.models import Collection
 
     built = Collection.objects.filter(pk=collection.pk).values_list("search_pairs", flat=True).first()
@@ -178,24 +155,17 @@ def create(collection):
     pk, n = collection.pk, max(1, collection.search_pieces)
     if n > 1 and connection.in_atomic_block:
         return []  # pieces are built by other backends, which cannot see the caller's rows: the next build outside
-    with connection.cursor() as cur:
-        cur.execute("SELECT count(*) FROM corpus_searchentry WHERE collection_id = %s", [pk])
-        if not settings.SEARCH_PAIRS_FROM or cur.fetchone()[0] < settings.SEARCH_PAIRS_FROM:
-            return []
-    common = common_lexemes(pk, settings.SEARCH_PAIRS_PERCENT / 100)
+    if not settings.SEARCH_PAIRS_FROM or entries < settings.SEARCH_PAIRS_FROM:
+        return []
+    common = common_lexemes(pk, settings.SEARCH_PAIRS_PERCENT / 100, entries)
     if not common:
         return []
     drop(pk)  # what an interrupted build left: its function's list is not this one
     with transaction.atomic(), connection.cursor() as cur:
         cur.execute("SELECT quote_literal(%s::text[]) || '::text[]'", [common])
-        cur.execute(_FUNCTION.format(name=function_name(pk), common=cur.fetchone()[0]))
+        cur.execute(_FUNCTION.format(name=name(pk), common=cur.fetchone()[0]))
     try:
-        if n == 1:
-            _build(pk, 1, 0)
-        else:
-            with ThreadPoolExecutor(n) as pool:
-                for future in [pool.submit(_build, pk, n, i) for i in range(n)]:
-                    future.result()
+        search_rum.build([_index_sql(pk, n, i) for i in range(n)])
     except Exception:
         drop(pk)  # never a collection with some of its pieces: the next build starts again
         raise
@@ -207,7 +177,7 @@ def create(collection):
 def drop(pk):
     """Drop the collection's pairs index (its pieces) and its function (the caller clears Collection.search_pairs)."""
     with connection.cursor() as cur:
-        cur.execute(f"DROP FUNCTION IF EXISTS {function_name(pk)}(tsvector) CASCADE")  # (its indexes with it)
+        cur.execute(f"DROP FUNCTION IF EXISTS {name(pk)}(tsvector) CASCADE")  # (its indexes with it)
 
 
 def match(collection, tsquery_text):
@@ -218,7 +188,7 @@ def match(collection, tsquery_text):
     pairs = required_pairs(tsquery_text, set(collection.search_pairs))
     if not pairs:
         return None
-    return f"{function_name(collection.pk)}(e.vector) @@ %s::tsquery", [pairs_tsquery(pairs)]
+    return f"{name(collection.pk)}(e.vector) @@ %s::tsquery", [pairs_tsquery(pairs)]
 
 
 def drop_with_collection(sender, instance, **kwargs):

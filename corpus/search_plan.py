@@ -28,19 +28,17 @@ POSTING_US = 0.15  # one posting of the rarest word read by the index (0.12 at 2
 
 AND_POSTING_US = 0.055  # one posting of a word in an AND or an exclusion (614,000 of two words: 33.6 ms at 1 M)
 
-_STATS = (
-    "(SELECT most_common_elems::text::text[] AS e, most_common_elem_freqs AS f FROM pg_stats "
-    "WHERE schemaname = current_schema() AND tablename = 'corpus_searchentry' AND attname = 'vector')"
-)
 # The query's tsquery as text; for each of its lexemes (in order) the fraction of index rows holding it per the
 # column's statistics (0 when not among the most common, or no statistics yet); and the smallest fraction kept
-# (what a word missing from them has at most: PostgreSQL stores it after the lexemes' own).
+# (what a word missing from them has at most: PostgreSQL stores it after the lexemes' own). The statistics' row
+# is read once (a CTE named twice is materialized).
 FREQUENCIES = (
-    "SELECT q::text, (SELECT array_agg(coalesce(s.f[array_position(s.e, x.l)], 0) ORDER BY x.n) "
-    f"FROM {_STATS} s, "
+    "WITH s AS (SELECT most_common_elems::text::text[] AS e, most_common_elem_freqs AS f FROM pg_stats "
+    "WHERE schemaname = current_schema() AND tablename = 'corpus_searchentry' AND attname = 'vector') "
+    "SELECT q::text, (SELECT array_agg(coalesce(s.f[array_position(s.e, x.l)], 0) ORDER BY x.n) FROM s, "
     "LATERAL (SELECT replace(r.m[1], '''''', '''') AS l, r.n FROM regexp_matches(q::text, "
     "'''((?:[^'']|'''')*)''', 'g') WITH ORDINALITY AS r(m, n)) x), "
-    f"(SELECT s.f[array_length(s.e, 1) + 1] FROM {_STATS} s) "
+    "(SELECT s.f[array_length(s.e, 1) + 1] FROM s) "
     "FROM websearch_to_tsquery(%s::regconfig, %s) q"
 )
 

@@ -82,34 +82,49 @@ def create(pk, pieces=1):
     if existing:
         pieces = int(existing[0].rsplit("of", 1)[1])
     if pieces <= 1:
-        with transaction.atomic(), connection.cursor() as cur:
-            cur.execute(_BUILD_MEMORY)
-            # Django's foreign keys are checked at commit; PostgreSQL builds no index over rows whose checks are
-            # still pending (a caller's open transaction), so they are checked now.
-            cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cur.execute(_create_sql(name(pk), pk))
-            cur.execute("SET CONSTRAINTS ALL DEFERRED")
+        build([_create_sql(name(pk), pk)])
         return 1
     if connection.in_atomic_block:
         raise RuntimeError("an index in pieces is built by other backends, which cannot see an open transaction")
     missing = [i for i in range(pieces) if piece_name(pk, i, pieces) not in existing]
     if not missing:
         return pieces
-    with ThreadPoolExecutor(len(missing)) as pool:
-        futures = [pool.submit(_build_piece, pk, i, pieces) for i in missing]
-    failures = [exc for exc in (f.exception() for f in futures) if exc is not None]
-    if failures:
+    try:
+        build([_create_sql(piece_name(pk, i, pieces), pk, pieces, i) for i in missing])
+    except Exception:
         drop(pk)  # never a collection searched through some of its pieces: the next build starts again
-        raise failures[0]
+        raise
     return pieces
 
 
-def _build_piece(pk, i, n):
-    """One piece, in this thread's own connection (closed after: the thread ends)."""
+def build(statements):
+    """Run CREATE INDEX statements over corpus_searchentry: one in the caller's connection and transaction, several
+    side by side, each in a backend of its own (RUM and GIN build in one process). Raises the first failure once
+    every build has ended. (corpus.search_pairs builds its pieces with it too.)"""
+    if len(statements) == 1:
+        with transaction.atomic(), connection.cursor() as cur:
+            cur.execute(_BUILD_MEMORY)
+            # Django's foreign keys are checked at commit; PostgreSQL builds no index over rows whose checks are
+            # still pending (a caller's open transaction), so they are checked now.
+            cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cur.execute(statements[0])
+            cur.execute("SET CONSTRAINTS ALL DEFERRED")
+        return
+    if connection.in_atomic_block:
+        raise RuntimeError("an index in pieces is built by other backends, which cannot see an open transaction")
+    with ThreadPoolExecutor(len(statements)) as pool:
+        futures = [pool.submit(_build_apart, statement) for statement in statements]
+    failures = [exc for exc in (f.exception() for f in futures) if exc is not None]
+    if failures:
+        raise failures[0]
+
+
+def _build_apart(statement):
+    """One build, in this thread's own connection (closed after: the thread ends)."""
     try:
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(_BUILD_MEMORY)
-            cur.execute(_create_sql(piece_name(pk, i, n), pk, n, i))
+            cur.execute(statement)
     finally:
         connection.close()
 

@@ -54,7 +54,7 @@ pg = pytest.mark.skipif(connection.vendor != "postgresql", reason="the pairs ind
 def _make_function(pk, common):
     with connection.cursor() as cur:
         cur.execute("SELECT quote_literal(%s::text[]) || '::text[]'", [common])
-        cur.execute(search_pairs._FUNCTION.format(name=search_pairs.function_name(pk), common=cur.fetchone()[0]))
+        cur.execute(search_pairs._FUNCTION.format(name=search_pairs.name(pk), common=cur.fetchone()[0]))
 
 
 @pg
@@ -116,7 +116,7 @@ def paired(request, transactional_db, settings, tmp_path):
     with connection.cursor() as cur:
         cur.execute(
             "SELECT count(*) FROM pg_indexes WHERE indexdef LIKE %s",
-            [f"%{search_pairs.function_name(collection.pk)}(%"],
+            [f"%{search_pairs.name(collection.pk)}(%"],
         )
         assert cur.fetchone()[0] == collection.search_pieces
     yield collection
@@ -140,11 +140,11 @@ def test_a_large_collection_gets_its_pairs_and_phrases_find_what_the_full_text_i
                 with_pairs[cap, query, page] = _found(query, paired, page)
     with CaptureQueriesContext(connection) as queries:
         search('"quick fox"', [paired])
-    assert any(search_pairs.function_name(paired.pk) in q["sql"] for q in queries.captured_queries)
+    assert any(search_pairs.name(paired.pk) in q["sql"] for q in queries.captured_queries)
     for query in ('"quick fox" or dog', '"quick fox" lazy or dog'):  # an OR needs neither side: the full-text index
         with CaptureQueriesContext(connection) as queries:
             search(query, [paired])
-        assert not any(search_pairs.function_name(paired.pk) in q["sql"] for q in queries.captured_queries)
+        assert not any(search_pairs.name(paired.pk) in q["sql"] for q in queries.captured_queries)
     paired.search_pairs = []  # the same collection searched as before the pairs
     for (cap, query, page), expected in with_pairs.items():
         settings.SEARCH_RANK_CANDIDATES = cap
@@ -158,12 +158,12 @@ def test_a_phrase_of_common_words_reads_the_pairs_index(paired):
     with transaction.atomic(), connection.cursor() as cur:
         cur.execute("SET LOCAL enable_seqscan = off")
         cur.execute(
-            f"EXPLAIN SELECT 1 FROM corpus_searchentry e WHERE {search_pairs.function_name(paired.pk)}(e.vector) "
+            f"EXPLAIN SELECT 1 FROM corpus_searchentry e WHERE {search_pairs.name(paired.pk)}(e.vector) "
             f"@@ %s::tsquery AND ts_match_vq(e.vector, %s::tsquery) AND {where} LIMIT 5",
             [pairs_tsquery([("quick", "fox")]), "'quick' <-> 'fox'"],
         )
         plan = "\n".join(row[0] for row in cur.fetchall())
-    scans = plan.count(f"Bitmap Index Scan on {search_pairs.index_name(paired.pk)}")
+    scans = plan.count(f"Bitmap Index Scan on {search_pairs.name(paired.pk)}")
     assert scans == paired.search_pieces and "corpus_search_rum" not in plan, plan
 
 
@@ -178,11 +178,9 @@ def test_later_loads_add_their_pairs_and_a_drop_takes_index_and_function(paired,
     paired.refresh_from_db()
     drop_index(paired)
     with connection.cursor() as cur:
-        cur.execute("SELECT count(*) FROM pg_proc WHERE proname = %s", [search_pairs.function_name(paired.pk)])
+        cur.execute("SELECT count(*) FROM pg_proc WHERE proname = %s", [search_pairs.name(paired.pk)])
         assert cur.fetchone()[0] == 0
-        cur.execute(
-            "SELECT count(*) FROM pg_indexes WHERE indexdef LIKE %s", [f"%{search_pairs.function_name(paired.pk)}(%"]
-        )
+        cur.execute("SELECT count(*) FROM pg_indexes WHERE indexdef LIKE %s", [f"%{search_pairs.name(paired.pk)}(%"])
         assert cur.fetchone()[0] == 0
     assert Collection.objects.get(pk=paired.pk).search_pairs == []
     build_index(paired)  # a rebuild samples the collection afresh
@@ -194,7 +192,7 @@ def test_deleting_a_collection_drops_its_pairs(paired):
     pk = paired.pk
     paired.delete()
     with connection.cursor() as cur:
-        cur.execute("SELECT count(*) FROM pg_proc WHERE proname = %s", [search_pairs.function_name(pk)])
+        cur.execute("SELECT count(*) FROM pg_proc WHERE proname = %s", [search_pairs.name(pk)])
         assert cur.fetchone()[0] == 0
 
 
@@ -228,11 +226,34 @@ def test_a_hostile_common_lexeme_cannot_end_the_functions_body(transactional_db,
 def test_a_build_from_a_stale_object_keeps_the_pairs_another_build_made(paired):
     def function_oid():
         with connection.cursor() as cur:
-            cur.execute("SELECT oid FROM pg_proc WHERE proname = %s", [search_pairs.function_name(paired.pk)])
+            cur.execute("SELECT oid FROM pg_proc WHERE proname = %s", [search_pairs.name(paired.pk)])
             return cur.fetchone()[0]
 
     before = function_oid()
     stale = Collection.objects.get(pk=paired.pk)
     stale.search_pairs = []  # as read before the other build finished
-    assert search_pairs.create(stale) == paired.search_pairs == stale.search_pairs
+    assert search_pairs.create(stale, 40) == paired.search_pairs == stale.search_pairs
     assert function_oid() == before
+
+
+@pg
+def test_a_pairs_build_that_fails_leaves_neither_function_nor_index(paired, monkeypatch):
+    drop_index(paired)
+    paired.refresh_from_db()
+    real = search_pairs._index_sql
+
+    def failing(pk, n=1, i=0):
+        return real(pk, n, i) if i == 0 and n > 1 else "CREATE INDEX broken ON no_such_table (x)"
+
+    monkeypatch.setattr(search_pairs, "_index_sql", failing)
+    with pytest.raises(Exception, match="no_such_table"):
+        build_index(paired)
+    with connection.cursor() as cur:
+        cur.execute("SELECT count(*) FROM pg_proc WHERE proname = %s", [search_pairs.name(paired.pk)])
+        assert cur.fetchone()[0] == 0
+        cur.execute("SELECT count(*) FROM pg_indexes WHERE indexdef LIKE %s", [f"%{search_pairs.name(paired.pk)}(%"])
+        assert cur.fetchone()[0] == 0
+    assert Collection.objects.get(pk=paired.pk).search_pairs == []
+    monkeypatch.undo()
+    build_index(paired)  # the next build makes it whole
+    assert Collection.objects.get(pk=paired.pk).search_pairs
