@@ -94,6 +94,15 @@ def _abstracts(path, first, n):
     return path
 
 
+def _pairs_objects(pk):
+    """(the collection's pairs functions, the indexes over them) in the database."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT count(*) FROM pg_proc WHERE proname = %s", [search_pairs.name(pk)])
+        functions = cur.fetchone()[0]
+        cur.execute("SELECT count(*) FROM pg_indexes WHERE indexdef LIKE %s", [f"%{search_pairs.name(pk)}(%"])
+        return functions, cur.fetchone()[0]
+
+
 PHRASES = [
     '"quick fox"',
     '"quick fox" dog',
@@ -113,12 +122,7 @@ def paired(request, transactional_db, settings, tmp_path):
     settings.SEARCH_INDEX_PIECES_FROM = 10 if request.param == 2 else 10**9
     load_collection("paired", "pubmed", [_abstracts(tmp_path / "a.jsonl", 0, 40)])
     collection = Collection.objects.get(name="paired")
-    with connection.cursor() as cur:
-        cur.execute(
-            "SELECT count(*) FROM pg_indexes WHERE indexdef LIKE %s",
-            [f"%{search_pairs.name(collection.pk)}(%"],
-        )
-        assert cur.fetchone()[0] == collection.search_pieces
+    assert _pairs_objects(collection.pk) == (1, collection.search_pieces)
     yield collection
     for c in Collection.objects.all():
         search_pairs.drop(c.pk)
@@ -177,11 +181,7 @@ def test_later_loads_add_their_pairs_and_a_drop_takes_index_and_function(paired,
     assert after.matched == search('"quick fox"', [paired]).matched > before
     paired.refresh_from_db()
     drop_index(paired)
-    with connection.cursor() as cur:
-        cur.execute("SELECT count(*) FROM pg_proc WHERE proname = %s", [search_pairs.name(paired.pk)])
-        assert cur.fetchone()[0] == 0
-        cur.execute("SELECT count(*) FROM pg_indexes WHERE indexdef LIKE %s", [f"%{search_pairs.name(paired.pk)}(%"])
-        assert cur.fetchone()[0] == 0
+    assert _pairs_objects(paired.pk) == (0, 0)
     assert Collection.objects.get(pk=paired.pk).search_pairs == []
     build_index(paired)  # a rebuild samples the collection afresh
     assert Collection.objects.get(pk=paired.pk).search_pairs
@@ -191,9 +191,7 @@ def test_later_loads_add_their_pairs_and_a_drop_takes_index_and_function(paired,
 def test_deleting_a_collection_drops_its_pairs(paired):
     pk = paired.pk
     paired.delete()
-    with connection.cursor() as cur:
-        cur.execute("SELECT count(*) FROM pg_proc WHERE proname = %s", [search_pairs.name(pk)])
-        assert cur.fetchone()[0] == 0
+    assert _pairs_objects(pk) == (0, 0)
 
 
 @pg
@@ -248,11 +246,7 @@ def test_a_pairs_build_that_fails_leaves_neither_function_nor_index(paired, monk
     monkeypatch.setattr(search_pairs, "_index_sql", failing)
     with pytest.raises(Exception, match="no_such_table"):
         build_index(paired)
-    with connection.cursor() as cur:
-        cur.execute("SELECT count(*) FROM pg_proc WHERE proname = %s", [search_pairs.name(paired.pk)])
-        assert cur.fetchone()[0] == 0
-        cur.execute("SELECT count(*) FROM pg_indexes WHERE indexdef LIKE %s", [f"%{search_pairs.name(paired.pk)}(%"])
-        assert cur.fetchone()[0] == 0
+    assert _pairs_objects(paired.pk) == (0, 0)
     assert Collection.objects.get(pk=paired.pk).search_pairs == []
     monkeypatch.undo()
     build_index(paired)  # the next build makes it whole
