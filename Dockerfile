@@ -7,4 +7,4 @@ COPY . .
 # Production storage (DEBUG=0): hashed, compressed files and the manifest WhiteNoise serves from.
 RUN DEBUG=0 SECRET_KEY=collectstatic-only ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput -v0
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "-c", "config/gunicorn.conf.py"]
+CMD ["python", "-m", "config.serve"]

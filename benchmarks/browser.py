@@ -1,4 +1,4 @@
-"""What the assessor feels: Chromium drives the judging pages against the production configuration (gunicorn,
+"""What the assessor feels: Chromium drives the judging pages against the production configuration (the web server,
 PostgreSQL, collected static files, DEBUG off) and times, inside the page, from the keydown to
 
 - saved: the page shows the save answered (QA instance: the judgment bar comes back marked saved; nugget match:
@@ -453,7 +453,7 @@ def run(args):
     queue = f"assay-bench-browser-{uuid.uuid4().hex[:8]}"
     broker = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/0")
     # saves ask for rescoring on a queue of this run's own (nothing consumes it; deleted at the end)
-    server = production.start_gunicorn(production.environment(broker, queue), port)
+    server = production.start_server(production.environment(broker, queue), port)
     base = f"http://127.0.0.1:{port}"
     try:
         with sync_playwright() as p:

@@ -18,8 +18,8 @@ the same files:
   PostgreSQL backend, schedstat before and after each call);
 - the viewer: the frame an assessor's browser asks for (logged in as an assessor of an evaluation over the
   collection), documents picked at random, through the test client (the view and the test client's own request
-  handling, this thread and its backend) and through gunicorn (config/gunicorn.conf.py, DEBUG off, one keep-alive
-  connection with the session cookie; CPU = gunicorn's threads and the database's client backends): p50/p99 (goal
+  handling, this thread and its backend) and through the web server (config/serve.py, DEBUG off, one keep-alive
+  connection with the session cookie; CPU = the server's threads and the database's client backends): p50/p99 (goal
   p99 <= 10 ms), CPU per frame;
 - in the same run, the baselines (--baseline-docs of the same files, default all of them, into a collection of
   their own): `load_collection` without the index (goal >= 1,500 docs/s), and the path the default took before
@@ -126,7 +126,7 @@ def add_arguments(parser):
         action="store_true",
         help="keep the scratch database of the last run (its collections and indexes): time only search and viewer",
     )
-    parser.add_argument("--port", type=int, default=0, help="the viewer's gunicorn port (default: a free one)")
+    parser.add_argument("--port", type=int, default=0, help="the viewer's web server port (default: a free one)")
     parser.add_argument(
         "--against-index",
         action="store_true",
@@ -418,7 +418,7 @@ def viewer_times(collections, n_requests, seed):
 
 
 def _tree_cpu(pids):
-    """CPU seconds of these processes, every thread (gunicorn's workers serve from threads) from schedstat."""
+    """CPU seconds of these processes, every thread (the web server's workers serve from threads) from schedstat."""
     total = 0
     for pid in pids:
         try:
@@ -430,10 +430,10 @@ def _tree_cpu(pids):
 
 
 def server_viewer_times(collections, n_requests, seed, port):
-    """The same frames fetched from gunicorn (config/gunicorn.conf.py, DEBUG off) over one keep-alive connection
-    with an assessor's session cookie, as the browser asks for them: per collection, ms per response and the
-    server's CPU per response (gunicorn's processes and the PostgreSQL backends of this database, schedstat read
-    before and after each request). The collections take turns."""
+    """The same frames fetched from the web server as production runs it (config/serve.py, DEBUG off) over one
+    keep-alive connection with an assessor's session cookie, as the browser asks for them: per collection, ms per
+    response and the server's CPU per response (the web server's processes and the PostgreSQL backends of this
+    database, schedstat read before and after each request). The collections take turns."""
     import http.client
 
     from django.db import connection
@@ -452,7 +452,7 @@ def server_viewer_times(collections, n_requests, seed, port):
         database, own = cur.fetchone()
     broker = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")  # (a frame sends no task)
     env = production.environment(broker, "bench-collection", DATABASE_URL=os.environ["DATABASE_URL"])
-    server = production.start_gunicorn(env, port)
+    server = production.start_server(env, port)
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
@@ -476,7 +476,7 @@ def server_viewer_times(collections, n_requests, seed, port):
                 )
                 return _tree(server.pid) + [pid for (pid,) in cur.fetchall()]
 
-        # gunicorn listens before its workers have booted: wait until its processes idle, or a worker's boot
+        # the server may answer before every worker has booted: wait until its processes idle, or a worker's boot
         # (~0.3 s of CPU) would be counted in the first frames measured
         quiet, last = Deadline(60), _tree_cpu(_tree(server.pid))
         while not quiet.passed():
@@ -863,7 +863,7 @@ def run(args):
         from benchmarks.production import free_port
 
         measured = server_viewer_times(collections, args.requests, args.seed, args.port or free_port())
-        results += _viewer_rows("gunicorn", measured, collections, sizes)
+        results += _viewer_rows("web server", measured, collections, sizes)
     if len(collections) > 1:
         big, small = collections
         by = {r.name: r.value for r in results}
@@ -872,9 +872,9 @@ def run(args):
             "search p99",
             "search CPU, mean",
             "search CPU p99",
-            "viewer p99, gunicorn",
-            "viewer CPU, mean, gunicorn",
-            "viewer CPU p99, gunicorn",
+            "viewer p99, web server",
+            "viewer CPU, mean, web server",
+            "viewer CPU p99, web server",
         ):
             if what in by and what + at in by:
                 results.append(

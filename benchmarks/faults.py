@@ -2,7 +2,7 @@
 Redis and restarts PostgreSQL; nothing acknowledged may be lost and the scores must catch up.
 
 Set-up: its own PostgreSQL cluster (initdb in a temporary folder, another port) and its own redis-server (another
-port), so a restart touches nothing else on the machine; gunicorn with the production configuration; one Celery
+port), so a restart touches nothing else on the machine; the web server as production runs it; one Celery
 worker as in production (a supervisor restarts it when it dies: here, the script). `--fast` (the test suite's
 version) shares the local PostgreSQL server instead of starting one, and skips the PostgreSQL restart.
 
@@ -421,9 +421,9 @@ def run(args):
         )
         port = free_port()
         # the server's log (a stopped Redis is logged at every save) goes to a file, out of the report
-        server_log = Path(tempfile.gettempdir()) / f"{queue}-gunicorn.log"
+        server_log = Path(tempfile.gettempdir()) / f"{queue}-web.log"
         with open(server_log, "w") as out:  # (the server keeps its own copy of the descriptor)
-            server = production.start_gunicorn(env, port, log=out)
+            server = production.start_server(env, port, log=out)
         node = f"{queue}@localhost"
         # the workers' log too (both workers, one after the other): what a run whose scores never caught up shows
         worker_log = Path(tempfile.gettempdir()) / f"{queue}-worker.log"

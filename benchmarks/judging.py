@@ -1,4 +1,4 @@
-"""Judgment saves as browsers make them, with live rescoring on: gunicorn (config/gunicorn.conf.py) + PostgreSQL +
+"""Judgment saves as browsers make them, with live rescoring on: the web server (config/serve.py) + PostgreSQL +
 a Celery worker started as docker-compose.yml starts it. The headline is CPU per acknowledged save by process group.
 
 Clients (issue 32 item 1): each assessor logs in through /login/ (the form's CSRF token, its password checked by
@@ -19,7 +19,7 @@ Runs, each with the worker on and then at once with it stopped (the baseline of 
 time (latency p50/p99); `--clients` assessors each saving as soon as the last save answered (closed loop: saves/s,
 p50/p99); saves arriving at a fixed `--rate` (p50/p95/p99 from the scheduled send time, so a slow server cannot
 hide its queue). Per run: CPU seconds per acknowledged save of each process group, read from /proc (utime+stime
-of every process, sampled every 100 ms so a process that starts mid-run counts: web = gunicorn's processes,
+of every process, sampled every 100 ms so a process that starts mid-run counts: web = the web server's processes,
 postgres = this database's backends without the benchmark's own monitoring connections, worker = the Celery
 worker's processes, client = the load generator's thread); CPU per save is robust on a shared machine where
 wall-clock figures are not. With the worker on, score freshness: a poller reads ScoringState.fresh_as_of every
@@ -170,8 +170,8 @@ def add_arguments(parser):
     parser.add_argument("--single", type=int, default=500, help="saves in the one-assessor run")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each multi-assessor run")
     parser.add_argument("--rate", type=float, default=200.0, help="saves per second in the fixed-rate run")
-    parser.add_argument("--workers", type=int, help="gunicorn workers (default: config/gunicorn.conf.py)")
-    parser.add_argument("--threads", type=int, help="threads per gunicorn worker (default: the same file)")
+    parser.add_argument("--workers", type=int, help="web server workers (default: config/serve.py)")
+    parser.add_argument("--threads", type=int, help="threads per web worker (default: the same file)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the runs with the worker stopped")
     parser.add_argument("--repeat", type=int, default=1, help="each run this often, alternating; medians reported")
     parser.add_argument("--modes", default=",".join(MODES), help="which runs, comma-separated: single,closed,rate")
@@ -179,7 +179,11 @@ def add_arguments(parser):
         "--worker-env", action="append", default=[], metavar="NAME=VALUE", help="a setting of the worker (tuning)"
     )
     parser.add_argument(
-        "--server-env", action="append", default=[], metavar="NAME=VALUE", help="a setting of gunicorn (A/B pairs)"
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the web server (A/B pairs)",
     )
     parser.add_argument(
         "--previous", action="store_true", help="also each mode with the worker configured as before issue 19 item 5"
@@ -196,7 +200,7 @@ def add_arguments(parser):
         "--against",
         metavar="DIR",
         help="another checkout (e.g. `git archive HEAD~1 | tar -x -C DIR`): each worker-on run is paired with its "
-        "gunicorn and worker on the same data, alternating (the before/after of a change, in one run)",
+        "web server and worker on the same data, alternating (the before/after of a change, in one run)",
     )
 
 
@@ -450,7 +454,7 @@ class Client(KeepAlive):
 
 
 def get_baseline(port, n):
-    # generous: the first request waits for gunicorn's workers to finish starting, slow on a busy machine
+    # generous: the first request waits for the web server's workers to finish starting, slow on a busy machine
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
     times = []
     for _ in range(n):
@@ -628,7 +632,7 @@ def _cpu_of(pid):
 
 
 def _tree(parent):
-    """The process and its children (gunicorn's and Celery's workers)."""
+    """The process and its children (the web server's and Celery's workers)."""
     out = subprocess.run(["pgrep", "-P", str(parent)], capture_output=True, text=True).stdout.split()
     return [parent, *map(int, out)]
 
@@ -785,16 +789,16 @@ def run(args):
     env = production.environment(broker, queue, DATABASE_URL=os.environ["DATABASE_URL"], CELERY_RESULT_BACKEND="")
     options = []
     if args.workers:
-        options += ["-w", str(args.workers)]
+        options += ["--workers", str(args.workers)]
     if args.threads:
         options += ["--threads", str(args.threads)]
     server_env = env | dict(s.split("=", 1) for s in args.server_env)
-    server = production.start_gunicorn(server_env, port, options)
+    server = production.start_server(server_env, port, options)
     other = other_port = None
     if args.against:  # the other checkout's server, on the same database, idle while this one is measured
         other_port = free_port()
         other_env = server_env | dict(s.split("=", 1) for s in args.against_env)
-        other = production.start_gunicorn(other_env, other_port, options, root=Path(args.against).resolve())
+        other = production.start_server(other_env, other_port, options, root=Path(args.against).resolve())
     worker = None
     groups = {"web": lambda: _tree(server.pid)}
     # the worker's banner and warnings go to a file, out of the report
@@ -815,7 +819,7 @@ def run(args):
             clients += warm
         # Each mode with the worker on, then at once with it stopped: the pair shares the machine's state (it is
         # shared with other work whose load drifts). Before each worker-on run the worker catches up first.
-        # (numbers, worker settings, port, checkout, gunicorn): this checkout, then the pairs asked for
+        # (numbers, worker settings, port, checkout, web server): this checkout, then the pairs asked for
         configurations = [(on, {}, port, production.ROOT, server)]
         if args.previous:
             configurations.append((previous, PREVIOUS_WORKER, port, production.ROOT, server))
@@ -873,7 +877,7 @@ def run(args):
                     extra[label] = [round(v * scale, 3) for v in other[mode][f"{key} each"]]
         return Result(name, value, unit, goal=goal, notes=notes, extra=extra)
 
-    setup = f"gunicorn {args.workers or 'config'} x {args.threads or 'config'} threads, {len(accounts)} assessors"
+    setup = f"web server {args.workers or 'config'} x {args.threads or 'config'} threads, {len(accounts)} assessors"
     results = [
         Result(
             "CPU probe before (best of 3 loops)",

@@ -1,4 +1,4 @@
-"""The production stack the HTTP and browser benchmarks run against: gunicorn with config/gunicorn.conf.py,
+"""The production stack the HTTP and browser benchmarks run against: the web server as shipped (config/serve.py),
 DEBUG off, collected static files, and sessions made as a login through the form makes them."""
 
 import os
@@ -43,24 +43,35 @@ def environment(broker, queue, **extra):
     )
 
 
-def start_gunicorn(env, port, options=(), log=None, root=ROOT):
-    """collectstatic, then gunicorn on 127.0.0.1:`port` once it listens; `options` go after the config file's.
-    `root`: the checkout to serve (another one for an A/B pair)."""
+def start_server(env, port, options=(), log=None, root=ROOT):
+    """collectstatic, then the web server as production runs it (`python -m config.serve`) on 127.0.0.1:`port`
+    once it answers; `options` go after the bind address. `root`: the checkout to serve (another one for an A/B
+    pair)."""
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=root, env=env, check=True)
-    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py"]
-    command += ["-b", f"127.0.0.1:{port}", "--log-level", "warning", *options]
+    command = [sys.executable, "-m", "config.serve", "--bind", f"127.0.0.1:{port}", *options]
+    if not (Path(root) / "config" / "serve.py").exists():  # a checkout from before issue 32's switch (A/B pairs)
+        command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py"]
+        command += ["-b", f"127.0.0.1:{port}", "--log-level", "warning", *options]
     server = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT if log else None)
     deadline = Deadline(60)  # (a quiet machine's seconds, stretched by the load)
     while not deadline.passed():
         if server.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with status {server.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return server
-        except OSError:
-            time.sleep(0.2)
+            raise RuntimeError(f"the web server exited with status {server.returncode}")
+        if _answers(port):
+            return server
+        time.sleep(0.2)
     stop(server)
-    raise RuntimeError("gunicorn did not start listening")
+    raise RuntimeError("the web server did not start answering")
+
+
+def _answers(port):
+    """Whether a worker answers HTTP on the port (the server listens before its workers have loaded Django)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"HEAD /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return s.recv(16).startswith(b"HTTP/1.1 ")
+    except OSError:
+        return False
 
 
 def stop(server):

@@ -1,5 +1,5 @@
 """CPU of one judgment save on each side, measured in process: the web side (the thread running Django's WSGI
-handler, as gunicorn calls it: every middleware, the session and user, CSRF, the view, the partial) and the
+handler, as the web server calls it: every middleware, the session and user, CSRF, the view, the partial) and the
 PostgreSQL backend serving it (/proc), per save, over `--saves` sequential saves of fresh items after a real login
 through /login/, with the request headers a browser's htmx POST carries. No concurrency and no HTTP server: this
 isolates the save path itself, so a change to it shows where `benchmarks judging` (the whole stack under load) is

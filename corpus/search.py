@@ -424,6 +424,8 @@ def _search_sqlite(match, collection_ids, since, until, limit, offset):
 def search(query, collections, since=None, until=None, page=1, per_page=PAGE):
     """Ranked hits of `query` in `collections` (Collection objects; the caller has already narrowed them to what
     the user may read), written between `since` and `until` (dates, either may be None), `per_page` per page."""
+    if len(query or "") > search_query.MAX_QUERY_CHARS:  # (the whole query would reach websearch_to_tsquery)
+        raise SearchError(f"the query is {len(query):,} characters long; at most {search_query.MAX_QUERY_CHARS}")
     groups = search_query.parse(query or "")
     results = Results(query=query, marks=search_query.marks(groups), page=page)
     collections = list(collections)

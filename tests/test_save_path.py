@@ -316,7 +316,7 @@ def test_publishing_takes_the_long_way_where_the_one_round_trip_does_not_apply(m
 
 
 def _through_wsgi(application, method, path, cookies, body=b"", **headers):
-    """One request through the WSGI application as gunicorn makes it, the response closed afterwards (without
+    """One request through the WSGI application as the web server makes it, the response closed afterwards (without
     the connection checks around it, as the test client: the test's transaction stays open)."""
     import io
     import sys

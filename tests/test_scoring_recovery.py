@@ -387,7 +387,7 @@ def test_a_killed_workers_task_is_delivered_again_after_the_visibility_timeout(p
 
 @pytest.mark.worker
 def test_faults_benchmark_fast_version_loses_nothing_and_converges(tmp_path):
-    """`python -m benchmarks faults --fast`: assessors save over HTTP to gunicorn while a worker is killed in the
+    """`python -m benchmarks faults --fast`: assessors save over HTTP to the web server while a worker is killed in the
     middle of a rescoring and Redis is stopped; every acknowledged save is stored, a stopped Redis fails no save,
     and the scores equal a full rescoring soon after. (The full version also restarts its own PostgreSQL.)"""
     import json

@@ -157,6 +157,16 @@ def test_filters_by_collection_and_date(abstracts, blogs):
         search("razr", [blogs], since=date(2006, 2, 1), until=date(2006, 1, 1))
 
 
+def test_a_query_longer_than_what_is_read_is_refused_by_name(client, organizer, blogs):
+    """The web server takes request lines of 64 KB; the search reads 500 characters of a query, no more."""
+    assert search("razr " * 100, [blogs]).hits  # 500 characters
+    with pytest.raises(SearchError, match="the query is 501 characters long; at most 500"):
+        search("razr " * 100 + "x", [blogs])
+    client.force_login(organizer)
+    r = client.get("/corpus/search/", {"q": "razr " * 2000})
+    assert r.status_code == 400 and "the query is 9,999 characters long; at most 500" in r.content.decode()
+
+
 def test_pages(abstracts):
     first = search("stones", [abstracts], per_page=2)
     second = search("stones", [abstracts], per_page=2, page=2)

@@ -11,7 +11,8 @@
 #   pair.sh stop               stop the servers this script started (pid files in $PERF/logs)
 # peer-bench ($PEER) is read-only: its scripts are used as they are, except perf_build.py (copied with Team's import
 # fixed). Our fixes: CPU counted by meter.py; each server started in an empty environment (Label Studio's
-# DJANGO_SETTINGS_MODULE must not reach Assay); pid files where the scripts write them; enough items per client.
+# DJANGO_SETTINGS_MODULE must not reach Assay); pid files where the scripts write them; enough items per client;
+# Assay started with the web server it ships (start_assay; assay_start.sh still names gunicorn).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -51,6 +52,29 @@ start_ls() {  # prints the pid; MODE runserver (first start: migrations, user, t
   "${CLEAN[@]}" BENCH="$PERF/ls" bash "$PEER/ls_start.sh" pg "$LS_PORT" "$1" 4
 }
 ls_token() { "${CLEAN[@]}" BENCH="$PERF/ls" bash -c '. "$0" pg >/dev/null && echo "$LS_BENCH_TOKEN"' "$PEER/ls_env.sh"; }
+start_assay() {  # start_assay DIR PORT: prints "WEB_PID WORKER_PID" once /login/ answers
+  # peer-bench's assay_start.sh, with the web server docker-compose.yml runs (config/serve.py since issue 32's
+  # switch from gunicorn; a checkout from before it still gets gunicorn as that script starts it)
+  local dir=$1 port=$2 web i
+  web=(.venv/bin/python -m config.serve --bind "127.0.0.1:$port")
+  [ -f "$dir/config/serve.py" ] || web=(.venv/bin/python -m gunicorn config.wsgi:application -c config/gunicorn.conf.py
+    -b "127.0.0.1:$port")
+  mkdir -p "$PERF/logs"
+  # setsid in front: each pid is its process group's, which stop_pid signals
+  setsid "${CLEAN[@]}" bash -c 'cd "$1" && . "$2" && shift 2 && exec "$@"' _ "$dir" "$PEER/assay_env.sh" \
+    "${web[@]}" > "$PERF/logs/assay-web.log" 2>&1 < /dev/null &
+  local g=$!
+  setsid "${CLEAN[@]}" bash -c 'cd "$1" && . "$2" && shift 2 && exec "$@"' _ "$dir" "$PEER/assay_env.sh" \
+    .venv/bin/python -m celery -A config worker --loglevel=INFO -Q perf -n perf@%h \
+    > "$PERF/logs/assay-celery.log" 2>&1 < /dev/null &
+  local c=$!
+  for i in $(seq 1 120); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/login/")" = 200 ] && break
+    sleep 1
+  done
+  echo "$g $c" > "$PERF/logs/assay.pids"
+  echo "$g $c"
+}
 in_assay_env() {  # in_assay_env DIR VAR=value... command...: Assay's settings only, cwd = its checkout
   local dir=$1; shift
   (cd "$dir" && "${CLEAN[@]}" bash -c '. "$0"; exec env "$@"' "$PEER/assay_env.sh" "$@")
@@ -126,9 +150,9 @@ run() {  # run SHA ROUND N
   "$LG" "$HERE/peer.py" load "${common[@]}" --side ls "${ls[@]}" --label "$tag" --out "$RUNS/$tag.json" \
     2>&1 | tee "$RUNS/$tag.log"
   stop_all
-  # B: Assay as docker-compose ships it (peer-bench's assay_start.sh: gunicorn + the Celery worker, nice 10)
+  # B: Assay as docker-compose ships it (the web server + the Celery worker, nice 10)
   ln -sfn "assay-$short" "$PERF/assay"
-  read -r ag ac < <("${CLEAN[@]}" PERF="$PERF" bash "$PEER/assay_start.sh" "$ASSAY_PORT")
+  read -r ag ac < <(start_assay "$PERF/assay" "$ASSAY_PORT")
   curl -sf -o /dev/null "http://127.0.0.1:$ASSAY_PORT/login/" || { echo "Assay did not start: $PERF/logs" >&2; exit 1; }
   local assay=(--target assay --base-url "http://127.0.0.1:$ASSAY_PORT" --session-cache "$PERF/logs/sessions.json"
     --db-url postgresql://postgres@127.0.0.1:5432/perf_assay --server-pid "$ag" --worker-pid "$ac")

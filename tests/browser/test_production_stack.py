@@ -1,5 +1,6 @@
 """Each role's main flow in Chromium against the production configuration: DEBUG=0, collected static files served
-by the web process (WhiteNoise), gunicorn with config/gunicorn.conf.py, PostgreSQL, and a real Celery worker.
+by the web process (WhiteNoise), the web server as production runs it (`python -m config.serve`), PostgreSQL, and a
+real Celery worker.
 
 Also what production must survive: a database restart costs no request an error (the web process's connections
 are killed under it, as a restart does), and a save that fails for any reason — a server error, no answer at
@@ -37,7 +38,7 @@ def _free_port():
 
 @pytest.fixture(scope="module")
 def production(celery_worker, django_db_setup, tmp_path_factory):
-    """gunicorn serving the test database with production settings; the base URL. Plain HTTP on localhost
+    """The web server serving the test database with production settings; the base URL. Plain HTTP on localhost
     stands in for the TLS proxy (Chromium keeps Secure cookies for localhost), so only the redirect is off."""
     port = _free_port()
     env = dict(
@@ -56,9 +57,9 @@ def production(celery_worker, django_db_setup, tmp_path_factory):
     )
     env.pop("TEST_DATABASE_NAME", None)
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    log = open(tmp_path_factory.mktemp("gunicorn") / "gunicorn.log", "w")
+    log = open(tmp_path_factory.mktemp("web") / "web.log", "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi:application", "-c", "config/gunicorn.conf.py"],
+        [sys.executable, "-m", "config.serve"],
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -75,7 +76,7 @@ def production(celery_worker, django_db_setup, tmp_path_factory):
                 if getattr(error, "code", None):  # answered (503 while a service is still coming up)
                     break
                 if proc.poll() is not None or deadline.passed():
-                    raise RuntimeError(f"gunicorn did not start; see {log.name}") from None
+                    raise RuntimeError(f"the web server did not start; see {log.name}") from None
                 time.sleep(0.2)
         yield base
     finally:
