@@ -49,7 +49,9 @@ def start_server(env, port, options=(), log=None, root=ROOT):
     pair)."""
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=root, env=env, check=True)
     command = [sys.executable, "-m", "config.serve", "--bind", f"127.0.0.1:{port}", *options]
-    if not (Path(root) / "config" / "serve.py").exists():  # a checkout from before issue 32's switch (A/B pairs)
+    # A checkout from before issue 32's switch (A/B pairs) is served as it was; gunicorn is then needed in the
+    # environment (`pip install gunicorn`: no longer a dependency).
+    if not (Path(root) / "config" / "serve.py").exists():
         command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.conf.py"]
         command += ["-b", f"127.0.0.1:{port}", "--log-level", "warning", *options]
     server = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT if log else None)

@@ -183,7 +183,7 @@ def _publisher():
 
 
 def _forget_publisher():
-    """In a forked child (Celery's pool, gunicorn's workers) the parent's publisher object is there but its thread
+    """In a forked child (Celery's pool, the web server's workers) the parent's publisher object is there but its thread
     is not, and the lock may have been held by a thread that no longer exists."""
     global _current_publisher, _publisher_lock
     _current_publisher, _publisher_lock = None, threading.Lock()

@@ -54,7 +54,8 @@ start_ls() {  # prints the pid; MODE runserver (first start: migrations, user, t
 ls_token() { "${CLEAN[@]}" BENCH="$PERF/ls" bash -c '. "$0" pg >/dev/null && echo "$LS_BENCH_TOKEN"' "$PEER/ls_env.sh"; }
 start_assay() {  # start_assay DIR PORT: prints "WEB_PID WORKER_PID" once /login/ answers
   # peer-bench's assay_start.sh, with the web server docker-compose.yml runs (config/serve.py since issue 32's
-  # switch from gunicorn; a checkout from before it still gets gunicorn as that script starts it)
+  # switch from gunicorn; a checkout from before it still gets gunicorn as that script starts it, which needs
+  # `pip install gunicorn` in the repository's .venv: it is no longer a dependency)
   local dir=$1 port=$2 web i
   web=(.venv/bin/python -m config.serve --bind "127.0.0.1:$port")
   [ -f "$dir/config/serve.py" ] || web=(.venv/bin/python -m gunicorn config.wsgi:application -c config/gunicorn.conf.py
