@@ -65,7 +65,7 @@ def add_arguments(parser):
 
 class Redis:
     def __init__(self):
-        self.port = free_port()
+        self.port = free_port(outside_ephemeral=True)  # (restarted on the same port)
         self.proc = None
 
     def start(self):
@@ -76,6 +76,9 @@ class Redis:
             stderr=subprocess.DEVNULL,
         )
         _wait_port(self.port)
+        # something answers: this server, not another process that took the port while Redis was down
+        if self.proc.poll() is not None or not _answers_ping(self.port):
+            raise RuntimeError(f"redis-server did not start on port {self.port} (status {self.proc.poll()})")
 
     def stop(self):
         if self.proc and self.proc.poll() is None:
@@ -96,7 +99,7 @@ class Postgres:
             raise RuntimeError("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
         self.bin = Path(bins[-1]).parent
         self.dir = Path(tempfile.mkdtemp(prefix="assay-faults-pg-"))
-        self.port = free_port()
+        self.port = free_port(outside_ephemeral=True)  # (restarted on the same port)
         self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
         if os.geteuid() == 0:
             shutil.chown(self.dir, "postgres", "postgres")
@@ -138,6 +141,15 @@ class Postgres:
     @property
     def url(self):
         return f"postgresql://postgres@127.0.0.1:{self.port}"
+
+
+def _answers_ping(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=scaled(5)) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
 
 
 def _wait_port(port, timeout=30):

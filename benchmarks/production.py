@@ -2,6 +2,7 @@
 DEBUG off, collected static files, and sessions made as a login through the form makes them."""
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -14,7 +15,25 @@ from config.patience import Deadline
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def free_port():
+def free_port(outside_ephemeral=False):
+    """A port nothing is bound to. `outside_ephemeral`: one below the kernel's range for the local ends of outgoing
+    connections, for a server stopped and started again on it (benchmarks faults): while it is down, a client
+    retrying its connection can be given that very port as its own end, even connect to itself (TCP's simultaneous
+    open), and the server could then not bind it again."""
+    if outside_ephemeral:
+        try:
+            with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+                first = int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            first = 32768  # (Linux's default)
+        rng = random.Random()
+        for port in rng.sample(range(max(1024, first - 12000), first), 200):
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
