@@ -7,8 +7,9 @@ Options, each also read from the environment: --bind HOST:PORT (WEB_BIND, 0.0.0.
 (warning). Connections stay open between an assessor's saves (HTTP/1.1 keep-alive).
 
 Why granian and not gunicorn (issue 32): measured in the Label Studio pairing (`benchmarks/peer/pair.sh`, 50
-assessors posting judgments, the same code and database), gunicorn's gthread workers cost 1.18-1.43 ms of the
-web processes' CPU per save and granian's 0.93-0.98 ms; saves/s 661-734 against 825-880. HTTP parsing, keep-alive
+assessors posting judgments, the same code and database, alternated), gunicorn's gthread workers cost 1.37-1.49 ms
+of the web processes' CPU per save and granian's 0.88-0.99 ms; saves/s 645-719 against 844-970 (docs/reference.md,
+"The web server: granian, not gunicorn"). HTTP parsing, keep-alive
 and the hand-over to the request's thread happen in granian's Rust runtime, outside the GIL; gunicorn does them in
 Python on the threads that also run Django.
 """
@@ -24,8 +25,9 @@ def _arguments(argv):
     env = os.environ.get
     parser = argparse.ArgumentParser(prog="python -m config.serve", description=__doc__.split("\n\n")[0])
     parser.add_argument("--bind", default=env("WEB_BIND", "0.0.0.0:8000"), help="HOST:PORT")
-    parser.add_argument("--workers", type=int, default=int(env("WEB_WORKERS") or os.cpu_count() or 2))
-    parser.add_argument("--threads", type=int, default=int(env("WEB_THREADS") or 6), help="threads per worker")
+    # (string defaults go through `type` too: a malformed WEB_WORKERS is refused by name, as a malformed option is)
+    parser.add_argument("--workers", type=int, default=env("WEB_WORKERS") or str(os.cpu_count() or 2))
+    parser.add_argument("--threads", type=int, default=env("WEB_THREADS") or "6", help="threads per worker")
     parser.add_argument("--access-log", action="store_true", default=env("WEB_ACCESS_LOG", "") in ("1", "true"))
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     args = parser.parse_args(argv)

@@ -36,9 +36,17 @@ def test_options_override_the_environment_and_defaults_follow_the_cores(monkeypa
         (["--bind", "localhost:http"], "--bind must be HOST:PORT"),
         (["--workers", "0"], "--workers and --threads must be from 1 to 64"),
         (["--threads", "65"], "--workers and --threads must be from 1 to 64"),
+        (["--workers", "two"], "argument --workers: invalid int value: 'two'"),
     ],
 )
 def test_a_bad_option_is_named(argv, says, capsys):
     with pytest.raises(SystemExit):
         serve.server(argv)
     assert says in capsys.readouterr().err
+
+
+def test_a_malformed_setting_is_named(monkeypatch, capsys):
+    monkeypatch.setenv("WEB_THREADS", "lots")
+    with pytest.raises(SystemExit):
+        serve.server()
+    assert "argument --threads: invalid int value: 'lots'" in capsys.readouterr().err
