@@ -3,7 +3,7 @@ processes, each serving requests from a pool of threads (Dockerfile, docker-comp
 benchmarks, the production-stack test).
 
 Options, each also read from the environment: --bind HOST:PORT (WEB_BIND, 0.0.0.0:8000), --workers N
-(WEB_WORKERS, one per core), --threads N (WEB_THREADS, 6), --access-log (WEB_ACCESS_LOG=1), --log-level
+(WEB_WORKERS, one per core, at most 4), --threads N (WEB_THREADS, 6), --access-log (WEB_ACCESS_LOG=1), --log-level
 (warning). Connections stay open between an assessor's saves (HTTP/1.1 keep-alive).
 
 Why granian and not gunicorn (issue 32): measured in the Label Studio pairing (`benchmarks/peer/pair.sh`, 50
@@ -26,7 +26,9 @@ def _arguments(argv):
     parser = argparse.ArgumentParser(prog="python -m config.serve", description=__doc__.split("\n\n")[0])
     parser.add_argument("--bind", default=env("WEB_BIND", "0.0.0.0:8000"), help="HOST:PORT")
     # (string defaults go through `type` too: a malformed WEB_WORKERS is refused by name, as a malformed option is)
-    parser.add_argument("--workers", type=int, default=env("WEB_WORKERS") or str(os.cpu_count() or 2))
+    # one per core, at most 4 unless asked: each thread keeps a database connection (4 x 6 of PostgreSQL's default
+    # 100 connections, beside the workers')
+    parser.add_argument("--workers", type=int, default=env("WEB_WORKERS") or str(min(os.cpu_count() or 2, 4)))
     parser.add_argument("--threads", type=int, default=env("WEB_THREADS") or "6", help="threads per worker")
     parser.add_argument("--access-log", action="store_true", default=env("WEB_ACCESS_LOG", "") in ("1", "true"))
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])

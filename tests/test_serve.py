@@ -25,6 +25,8 @@ def test_options_override_the_environment_and_defaults_follow_the_cores(monkeypa
     server = serve.server()
     assert (server.bind_addr, server.bind_port, server.workers, server.blocking_threads) == ("0.0.0.0", 8000, 4, 6)
     assert not server.log_access
+    monkeypatch.setattr(serve.os, "cpu_count", lambda: 32)  # (each thread holds a database connection)
+    assert serve.server().workers == 4
     server = serve.server(["--bind", "[::1]:9000", "--workers", "1", "--threads", "2"])
     assert (server.bind_addr, server.bind_port, server.workers, server.blocking_threads) == ("::1", 9000, 1, 2)
 
