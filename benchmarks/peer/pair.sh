@@ -52,6 +52,12 @@ start_ls() {  # prints the pid; MODE runserver (first start: migrations, user, t
   "${CLEAN[@]}" BENCH="$PERF/ls" bash "$PEER/ls_start.sh" pg "$LS_PORT" "$1" 4
 }
 ls_token() { "${CLEAN[@]}" BENCH="$PERF/ls" bash -c '. "$0" pg >/dev/null && echo "$LS_BENCH_TOKEN"' "$PEER/ls_env.sh"; }
+launch() {  # launch DIR LOG COMMAND...: in the background with Assay's settings only, cwd = DIR; setsid in front,
+  # so $! is its process group's id, which stop_pid signals
+  local dir=$1 log=$2; shift 2
+  setsid "${CLEAN[@]}" bash -c 'cd "$1" && . "$2" && shift 2 && exec "$@"' _ "$dir" "$PEER/assay_env.sh" "$@" \
+    > "$log" 2>&1 < /dev/null &
+}
 start_assay() {  # start_assay DIR PORT: prints "WEB_PID WORKER_PID" once /login/ answers
   # peer-bench's assay_start.sh, with the web server docker-compose.yml runs (config/serve.py since issue 32's
   # switch from gunicorn; a checkout from before it still gets gunicorn as that script starts it, which needs
@@ -61,13 +67,10 @@ start_assay() {  # start_assay DIR PORT: prints "WEB_PID WORKER_PID" once /login
   [ -f "$dir/config/serve.py" ] || web=(.venv/bin/python -m gunicorn config.wsgi:application -c config/gunicorn.conf.py
     -b "127.0.0.1:$port")
   mkdir -p "$PERF/logs"
-  # setsid in front: each pid is its process group's, which stop_pid signals
-  setsid "${CLEAN[@]}" bash -c 'cd "$1" && . "$2" && shift 2 && exec "$@"' _ "$dir" "$PEER/assay_env.sh" \
-    "${web[@]}" > "$PERF/logs/assay-web.log" 2>&1 < /dev/null &
+  launch "$dir" "$PERF/logs/assay-web.log" "${web[@]}"
   local g=$!
-  setsid "${CLEAN[@]}" bash -c 'cd "$1" && . "$2" && shift 2 && exec "$@"' _ "$dir" "$PEER/assay_env.sh" \
-    .venv/bin/python -m celery -A config worker --loglevel=INFO -Q perf -n perf@%h \
-    > "$PERF/logs/assay-celery.log" 2>&1 < /dev/null &
+  launch "$dir" "$PERF/logs/assay-celery.log" .venv/bin/python -m celery -A config worker --loglevel=INFO -Q perf \
+    -n perf@%h
   local c=$!
   for i in $(seq 1 120); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/login/")" = 200 ] && break
