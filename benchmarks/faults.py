@@ -19,9 +19,10 @@ config.db_retry; one caught mid-write may have committed, so it fails and the pa
 assessor presses again); what the assessors saw fail (5xx, no answer, version conflicts after an unanswered save
 that had in fact been stored), each of which the judging page reports (static/js/save_failures.js), so "silent"
 failures are the lost ones; and the seconds from the end of the last fault until every stored score equals a full
-rescoring computed afresh (goal <= 30), with no stale marks left. Every wait of the script (a port, the worker's
-first answer, the scores catching up) stretches with the machine's load (config.patience), so a busy machine makes
-the figures worse, never the run fail.
+rescoring computed afresh (goal <= 30), with no stale marks left; and whether the restarted worker exited by
+itself (goal: never; Celery's own consumer did when Redis went away while it held a task:
+config/celery_consumer.py). Every wait of the script (a port, the worker's first answer, the scores catching up)
+stretches with the machine's load (config.patience), so a busy machine makes the figures worse, never the run fail.
 """
 
 import asyncio
@@ -487,6 +488,7 @@ def run(args):
                 break
             time.sleep(0.5)
         lost, acknowledged = lost_saves(assessors)
+        exit_status = worker.poll()  # None: still running, as it should after every fault
     finally:
         if worker is not None:
             stop_worker(worker)
@@ -519,6 +521,13 @@ def run(args):
         Result("failures shown (no answer)", failures["no answer"], "count", notes="the page says 'Not saved'"),
         Result("version conflicts (409)", failures["conflict"], "count", notes="the page shows the stored judgment"),
         Result("worker killed mid-rescoring", float(killed_mid_task), "yes=1"),
+        Result(
+            "worker exited by itself",
+            float(exit_status is not None),
+            "yes=1",
+            goal="<= 0",
+            notes=f"exit status {exit_status}" if exit_status is not None else "it rode out every fault",
+        ),
         Result(
             "requests in flight at a connection kill",
             in_flight_at_kill,

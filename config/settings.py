@@ -262,6 +262,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery's consumer, except that a broker still away when it closes the lost connection no longer makes the worker
+# exit (config/celery_consumer.py).
+CELERY_WORKER_CONSUMER = "config.celery_consumer:Consumer"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
