@@ -486,6 +486,8 @@ def run(args):
             if scores_match_full_rescoring(evaluation.pk):
                 converged = time.monotonic() - recovered
                 break
+            if worker.poll() is not None:
+                break  # nothing left to catch up with (reported below: "worker exited by itself")
             time.sleep(0.5)
         lost, acknowledged = lost_saves(assessors)
         exit_status = worker.poll()  # None: still running, as it should after every fault
