@@ -38,6 +38,8 @@ def _closing_even_collected(connection):
                 raise
             log.warning("the lost broker connection could not be closed (%r); reconnecting", error)
             log.debug("closing the lost broker connection", exc_info=True)
+        finally:
+            del connection.close  # (this function and the connection would otherwise hold each other)
 
     return close
 
