@@ -52,12 +52,19 @@ class PoolCount(models.Model):
     Kept once per question, not in each run's score detail: the count changes with every save while most runs'
     scores do not, and held in every run's question, series and run rows it made a live pass rewrite them all
     (issue 32). Written only by scoring.rescore.store; readers add it back where the detail showed it
-    (scoring.pool_counts: "pool" of a question, "pool_judged"/"pool_items" of a series and of a run's score)."""
+    (scoring.pool_counts: "pool" of a question, "pool_judged"/"pool_items" of a series and of a run's score).
+
+    With it, what else about the question is the same in every run's rows and was repeated in each run's score:
+    the answers of judged runs no pool item holds yet, and whether its score is left out (a list question whose
+    final answer set is empty). From them readers make a run's lists of unjudged and left-out questions, one
+    entry per question of the evaluation, which every live pass rewrote in every run's row before."""
 
     topic = models.OneToOneField("pooling.Topic", primary_key=True, on_delete=models.CASCADE, related_name="+")
     evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="+")
     judged = models.PositiveIntegerField()
     items = models.PositiveIntegerField()
+    unpooled = models.PositiveIntegerField(db_default=0)
+    left_out = models.BooleanField(db_default=False)
 
     def __str__(self):
         return f"{self.topic_id}: {self.judged} of {self.items} judged"

@@ -7,6 +7,11 @@ judging share) get it back through `Shown`: a question row's "pool": [judged, it
 "score" row's "pool_judged" and "pool_items" (sums over the series' or the evaluation's counted questions, and
 in the run's "sums" counts too), in the key order PostgreSQL's jsonb gives, so what they show is what they showed.
 Rows that hold the counts themselves (other tracks', or stored before the counts moved) are shown as stored.
+
+The same goes for a run's lists of unjudged and left-out questions ("unjudged_questions", "left_out_questions" of
+its "score" row): the same in every run, one entry per question of the evaluation, they are made here from each
+question's stored flags (its answers not pooled yet, its score left out) instead of being rewritten in every run's
+row by every live pass.
 """
 
 from django.db import connection
@@ -14,27 +19,34 @@ from django.db import connection
 from pooling.models import Topic
 from scoring.models import PoolCount, Score
 
+FIELDS = ("judged", "items", "unpooled", "left_out")
+
+
+def _full(count):
+    """A count as stored: (judged, items) alone means nothing unpooled and nothing left out."""
+    judged, items, *flags = count
+    unpooled, left_out = (*flags, 0, False)[:2]
+    return judged, items, unpooled, bool(left_out)
+
 
 def store(evaluation, counts, question_ids, full):
-    """Write `counts` ({question: (judged, items)}) inside the caller's transaction: changed or new rows only;
-    the counts of `question_ids` (every question of the evaluation when `full`) that `counts` leaves out are
-    deleted (a question no longer scored). Returns the rows written."""
+    """Write `counts` ({question: (judged, items[, unpooled, left_out])}) inside the caller's transaction: changed
+    or new rows only; the counts of `question_ids` (every question of the evaluation when `full`) that `counts`
+    leaves out are deleted (a question no longer scored). Returns the rows written."""
     stored = PoolCount.objects.filter(evaluation=evaluation)
     if not full:
         stored = stored.filter(topic_id__in=list(question_ids))
-    old = {tid: (judged, items) for tid, judged, items in stored.values_list("topic_id", "judged", "items")}
+    old = {tid: tuple(rest) for tid, *rest in stored.values_list("topic_id", *FIELDS)}
     gone = [tid for tid in old if tid not in counts]
     if gone:
         PoolCount.objects.filter(topic_id__in=gone).delete()
-    changed = [
-        PoolCount(topic_id=tid, evaluation=evaluation, judged=judged, items=items)
-        for tid, (judged, items) in counts.items()
-        if old.get(tid) != (judged, items)
-    ]
+    changed = []
+    for tid, count in counts.items():
+        count = _full(count)
+        if old.get(tid) != count:
+            changed.append(PoolCount(topic_id=tid, evaluation=evaluation, **dict(zip(FIELDS, count))))
     if changed:
-        PoolCount.objects.bulk_create(
-            changed, update_conflicts=True, unique_fields=["topic"], update_fields=["judged", "items"]
-        )
+        PoolCount.objects.bulk_create(changed, update_conflicts=True, unique_fields=["topic"], update_fields=FIELDS)
     return len(changed)
 
 
@@ -60,14 +72,14 @@ class Shown:
 
     def __init__(self, evaluation):
         self.evaluation = evaluation
-        self.counts = {
-            tid: (judged, items)
-            for tid, judged, items in PoolCount.objects.filter(evaluation=evaluation).values_list(
-                "topic_id", "judged", "items"
-            )
-        }
+        self.counts, self.flags = {}, {}
+        for tid, judged, items, unpooled, left_out in PoolCount.objects.filter(evaluation=evaluation).values_list(
+            "topic_id", *FIELDS
+        ):
+            self.counts[tid] = (judged, items)
+            self.flags[tid] = (judged < items or unpooled > 0, left_out)
         self.total = [sum(c[0] for c in self.counts.values()), sum(c[1] for c in self.counts.values())]
-        self._series = None
+        self._series = self._lists = None
 
     @property
     def series(self):
@@ -82,9 +94,26 @@ class Shown:
                     sums[1] += items
         return self._series
 
+    @property
+    def lists(self):
+        """{"left_out_questions": [...], "unjudged_questions": [...]} of a run, as the QA scorer made them before
+        they moved here: the idents of the counted questions not fully judged, and of those whose score is left out
+        once they are, sorted as text. Read when a run's score is first shown."""
+        if self._lists is None:
+            idents = Topic.objects.filter(id__in=list(self.flags)).values_list("id", "ident")
+            unjudged, left_out = [], []
+            for tid, ident in idents:
+                not_judged, out = self.flags[tid]
+                if not_judged:
+                    unjudged.append(ident)
+                elif out:
+                    left_out.append(ident)
+            self._lists = {"left_out_questions": sorted(left_out), "unjudged_questions": sorted(unjudged)}
+        return self._lists
+
     def detail(self, scope, topic_id, measure, detail):
-        """The detail as shown: with the counts where the row's scorer left them to PoolCount (a QA row: it has
-        "unpooled" but no count of its own)."""
+        """The detail as shown: with the counts (and a run's lists) where the row's scorer left them to PoolCount
+        (a QA row: it has "unpooled" but no count of its own)."""
         if not self.counts or measure != "score" or not isinstance(detail, dict) or "unpooled" not in detail:
             return detail
         if scope == Score.QUESTION:
@@ -92,6 +121,8 @@ class Shown:
             if found is None or "pool" in detail:
                 return detail
             return _with(detail, {"pool": list(found)})
+        if scope == Score.RUN and "unjudged_questions" not in detail:
+            detail = _with(detail, self.lists)
         if "pool_items" in detail:
             return detail
         sums = self.series.get(topic_id) if scope == Score.SERIES else self.total

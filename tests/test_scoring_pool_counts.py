@@ -1,9 +1,11 @@
 """Each question's pool counts are stored once (scoring.models.PoolCount), not in every run's question, series and
 run rows (issue 32: they changed with every save, so a live pass rewrote every run's rows). Whatever reads them
 must show what it showed when the rows held them: the API's scores (byte for byte), `score --json`'s tree, the
-judging share, every run's report and its status. The old shape is made from the new one by putting the shown
-counts back into the rows (what the scorer stored before: tests/test_scoring_full_unchanged.py checks the shown
-rows against the rows the old scorer stored), and the migration must turn it back into the new shape exactly."""
+judging share, every run's report and its status. The same goes for each run's lists of unjudged and left-out
+questions, made from each question's stored flags since (PoolCount.unpooled, .left_out). The old shape is made
+from the new one by putting what is shown back into the rows (what the scorer stored before:
+tests/test_scoring_full_unchanged.py checks the shown rows against the rows the old scorer stored), and the
+migrations must turn it back into the new shape exactly."""
 
 import importlib
 
@@ -16,7 +18,7 @@ from rest_framework.test import APIClient
 from api.tokens import create_token
 from assess.judging import save_judgment
 from assess.models import Judgment
-from pooling.models import Run
+from pooling.models import Run, RunEntry
 from scoring.models import PoolCount, Score
 from scoring.pool_counts import Shown
 from scoring.reports import build_report
@@ -25,7 +27,10 @@ from scoring.results import evaluation_judging, run_judging, score_tree
 from tracks.qa.synthetic import trec2007_sized
 
 pytestmark = pytest.mark.django_db
-MIGRATION = importlib.import_module("scoring.migrations.0007_pool_counts")
+MIGRATIONS = (
+    (importlib.import_module("scoring.migrations.0007_pool_counts"), "move_counts"),
+    (importlib.import_module("scoring.migrations.0008_pool_count_flags"), "move_flags"),
+)
 
 
 def _stored(ev):
@@ -33,7 +38,9 @@ def _stored(ev):
         Score.objects.filter(run__evaluation=ev).values_list("pk", "value", "detail", "computed_at"),
         key=lambda r: r[0],
     )
-    counts = sorted(PoolCount.objects.filter(evaluation=ev).values_list("topic_id", "judged", "items"))
+    counts = sorted(
+        PoolCount.objects.filter(evaluation=ev).values_list("topic_id", "judged", "items", "unpooled", "left_out")
+    )
     return rows, counts
 
 
@@ -56,7 +63,7 @@ def _shown(ev, organizer):
 
 
 def _to_old_shape(ev):
-    """The rows as the scorer stored them before the counts moved: every run's rows holding them."""
+    """The rows as the scorer stored them before the counts and the lists moved: every run's rows holding them."""
     shown = Shown(ev)
     for pk, scope, topic_id, measure, detail in Score.objects.filter(run__evaluation=ev).values_list(
         "pk", "scope", "topic_id", "measure", "detail"
@@ -75,11 +82,12 @@ class _Elsewhere:
 
 
 def _migrate(sql):
-    if not sql or connection.vendor != "postgresql":  # (SQLite's schema editor refuses a test's transaction)
-        MIGRATION.move_counts(apps, _Elsewhere())
-        return
-    with connection.schema_editor() as editor:
-        MIGRATION.move_counts(apps, editor)
+    for module, name in MIGRATIONS:
+        if not sql or connection.vendor != "postgresql":  # (SQLite's schema editor refuses a test's transaction)
+            getattr(module, name)(apps, _Elsewhere())
+            continue
+        with connection.schema_editor() as editor:
+            getattr(module, name)(apps, editor)
 
 
 def _check_reads_as_before_and_migrates_back(ev, organizer, sql=True):
@@ -88,6 +96,7 @@ def _check_reads_as_before_and_migrates_back(ev, organizer, sql=True):
     _to_old_shape(ev)
     assert Score.objects.filter(run__evaluation=ev, scope=Score.QUESTION, detail__has_key="pool").exists()
     assert Score.objects.filter(run__evaluation=ev, scope=Score.RUN, detail__has_key="pool_items").exists()
+    assert Score.objects.filter(run__evaluation=ev, scope=Score.RUN, detail__has_key="unjudged_questions").exists()
     assert _shown(ev, organizer) == shown
     _migrate(sql)
     assert _stored(ev) == new
@@ -167,3 +176,49 @@ def test_a_live_pass_rewrites_only_the_rows_of_runs_whose_numbers_changed():
     assert after.keys() == before.keys()
     rewritten = {key[0] for key in before if after[key] != before[key]}
     assert rewritten and rewritten <= holders  # (before issue 32's move every run's rows were rewritten)
+
+
+def test_a_runs_lists_of_unjudged_and_left_out_questions_are_made_from_each_questions_flags(make_user):
+    """Every run's "score" showed the evaluation's unjudged questions (an item unjudged, or an answer of a judged run
+    no pool item holds) and its left-out ones (a list question judged to have no correct answer); the rows no longer
+    hold the lists (a live pass rewrote them in every run), each question's flags do, and the lists read as before
+    and follow a live pass: a question fully judged leaves the unjudged list, and its emptiness is shown then."""
+    organizer = make_user("org", "organizer")
+    ev = trec2007_sized(slug="pool-flags", series=3, questions=18, runs=3, seed=8)
+    judgments = Judgment.objects.filter(evaluation=ev, kind="instance").order_by("id")
+    lists = judgments.filter(topic__kind="LIST").select_related("topic", "assessor", "item")
+    empty = lists.first().topic  # every answer incorrect: no correct answer, its score left out of the series
+    judgments.filter(topic=empty).update(value={"label": "incorrect", "answer_class": None})
+    last = judgments.filter(topic=empty).last()
+    judgments.filter(pk=last.pk).delete()  # ... once its last answer is judged
+    factoid = judgments.filter(topic__kind="FACTOID").last().topic
+    run = Run.objects.filter(evaluation=ev).order_by("tag").first()
+    RunEntry.objects.create(run=run, topic=factoid, line_no=9999, docid="XIE19990101.0001", text="not pooled")
+    rescore_evaluation(ev.id)
+
+    def shown_lists():
+        details = [run_judging(r).as_dict() for r in Run.objects.filter(evaluation=ev)]
+        assert all(d == details[0] for d in details)  # (the same in every run)
+        tree = score_tree(ev)
+        left_out = {tag: t["run_detail"]["left_out_questions"] for tag, t in tree.items()}
+        assert len(set(map(tuple, left_out.values()))) == 1
+        return details[0]["unjudged_questions"], next(iter(left_out.values()))
+
+    assert shown_lists() == (sorted([empty.ident, factoid.ident]), [])
+    assert not Score.objects.filter(run__evaluation=ev, scope=Score.RUN, detail__has_key="unjudged_questions").exists()
+    assert PoolCount.objects.get(topic=factoid).unpooled == 1
+    _check_reads_as_before_and_migrates_back(ev, organizer)
+
+    save_judgment(
+        last.assessor,
+        topic=empty,
+        kind="instance",
+        role=last.role,
+        value={"label": "incorrect", "answer_class": None},
+        expected_version=0,
+        item=last.item,
+    )
+    assert rescore_stale_topics(ev.id) >= 1
+    assert shown_lists() == ([factoid.ident], [empty.ident])
+    assert PoolCount.objects.get(topic=empty).left_out
+    _check_reads_as_before_and_migrates_back(ev, organizer, sql=False)

@@ -77,12 +77,13 @@ def test_unjudged_scores_zero_and_completeness_shows_it():
     run_a = _scores(t["runA"], "run")
     assert run_a["score"].value == 0.0
     assert run_a["judged"].value == 0.0
-    # nothing judged yet: 216.2 (S = 0 so far) is left out as unjudged, not as an empty final answer set
-    assert run_a["score"].detail["left_out_questions"] == []
-    assert run_a["score"].detail["unjudged_questions"] == ["216.1", "216.2", "216.3", "217.1", "217.2"]
-    # (the pool counts are stored once per question and shown in the run's detail as before: scoring.pool_counts)
+    # (the pool counts and the question lists are stored once per question and shown in the run's detail as
+    # before: scoring.pool_counts)
     shown = Shown(t["evaluation"]).detail("run", None, "score", run_a["score"].detail)
     assert (shown["pool_judged"], shown["pool_items"]) == (0, 11)
+    # nothing judged yet: 216.2 (S = 0 so far) is left out as unjudged, not as an empty final answer set
+    assert shown["left_out_questions"] == []
+    assert shown["unjudged_questions"] == ["216.1", "216.2", "216.3", "217.1", "217.2"]
 
 
 def test_stale_question_recomputed_for_every_run_and_marks_cleared():

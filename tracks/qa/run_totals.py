@@ -3,14 +3,17 @@
 A run's rows (score, one mean per question type, NIL precision and recall, judged share, judging counts) are sums
 over all its series. A full rescoring adds every series up; a live pass takes the sums stored with the run's
 "score" row (detail["sums"]), subtracts the recomputed series' stored rows and adds their new ones, so it reads
-the series it changed and not every series of every run (which made a pass grow with the evaluation).
+the series it changed and not every series of every run (which made a pass grow with the evaluation). For the
+same reason the run's lists of unjudged and left-out questions are not kept here: the same in every run, one
+entry per question of the evaluation, they are made where shown from each question's stored flags
+(scoring.pool_counts).
 
 Float sums are kept exactly, as integers in units of 2**-1074 (every finite double is a whole multiple of it), and
 rounded once when a row is made: adding and subtracting is then exact, in any order, so a live pass stores the
 very numbers a full rescoring would (rounded sums drift, and would differ from a full rescoring in the last bits).
 """
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 from django.db.models import Count
 
@@ -69,11 +72,9 @@ class RunTotals:
         self.partial = 0  # series flagged for a missing question type
         self.types = {}  # question type -> [exact sum of component x questions, questions]
         self.counts = dict.fromkeys(COUNT_KEYS, 0)
-        self.left_out, self.unjudged = Counter(), Counter()
 
-    def add(self, value, detail, sign=1, lists=True):
-        """Add one series' (value, detail) to the sums, or take it away (sign -1); `lists` False leaves its
-        question lists out (a series replaced by one with the same lists: they would cancel out)."""
+    def add(self, value, detail, sign=1):
+        """Add one series' (value, detail) to the sums, or take it away (sign -1)."""
         self.series += sign
         if value is not None:
             self.value_sum += sign * exact(value)
@@ -88,10 +89,6 @@ class RunTotals:
             acc[1] += sign * n
         for k in COUNT_KEYS:
             self.counts[k] += sign * detail.get(k, 0)
-        if not lists:
-            return
-        for qs, key in ((self.left_out, "left_out_questions"), (self.unjudged, "unjudged_questions")):
-            qs.update({q: sign for q in detail.get(key, ())})
 
     def to_json(self):
         return {
@@ -114,8 +111,6 @@ class RunTotals:
         t.types = {qtype: [int(s, 16), n] for qtype, (s, n) in sums["types"].items()}
         # (sums stored before the pool counts moved to scoring.models.PoolCount hold them too: left out)
         t.counts.update((k, n) for k, n in sums["counts"].items() if k in t.counts)
-        t.left_out = Counter(detail.get("left_out_questions", ()))
-        t.unjudged = Counter(detail.get("unjudged_questions", ()))
         return t
 
     def rows(self, run_id):
@@ -131,8 +126,6 @@ class RunTotals:
                 {
                     "series": self.series,
                     "partial_series": self.partial,
-                    "left_out_questions": sorted(self.left_out.elements()),
-                    "unjudged_questions": sorted(self.unjudged.elements()),
                     **judging,
                     "sums": self.to_json(),
                 },
@@ -180,16 +173,6 @@ def full_run_rows(run_ids, series_details):
     return [row for run_id in run_ids for row in totals[run_id].rows(run_id)]
 
 
-def _same_lists(detail, other):
-    """Whether two details of one series hold the same question lists (most passes leave them as they were):
-    taking one's away and adding the other's then changes nothing, and costs a Counter update per question."""
-    return (
-        detail is not None
-        and other is not None
-        and all(detail.get(key, ()) == other.get(key, ()) for key in ("left_out_questions", "unjudged_questions"))
-    )
-
-
 def live_run_rows(run_ids, series_ids, new_series, stored_series=None):
     """Run-level rows after a live pass recomputed `series_ids` ({(run, series): (value, detail)} in `new_series`):
     each run's stored sums minus the series' stored rows plus their new ones (`stored_series`, [(run, series,
@@ -230,10 +213,10 @@ def live_run_rows(run_ids, series_ids, new_series, stored_series=None):
             again.append(run_id)
             continue
         before, after = old[run_id], new[run_id]
-        for sid, (value, detail) in before.items():
-            totals.add(value, detail, sign=-1, lists=not _same_lists(detail, after.get(sid, (None, None))[1]))
-        for sid, (value, detail) in after.items():
-            totals.add(value, detail, lists=not _same_lists(before.get(sid, (None, None))[1], detail))
+        for value, detail in before.values():
+            totals.add(value, detail, sign=-1)
+        for value, detail in after.values():
+            totals.add(value, detail)
         rows += totals.rows(run_id)
     if again:
         every = {key: vd for key, vd in new_series.items() if key[0] in again}

@@ -8,7 +8,9 @@ run's questions of that type), "nil_precision", "nil_recall" and "judged" (share
 Every question's detail also says how far its judging has got ("unpooled" answers of judged runs, "unjudged"),
 summed per series and in the run's "score" detail, which reports show. How many of its pool items are judged is
 stored once per question (ScoreBatch.pool_counts, scoring.pool_counts), not in every run's rows: it changes with
-every save, and most runs' scores do not.
+every save, and most runs' scores do not. So are its unpooled answers and whether its score is left out, from
+which readers make a run's lists of unjudged and left-out questions (the same in every run, and as long as the
+evaluation: a live pass rewrote them in every run's row).
 """
 
 import json
@@ -156,7 +158,9 @@ def score_questions(evaluation, questions, qids, run_ids):
         judged = sum(1 for i, _, _ in items[q] if i in official)
         pooled, q_unpooled = len(items[q]), unpooled[q]
         unjudged = judged < pooled or q_unpooled > 0
-        pools[q] = (judged, pooled)
+        # (left out: a list question whose final answer set is empty, the same in every run's row)
+        left_out = any(result.detail.get("left_out") for result in per_run.values())
+        pools[q] = (judged, pooled, q_unpooled, left_out)
         for run_id, result in per_run.items():
             detail = result.detail
             detail["unpooled"] = q_unpooled
