@@ -8,10 +8,10 @@ judging share) get it back through `Shown`: a question row's "pool": [judged, it
 in the run's "sums" counts too), in the key order PostgreSQL's jsonb gives, so what they show is what they showed.
 Rows that hold the counts themselves (other tracks', or stored before the counts moved) are shown as stored.
 
-The same goes for a run's lists of unjudged and left-out questions ("unjudged_questions", "left_out_questions" of
-its "score" row): the same in every run, one entry per question of the evaluation, they are made here from each
-question's stored flags (its answers not pooled yet, its score left out) instead of being rewritten in every run's
-row by every live pass.
+The same goes for the lists of unjudged and left-out questions ("unjudged_questions", "left_out_questions") of a
+series' and a run's "score" row: the same in every run (a run's with one entry per question of the evaluation),
+they are made here from each question's stored flags (its answers not pooled yet, its score left out) instead of
+being rewritten in every run's rows by every live pass.
 """
 
 from django.db import connection
@@ -56,15 +56,22 @@ def _jsonb_order(detail):
     return dict(sorted(detail.items(), key=lambda kv: (len(kv[0].encode()), kv[0].encode())))
 
 
-def _with(detail, added):
+def _with(detail, added, before="unpooled"):
+    """detail | added, the added keys where the scorer wrote them: before the key `before` (elsewhere than on
+    PostgreSQL, whose jsonb orders keys itself)."""
     if connection.vendor == "postgresql":
         return _jsonb_order(detail | added)
     out = {}
     for key, value in detail.items():
-        if key == "unpooled":
+        if key == before:
             out.update(added)
         out[key] = value
     return out
+
+
+def _named(lists):
+    left_out, unjudged = lists
+    return {"left_out_questions": sorted(left_out), "unjudged_questions": sorted(unjudged)}
 
 
 class Shown:
@@ -81,39 +88,46 @@ class Shown:
         self.total = [sum(c[0] for c in self.counts.values()), sum(c[1] for c in self.counts.values())]
         self._series = self._lists = None
 
+    def _read_topics(self):
+        """Per series (or a question standing alone): its counts summed and its lists; and the run's lists, made
+        when a series or run row is first shown. A list holds the idents of the counted questions not fully judged
+        ("unjudged_questions"), or of those whose score is left out once they are ("left_out_questions"), sorted
+        as text, as the QA scorer made them when each row held them."""
+        self._series, lists = {}, {}
+        every = ([], [])
+        for tid, parent, ident in Topic.objects.filter(evaluation=self.evaluation).values_list(
+            "id", "parent_id", "ident"
+        ):
+            if tid not in self.counts:
+                continue
+            judged, items = self.counts[tid]
+            sums = self._series.setdefault(parent or tid, [0, 0])
+            sums[0] += judged
+            sums[1] += items
+            not_judged, out = self.flags[tid]
+            if not_judged or out:
+                which = 1 if not_judged else 0
+                lists.setdefault(parent or tid, ([], []))[which].append(ident)
+                every[which].append(ident)
+        self._lists = {key: _named(found) for key, found in lists.items()}
+        self._lists[None] = _named(every)
+
     @property
     def series(self):
         """{series (or a question standing alone): [judged, items]}, read when a series row is first shown."""
         if self._series is None:
-            self._series = {}
-            for tid, parent in Topic.objects.filter(evaluation=self.evaluation).values_list("id", "parent_id"):
-                if tid in self.counts:
-                    judged, items = self.counts[tid]
-                    sums = self._series.setdefault(parent or tid, [0, 0])
-                    sums[0] += judged
-                    sums[1] += items
+            self._read_topics()
         return self._series
 
-    @property
-    def lists(self):
-        """{"left_out_questions": [...], "unjudged_questions": [...]} of a run, as the QA scorer made them before
-        they moved here: the idents of the counted questions not fully judged, and of those whose score is left out
-        once they are, sorted as text. Read when a run's score is first shown."""
+    def lists(self, series=None):
+        """{"left_out_questions": [...], "unjudged_questions": [...]} of a series (None: of a run)."""
         if self._lists is None:
-            idents = Topic.objects.filter(id__in=list(self.flags)).values_list("id", "ident")
-            unjudged, left_out = [], []
-            for tid, ident in idents:
-                not_judged, out = self.flags[tid]
-                if not_judged:
-                    unjudged.append(ident)
-                elif out:
-                    left_out.append(ident)
-            self._lists = {"left_out_questions": sorted(left_out), "unjudged_questions": sorted(unjudged)}
-        return self._lists
+            self._read_topics()
+        return self._lists.get(series) or _named(([], []))
 
     def detail(self, scope, topic_id, measure, detail):
-        """The detail as shown: with the counts (and a run's lists) where the row's scorer left them to PoolCount
-        (a QA row: it has "unpooled" but no count of its own)."""
+        """The detail as shown: with the counts (and a series' or run's lists) where the row's scorer left them to
+        PoolCount (a QA row: it has "unpooled" but no count of its own)."""
         if not self.counts or measure != "score" or not isinstance(detail, dict) or "unpooled" not in detail:
             return detail
         if scope == Score.QUESTION:
@@ -121,8 +135,11 @@ class Shown:
             if found is None or "pool" in detail:
                 return detail
             return _with(detail, {"pool": list(found)})
-        if scope == Score.RUN and "unjudged_questions" not in detail:
-            detail = _with(detail, self.lists)
+        if "unjudged_questions" not in detail:
+            if scope == Score.RUN:
+                detail = _with(detail, self.lists())
+            else:
+                detail = _with(detail, self.lists(topic_id), before="sums")
         if "pool_items" in detail:
             return detail
         sums = self.series.get(topic_id) if scope == Score.SERIES else self.total

@@ -1,8 +1,8 @@
 """Each question's pool counts are stored once (scoring.models.PoolCount), not in every run's question, series and
 run rows (issue 32: they changed with every save, so a live pass rewrote every run's rows). Whatever reads them
 must show what it showed when the rows held them: the API's scores (byte for byte), `score --json`'s tree, the
-judging share, every run's report and its status. The same goes for each run's lists of unjudged and left-out
-questions, made from each question's stored flags since (PoolCount.unpooled, .left_out). The old shape is made
+judging share, every run's report and its status. The same goes for each series' and run's lists of unjudged and
+left-out questions, made from each question's stored flags since (PoolCount.unpooled, .left_out). The old shape is made
 from the new one by putting what is shown back into the rows (what the scorer stored before:
 tests/test_scoring_full_unchanged.py checks the shown rows against the rows the old scorer stored), and the
 migrations must turn it back into the new shape exactly."""
@@ -93,10 +93,12 @@ def _migrate(sql):
 def _check_reads_as_before_and_migrates_back(ev, organizer, sql=True):
     new, shown = _stored(ev), _shown(ev, organizer)
     assert new[1] and not Score.objects.filter(run__evaluation=ev, detail__has_key="pool").exists()
+    assert not Score.objects.filter(run__evaluation=ev, detail__has_key="unjudged_questions").exists()
     _to_old_shape(ev)
     assert Score.objects.filter(run__evaluation=ev, scope=Score.QUESTION, detail__has_key="pool").exists()
     assert Score.objects.filter(run__evaluation=ev, scope=Score.RUN, detail__has_key="pool_items").exists()
-    assert Score.objects.filter(run__evaluation=ev, scope=Score.RUN, detail__has_key="unjudged_questions").exists()
+    for scope in (Score.SERIES, Score.RUN):
+        assert Score.objects.filter(run__evaluation=ev, scope=scope, detail__has_key="unjudged_questions").exists()
     assert _shown(ev, organizer) == shown
     _migrate(sql)
     assert _stored(ev) == new
@@ -179,7 +181,7 @@ def test_a_live_pass_rewrites_only_the_rows_of_runs_whose_numbers_changed():
 
 
 def test_a_runs_lists_of_unjudged_and_left_out_questions_are_made_from_each_questions_flags(make_user):
-    """Every run's "score" showed the evaluation's unjudged questions (an item unjudged, or an answer of a judged run
+    """Every run's and series' "score" showed its unjudged questions (an item unjudged, or an answer of a judged run
     no pool item holds) and its left-out ones (a list question judged to have no correct answer); the rows no longer
     hold the lists (a live pass rewrote them in every run), each question's flags do, and the lists read as before
     and follow a live pass: a question fully judged leaves the unjudged list, and its emptiness is shown then."""
@@ -202,9 +204,14 @@ def test_a_runs_lists_of_unjudged_and_left_out_questions_are_made_from_each_ques
         tree = score_tree(ev)
         left_out = {tag: t["run_detail"]["left_out_questions"] for tag, t in tree.items()}
         assert len(set(map(tuple, left_out.values()))) == 1
-        return details[0]["unjudged_questions"], next(iter(left_out.values()))
+        series = {tag: t["series"][empty.parent.ident]["detail"] for tag, t in tree.items()}
+        in_series = {(tuple(d["unjudged_questions"]), tuple(d["left_out_questions"])) for d in series.values()}
+        assert len(in_series) == 1
+        return details[0]["unjudged_questions"], next(iter(left_out.values())), *next(iter(in_series))
 
-    assert shown_lists() == (sorted([empty.ident, factoid.ident]), [])
+    same_series = factoid.parent_id == empty.parent_id
+    unjudged_in_series = tuple(sorted([empty.ident] + [factoid.ident] * same_series))
+    assert shown_lists() == (sorted([empty.ident, factoid.ident]), [], unjudged_in_series, ())
     assert not Score.objects.filter(run__evaluation=ev, scope=Score.RUN, detail__has_key="unjudged_questions").exists()
     assert PoolCount.objects.get(topic=factoid).unpooled == 1
     _check_reads_as_before_and_migrates_back(ev, organizer)
@@ -219,6 +226,6 @@ def test_a_runs_lists_of_unjudged_and_left_out_questions_are_made_from_each_ques
         item=last.item,
     )
     assert rescore_stale_topics(ev.id) >= 1
-    assert shown_lists() == ([factoid.ident], [empty.ident])
+    assert shown_lists() == ([factoid.ident], [empty.ident], (factoid.ident,) * same_series, (empty.ident,))
     assert PoolCount.objects.get(topic=empty).left_out
     _check_reads_as_before_and_migrates_back(ev, organizer, sql=False)

@@ -1,14 +1,15 @@
-"""What a QA question's rows repeat in every run moves from the runs' "score" rows into PoolCount (issue 32).
+"""What QA's series and run rows repeat in every run moves into PoolCount (issue 32).
 
-Each run's "score" row held the lists of the evaluation's unjudged and left-out questions ("unjudged_questions",
-"left_out_questions"), the same in every run and one entry per question of the evaluation, so every live pass read,
-rewrote and stored them for every run whatever the size of its change. Now PoolCount keeps, per question, what the
-lists are made of (its unjudged answers of judged runs not pooled yet, "unpooled", and whether its score is left out,
-"left_out"; unjudged is judged < items or unpooled > 0), and scoring.pool_counts shows the lists where they were.
+Each series' and each run's "score" row held the lists of the unjudged and left-out questions ("unjudged_questions",
+"left_out_questions"), the same in every run (a run's with one entry per question of the evaluation), so every
+live pass read, rewrote and stored them for every run whatever the size of its change. Now PoolCount keeps, per
+question, what the lists are made of (its answers of judged runs not pooled yet, "unpooled", and whether its score
+is left out, "left_out"; unjudged is judged < items or unpooled > 0), and scoring.pool_counts shows the lists where
+they were.
 
-Forward: the flags from each question's stored row (the same in every run's), then the lists leave QA's run rows
-(those whose detail holds "unpooled"). Backward: the columns go; the older code's runs' lists are incomplete until
-the evaluation is rescored (`rescore`).
+Forward: the flags from each question's stored row (the same in every run's), then the lists leave QA's series and
+run rows (those whose detail holds "unpooled"). Backward: the columns go; the older code's lists are incomplete
+until the evaluation is rescored (`rescore`).
 """
 
 from django.db import migrations, models
@@ -21,7 +22,7 @@ MOVE_SQL = """
           ORDER BY topic_id, id) q
     WHERE q.topic_id = p.topic_id;
     UPDATE scoring_score SET detail = detail - 'unjudged_questions' - 'left_out_questions'
-    WHERE scope = 'run' AND measure = 'score' AND detail ? 'unpooled'
+    WHERE scope IN ('series', 'run') AND measure = 'score' AND detail ? 'unpooled'
 """
 
 
@@ -34,7 +35,7 @@ def move_flags(apps, schema_editor):
     Score = apps.get_model("scoring", "Score")
     PoolCount = apps.get_model("scoring", "PoolCount")
     seen = set()
-    for score in Score.objects.filter(measure="score", scope__in=("question", "run")).order_by("id"):
+    for score in Score.objects.filter(measure="score").order_by("id"):
         detail = score.detail
         if not isinstance(detail, dict) or "unpooled" not in detail:
             continue

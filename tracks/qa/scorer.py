@@ -9,8 +9,8 @@ Every question's detail also says how far its judging has got ("unpooled" answer
 summed per series and in the run's "score" detail, which reports show. How many of its pool items are judged is
 stored once per question (ScoreBatch.pool_counts, scoring.pool_counts), not in every run's rows: it changes with
 every save, and most runs' scores do not. So are its unpooled answers and whether its score is left out, from
-which readers make a run's lists of unjudged and left-out questions (the same in every run, and as long as the
-evaluation: a live pass rewrote them in every run's row).
+which readers make a series' and a run's lists of unjudged and left-out questions (the same in every run, and a
+run's as long as the evaluation: a live pass rewrote them in every run's rows).
 """
 
 import json
@@ -355,15 +355,14 @@ def _new_acc():
     acc = {
         "values": defaultdict(lambda: [0, 0]),
         "left_out": 0,
-        "left_out_questions": [],
-        "unjudged_questions": [],
         "ids": defaultdict(lambda: [0, 0]),
     }
     return acc | dict.fromkeys(COUNTS, 0)
 
 
-def _add_question(acc, kind, value, detail, ident, tid, sign=1):
-    """Add one question's stored or new (value, detail) to a series' accumulator, or take it away (sign -1)."""
+def _add_question(acc, kind, value, detail, tid, sign=1):
+    """Add one question's stored or new (value, detail) to a series' accumulator, or take it away (sign -1). (Which
+    questions are unjudged or left out is not listed here: the same in every run, scoring.pool_counts shows it.)"""
     if value is None:
         acc["left_out"] += sign
     else:
@@ -374,15 +373,6 @@ def _add_question(acc, kind, value, detail, ident, tid, sign=1):
     ids[0] += sign
     ids[1] += sign * tid
     unjudged = bool(detail.get("unjudged"))
-    for flagged, key in (
-        (detail.get("left_out") and not unjudged, "left_out_questions"),  # an empty final answer set only counts
-        (unjudged, "unjudged_questions"),  # once judging is done
-    ):
-        if flagged:
-            if sign > 0:
-                acc[key].append(ident)
-            else:
-                acc[key].remove(ident)  # (ValueError: the stored sums do not hold it; series_partials falls back)
     acc["unpooled"] += sign * detail.get("unpooled", 0)
     acc["questions"] += sign
     acc["questions_judged"] += sign * (not unjudged)
@@ -413,8 +403,6 @@ def _acc_from_series(detail):
     for kind, (n, id_sum) in sums["ids"].items():
         acc["ids"][kind] = [n, id_sum]
     acc["left_out"] = sums["left_out"]
-    acc["left_out_questions"] = list(detail.get("left_out_questions", ()))
-    acc["unjudged_questions"] = list(detail.get("unjudged_questions", ()))
     for k in COUNTS:
         acc[k] = detail.get(k, 0)
     return acc
@@ -486,10 +474,7 @@ def series_partials(questions, run_ids, series_ids, qids, series_rows):
         key = (run_id, info["series"])
         if info["series"] in bad:
             continue
-        try:
-            _add_question(out[key], info["kind"], value, detail, info["ident"], q, sign=-1)
-        except ValueError:
-            bad.add(info["series"])
+        _add_question(out[key], info["kind"], value, detail, q, sign=-1)
     others = {sid: [q for q in questions.series_questions[sid] if q not in qids] for sid in series_ids}
     for sid in series_ids:  # what is left must be exactly the other questions' rows
         if sid not in bad:
@@ -513,10 +498,10 @@ def stored_series_partials(run_ids, topic_ids):
         return out
     rows = Score.objects.filter(run_id__in=run_ids, scope=Score.QUESTION, measure="score", topic_id__in=topic_ids)
     if connection.vendor != "postgresql":
-        for run_id, tid, series, kind, ident, value, detail in rows.values_list(
-            "run_id", "topic_id", "topic__parent_id", "topic__kind", "topic__ident", "value", "detail"
+        for run_id, tid, series, kind, value, detail in rows.values_list(
+            "run_id", "topic_id", "topic__parent_id", "topic__kind", "value", "detail"
         ):
-            _add_question(out[(run_id, series or tid)], kind, value, detail, ident, tid)
+            _add_question(out[(run_id, series or tid)], kind, value, detail, tid)
         return out
     sql = f"""
         SELECT s.run_id, coalesce(t.parent_id, t.id), t.kind,
@@ -525,9 +510,7 @@ def stored_series_partials(run_ids, topic_ids):
                count(*) FILTER (WHERE s.detail->>'nil_returned' = 'true'),
                count(*) FILTER (WHERE s.detail->>'nil_correct' = 'true'),
                count(*) FILTER (WHERE s.detail->>'nil_question' = 'true'),
-               array_agg(t.ident) FILTER (WHERE s.detail->>'left_out' = 'true'
-                                            AND s.detail->>'unjudged' IS DISTINCT FROM 'true'),
-               array_agg(t.ident) FILTER (WHERE s.detail->>'unjudged' = 'true'),
+               count(*) FILTER (WHERE s.detail->>'unjudged' = 'true'),
                coalesce(sum((s.detail->>'unpooled')::int), 0), count(*), sum(t.id)::bigint
         FROM "{Score._meta.db_table}" s JOIN "{Topic._meta.db_table}" t ON t.id = s.topic_id
         WHERE s.run_id = ANY(%s) AND s.scope = 'question' AND s.measure = 'score' AND s.topic_id = ANY(%s)
@@ -551,7 +534,6 @@ def stored_series_partials(run_ids, topic_ids):
         nil_ret,
         nil_cor,
         nil_q,
-        left_out,
         unjudged,
         unpooled,
         questions,
@@ -566,11 +548,9 @@ def stored_series_partials(run_ids, topic_ids):
         ids[0] += questions
         ids[1] += id_sum
         acc["left_out"] += nulls
-        acc["left_out_questions"].extend(left_out or ())
-        acc["unjudged_questions"].extend(unjudged or ())
         acc["unpooled"] += unpooled
         acc["questions"] += questions
-        acc["questions_judged"] += questions - len(unjudged or ())
+        acc["questions_judged"] += questions - unjudged
         acc["entries"] += entries
         acc["judged"] += judged
         acc["nil_returned"] += nil_ret
@@ -585,14 +565,12 @@ def series_results(questions, question_values, weights, partials=None):
     accs = partials if partials is not None else defaultdict(_new_acc)
     for (run_id, q), (value, detail) in question_values.items():
         info = questions.info[q]
-        _add_question(accs[(run_id, info["series"])], info["kind"], value, detail, info["ident"], q)
+        _add_question(accs[(run_id, info["series"])], info["kind"], value, detail, q)
     out = {}
     for key, acc in accs.items():
         sums = {kind: (run_totals.rounded(total), n) for kind, (total, n) in acc["values"].items() if n}
         s = combine.series_score_from_sums(sums, weights, acc["left_out"])
         extra = {k: acc[k] for k in COUNTS}
-        extra["left_out_questions"] = sorted(acc["left_out_questions"])
-        extra["unjudged_questions"] = sorted(acc["unjudged_questions"])
         extra["sums"] = _sums_json(acc)
         out[key] = (s, extra)
     return out
