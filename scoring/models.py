@@ -56,8 +56,9 @@ class PoolCount(models.Model):
 
     With it, what else about the question is the same in every run's rows and was repeated in each run's score:
     the answers of judged runs no pool item holds yet, and whether its score is left out (a list question whose
-    final answer set is empty). From them readers make a run's lists of unjudged and left-out questions, one
-    entry per question of the evaluation, which every live pass rewrote in every run's row before."""
+    final answer set is empty). From them readers make a series' and a run's lists of unjudged and left-out
+    questions (a run's with one entry per question of the evaluation), which every live pass rewrote in every
+    run's rows before."""
 
     topic = models.OneToOneField("pooling.Topic", primary_key=True, on_delete=models.CASCADE, related_name="+")
     evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="+")

@@ -60,9 +60,9 @@ class Questions:
             ids = list(topic_ids)
             series = {parent or tid for tid, parent in topics.filter(id__in=ids).values_list("id", "parent_id")}
             topics = topics.filter(Q(id__in=series) | Q(parent_id__in=series))
-        for tid, parent_id, kind, ident, data in topics.values_list("id", "parent_id", "kind", "ident", "data"):
+        for tid, parent_id, kind, data in topics.values_list("id", "parent_id", "kind", "data"):
             if kind in qtypes or (not qtypes and kind != "series"):
-                self.info[tid] = {"series": parent_id or tid, "kind": kind, "ident": ident, "data": data}
+                self.info[tid] = {"series": parent_id or tid, "kind": kind, "data": data}
         self.series_questions = defaultdict(list)
         for tid, info in self.info.items():
             self.series_questions[info["series"]].append(tid)
