@@ -159,6 +159,22 @@ def as_text(value):
     return json.dumps(value)
 
 
+def key_texts(queryset, fields, keys):
+    """queryset.values_list(*fields, then each of `keys` of its jsonb `value` as text), as PostgreSQL's ->> gives
+    it (as_text): pulled out by the database there. Elsewhere (the demo's SQLite) the values are read and the keys
+    taken in Python: SQLite's JSON functions give a JSON null as 'null' and a number as a number."""
+    from django.db import connection
+    from django.db.models.fields.json import KT
+
+    if connection.vendor == "postgresql":
+        names = {f"k{i}": KT(f"value__{key}") for i, key in enumerate(keys)}
+        return list(queryset.annotate(**names).values_list(*fields, *names))
+    return [
+        (*row, *(as_text(value.get(key)) if isinstance(value, dict) else None for key in keys))
+        for *row, value in queryset.values_list(*fields, "value")
+    ]
+
+
 def official_values(topic_ids, kind):
     """{subject id: value} for the given topics; subject is the item id, or the nugget id for nugget kinds."""
     source = _SOURCE.get()
@@ -199,7 +215,6 @@ def official_fields(topic_ids, kind, *keys):
     """official_values in bulk for scoring: {subject id: (value[key] as text or None, ...)} for the given
     top-level keys, pulled out by the database so no JSON is decoded in Python (tens of thousands of
     judgments per rescoring). Same precedence as official_values."""
-    from django.db.models.fields.json import KT
 
     source = _SOURCE.get()
     precedence = _PRECEDENCE
@@ -214,12 +229,10 @@ def official_fields(topic_ids, kind, *keys):
         if rows is not None:
             return {subject: tuple(as_text(value.get(key)) for key in keys) for subject, value in dict(rows).items()}
     # (WithoutVoter changes only the votes: the official fields)
-    names = {f"k{i}": KT(f"value__{key}") for i, key in enumerate(keys)}
-    rows = (
-        Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(precedence))
-        .order_by()
-        .annotate(**names)
-        .values_list("id", "item_id", "nugget_id", "role", *names)
+    rows = key_texts(
+        Judgment.objects.filter(topic_id__in=list(topic_ids), kind=kind, role__in=list(precedence)).order_by(),
+        ("id", "item_id", "nugget_id", "role"),
+        keys,
     )
     best = {}
     earlier = pre_reveal_values(topic_ids, (kind,))
@@ -235,17 +248,15 @@ def official_fields(topic_ids, kind, *keys):
 def nugget_vote_sets(topic_ids):
     """Both readings of the nugget votes in one query: ({nugget id: official vote}, {nugget id: [every vote]}),
     i.e. official_values(topic_ids, "nugget_vote") reduced to the vote, and nugget_votes(topic_ids)."""
-    from django.db.models.fields.json import KT
 
     source = _SOURCE.get()
     if source != OFFICIAL:
         return _vote_sets_under(source, topic_ids)
     official, votes = {}, {}
-    rows = (
-        Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS)
-        .order_by()
-        .annotate(vote=KT("value__vote"))
-        .values_list("id", "nugget_id", "kind", "role", "vote")
+    rows = key_texts(
+        Judgment.objects.filter(topic_id__in=list(topic_ids), kind__in=VOTE_KINDS).order_by(),
+        ("id", "nugget_id", "kind", "role"),
+        ("vote",),
     )
     best = {}
     for pk, nugget_id, kind, role, vote in rows:

@@ -4,7 +4,7 @@ runs under it. Reading only: nothing here writes a judgment or a score."""
 from django.db import connection
 
 from assess.models import Judgment
-from assess.official import VOTE_KINDS, official_by_subject
+from assess.official import VOTE_KINDS, key_texts, official_by_subject
 from scoring.models import SetJudgment
 
 
@@ -40,16 +40,14 @@ class SetReading:
 
     def fields(self, topic_ids, kind, keys):
         """assess.official.official_fields under this set: the values' top-level keys as text, from the database."""
-        from django.db.models.fields.json import KT
-
         if kind not in self.kinds():
             return None
-        names = {f"k{i}": KT(f"value__{key}") for i, key in enumerate(keys)}
-        rows = (
-            SetJudgment.objects.filter(judgment_set_id=self.judgment_set_id, topic_id__in=list(topic_ids), kind=kind)
-            .order_by("id")
-            .annotate(**names)
-            .values_list("item_id", "nugget_id", *names)
+        rows = key_texts(
+            SetJudgment.objects.filter(
+                judgment_set_id=self.judgment_set_id, topic_id__in=list(topic_ids), kind=kind
+            ).order_by("id"),
+            ("item_id", "nugget_id"),
+            keys,
         )
         return {item_id if item_id is not None else nugget_id: tuple(fields) for item_id, nugget_id, *fields in rows}
 

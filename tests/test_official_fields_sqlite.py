@@ -1,0 +1,57 @@
+"""The official judgments' fields as scoring reads them (assess.official.official_fields, nugget_vote_sets, a
+judgment set's fields) on the embedded demo's SQLite database: what PostgreSQL's ->> gives, a JSON null as None
+and a number as its text. SQLite's JSON functions gave 'null' for a list instance's empty answer class, so every
+correct instance not put in a class counted as one class "null" and the demo's list scores were too low. Run in a
+separate process against a fresh SQLite file (the test session's database is PostgreSQL)."""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from config import patience
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = """
+import django, json
+django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from assess.models import Judgment
+from assess.official import as_text, nugget_vote_sets, official_fields, official_values
+from pooling.models import Topic
+from tracks.qa.synthetic import trec2007_sized
+
+ev = trec2007_sized(slug="sqlite-fields", series=2, questions=10, runs=2, seed=3)
+lists = Judgment.objects.filter(evaluation=ev, kind="instance", topic__kind="LIST")
+# correct instances not put in a class yet, and a number where text is usual: as a hand-edited import may hold
+unclassed = list(lists.filter(value__label="globally-correct").values_list("pk", flat=True)[:3])
+Judgment.objects.filter(pk__in=unclassed).update(value={"label": "globally-correct", "answer_class": None})
+numbered = lists.exclude(pk__in=unclassed).first()
+Judgment.objects.filter(pk=numbered.pk).update(value={"label": "incorrect", "answer_class": 7})
+topics = list(Topic.objects.filter(evaluation=ev).values_list("pk", flat=True))
+read = official_fields(topics, "instance", "label", "answer_class")
+expected = {
+    subject: (as_text(value.get("label")), as_text(value.get("answer_class")))
+    for subject, value in official_values(topics, "instance").items()
+}
+official, votes = nugget_vote_sets(topics)
+expected_votes = {n: as_text(v.get("vote")) for n, v in official_values(topics, "nugget_vote").items()}
+print(json.dumps({
+    "same": read == expected,
+    "unclassed": [read[j.item_id] for j in Judgment.objects.filter(pk__in=unclassed)],
+    "numbered": read[numbered.item_id],
+    "votes_same": official == expected_votes and bool(votes),
+}))
+"""
+
+
+def test_the_demos_sqlite_reads_official_fields_as_postgresql_does(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "TEST_DATABASE_NAME")}
+    env |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}", "DJANGO_SETTINGS_MODULE": "config.settings"}
+    done = patience.run([sys.executable, "-c", SCRIPT], 300, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["unclassed"] and all(fields == ["globally-correct", None] for fields in out["unclassed"])
+    assert out["numbered"] == ["incorrect", "7"]
+    assert out["same"] and out["votes_same"]
