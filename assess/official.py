@@ -215,7 +215,6 @@ def official_fields(topic_ids, kind, *keys):
     """official_values in bulk for scoring: {subject id: (value[key] as text or None, ...)} for the given
     top-level keys, pulled out by the database so no JSON is decoded in Python (tens of thousands of
     judgments per rescoring). Same precedence as official_values."""
-
     source = _SOURCE.get()
     precedence = _PRECEDENCE
     if isinstance(source, str) and source in _ROLE_PRECEDENCE:
@@ -248,7 +247,6 @@ def official_fields(topic_ids, kind, *keys):
 def nugget_vote_sets(topic_ids):
     """Both readings of the nugget votes in one query: ({nugget id: official vote}, {nugget id: [every vote]}),
     i.e. official_values(topic_ids, "nugget_vote") reduced to the vote, and nugget_votes(topic_ids)."""
-
     source = _SOURCE.get()
     if source != OFFICIAL:
         return _vote_sets_under(source, topic_ids)

@@ -22,15 +22,8 @@ from scoring.models import PoolCount, Score
 FIELDS = ("judged", "items", "unpooled", "left_out")
 
 
-def _full(count):
-    """A count as stored: (judged, items) alone means nothing unpooled and nothing left out."""
-    judged, items, *flags = count
-    unpooled, left_out = (*flags, 0, False)[:2]
-    return judged, items, unpooled, bool(left_out)
-
-
 def store(evaluation, counts, question_ids, full):
-    """Write `counts` ({question: (judged, items[, unpooled, left_out])}) inside the caller's transaction: changed
+    """Write `counts` ({question: (judged, items, unpooled, left_out)}) inside the caller's transaction: changed
     or new rows only; the counts of `question_ids` (every question of the evaluation when `full`) that `counts`
     leaves out are deleted (a question no longer scored). Returns the rows written."""
     stored = PoolCount.objects.filter(evaluation=evaluation)
@@ -40,11 +33,11 @@ def store(evaluation, counts, question_ids, full):
     gone = [tid for tid in old if tid not in counts]
     if gone:
         PoolCount.objects.filter(topic_id__in=gone).delete()
-    changed = []
-    for tid, count in counts.items():
-        count = _full(count)
-        if old.get(tid) != count:
-            changed.append(PoolCount(topic_id=tid, evaluation=evaluation, **dict(zip(FIELDS, count))))
+    changed = [
+        PoolCount(topic_id=tid, evaluation=evaluation, **dict(zip(FIELDS, count)))
+        for tid, count in counts.items()
+        if old.get(tid) != tuple(count)
+    ]
     if changed:
         PoolCount.objects.bulk_create(changed, update_conflicts=True, unique_fields=["topic"], update_fields=FIELDS)
     return len(changed)
