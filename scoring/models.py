@@ -54,11 +54,12 @@ class PoolCount(models.Model):
     (issue 32). Written only by scoring.rescore.store; readers add it back where the detail showed it
     (scoring.pool_counts: "pool" of a question, "pool_judged"/"pool_items" of a series and of a run's score).
 
-    With it, what else about the question is the same in every run's rows and was repeated in each run's score:
-    the answers of judged runs no pool item holds yet, and whether its score is left out (a list question whose
-    final answer set is empty). From them readers make a series' and a run's lists of unjudged and left-out
-    questions (a run's with one entry per question of the evaluation), which every live pass rewrote in every
-    run's rows before."""
+    With it, what else about the question is the same in every run's rows and was repeated in each of them: the
+    answers of judged runs no pool item holds yet, and whether its score is left out (a list question whose final
+    answer set is empty); it is unjudged while judged < items or unpooled > 0. From them readers make a question's
+    "unpooled" and "unjudged", their sums per series and run ("unpooled", "questions_judged") and the lists of
+    unjudged and left-out questions (a run's with one entry per question of the evaluation), which live passes
+    rewrote in every run's rows before: for every save, and again when a question became fully judged."""
 
     topic = models.OneToOneField("pooling.Topic", primary_key=True, on_delete=models.CASCADE, related_name="+")
     evaluation = models.ForeignKey("pooling.Evaluation", on_delete=models.CASCADE, related_name="+")

@@ -1,17 +1,22 @@
-"""How many of each question's pool items are judged: stored once per question (scoring.models.PoolCount), shown
+"""What a question's pool says about its judging, stored once per question (scoring.models.PoolCount) and shown
 where the scores' detail showed it before issue 32.
 
-A scorer that counts per question hands {question id: (judged, items)} in ScoreBatch.pool_counts instead of
-putting the pair in every run's rows (the QA scorer). Readers of a detail (reports, `score --json`, the API, the
-judging share) get it back through `Shown`: a question row's "pool": [judged, items]; a series row's and a run's
-"score" row's "pool_judged" and "pool_items" (sums over the series' or the evaluation's counted questions, and
-in the run's "sums" counts too), in the key order PostgreSQL's jsonb gives, so what they show is what they showed.
-Rows that hold the counts themselves (other tracks', or stored before the counts moved) are shown as stored.
+A scorer that counts per question hands {question id: (judged, items, unpooled, left out)} in
+ScoreBatch.pool_counts instead of putting them in every run's rows (the QA scorer): how many of its pool items are
+judged, how many answers of judged runs no pool item holds yet, and whether its score is left out (a list question
+whose final answer set is empty); it is unjudged while judged < items or unpooled > 0. All of it is the same in
+every run, and the first three change with saves that change few runs' scores: held in every run's question, series
+and run rows, they made a live pass rewrite them all (a save changed the judged count; a question fully judged, the
+unjudged flag and the series' and runs' counts of judged questions).
 
-The same goes for the lists of unjudged and left-out questions ("unjudged_questions", "left_out_questions") of a
-series' and a run's "score" row: the same in every run (a run's with one entry per question of the evaluation),
-they are made here from each question's stored flags (its answers not pooled yet, its score left out) instead of
-being rewritten in every run's rows by every live pass.
+Readers of a detail (reports, `score --json`, the API, the judging share) get them back through `Shown`:
+- a question row's "pool": [judged, items], "unpooled" and "unjudged";
+- a series row's and a run's "score" row's "pool_judged" and "pool_items", "unpooled" and "questions_judged"
+  (sums over the series' or the evaluation's counted questions, and in the run's "sums" counts too), and their
+  lists of unjudged and left-out questions ("unjudged_questions", "left_out_questions");
+each in the key order PostgreSQL's jsonb gives, or elsewhere (SQLite keeps the text as written) where the scorer
+wrote it, so what they show is what they showed. Rows that hold these themselves (other tracks', or stored before
+they moved) are shown as stored.
 """
 
 from django.db import connection
@@ -44,27 +49,53 @@ def store(evaluation, counts, question_ids, full):
 
 
 def _jsonb_order(detail):
-    """The keys as PostgreSQL's jsonb returns them (shorter first, then by bytes); elsewhere (SQLite keeps the
-    text as written) as stored, the counts before "unpooled" as the scorer wrote them."""
+    """The keys as PostgreSQL's jsonb returns them: shorter first, then by bytes."""
     return dict(sorted(detail.items(), key=lambda kv: (len(kv[0].encode()), kv[0].encode())))
 
 
-def _with(detail, added, before="unpooled"):
-    """detail | added, the added keys where the scorer wrote them: before the key `before` (elsewhere than on
-    PostgreSQL, whose jsonb orders keys itself)."""
+def _with(detail, *groups):
+    """detail with each group's keys added ((key, {added}) pairs: before `key`, or at the end where the detail
+    lacks it or `key` is None), where the scorer wrote them; on PostgreSQL in jsonb's order. Keys the detail holds
+    already are kept as they are."""
+    groups = [(key, {k: v for k, v in added.items() if k not in detail}) for key, added in groups]
+    if not any(added for _, added in groups):
+        return detail
     if connection.vendor == "postgresql":
-        return _jsonb_order(detail | added)
+        out = dict(detail)
+        for _, added in groups:
+            out.update(added)
+        return _jsonb_order(out)
+    before = {}
+    for key, added in groups:
+        before.setdefault(key if key in detail else None, {}).update(added)
     out = {}
     for key, value in detail.items():
-        if key == before:
-            out.update(added)
+        out.update(before.get(key, ()))
         out[key] = value
+    out.update(before.get(None, ()))
     return out
 
 
-def _named(lists):
-    left_out, unjudged = lists
-    return {"left_out_questions": sorted(left_out), "unjudged_questions": sorted(unjudged)}
+class _Sums:
+    """Counts over some questions: [judged items, items, unpooled answers, questions fully judged] and the idents
+    of the unjudged and of the left-out ones."""
+
+    def __init__(self):
+        self.judged = self.items = self.unpooled = self.questions_judged = 0
+        self.unjudged, self.left_out = [], []
+
+    def add(self, ident, judged, items, unpooled, unjudged, left_out):
+        self.judged += judged
+        self.items += items
+        self.unpooled += unpooled
+        self.questions_judged += not unjudged
+        if unjudged:
+            self.unjudged.append(ident)
+        elif left_out:
+            self.left_out.append(ident)
+
+    def lists(self):
+        return {"left_out_questions": sorted(self.left_out), "unjudged_questions": sorted(self.unjudged)}
 
 
 class Shown:
@@ -72,74 +103,54 @@ class Shown:
 
     def __init__(self, evaluation):
         self.evaluation = evaluation
-        self.counts, self.flags = {}, {}
+        self.counts = {}  # question -> (judged, items, unpooled, unjudged, left_out)
         for tid, judged, items, unpooled, left_out in PoolCount.objects.filter(evaluation=evaluation).values_list(
             "topic_id", *FIELDS
         ):
-            self.counts[tid] = (judged, items)
-            self.flags[tid] = (judged < items or unpooled > 0, left_out)
-        self.total = [sum(c[0] for c in self.counts.values()), sum(c[1] for c in self.counts.values())]
-        self._series = self._lists = None
+            self.counts[tid] = (judged, items, unpooled, judged < items or unpooled > 0, left_out)
+        self._series = self._total = None
 
     def _read_topics(self):
-        """Per series (or a question standing alone): its counts summed and its lists; and the run's lists, made
-        when a series or run row is first shown. A list holds the idents of the counted questions not fully judged
+        """The counts summed per series (or a question standing alone) and over the evaluation, made when a series
+        or run row is first shown. A list holds the idents of the counted questions not fully judged
         ("unjudged_questions"), or of those whose score is left out once they are ("left_out_questions"), sorted
         as text, as the QA scorer made them when each row held them."""
-        self._series, lists = {}, {}
-        every = ([], [])
+        self._series, self._total = {}, _Sums()
         for tid, parent, ident in Topic.objects.filter(evaluation=self.evaluation).values_list(
             "id", "parent_id", "ident"
         ):
-            if tid not in self.counts:
-                continue
-            judged, items = self.counts[tid]
-            sums = self._series.setdefault(parent or tid, [0, 0])
-            sums[0] += judged
-            sums[1] += items
-            not_judged, out = self.flags[tid]
-            if not_judged or out:
-                which = 1 if not_judged else 0
-                lists.setdefault(parent or tid, ([], []))[which].append(ident)
-                every[which].append(ident)
-        self._lists = {key: _named(found) for key, found in lists.items()}
-        self._lists[None] = _named(every)
+            if tid in self.counts:
+                self._series.setdefault(parent or tid, _Sums()).add(ident, *self.counts[tid])
+                self._total.add(ident, *self.counts[tid])
 
-    @property
-    def series(self):
-        """{series (or a question standing alone): [judged, items]}, read when a series row is first shown."""
+    def sums(self, series=None):
+        """The _Sums of a series (or a question standing alone; None: of the evaluation), or None if not counted."""
         if self._series is None:
             self._read_topics()
-        return self._series
-
-    def lists(self, series=None):
-        """{"left_out_questions": [...], "unjudged_questions": [...]} of a series (None: of a run)."""
-        if self._lists is None:
-            self._read_topics()
-        return self._lists.get(series) or _named(([], []))
+        return self._total if series is None else self._series.get(series)
 
     def detail(self, scope, topic_id, measure, detail):
-        """The detail as shown: with the counts (and a series' or run's lists) where the row's scorer left them to
-        PoolCount (a QA row: it has "unpooled" but no count of its own)."""
-        if not self.counts or measure != "score" or not isinstance(detail, dict) or "unpooled" not in detail:
+        """The detail as shown: with what PoolCount holds added where the row's scorer left it there (a QA row,
+        in an evaluation whose questions have counts)."""
+        if not self.counts or measure != "score" or not isinstance(detail, dict):
             return detail
         if scope == Score.QUESTION:
             found = self.counts.get(topic_id)
-            if found is None or "pool" in detail:
+            if found is None:
                 return detail
-            return _with(detail, {"pool": list(found)})
-        if "unjudged_questions" not in detail:
-            if scope == Score.RUN:
-                detail = _with(detail, self.lists())
-            else:
-                detail = _with(detail, self.lists(topic_id), before="sums")
-        if "pool_items" in detail:
-            return detail
-        sums = self.series.get(topic_id) if scope == Score.SERIES else self.total
+            judged, items, unpooled, unjudged, _ = found
+            return _with(detail, (None, {"pool": [judged, items], "unpooled": unpooled, "unjudged": unjudged}))
+        if "questions" not in detail:
+            return detail  # (not a QA series or run score)
+        sums = self.sums(topic_id if scope == Score.SERIES else None)
         if sums is None:
             return detail
-        added = {"pool_items": sums[1], "pool_judged": sums[0]}
-        if scope == Score.RUN and isinstance(detail.get("sums"), dict) and "counts" in detail["sums"]:
-            inner = detail["sums"]
-            detail = detail | {"sums": inner | {"counts": _with(inner["counts"], added)}}
-        return _with(detail, added)
+        counts = {"pool_items": sums.items, "pool_judged": sums.judged, "unpooled": sums.unpooled}
+        judged = {"questions_judged": sums.questions_judged}
+        if scope == Score.SERIES:
+            return _with(detail, ("questions", counts), ("sums", judged | sums.lists()))
+        shown = _with(detail, ("questions", sums.lists() | counts), ("sums", judged))
+        inner = detail["sums"]
+        if isinstance(inner, dict) and isinstance(inner.get("counts"), dict) and "questions" in inner["counts"]:
+            shown["sums"] = inner | {"counts": _with(inner["counts"], ("questions", counts), (None, judged))}
+        return shown

@@ -75,9 +75,9 @@ class ScoreBatch:
     stored_question_ids: set[int] = field(default_factory=set)
     stored_series_ids: set[int] = field(default_factory=set)
     # {question: (judged pool items, pool items, unpooled answers, left out)} of the questions scored, stored once
-    # per question rather than in every run's rows (scoring.pool_counts, which also makes a series' and a run's lists of
-    # unjudged and left-out questions from them); replaces those of `question_ids` (all of them when `full`). None: the
-    # scorer keeps its counts in its rows' detail.
+    # per question rather than in every run's rows (scoring.pool_counts, which also makes their sums per series and
+    # run and the lists of unjudged and left-out questions from them); replaces those of `question_ids` (all of them
+    # when `full`). None: the scorer keeps its counts in its rows' detail.
     pool_counts: dict[int, tuple[int, int, int, bool]] | None = None
 
 

@@ -114,11 +114,11 @@ def _judging(evaluation, counts):
 
 
 def _run_score_detail(evaluation, rows):
-    """The first run "score" detail of `rows` that counts the pools (its own "pool_items", or the per-question
-    counts scoring.pool_counts adds to it), as shown."""
+    """The first run "score" detail of `rows` that counts the pools (its own "pool_items", or a QA run's, to which
+    scoring.pool_counts adds the per-question counts), as shown."""
     detail = (
         rows.filter(scope=Score.RUN, measure="score")
-        .filter(Q(detail__has_key="pool_items") | Q(detail__has_key="unpooled"))
+        .filter(Q(detail__has_key="pool_items") | Q(detail__has_key="partial_series"))
         .order_by("run_id")
         .values_list("detail", flat=True)
         .first()

@@ -1,8 +1,9 @@
 """Each question's pool counts are stored once (scoring.models.PoolCount), not in every run's question, series and
 run rows (issue 32: they changed with every save, so a live pass rewrote every run's rows). Whatever reads them
 must show what it showed when the rows held them: the API's scores (byte for byte), `score --json`'s tree, the
-judging share, every run's report and its status. The same goes for each series' and run's lists of unjudged and
-left-out questions, made from each question's stored flags since (PoolCount.unpooled, .left_out). The old shape is made
+judging share, every run's report and its status. The same goes for what else says how far judging has got (a
+question's unpooled answers and whether it is unjudged, their sums per series and run, and the lists of unjudged and
+left-out questions), made from each question's stored flags since (PoolCount.unpooled, .left_out). The old shape is made
 from the new one by putting what is shown back into the rows (what the scorer stored before:
 tests/test_scoring_full_unchanged.py checks the shown rows against the rows the old scorer stored), and the
 migrations must turn it back into the new shape exactly."""
@@ -30,7 +31,9 @@ pytestmark = pytest.mark.django_db
 MIGRATIONS = (
     (importlib.import_module("scoring.migrations.0007_pool_counts"), "move_counts"),
     (importlib.import_module("scoring.migrations.0008_pool_count_flags"), "move_flags"),
+    (importlib.import_module("scoring.migrations.0009_judging_counts_leave_rows"), "move_out"),
 )
+MOVED = ("pool", "unpooled", "unjudged", "pool_items", "questions_judged", "unjudged_questions")
 
 
 def _stored(ev):
@@ -90,19 +93,32 @@ def _migrate(sql):
             getattr(module, name)(apps, editor)
 
 
+def _holding(ev, key, scope=None):
+    rows = Score.objects.filter(run__evaluation=ev, detail__has_key=key)
+    return rows.filter(scope=scope) if scope else rows
+
+
 def _check_reads_as_before_and_migrates_back(ev, organizer, sql=True):
     new, shown = _stored(ev), _shown(ev, organizer)
-    assert new[1] and not Score.objects.filter(run__evaluation=ev, detail__has_key="pool").exists()
-    assert not Score.objects.filter(run__evaluation=ev, detail__has_key="unjudged_questions").exists()
+    assert new[1] and not any(_holding(ev, key).exists() for key in MOVED)
+    runs = Score.objects.filter(run__evaluation=ev, scope=Score.RUN, measure="score").values_list("detail", flat=True)
+    assert runs and not any({"unpooled", "questions_judged", "pool_items"} & set(d["sums"]["counts"]) for d in runs)
     _to_old_shape(ev)
-    assert Score.objects.filter(run__evaluation=ev, scope=Score.QUESTION, detail__has_key="pool").exists()
-    assert Score.objects.filter(run__evaluation=ev, scope=Score.RUN, detail__has_key="pool_items").exists()
-    for scope in (Score.SERIES, Score.RUN):
-        assert Score.objects.filter(run__evaluation=ev, scope=scope, detail__has_key="unjudged_questions").exists()
+    for key, scopes in (("pool", [Score.QUESTION]), ("unjudged", [Score.QUESTION]), ("pool_items", [Score.RUN])):
+        assert all(_holding(ev, key, scope).exists() for scope in scopes)
+    for key in ("unpooled", "questions_judged", "unjudged_questions"):
+        assert all(_holding(ev, key, scope).exists() for scope in (Score.SERIES, Score.RUN))
     assert _shown(ev, organizer) == shown
     _migrate(sql)
     assert _stored(ev) == new
     assert _shown(ev, organizer) == shown
+    # and back one step (0009's reverse: the sums and flags put back in the rows from PoolCount), and forward again
+    MIGRATIONS[-1][0].put_back(apps, None)
+    assert _holding(ev, "unjudged", Score.QUESTION).exists() and _holding(ev, "questions_judged", Score.RUN).exists()
+    if connection.vendor == "postgresql":  # (SQLite shows the keys put back in another order)
+        assert _shown(ev, organizer) == shown
+    MIGRATIONS[-1][0].move_out(apps, _Elsewhere())
+    assert _stored(ev) == new
 
 
 def test_counts_read_as_when_every_run_held_them_after_a_full_rescoring_and_live_passes(make_user):
@@ -154,30 +170,40 @@ def _keyed(ev):
     }
 
 
-def test_a_live_pass_rewrites_only_the_rows_of_runs_whose_numbers_changed():
+def _unjudged(question):
+    count = PoolCount.objects.get(topic=question)
+    return count.judged < count.items or count.unpooled > 0
+
+
+@pytest.mark.parametrize("completes", [False, True], ids=["question-stays-unjudged", "question-fully-judged"])
+def test_a_live_pass_rewrites_only_the_rows_of_runs_whose_numbers_changed(completes):
     """A save changes its question's count for every run but the scores only of the runs holding the answer: the
-    other runs' rows stay as they were (same row ids: not deleted and written again)."""
+    other runs' rows stay as they were (same row ids: not deleted and written again). So when the save is the
+    question's last unjudged item: it is then fully judged in every run, which changes no other run's score."""
     ev = trec2007_sized(slug="pool-writes", series=4, questions=24, runs=4, seed=9)
     judgments = Judgment.objects.filter(evaluation=ev, kind="instance", topic__kind="FACTOID").select_related(
         "topic", "assessor", "item"
     )
-    # an answer few runs hold, of a question with another answer left unjudged (so the question stays unjudged)
+    # an answer few runs hold (of a question with another answer left unjudged, so that it stays unjudged)
     j = min(judgments, key=lambda j: (j.item.sources.count(), j.pk))
     other = judgments.filter(topic=j.topic).exclude(pk=j.pk).first()
     holders = set(j.item.sources.values_list("run_id", flat=True))
     assert 0 < len(holders) < Run.objects.filter(evaluation=ev).count()
     value = dict(j.value)
-    Judgment.objects.filter(pk__in=[j.pk, other.pk]).delete()
+    Judgment.objects.filter(pk__in=[j.pk] if completes else [j.pk, other.pk]).delete()
     rescore_evaluation(ev.id)
     before, judged = _keyed(ev), PoolCount.objects.get(topic=j.topic).judged
+    assert _unjudged(j.topic)
 
     save_judgment(j.assessor, topic=j.topic, kind=j.kind, role=j.role, value=value, expected_version=0, item=j.item)
     assert rescore_stale_topics(ev.id) >= 1
     assert PoolCount.objects.get(topic=j.topic).judged == judged + 1
+    assert _unjudged(j.topic) is not completes
     after = _keyed(ev)
     assert after.keys() == before.keys()
     rewritten = {key[0] for key in before if after[key] != before[key]}
-    assert rewritten and rewritten <= holders  # (before issue 32's move every run's rows were rewritten)
+    # (before issue 32's moves every run's rows were rewritten: for the count, and for the question fully judged)
+    assert rewritten and rewritten <= holders
 
 
 def test_a_runs_lists_of_unjudged_and_left_out_questions_are_made_from_each_questions_flags(make_user):

@@ -4,9 +4,9 @@ A run's rows (score, one mean per question type, NIL precision and recall, judge
 over all its series. A full rescoring adds every series up; a live pass takes the sums stored with the run's
 "score" row (detail["sums"]), subtracts the recomputed series' stored rows and adds their new ones, so it reads
 the series it changed and not every series of every run (which made a pass grow with the evaluation). For the
-same reason the run's lists of unjudged and left-out questions are not kept here: the same in every run, one
-entry per question of the evaluation, they are made where shown from each question's stored flags
-(scoring.pool_counts).
+same reason what says how far judging has got is not kept here (the lists of unjudged and left-out questions, one
+entry per question of the evaluation, the counts of judged questions and of unpooled answers): the same in every
+run, it is made where shown from each question's stored counts (scoring.pool_counts).
 
 Float sums are kept exactly, as integers in units of 2**-1074 (every finite double is a whole multiple of it), and
 rounded once when a row is made: adding and subtracting is then exact, in any order, so a live pass stores the
@@ -29,9 +29,7 @@ COUNT_KEYS = (
     "nil_returned",
     "nil_correct",
     "nil_questions",
-    "unpooled",
     "questions",
-    "questions_judged",
 )
 
 
@@ -109,13 +107,12 @@ class RunTotals:
         t.series, t.partial = sums["series"], sums["partial"]
         t.value_sum, t.values = int(sums["values"][0], 16), sums["values"][1]
         t.types = {qtype: [int(s, 16), n] for qtype, (s, n) in sums["types"].items()}
-        # (sums stored before the pool counts moved to scoring.models.PoolCount hold them too: left out)
+        # (sums stored before the pool counts moved to scoring.models.PoolCount hold more: left out)
         t.counts.update((k, n) for k, n in sums["counts"].items() if k in t.counts)
         return t
 
     def rows(self, run_id):
         c = self.counts
-        judging = {k: c[k] for k in ("unpooled", "questions", "questions_judged")}  # (+ scoring.pool_counts)
         rows = [
             ScoreRow(
                 run_id,
@@ -126,7 +123,7 @@ class RunTotals:
                 {
                     "series": self.series,
                     "partial_series": self.partial,
-                    **judging,
+                    "questions": c["questions"],  # (how many are judged: scoring.pool_counts)
                     "sums": self.to_json(),
                 },
             )

@@ -5,12 +5,12 @@ Stored per question (measure "score"): the value its series uses, with the numbe
 Stored per series ("score"): the combined score, components per question type, counts, judging completeness,
 NIL counts and flags. Stored per run: "score" (mean of series scores), one row per question type (mean over the
 run's questions of that type), "nil_precision", "nil_recall" and "judged" (share of its judged instances).
-Every question's detail also says how far its judging has got ("unpooled" answers of judged runs, "unjudged"),
-summed per series and in the run's "score" detail, which reports show. How many of its pool items are judged is
-stored once per question (ScoreBatch.pool_counts, scoring.pool_counts), not in every run's rows: it changes with
-every save, and most runs' scores do not. So are its unpooled answers and whether its score is left out, from
-which readers make a series' and a run's lists of unjudged and left-out questions (the same in every run, and a
-run's as long as the evaluation: a live pass rewrote them in every run's rows).
+How far each question's judging has got is stored once per question (ScoreBatch.pool_counts, scoring.pool_counts),
+not in every run's rows: how many of its pool items are judged, its answers of judged runs that no pool item holds
+yet ("unpooled"), whether it is unjudged, and whether its score is left out. Readers add them back where the
+details showed them, with their sums per series and run and the lists of unjudged and left-out questions (reports
+show them). Each is the same in every run, and changes with saves that change few runs' scores: kept in the rows, a
+save rewrote every run's question, series and run rows, and a question fully judged did again (issue 32).
 """
 
 import json
@@ -81,7 +81,7 @@ class Questions:
 
 def score_questions(evaluation, questions, qids, run_ids):
     """({(run id, question id): qa.QuestionScore} for every run and the given questions, {question id: (judged
-    pool items, pool items)} of those scored)."""
+    pool items, pool items, unpooled answers, left out)} of those scored: ScoreBatch.pool_counts)."""
     qids = list(qids)
     good = correct_label(evaluation)
     nugget_method = evaluation.setting("nugget_method", "pyramid")
@@ -156,15 +156,10 @@ def score_questions(evaluation, questions, qids, run_ids):
         # has judged yet from one whose final answer set turned out empty.
         official = matches if kind in NUGGET_TYPES else instance
         judged = sum(1 for i, _, _ in items[q] if i in official)
-        pooled, q_unpooled = len(items[q]), unpooled[q]
-        unjudged = judged < pooled or q_unpooled > 0
         # (left out: a list question whose final answer set is empty, the same in every run's row)
         left_out = any(result.detail.get("left_out") for result in per_run.values())
-        pools[q] = (judged, pooled, q_unpooled, left_out)
+        pools[q] = (judged, len(items[q]), unpooled[q], left_out)
         for run_id, result in per_run.items():
-            detail = result.detail
-            detail["unpooled"] = q_unpooled
-            detail["unjudged"] = unjudged
             out[(run_id, q)] = result
     return out, pools
 
@@ -343,7 +338,7 @@ def _nuggets(q, q_nuggets, matches, official_votes, votes, method, run_ids, entr
     return out
 
 
-# Counts summed per series and run; "unpooled" and "questions*" say how far judging has got (reports show it).
+# Counts summed per series and run (how far judging has got is added where shown: scoring.pool_counts).
 COUNTS = run_totals.COUNT_KEYS
 
 
@@ -361,8 +356,9 @@ def _new_acc():
 
 
 def _add_question(acc, kind, value, detail, tid, sign=1):
-    """Add one question's stored or new (value, detail) to a series' accumulator, or take it away (sign -1). (Which
-    questions are unjudged or left out is not listed here: the same in every run, scoring.pool_counts shows it.)"""
+    """Add one question's stored or new (value, detail) to a series' accumulator, or take it away (sign -1). (How
+    many questions are judged, and which are not or are left out, is not counted here: the same in every run,
+    scoring.pool_counts shows it.)"""
     if value is None:
         acc["left_out"] += sign
     else:
@@ -372,10 +368,7 @@ def _add_question(acc, kind, value, detail, tid, sign=1):
     ids = acc["ids"][kind]
     ids[0] += sign
     ids[1] += sign * tid
-    unjudged = bool(detail.get("unjudged"))
-    acc["unpooled"] += sign * detail.get("unpooled", 0)
     acc["questions"] += sign
-    acc["questions_judged"] += sign * (not unjudged)
     acc["entries"] += sign * detail.get("entries", 0)
     acc["judged"] += sign * detail.get("judged", 0)
     acc["nil_returned"] += sign * bool(detail.get("nil_returned"))
@@ -509,9 +502,7 @@ def stored_series_partials(run_ids, topic_ids):
                coalesce(sum((s.detail->>'entries')::int), 0), coalesce(sum((s.detail->>'judged')::int), 0),
                count(*) FILTER (WHERE s.detail->>'nil_returned' = 'true'),
                count(*) FILTER (WHERE s.detail->>'nil_correct' = 'true'),
-               count(*) FILTER (WHERE s.detail->>'nil_question' = 'true'),
-               count(*) FILTER (WHERE s.detail->>'unjudged' = 'true'),
-               coalesce(sum((s.detail->>'unpooled')::int), 0), count(*), sum(t.id)::bigint
+               count(*) FILTER (WHERE s.detail->>'nil_question' = 'true'), count(*), sum(t.id)::bigint
         FROM "{Score._meta.db_table}" s JOIN "{Topic._meta.db_table}" t ON t.id = s.topic_id
         WHERE s.run_id = ANY(%s) AND s.scope = 'question' AND s.measure = 'score' AND s.topic_id = ANY(%s)
         GROUP BY 1, 2, 3"""
@@ -534,8 +525,6 @@ def stored_series_partials(run_ids, topic_ids):
         nil_ret,
         nil_cor,
         nil_q,
-        unjudged,
-        unpooled,
         questions,
         id_sum,
     ) in found:
@@ -548,9 +537,7 @@ def stored_series_partials(run_ids, topic_ids):
         ids[0] += questions
         ids[1] += id_sum
         acc["left_out"] += nulls
-        acc["unpooled"] += unpooled
         acc["questions"] += questions
-        acc["questions_judged"] += questions - unjudged
         acc["entries"] += entries
         acc["judged"] += judged
         acc["nil_returned"] += nil_ret
