@@ -77,8 +77,8 @@ def _with(detail, *groups):
 
 
 class _Sums:
-    """Counts over some questions: [judged items, items, unpooled answers, questions fully judged] and the idents
-    of the unjudged and of the left-out ones."""
+    """Sums over some questions (judged pool items, pool items, unpooled answers, questions fully judged) and the
+    idents of those not fully judged and of the left-out ones."""
 
     def __init__(self):
         self.judged = self.items = self.unpooled = self.questions_judged = 0
@@ -150,7 +150,7 @@ class Shown:
         if scope == Score.SERIES:
             return _with(detail, ("questions", counts), ("sums", judged | sums.lists()))
         shown = _with(detail, ("questions", sums.lists() | counts), ("sums", judged))
-        inner = detail["sums"]
+        inner = detail.get("sums")
         if isinstance(inner, dict) and isinstance(inner.get("counts"), dict) and "questions" in inner["counts"]:
             shown["sums"] = inner | {"counts": _with(inner["counts"], ("questions", counts), (None, judged))}
         return shown

@@ -2,9 +2,9 @@
 calls the pure measures, and returns Score rows for questions, their series and the runs.
 
 Stored per question (measure "score"): the value its series uses, with the numbers behind it in `detail`.
-Stored per series ("score"): the combined score, components per question type, counts, judging completeness,
-NIL counts and flags. Stored per run: "score" (mean of series scores), one row per question type (mean over the
-run's questions of that type), "nil_precision", "nil_recall" and "judged" (share of its judged instances).
+Stored per series ("score"): the combined score, components per question type, counts, NIL counts and flags.
+Stored per run: "score" (mean of series scores), one row per question type (mean over the run's questions of that
+type), "nil_precision", "nil_recall" and "judged" (share of its judged instances).
 How far each question's judging has got is stored once per question (ScoreBatch.pool_counts, scoring.pool_counts),
 not in every run's rows: how many of its pool items are judged, its answers of judged runs that no pool item holds
 yet ("unpooled"), whether it is unjudged, and whether its score is left out. Readers add them back where the
