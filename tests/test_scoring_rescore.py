@@ -227,15 +227,18 @@ def test_trec2004_weighting_is_a_setting():
 
 
 def _stored(ev):
-    """Every Score row of the evaluation, and each question's pool counts (stored once per question)."""
+    """Every Score row of the evaluation, and each question's pool counts and flags (stored once per question)."""
     rows = {
         (r, s, t, m): (v, d)
         for r, s, t, m, v, d in Score.objects.filter(run__evaluation=ev).values_list(
             "run_id", "scope", "topic_id", "measure", "value", "detail"
         )
     }
-    for tid, judged, items in PoolCount.objects.filter(evaluation=ev).values_list("topic_id", "judged", "items"):
-        rows[("pool", "question", tid, "count")] = (None, [judged, items])
+    # (with what else it holds: a live pass must leave the flags the scores' details are shown with as a full one)
+    for tid, *count in PoolCount.objects.filter(evaluation=ev).values_list(
+        "topic_id", "judged", "items", "unpooled", "left_out"
+    ):
+        rows[("pool", "question", tid, "count")] = (None, count)
     return rows
 
 
