@@ -19,10 +19,8 @@ average about 7); now the check reads only the evaluation table's rows that have
 """
 
 import os
-import statistics
-import time
 
-from benchmarks.harness import Result, setup_django
+from benchmarks.harness import Result, median_seconds, setup_django
 
 
 def add_arguments(parser):
@@ -92,15 +90,6 @@ def _build(args):
     return ev, topic_ids, len(items), len(revised)
 
 
-def _median(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def run(args):
     setup_django("assay_bench_assist_official")
     from django.db import connection
@@ -121,15 +110,15 @@ def run(args):
     real = official.pre_reveal_values
     official.pre_reveal_values = lambda topic_ids, kinds: {}  # the reads as before the setting: no check at all
     try:
-        base_fields, base_values = _median(fields, args.repeat), _median(values, args.repeat)
+        base_fields, base_values = median_seconds(fields, args.repeat), median_seconds(values, args.repeat)
         before_values = values()
     finally:
         official.pre_reveal_values = real
-    off_fields, off_values = _median(fields, args.repeat), _median(values, args.repeat)
+    off_fields, off_values = median_seconds(fields, args.repeat), median_seconds(values, args.repeat)
     assert values() == before_values  # off: the official values are the revised ones, as before
     ev.settings = dict(ev.settings, assist_official="pre_reveal")
     ev.save(update_fields=["settings"])
-    on_fields, on_values = _median(fields, args.repeat), _median(values, args.repeat)
+    on_fields, on_values = median_seconds(fields, args.repeat), median_seconds(values, args.repeat)
     changed = sum(1 for k, v in values().items() if v != before_values[k])
     assert changed == n_revised, (changed, n_revised)  # on: exactly the revised judgments read their earlier value
     load = f"load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after"

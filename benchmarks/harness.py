@@ -6,6 +6,7 @@ Numbers that depend on the machine are reported beside a baseline measured in th
 
 import json
 import resource
+import statistics
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -39,6 +40,18 @@ class Timer:
 
     def __exit__(self, *exc):
         self.seconds = time.perf_counter() - self.start
+
+
+def median_seconds(fn, repeat, warm=False):
+    """The median wall time of `repeat` calls of fn(), after one untimed call if `warm`."""
+    if warm:
+        fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def peak_rss_mb():

@@ -10,10 +10,8 @@ one run's: 425-451 ms at 1x and 4.5-4.8 s at 10x against 138-144 ms and 1.2-1.3 
 average 1.0-1.2, CPU probe 0.25 s)."""
 
 import os
-import statistics
-import time
 
-from benchmarks.harness import Result, setup_django
+from benchmarks.harness import Result, median_seconds, setup_django
 
 
 def add_arguments(parser):
@@ -37,16 +35,6 @@ def _evaluation(scale):
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")  # (as autovacuum would have by now)
     return ev
-
-
-def _median_seconds(fn, repeat):
-    fn()  # (warm: the first call fills Django's and PostgreSQL's caches)
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def run(args):
@@ -74,8 +62,8 @@ def run(args):
 
         with CaptureQueriesContext(connection) as queries:
             report()
-        took = _median_seconds(report, args.repeat)
-        base = _median_seconds(own_rows, args.repeat)
+        took = median_seconds(report, args.repeat, warm=True)  # (the first fills the caches)
+        base = median_seconds(own_rows, args.repeat, warm=True)
         load = os.getloadavg()[0]
         tag = f"{scale}x ({70 * scale} series, {515 * scale} questions, 51 runs)"
         results += [
