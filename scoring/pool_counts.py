@@ -152,5 +152,7 @@ class Shown:
         shown = _with(detail, ("questions", sums.lists() | counts), ("sums", judged))
         inner = detail.get("sums")
         if isinstance(inner, dict) and isinstance(inner.get("counts"), dict) and "questions" in inner["counts"]:
-            shown["sums"] = inner | {"counts": _with(inner["counts"], ("questions", counts), (None, judged))}
+            added = _with(inner["counts"], ("questions", counts), (None, judged))
+            if added is not inner["counts"]:  # (a new dict: the stored detail itself is never changed)
+                shown = shown | {"sums": inner | {"counts": added}}
         return shown

@@ -1,6 +1,6 @@
-"""The official judgments' fields as scoring reads them (assess.official.official_fields, nugget_vote_sets, a
-judgment set's fields) on the embedded demo's SQLite database: what PostgreSQL's ->> gives, a JSON null as None
-and a number as its text. SQLite's JSON functions gave 'null' for a list instance's empty answer class, so every
+"""The official judgments' fields as scoring reads them (assess.official.official_fields and nugget_vote_sets; a
+judgment set's fields go through the same assess.official.key_texts) on the embedded demo's SQLite database: what
+PostgreSQL's ->> gives, a JSON null as None and a number as its text. SQLite's JSON functions gave 'null' for a list instance's empty answer class, so every
 correct instance not put in a class counted as one class "null" and the demo's list scores were too low. Run in a
 separate process against a fresh SQLite file (the test session's database is PostgreSQL)."""
 

@@ -27,7 +27,6 @@ MOVE_SQL = """
 def _drop(detail, keys):
     for key in keys:
         detail.pop(key, None)
-    return detail
 
 
 def move_out(apps, schema_editor):
