@@ -277,6 +277,25 @@ def save_path(request, monkeypatch):
     return request.param
 
 
+@pytest.fixture(scope="session")
+def _sqlite_demo_schema(tmp_path_factory):
+    from tests import sqlite_demo
+
+    path = tmp_path_factory.mktemp("sqlite-schema") / "schema.sqlite3"
+    sqlite_demo.migrate(path)
+    return path
+
+
+@pytest.fixture
+def sqlite_demo(_sqlite_demo_schema, tmp_path):
+    """A migrated SQLite database of the embedded demo's kind, this test's own (tests/sqlite_demo.py)."""
+    from tests import sqlite_demo
+
+    path = tmp_path / "demo.sqlite3"
+    sqlite_demo.copy(_sqlite_demo_schema, path)
+    return sqlite_demo.Database(path)
+
+
 # Fixtures that reach the database once for a whole module (tests.samples.demo_world); their tests name no database.
 MODULE_DATABASE_FIXTURES = {"demo_world"}
 DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}

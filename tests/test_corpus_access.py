@@ -116,19 +116,13 @@ def test_every_kind_of_grant_opens_the_frame(client, collections, assessor, monk
     assert _statuses(client, assessor, "forum", FORUM)[0].status_code == 200
 
 
-def test_the_frame_reads_on_sqlite_too(tmp_path):
+def test_the_frame_reads_on_sqlite_too(sqlite_demo):
     """The embedded demo's database: the frame's statement and its access condition run on SQLite."""
     import json
-    import os
-    import sys
-
-    from config import patience
 
     script = """
 import django, json, sys
 django.setup()
-from django.core.management import call_command
-call_command("migrate", verbosity=0)
 from accounts.people import ensure_user
 from assess.models import Assignment
 from corpus.loading import load_collection
@@ -146,10 +140,7 @@ out = [getattr(_readable_document(u, n, sys.argv[2]), "docno", None) for u, n in
        ((user, "news"), (user, "news-2"), (boss, "news-2"))]
 print(json.dumps(out))
 """
-    root = Path(__file__).resolve().parents[1]
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "TEST_DATABASE_NAME")}
-    env |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}", "DJANGO_SETTINGS_MODULE": "config.settings"}
-    done = patience.run([sys.executable, "-c", script, str(FIX / "aquaint2-sample.xml"), NEWS], 300, cwd=root, env=env)
+    done = sqlite_demo.run(script, FIX / "aquaint2-sample.xml", NEWS)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == [NEWS, None, NEWS]
 

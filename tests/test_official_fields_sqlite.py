@@ -5,18 +5,10 @@ correct instance not put in a class counted as one class "null" and the demo's l
 separate process against a fresh SQLite file (the test session's database is PostgreSQL)."""
 
 import json
-import os
-import sys
-from pathlib import Path
 
-from config import patience
-
-ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = """
 import django, json
 django.setup()
-from django.core.management import call_command
-call_command("migrate", verbosity=0)
 from assess.models import Judgment
 from assess.official import as_text, nugget_vote_sets, official_fields, official_values
 from pooling.models import Topic
@@ -46,10 +38,8 @@ print(json.dumps({
 """
 
 
-def test_the_demos_sqlite_reads_official_fields_as_postgresql_does(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "TEST_DATABASE_NAME")}
-    env |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}", "DJANGO_SETTINGS_MODULE": "config.settings"}
-    done = patience.run([sys.executable, "-c", SCRIPT], 300, cwd=ROOT, env=env)
+def test_the_demos_sqlite_reads_official_fields_as_postgresql_does(sqlite_demo):
+    done = sqlite_demo.run(SCRIPT)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["unclassed"] and all(fields == ["globally-correct", None] for fields in out["unclassed"])

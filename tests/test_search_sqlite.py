@@ -2,18 +2,12 @@
 separate process against a fresh SQLite file (the test session's database is PostgreSQL)."""
 
 import json
-import os
-import sys
 from pathlib import Path
-
-from config import patience
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = """
 import django, json, sys
 django.setup()
-from django.core.management import call_command
-call_command("migrate", verbosity=0)
 from corpus.loading import load_collection
 from corpus.models import Collection
 from corpus.search import search
@@ -27,12 +21,10 @@ print(json.dumps(out))
 """
 
 
-def test_fts5_ranks_phrases_and_excludes_like_postgresql(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "TEST_DATABASE_NAME")}
-    env |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}", "DJANGO_SETTINGS_MODULE": "config.settings"}
+def test_fts5_ranks_phrases_and_excludes_like_postgresql(sqlite_demo):
     queries = ["kidney stones lithotripsy", "kidney or lithotripsy", '"shock wave"', "stones -lithotripsy", "metformin"]
     fixture = ROOT / "tests" / "fixtures" / "search" / "relevance.jsonl"
-    done = patience.run([sys.executable, "-c", SCRIPT, str(fixture), *queries], 300, cwd=ROOT, env=env)
+    done = sqlite_demo.run(SCRIPT, fixture, *queries)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     docnos = {q: [d for d, _ in hits] for q, hits in out.items()}

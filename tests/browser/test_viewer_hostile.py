@@ -122,7 +122,9 @@ def test_hostile_vectors_neither_run_nor_reach_out(page, login, live_server, hos
         allowed.update(f"{live_server.url}{u}" for u in _load_batch(page, batch, sandboxed))
         frames = [f for f in page.frames if "/corpus/hostile/frame/" in f.url]
         for frame in frames:
-            content = frame.content()
+            # (read in the frame's main world: frame.content(), which reads through Playwright's utility world,
+            # took 25-36 ms a frame against 4-5 ms, a third of the test)
+            content = frame.evaluate("() => document.documentElement.outerHTML")
             assert "<p>before</p>" in content or "before" in content, frame.url  # the frame did render
             rendered += 1
     assert rendered >= len(hostile_docs)

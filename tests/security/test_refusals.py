@@ -4,8 +4,6 @@ markers cannot be forged by a document's own \\x01 and \\x02 characters."""
 
 import json
 import logging
-import os
-import subprocess
 import sys
 
 import pytest
@@ -18,7 +16,7 @@ from config.log_filters import RefusalOnOneLine
 from corpus.loading import load_collection
 from corpus.models import Collection
 from corpus.search import search
-from tests.test_search_sqlite import ROOT, SCRIPT
+from tests.test_search_sqlite import SCRIPT
 
 
 @pytest.fixture
@@ -121,17 +119,8 @@ def test_a_documents_control_bytes_do_not_become_marks(db, tmp_path):
     assert "forged" in hit.snippet or "Stray" not in hit.snippet
 
 
-def test_nor_on_sqlite(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "TEST_DATABASE_NAME")}
-    env |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}", "DJANGO_SETTINGS_MODULE": "config.settings"}
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(_stray_file(tmp_path)), "zebrafish", "stray"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+def test_nor_on_sqlite(sqlite_demo, tmp_path):
+    done = sqlite_demo.run(SCRIPT, _stray_file(tmp_path), "zebrafish", "stray")
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.strip().splitlines()[-1])
     for query in ("zebrafish", "stray"):
