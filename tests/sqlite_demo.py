@@ -44,8 +44,8 @@ class Database:
         self.path = path
 
     def run(self, script, *args, timeout=300):
-        """`python -c script args…` with Django set up on this database by the script itself; the finished
-        process (check its returncode)."""
+        """`python -c script args…` against this database (the script calls django.setup()); the finished
+        process, whose returncode the caller checks."""
         return patience.run(
             [sys.executable, "-c", script, *map(str, args)], timeout, cwd=ROOT, env=environment(self.path)
         )
