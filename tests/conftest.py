@@ -278,11 +278,22 @@ def save_path(request, monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def _sqlite_demo_schema(tmp_path_factory):
+def _sqlite_demo_schema(tmp_path_factory, worker_id):
+    """The demo's schema in SQLite, migrated once per run: the first test process to need it makes it, under a lock
+    in the run's temporary directory, which pytest-xdist's processes share."""
+    import fcntl
+
     from tests import sqlite_demo
 
-    path = tmp_path_factory.mktemp("sqlite-schema") / "schema.sqlite3"
-    sqlite_demo.migrate(path)
+    root = tmp_path_factory.getbasetemp()
+    root = root if worker_id == "master" else root.parent
+    path = root / "sqlite-demo-schema.sqlite3"
+    with open(root / "sqlite-demo-schema.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            partial = root / f"sqlite-demo-schema-{worker_id}.sqlite3"
+            sqlite_demo.migrate(partial)
+            partial.replace(path)  # (complete or absent, whatever stops the migration)
     return path
 
 

@@ -1,6 +1,6 @@
 """Scripts run against the embedded demo's database (SQLite) in a process of their own, for tests whose session
-database is PostgreSQL. The schema is migrated once per test process and copied for each test: migrating SQLite
-from nothing took 7-12 s of each such test (conftest.sqlite_demo)."""
+database is PostgreSQL. The schema is migrated once per run and copied for each test: migrating SQLite from
+nothing took 7-12 s of each such test (conftest.sqlite_demo)."""
 
 import os
 import sqlite3
