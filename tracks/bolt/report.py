@@ -8,6 +8,7 @@ the run's scores as much as character F is a citation run's."""
 
 from pooling.evaluations import effective_settings
 from pooling.models import RunEntry
+from scoring import pool_counts
 from scoring.measures.combine import spread
 from scoring.models import Score
 from scoring.registry import measure_label
@@ -50,8 +51,9 @@ def grouping_section(run):
     the best, median and worst of the compared runs that have them."""
     others, _ = comparison_for(run)
     rows = []
+    shown = pool_counts.Shown(run.evaluation)  # (one for every measure: each would read the evaluation's counts)
     for m in GROUP_MEASURES:
-        values, mine = spread_rows(run, Score.SERIES, {"measure": m}, others)
+        values, mine = spread_rows(run, Score.SERIES, {"measure": m}, others, shown)
         for topic_id, (value, _) in mine.items():
             sp = spread(values.get(topic_id, []))
             rows.append((topic_id, m, value, sp))
