@@ -190,7 +190,7 @@ def build_index(collection, progress=None, batch=BATCH):
             # a large collection's phrases of common words (a no-op when built: later loads add to it)
             search_pairs.create(collection, indexed + done)
             # The lexemes' shares of documents that corpus.search_plan reads, current now rather than whenever
-            # autovacuum comes by (a sample of 30,000 rows whatever the size: ~3 s at 1,200,000 entries).
+            # autovacuum comes by (a sample of 30,000 rows whatever the size: 3-13 s, the tsvectors' lexemes counted).
             with connection.cursor() as cur:
                 cur.execute("ANALYZE corpus_searchentry")
     except Exception as exc:
