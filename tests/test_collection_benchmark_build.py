@@ -1,9 +1,18 @@
 """The collection benchmark's build at the end of a load, part by part (benchmarks/collection.py): each timed part
-is a row of its own, and the rest of the build is what they leave of its wall time and CPU."""
+is a row of its own, and the rest of the build is what they leave of its wall time and CPU; a real load is timed
+part by part, and the functions wrapped to time it are put back."""
 
+import importlib
+from pathlib import Path
 from types import SimpleNamespace
 
-from benchmarks.collection import BUILD_PARTS, _build_part_rows
+import pytest
+from django.db import connection
+
+from benchmarks.collection import BUILD_PARTS, _build_part_rows, _load
+from corpus import loading
+
+FIX = Path(__file__).resolve().parent / "fixtures"
 
 
 def test_the_rest_of_the_build_is_what_its_parts_leave():
@@ -26,3 +35,24 @@ def test_a_part_the_build_skipped_is_a_zero_row():
         ("the pairs index", 0.0),
         ("the rest (catch-up, counts, statistics)", 0.5),
     ]
+
+
+BLOGS = [FIX / "corpus" / "blog06-demo.txt", FIX / "corpus" / "blog06-demo-2.txt.gz"]
+
+
+@pytest.mark.django_db
+def test_a_load_is_timed_part_by_part_and_its_functions_are_put_back():
+    if connection.vendor != "postgresql":
+        pytest.skip("the benchmark's meter reads PostgreSQL's backends")
+    originals = [getattr(importlib.import_module(m), a) for m, a, _label in BUILD_PARTS] + [loading.build_index]
+    report, _wall = _load("bench-parts", BLOGS, 1, True)
+    parts = report.cpu.parts
+    assert set(parts) == {"build"} | {label for _m, _a, label in BUILD_PARTS}
+    build_wall = parts["build"][0]
+    assert 0 < build_wall <= report.index_seconds
+    assert all(0 < parts[label][0] < build_wall for _m, _a, label in BUILD_PARTS)
+    assert report.cpu.build == parts["build"][1] > 0
+    assert [getattr(importlib.import_module(m), a) for m, a, _label in BUILD_PARTS] + [loading.build_index] == originals
+
+    plain, _wall = _load("bench-parts-plain", BLOGS, 1, False)  # no index: no build, no parts
+    assert plain.cpu.parts == {} and plain.cpu.build == 0.0
